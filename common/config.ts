@@ -1,0 +1,193 @@
+// One configuration schema for every stripefs process. Values come from, in
+// rising priority: the defaults below, a YAML or JSON file, STRIPEFS_*
+// environment variables, and explicit overrides (command-line flags). Every
+// value is validated at start; an error names the key, its environment
+// variable and the expected form.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { StripeError } from './errors.js';
+
+type Kind =
+  | { type: 'string'; nonEmpty?: boolean }
+  | { type: 'int'; min: number; max: number }
+  | { type: 'bool' }
+  | { type: 'enum'; values: readonly string[] }
+  | { type: 'hostport' };
+
+interface KeySpec {
+  readonly kind: Kind;
+  readonly default: string | number | boolean;
+  readonly env?: string;
+  readonly doc: string;
+}
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+const PORT = { type: 'int', min: 0, max: 65535 } as const;
+const MS = { type: 'int', min: 1, max: 86_400_000 } as const;
+
+/** The schema: dotted key -> kind, default, documentation. */
+export const CONFIG_SCHEMA = {
+  'log.level': { kind: { type: 'enum', values: LOG_LEVELS }, default: 'info', doc: 'Log level' },
+  'mds.address': {
+    kind: { type: 'hostport' },
+    default: '127.0.0.1:7070',
+    env: 'STRIPEFS_MDS',
+    doc: 'Where clients and OSSs reach the MDS (host:port)',
+  },
+  'mds.bindHost': { kind: { type: 'string', nonEmpty: true }, default: '127.0.0.1', doc: 'MDS listen address' },
+  'mds.grpcPort': { kind: PORT, default: 7070, doc: 'MDS gRPC port (0: any free port)' },
+  'mds.adminPort': { kind: PORT, default: 7071, doc: 'MDS admin HTTP port (0: any free port)' },
+  'mds.dataDir': { kind: { type: 'string', nonEmpty: true }, default: './data/mds', doc: 'MDS database folder' },
+  'mds.heartbeatIntervalMs': { kind: MS, default: 500, doc: 'How often OSSs heartbeat' },
+  'mds.heartbeatTimeoutMs': { kind: MS, default: 1500, doc: 'Missed-heartbeat time after which an OST is down' },
+  'mds.outGraceMs': { kind: MS, default: 60_000, doc: 'Time down after which an OST is marked out' },
+  'mds.pgCount': { kind: { type: 'int', min: 1, max: 65536 }, default: 128, doc: 'Placement groups per pool' },
+  'mds.defaultLayout': {
+    kind: { type: 'string', nonEmpty: true },
+    default: 'raid0:1',
+    doc: "Root directory's default layout: raid0:COUNT, replicated:N:DOMAIN or ec:K+M:DOMAIN",
+  },
+  'oss.id': { kind: { type: 'string' }, default: '', doc: 'Stable OSS id (required to start an OSS)' },
+  'oss.host': { kind: { type: 'string' }, default: '', doc: 'Host name in the failure-domain hierarchy' },
+  'oss.rack': { kind: { type: 'string' }, default: 'rack0', doc: 'Rack name in the failure-domain hierarchy' },
+  'oss.datacenter': { kind: { type: 'string' }, default: 'dc0', doc: 'Datacenter name' },
+  'oss.bindHost': { kind: { type: 'string', nonEmpty: true }, default: '127.0.0.1', doc: 'OSS listen address' },
+  'oss.advertiseHost': {
+    kind: { type: 'string' },
+    default: '',
+    doc: 'Address announced to the MDS (default: the bind address)',
+  },
+  'oss.grpcPort': { kind: PORT, default: 0, doc: 'OSS gRPC port (0: any free port)' },
+  'oss.bulkPort': { kind: PORT, default: 0, doc: 'OSS bulk data port (0: any free port)' },
+  'oss.adminPort': { kind: PORT, default: 0, doc: 'OSS admin HTTP port (0: any free port)' },
+  'oss.dataDir': { kind: { type: 'string', nonEmpty: true }, default: './data/oss', doc: 'OSS folder holding its OSTs' },
+  'oss.osts': { kind: { type: 'int', min: 1, max: 64 }, default: 2, doc: 'OSTs this OSS hosts' },
+  'oss.ostCapacityBytes': {
+    kind: { type: 'int', min: 0, max: Number.MAX_SAFE_INTEGER },
+    default: 0,
+    doc: 'Capacity (quota) of each OST in bytes; 0: the free space of the disk',
+  },
+  'oss.fsync': { kind: { type: 'bool' }, default: true, doc: 'fsync on flush (false only for experiments)' },
+} as const satisfies Record<string, KeySpec>;
+
+export type ConfigKey = keyof typeof CONFIG_SCHEMA;
+type ValueOf<K extends Kind> = K extends { type: 'int' }
+  ? number
+  : K extends { type: 'bool' }
+    ? boolean
+    : K extends { type: 'enum'; values: readonly (infer V)[] }
+      ? V
+      : string;
+export type Config = { -readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_SCHEMA)[K]['kind']> };
+
+/** STRIPEFS_ plus the key in upper snake case, unless the schema names one. */
+export function envNameOf(key: ConfigKey): string {
+  const spec: KeySpec = CONFIG_SCHEMA[key];
+  if (spec.env) return spec.env;
+  return `STRIPEFS_${key.replace(/\./g, '_').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}`;
+}
+
+function describe(kind: Kind): string {
+  switch (kind.type) {
+    case 'int':
+      return `an integer from ${kind.min} to ${kind.max}`;
+    case 'bool':
+      return 'true or false';
+    case 'enum':
+      return `one of ${kind.values.join(', ')}`;
+    case 'hostport':
+      return 'HOST:PORT, e.g. 127.0.0.1:7070';
+    case 'string':
+      return kind.nonEmpty ? 'a non-empty string' : 'a string';
+  }
+}
+
+function fail(key: ConfigKey, raw: unknown, source: string): never {
+  const kind: Kind = CONFIG_SCHEMA[key].kind;
+  throw new StripeError(
+    'CONFIG_INVALID',
+    `config key ${key} (env ${envNameOf(key)}) from ${source}: expected ${describe(kind)}, got ${JSON.stringify(raw)}`,
+    { key, env: envNameOf(key), source },
+  );
+}
+
+/** Validates one raw value (string from the environment, or parsed from a file). */
+export function parseValue(key: ConfigKey, raw: unknown, source: string): string | number | boolean {
+  const kind: Kind = CONFIG_SCHEMA[key].kind;
+  switch (kind.type) {
+    case 'int': {
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+      if (!Number.isSafeInteger(n) || n < kind.min || n > kind.max) fail(key, raw, source);
+      return n;
+    }
+    case 'bool':
+      if (raw === true || raw === 'true' || raw === '1') return true;
+      if (raw === false || raw === 'false' || raw === '0') return false;
+      return fail(key, raw, source);
+    case 'enum':
+      if (typeof raw === 'string' && kind.values.includes(raw)) return raw;
+      return fail(key, raw, source);
+    case 'hostport': {
+      const match = typeof raw === 'string' ? /^([A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(raw) : null;
+      if (!match || Number(match[2]) > 65535) fail(key, raw, source);
+      return raw as string;
+    }
+    case 'string':
+      if (typeof raw !== 'string' && typeof raw !== 'number') fail(key, raw, source);
+      if (kind.nonEmpty && String(raw).length === 0) fail(key, raw, source);
+      return String(raw);
+  }
+}
+
+function flatten(value: unknown, prefix: string, out: Map<string, unknown>): void {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else {
+    out.set(prefix, value);
+  }
+}
+
+function isConfigKey(key: string): key is ConfigKey {
+  return Object.hasOwn(CONFIG_SCHEMA, key);
+}
+
+export interface LoadConfigOptions {
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+  overrides?: Partial<Record<ConfigKey, unknown>>;
+}
+
+/** Reads, merges and validates the configuration. Throws CONFIG_INVALID naming the bad key. */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const values = new Map<ConfigKey, string | number | boolean>();
+  for (const key of Object.keys(CONFIG_SCHEMA) as ConfigKey[]) values.set(key, CONFIG_SCHEMA[key].default);
+  const file = options.file ?? options.env?.STRIPEFS_CONFIG;
+  if (file) {
+    const text = readFileSync(file, 'utf8');
+    const flat = new Map<string, unknown>();
+    flatten(parseYaml(text), '', flat);
+    for (const [key, raw] of flat) {
+      if (!isConfigKey(key)) {
+        throw new StripeError('CONFIG_INVALID', `config file ${file}: unknown key ${key}`, { key, source: file });
+      }
+      values.set(key, parseValue(key, raw, file));
+    }
+  }
+  const env = options.env ?? {};
+  for (const key of Object.keys(CONFIG_SCHEMA) as ConfigKey[]) {
+    const raw = env[envNameOf(key)];
+    if (raw !== undefined && raw !== '') values.set(key, parseValue(key, raw, `env ${envNameOf(key)}`));
+  }
+  for (const [key, raw] of Object.entries(options.overrides ?? {})) {
+    if (!isConfigKey(key)) throw new Error(`unknown config override ${key}`);
+    if (raw !== undefined) values.set(key, parseValue(key, raw, 'command line'));
+  }
+  return Object.fromEntries(values) as Config;
+}
+
+/** Every environment variable the schema knows, for docs and the docker-compose check. */
+export function knownEnvNames(): Set<string> {
+  const names = new Set<string>(['STRIPEFS_CONFIG', 'STRIPEFS_SEED']);
+  for (const key of Object.keys(CONFIG_SCHEMA) as ConfigKey[]) names.add(envNameOf(key));
+  return names;
+}

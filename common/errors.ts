@@ -1,0 +1,91 @@
+// The one error registry of stripefs. Every error that crosses a process
+// boundary carries one of these stable codes; the transport status (gRPC,
+// HTTP) and the POSIX errno a user expects are derived from it at the edges.
+// docs/errors.md lists the same table and a test keeps the two equal.
+import { status as GrpcStatus } from '@grpc/grpc-js';
+
+interface ErrorSpec {
+  readonly grpc: GrpcStatus;
+  readonly http: number;
+  readonly errno: string;
+  readonly summary: string;
+}
+
+function spec(grpc: GrpcStatus, http: number, errno: string, summary: string): ErrorSpec {
+  return { grpc, http, errno, summary };
+}
+
+const G = GrpcStatus;
+
+/** Codes grouped by subsystem: CONFIG_, NS_ (namespace), LAYOUT_, MAP_, PLACEMENT_, OBJ_ (object store), IO_, FAULT_, REQ_. */
+export const ERROR_CODES = {
+  CONFIG_INVALID: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'A configuration key is missing or has the wrong form'),
+  REQ_INVALID: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'A request field is missing, malformed or out of range'),
+  REQ_TOO_LARGE: spec(G.RESOURCE_EXHAUSTED, 413, 'E2BIG', 'A request or message exceeds its size limit'),
+  REQ_TIMEOUT: spec(G.DEADLINE_EXCEEDED, 504, 'ETIMEDOUT', 'The request did not finish within its deadline'),
+  REQ_UNAVAILABLE: spec(G.UNAVAILABLE, 503, 'EHOSTDOWN', 'The server could not be reached or is shutting down'),
+  REQ_INTERNAL: spec(G.INTERNAL, 500, 'EIO', 'An unexpected server failure; see the server log'),
+  NS_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENOENT', 'No such file or directory'),
+  NS_EXISTS: spec(G.ALREADY_EXISTS, 409, 'EEXIST', 'The name already exists'),
+  NS_NOT_DIR: spec(G.FAILED_PRECONDITION, 409, 'ENOTDIR', 'A path component is not a directory'),
+  NS_IS_DIR: spec(G.FAILED_PRECONDITION, 409, 'EISDIR', 'The path is a directory'),
+  NS_NOT_EMPTY: spec(G.FAILED_PRECONDITION, 409, 'ENOTEMPTY', 'The directory is not empty'),
+  NS_INVALID_NAME: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'The path or name is empty, not absolute, or holds NUL, "." or ".."'),
+  NS_NAME_TOO_LONG: spec(G.INVALID_ARGUMENT, 400, 'ENAMETOOLONG', 'A name or path is longer than allowed'),
+  NS_INVALID_RENAME: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'A directory cannot be moved into itself'),
+  NS_BUSY: spec(G.FAILED_PRECONDITION, 409, 'EBUSY', 'The root directory cannot be removed or renamed'),
+  LAYOUT_INVALID: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'The layout is impossible (stripe size, count, k+m, replicas, failure domain)'),
+  LAYOUT_READ_ONLY: spec(G.FAILED_PRECONDITION, 409, 'EROFS', 'ec files are write-once: overwrite is not supported'),
+  MAP_STALE: spec(G.FAILED_PRECONDITION, 409, 'ESTALE', 'The sender used an old cluster map: refresh it and retry'),
+  MAP_UNKNOWN_OST: spec(G.NOT_FOUND, 404, 'ENODEV', 'No OST with that id exists here'),
+  MAP_UNKNOWN_EPOCH: spec(G.NOT_FOUND, 404, 'ENOENT', 'That map epoch is no longer kept'),
+  MAP_NOT_ENOUGH_DOMAINS: spec(G.UNAVAILABLE, 503, 'EAGAIN', 'Too few failure domains are up to place every copy'),
+  PLACEMENT_INVALID_MAP: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'The cluster map is malformed'),
+  PLACEMENT_INVALID_RULE: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'The placement rule is malformed'),
+  PLACEMENT_CEPH_PARSE: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'The Ceph CRUSH text map could not be parsed'),
+  PLACEMENT_UNSUPPORTED: spec(G.UNIMPLEMENTED, 501, 'ENOTSUP', 'The Ceph CRUSH map uses a feature stripefs does not simulate'),
+  OBJ_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENOENT', 'No such object on this OST'),
+  OBJ_INVALID_ID: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'The object id is malformed or would escape the OST folder'),
+  OBJ_RANGE: spec(G.OUT_OF_RANGE, 416, 'EINVAL', 'Offset or length is outside the allowed range'),
+  OBJ_CHECKSUM: spec(G.DATA_LOSS, 500, 'EBADMSG', 'Stored data failed its checksum: the chunk is corrupt'),
+  OBJ_WRITE_CHECKSUM: spec(G.DATA_LOSS, 400, 'EBADMSG', 'The data that arrived does not match its declared checksum'),
+  OBJ_NO_SPACE: spec(G.RESOURCE_EXHAUSTED, 507, 'ENOSPC', 'The OST is full'),
+  IO_DEGRADED: spec(G.UNAVAILABLE, 503, 'EIO', 'Too few copies or chunks could be read to serve the data'),
+  IO_FAILED: spec(G.UNAVAILABLE, 503, 'EIO', 'Writing failed on too many OSTs'),
+  FAULT_INJECTED: spec(G.UNAVAILABLE, 503, 'EIO', 'A simulation fault knob failed this request'),
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
+
+/** An expected failure with a stable code. Programmer mistakes throw plain Errors instead. */
+export class StripeError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'StripeError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get errno(): string {
+    return ERROR_CODES[this.code].errno;
+  }
+
+  get grpcStatus(): GrpcStatus {
+    return ERROR_CODES[this.code].grpc;
+  }
+
+  get httpStatus(): number {
+    return ERROR_CODES[this.code].http;
+  }
+
+  toJSON(): { code: ErrorCode; errno: string; message: string; details: Readonly<Record<string, unknown>> } {
+    return { code: this.code, errno: this.errno, message: this.message, details: this.details };
+  }
+}

@@ -1,0 +1,120 @@
+// gRPC edges: map StripeError <-> gRPC status, build servers and clients with
+// the limits from limits.ts. Codes travel in the `stripefs-code` trailer so a
+// client gets back exactly the code the server raised.
+import * as grpc from '@grpc/grpc-js';
+import { ERROR_CODES, type ErrorCode, isErrorCode, StripeError } from './errors.js';
+import { LIMITS } from './limits.js';
+
+export const CODE_METADATA_KEY = 'stripefs-code';
+const DETAILS_METADATA_KEY = 'stripefs-details';
+
+/** Turns any thrown value into a gRPC status error, keeping the stable code. */
+export function toGrpcError(err: unknown): Partial<grpc.ServiceError> {
+  const stripeErr =
+    err instanceof StripeError
+      ? err
+      : new StripeError('REQ_INTERNAL', err instanceof Error ? err.message : String(err));
+  const metadata = new grpc.Metadata();
+  metadata.set(CODE_METADATA_KEY, stripeErr.code);
+  if (Object.keys(stripeErr.details).length > 0) {
+    metadata.set(DETAILS_METADATA_KEY, JSON.stringify(stripeErr.details));
+  }
+  return { code: ERROR_CODES[stripeErr.code].grpc, details: stripeErr.message, metadata };
+}
+
+function grpcStatusToCode(status: grpc.status): ErrorCode {
+  switch (status) {
+    case grpc.status.DEADLINE_EXCEEDED:
+      return 'REQ_TIMEOUT';
+    case grpc.status.UNAVAILABLE:
+    case grpc.status.CANCELLED:
+      return 'REQ_UNAVAILABLE';
+    case grpc.status.RESOURCE_EXHAUSTED:
+      return 'REQ_TOO_LARGE';
+    case grpc.status.INVALID_ARGUMENT:
+      return 'REQ_INVALID';
+    default:
+      return 'REQ_INTERNAL';
+  }
+}
+
+/** Turns a gRPC client error back into the StripeError the server raised. */
+export function fromGrpcError(err: unknown): StripeError {
+  if (err instanceof StripeError) return err;
+  const serviceErr = err as Partial<grpc.ServiceError>;
+  const raw = serviceErr.metadata?.get(CODE_METADATA_KEY)[0];
+  const code: ErrorCode = isErrorCode(raw) ? raw : grpcStatusToCode(serviceErr.code ?? grpc.status.UNKNOWN);
+  let details: Record<string, unknown> = {};
+  const rawDetails = serviceErr.metadata?.get(DETAILS_METADATA_KEY)[0];
+  if (typeof rawDetails === 'string') {
+    try {
+      details = JSON.parse(rawDetails) as Record<string, unknown>;
+    } catch {
+      details = {};
+    }
+  }
+  const message = serviceErr.details ?? (err instanceof Error ? err.message : String(err));
+  return new StripeError(code, message, details);
+}
+
+export const SERVER_OPTIONS: grpc.ServerOptions = {
+  'grpc.max_receive_message_length': LIMITS.grpcMessageBytesMax,
+  'grpc.max_send_message_length': LIMITS.grpcMessageBytesMax,
+  'grpc.keepalive_permit_without_calls': 1,
+};
+
+export const CLIENT_OPTIONS: grpc.ChannelOptions = {
+  'grpc.max_receive_message_length': LIMITS.grpcMessageBytesMax,
+  'grpc.max_send_message_length': LIMITS.grpcMessageBytesMax,
+  'grpc-node.flow_control_window': LIMITS.grpcClientWindowBytes,
+};
+
+/** Wraps an async unary handler: resolves to the response or a coded error. */
+export function unary<Req, Res>(
+  handler: (request: Req, call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>,
+): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    handler(call.request, call).then(
+      (response) => callback(null, response),
+      (err: unknown) => callback(toGrpcError(err)),
+    );
+  };
+}
+
+/** Binds a server on host:port (port 0 picks a free one) and returns the bound port. */
+export function bindServer(server: grpc.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, boundPort) => {
+      if (err) reject(err);
+      else resolve(boundPort);
+    });
+  });
+}
+
+/** Calls a unary client method as a promise, mapping failures to StripeError. */
+export function call<Req, Res>(
+  method: (req: Req, options: grpc.CallOptions, cb: grpc.requestCallback<Res>) => grpc.ClientUnaryCall,
+  request: Req,
+  options: grpc.CallOptions = {},
+): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    method(request, options, (err, response) => {
+      if (err) reject(fromGrpcError(err));
+      else if (response === undefined) reject(new StripeError('REQ_INTERNAL', 'empty gRPC response'));
+      else resolve(response);
+    });
+  });
+}
+
+export function shutdownServer(server: grpc.Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,42 @@
+// Every queue, loop and buffer in stripefs has a named limit, defined here.
+// Units are the last word of each name.
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+export const LIMITS = {
+  /** Largest gRPC message either side accepts; bulk data is streamed in pieces below this. */
+  grpcMessageBytesMax: 8 * MiB,
+  /** A data piece of a streamed write or read. */
+  streamPieceBytes: 1 * MiB,
+  /** HTTP/2 flow-control window a client asks for on data channels (grpc-js default is 64 KiB). */
+  grpcClientWindowBytes: 16 * MiB,
+  /** Longest path the MDS accepts, in bytes of UTF-8. */
+  pathBytesMax: 4096,
+  /** Longest single name in a path, in bytes of UTF-8 (as NAME_MAX). */
+  nameBytesMax: 255,
+  /** Entries one readdir page returns at most. */
+  readdirPageEntriesMax: 10_000,
+  /** Paths one StatMany call accepts. */
+  statManyPathsMax: 10_000,
+  /** Smallest and largest stripe unit. */
+  stripeSizeBytesMin: 64 * KiB,
+  stripeSizeBytesMax: 64 * MiB,
+  /** Objects a raid0/replicated file may be striped over. */
+  stripeCountMax: 256,
+  /** Object ids: length and alphabet are checked in oss/. */
+  objectIdLengthMax: 128,
+  /** Largest object an OST stores. */
+  objectBytesMax: 64 * 1024 * MiB,
+  /** Checksum block: one crc32c per block of an object. */
+  checksumBlockBytes: 64 * KiB,
+  /** Retries a client makes for one request before it reports the failure. */
+  clientRetriesMax: 5,
+  /** Capped exponential backoff for client retries. */
+  clientBackoffMsBase: 20,
+  clientBackoffMsMax: 1_000,
+  /** Map epochs the MDS keeps so reads can find data that has not moved yet. */
+  mapHistoryEpochsMax: 50,
+} as const;
+
+export const UNITS = { KiB, MiB, GiB: 1024 * MiB, TiB: 1024 * 1024 * MiB } as const;

@@ -1,0 +1,153 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { AdminOstRequest as _stripefs_v1_AdminOstRequest, AdminOstRequest__Output as _stripefs_v1_AdminOstRequest__Output } from './stripefs/v1/AdminOstRequest.js';
+import type { AdminOstResponse as _stripefs_v1_AdminOstResponse, AdminOstResponse__Output as _stripefs_v1_AdminOstResponse__Output } from './stripefs/v1/AdminOstResponse.js';
+import type { Attr as _stripefs_v1_Attr, Attr__Output as _stripefs_v1_Attr__Output } from './stripefs/v1/Attr.js';
+import type { ClusterMap as _stripefs_v1_ClusterMap, ClusterMap__Output as _stripefs_v1_ClusterMap__Output } from './stripefs/v1/ClusterMap.js';
+import type { CommitRequest as _stripefs_v1_CommitRequest, CommitRequest__Output as _stripefs_v1_CommitRequest__Output } from './stripefs/v1/CommitRequest.js';
+import type { CommitResponse as _stripefs_v1_CommitResponse, CommitResponse__Output as _stripefs_v1_CommitResponse__Output } from './stripefs/v1/CommitResponse.js';
+import type { CreateRequest as _stripefs_v1_CreateRequest, CreateRequest__Output as _stripefs_v1_CreateRequest__Output } from './stripefs/v1/CreateRequest.js';
+import type { CreateResponse as _stripefs_v1_CreateResponse, CreateResponse__Output as _stripefs_v1_CreateResponse__Output } from './stripefs/v1/CreateResponse.js';
+import type { DeleteObjectRequest as _stripefs_v1_DeleteObjectRequest, DeleteObjectRequest__Output as _stripefs_v1_DeleteObjectRequest__Output } from './stripefs/v1/DeleteObjectRequest.js';
+import type { DeleteObjectResponse as _stripefs_v1_DeleteObjectResponse, DeleteObjectResponse__Output as _stripefs_v1_DeleteObjectResponse__Output } from './stripefs/v1/DeleteObjectResponse.js';
+import type { DirEntry as _stripefs_v1_DirEntry, DirEntry__Output as _stripefs_v1_DirEntry__Output } from './stripefs/v1/DirEntry.js';
+import type { FlushRequest as _stripefs_v1_FlushRequest, FlushRequest__Output as _stripefs_v1_FlushRequest__Output } from './stripefs/v1/FlushRequest.js';
+import type { FlushResponse as _stripefs_v1_FlushResponse, FlushResponse__Output as _stripefs_v1_FlushResponse__Output } from './stripefs/v1/FlushResponse.js';
+import type { GetMapRequest as _stripefs_v1_GetMapRequest, GetMapRequest__Output as _stripefs_v1_GetMapRequest__Output } from './stripefs/v1/GetMapRequest.js';
+import type { GetMapResponse as _stripefs_v1_GetMapResponse, GetMapResponse__Output as _stripefs_v1_GetMapResponse__Output } from './stripefs/v1/GetMapResponse.js';
+import type { HealthServiceClient as _stripefs_v1_HealthServiceClient, HealthServiceDefinition as _stripefs_v1_HealthServiceDefinition } from './stripefs/v1/HealthService.js';
+import type { HeartbeatRequest as _stripefs_v1_HeartbeatRequest, HeartbeatRequest__Output as _stripefs_v1_HeartbeatRequest__Output } from './stripefs/v1/HeartbeatRequest.js';
+import type { HeartbeatResponse as _stripefs_v1_HeartbeatResponse, HeartbeatResponse__Output as _stripefs_v1_HeartbeatResponse__Output } from './stripefs/v1/HeartbeatResponse.js';
+import type { Layout as _stripefs_v1_Layout, Layout__Output as _stripefs_v1_Layout__Output } from './stripefs/v1/Layout.js';
+import type { ListObjectsRequest as _stripefs_v1_ListObjectsRequest, ListObjectsRequest__Output as _stripefs_v1_ListObjectsRequest__Output } from './stripefs/v1/ListObjectsRequest.js';
+import type { ListObjectsResponse as _stripefs_v1_ListObjectsResponse, ListObjectsResponse__Output as _stripefs_v1_ListObjectsResponse__Output } from './stripefs/v1/ListObjectsResponse.js';
+import type { ListedObject as _stripefs_v1_ListedObject, ListedObject__Output as _stripefs_v1_ListedObject__Output } from './stripefs/v1/ListedObject.js';
+import type { MapBucket as _stripefs_v1_MapBucket, MapBucket__Output as _stripefs_v1_MapBucket__Output } from './stripefs/v1/MapBucket.js';
+import type { MapOst as _stripefs_v1_MapOst, MapOst__Output as _stripefs_v1_MapOst__Output } from './stripefs/v1/MapOst.js';
+import type { MdsServiceClient as _stripefs_v1_MdsServiceClient, MdsServiceDefinition as _stripefs_v1_MdsServiceDefinition } from './stripefs/v1/MdsService.js';
+import type { MkdirRequest as _stripefs_v1_MkdirRequest, MkdirRequest__Output as _stripefs_v1_MkdirRequest__Output } from './stripefs/v1/MkdirRequest.js';
+import type { MkdirResponse as _stripefs_v1_MkdirResponse, MkdirResponse__Output as _stripefs_v1_MkdirResponse__Output } from './stripefs/v1/MkdirResponse.js';
+import type { ObjectRef as _stripefs_v1_ObjectRef, ObjectRef__Output as _stripefs_v1_ObjectRef__Output } from './stripefs/v1/ObjectRef.js';
+import type { OpenRequest as _stripefs_v1_OpenRequest, OpenRequest__Output as _stripefs_v1_OpenRequest__Output } from './stripefs/v1/OpenRequest.js';
+import type { OpenResponse as _stripefs_v1_OpenResponse, OpenResponse__Output as _stripefs_v1_OpenResponse__Output } from './stripefs/v1/OpenResponse.js';
+import type { OssServiceClient as _stripefs_v1_OssServiceClient, OssServiceDefinition as _stripefs_v1_OssServiceDefinition } from './stripefs/v1/OssService.js';
+import type { OstAnnounce as _stripefs_v1_OstAnnounce, OstAnnounce__Output as _stripefs_v1_OstAnnounce__Output } from './stripefs/v1/OstAnnounce.js';
+import type { OstHealth as _stripefs_v1_OstHealth, OstHealth__Output as _stripefs_v1_OstHealth__Output } from './stripefs/v1/OstHealth.js';
+import type { OstState as _stripefs_v1_OstState, OstState__Output as _stripefs_v1_OstState__Output } from './stripefs/v1/OstState.js';
+import type { PingRequest as _stripefs_v1_PingRequest, PingRequest__Output as _stripefs_v1_PingRequest__Output } from './stripefs/v1/PingRequest.js';
+import type { PingResponse as _stripefs_v1_PingResponse, PingResponse__Output as _stripefs_v1_PingResponse__Output } from './stripefs/v1/PingResponse.js';
+import type { Pool as _stripefs_v1_Pool, Pool__Output as _stripefs_v1_Pool__Output } from './stripefs/v1/Pool.js';
+import type { ReadRangeRequest as _stripefs_v1_ReadRangeRequest, ReadRangeRequest__Output as _stripefs_v1_ReadRangeRequest__Output } from './stripefs/v1/ReadRangeRequest.js';
+import type { ReadRangeResponse as _stripefs_v1_ReadRangeResponse, ReadRangeResponse__Output as _stripefs_v1_ReadRangeResponse__Output } from './stripefs/v1/ReadRangeResponse.js';
+import type { ReaddirRequest as _stripefs_v1_ReaddirRequest, ReaddirRequest__Output as _stripefs_v1_ReaddirRequest__Output } from './stripefs/v1/ReaddirRequest.js';
+import type { ReaddirResponse as _stripefs_v1_ReaddirResponse, ReaddirResponse__Output as _stripefs_v1_ReaddirResponse__Output } from './stripefs/v1/ReaddirResponse.js';
+import type { RegisterOssRequest as _stripefs_v1_RegisterOssRequest, RegisterOssRequest__Output as _stripefs_v1_RegisterOssRequest__Output } from './stripefs/v1/RegisterOssRequest.js';
+import type { RegisterOssResponse as _stripefs_v1_RegisterOssResponse, RegisterOssResponse__Output as _stripefs_v1_RegisterOssResponse__Output } from './stripefs/v1/RegisterOssResponse.js';
+import type { RegisteredOst as _stripefs_v1_RegisteredOst, RegisteredOst__Output as _stripefs_v1_RegisteredOst__Output } from './stripefs/v1/RegisteredOst.js';
+import type { RenameRequest as _stripefs_v1_RenameRequest, RenameRequest__Output as _stripefs_v1_RenameRequest__Output } from './stripefs/v1/RenameRequest.js';
+import type { RenameResponse as _stripefs_v1_RenameResponse, RenameResponse__Output as _stripefs_v1_RenameResponse__Output } from './stripefs/v1/RenameResponse.js';
+import type { ReportBadChunkRequest as _stripefs_v1_ReportBadChunkRequest, ReportBadChunkRequest__Output as _stripefs_v1_ReportBadChunkRequest__Output } from './stripefs/v1/ReportBadChunkRequest.js';
+import type { ReportBadChunkResponse as _stripefs_v1_ReportBadChunkResponse, ReportBadChunkResponse__Output as _stripefs_v1_ReportBadChunkResponse__Output } from './stripefs/v1/ReportBadChunkResponse.js';
+import type { RmdirRequest as _stripefs_v1_RmdirRequest, RmdirRequest__Output as _stripefs_v1_RmdirRequest__Output } from './stripefs/v1/RmdirRequest.js';
+import type { RmdirResponse as _stripefs_v1_RmdirResponse, RmdirResponse__Output as _stripefs_v1_RmdirResponse__Output } from './stripefs/v1/RmdirResponse.js';
+import type { Rule as _stripefs_v1_Rule, Rule__Output as _stripefs_v1_Rule__Output } from './stripefs/v1/Rule.js';
+import type { SetLayoutRequest as _stripefs_v1_SetLayoutRequest, SetLayoutRequest__Output as _stripefs_v1_SetLayoutRequest__Output } from './stripefs/v1/SetLayoutRequest.js';
+import type { SetLayoutResponse as _stripefs_v1_SetLayoutResponse, SetLayoutResponse__Output as _stripefs_v1_SetLayoutResponse__Output } from './stripefs/v1/SetLayoutResponse.js';
+import type { StatManyRequest as _stripefs_v1_StatManyRequest, StatManyRequest__Output as _stripefs_v1_StatManyRequest__Output } from './stripefs/v1/StatManyRequest.js';
+import type { StatManyResponse as _stripefs_v1_StatManyResponse, StatManyResponse__Output as _stripefs_v1_StatManyResponse__Output } from './stripefs/v1/StatManyResponse.js';
+import type { StatManyResult as _stripefs_v1_StatManyResult, StatManyResult__Output as _stripefs_v1_StatManyResult__Output } from './stripefs/v1/StatManyResult.js';
+import type { StatObjectRequest as _stripefs_v1_StatObjectRequest, StatObjectRequest__Output as _stripefs_v1_StatObjectRequest__Output } from './stripefs/v1/StatObjectRequest.js';
+import type { StatObjectResponse as _stripefs_v1_StatObjectResponse, StatObjectResponse__Output as _stripefs_v1_StatObjectResponse__Output } from './stripefs/v1/StatObjectResponse.js';
+import type { StatRequest as _stripefs_v1_StatRequest, StatRequest__Output as _stripefs_v1_StatRequest__Output } from './stripefs/v1/StatRequest.js';
+import type { StatResponse as _stripefs_v1_StatResponse, StatResponse__Output as _stripefs_v1_StatResponse__Output } from './stripefs/v1/StatResponse.js';
+import type { UnlinkRequest as _stripefs_v1_UnlinkRequest, UnlinkRequest__Output as _stripefs_v1_UnlinkRequest__Output } from './stripefs/v1/UnlinkRequest.js';
+import type { UnlinkResponse as _stripefs_v1_UnlinkResponse, UnlinkResponse__Output as _stripefs_v1_UnlinkResponse__Output } from './stripefs/v1/UnlinkResponse.js';
+import type { WatchMapRequest as _stripefs_v1_WatchMapRequest, WatchMapRequest__Output as _stripefs_v1_WatchMapRequest__Output } from './stripefs/v1/WatchMapRequest.js';
+import type { WatchMapResponse as _stripefs_v1_WatchMapResponse, WatchMapResponse__Output as _stripefs_v1_WatchMapResponse__Output } from './stripefs/v1/WatchMapResponse.js';
+import type { WriteChunkRequest as _stripefs_v1_WriteChunkRequest, WriteChunkRequest__Output as _stripefs_v1_WriteChunkRequest__Output } from './stripefs/v1/WriteChunkRequest.js';
+import type { WriteChunkResponse as _stripefs_v1_WriteChunkResponse, WriteChunkResponse__Output as _stripefs_v1_WriteChunkResponse__Output } from './stripefs/v1/WriteChunkResponse.js';
+import type { WriteHeader as _stripefs_v1_WriteHeader, WriteHeader__Output as _stripefs_v1_WriteHeader__Output } from './stripefs/v1/WriteHeader.js';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  stripefs: {
+    v1: {
+      AdminOstRequest: MessageTypeDefinition<_stripefs_v1_AdminOstRequest, _stripefs_v1_AdminOstRequest__Output>
+      AdminOstResponse: MessageTypeDefinition<_stripefs_v1_AdminOstResponse, _stripefs_v1_AdminOstResponse__Output>
+      Attr: MessageTypeDefinition<_stripefs_v1_Attr, _stripefs_v1_Attr__Output>
+      ClusterMap: MessageTypeDefinition<_stripefs_v1_ClusterMap, _stripefs_v1_ClusterMap__Output>
+      CommitRequest: MessageTypeDefinition<_stripefs_v1_CommitRequest, _stripefs_v1_CommitRequest__Output>
+      CommitResponse: MessageTypeDefinition<_stripefs_v1_CommitResponse, _stripefs_v1_CommitResponse__Output>
+      CreateRequest: MessageTypeDefinition<_stripefs_v1_CreateRequest, _stripefs_v1_CreateRequest__Output>
+      CreateResponse: MessageTypeDefinition<_stripefs_v1_CreateResponse, _stripefs_v1_CreateResponse__Output>
+      DeleteObjectRequest: MessageTypeDefinition<_stripefs_v1_DeleteObjectRequest, _stripefs_v1_DeleteObjectRequest__Output>
+      DeleteObjectResponse: MessageTypeDefinition<_stripefs_v1_DeleteObjectResponse, _stripefs_v1_DeleteObjectResponse__Output>
+      DirEntry: MessageTypeDefinition<_stripefs_v1_DirEntry, _stripefs_v1_DirEntry__Output>
+      FileType: EnumTypeDefinition
+      FlushRequest: MessageTypeDefinition<_stripefs_v1_FlushRequest, _stripefs_v1_FlushRequest__Output>
+      FlushResponse: MessageTypeDefinition<_stripefs_v1_FlushResponse, _stripefs_v1_FlushResponse__Output>
+      GetMapRequest: MessageTypeDefinition<_stripefs_v1_GetMapRequest, _stripefs_v1_GetMapRequest__Output>
+      GetMapResponse: MessageTypeDefinition<_stripefs_v1_GetMapResponse, _stripefs_v1_GetMapResponse__Output>
+      HealthService: SubtypeConstructor<typeof grpc.Client, _stripefs_v1_HealthServiceClient> & { service: _stripefs_v1_HealthServiceDefinition }
+      HeartbeatRequest: MessageTypeDefinition<_stripefs_v1_HeartbeatRequest, _stripefs_v1_HeartbeatRequest__Output>
+      HeartbeatResponse: MessageTypeDefinition<_stripefs_v1_HeartbeatResponse, _stripefs_v1_HeartbeatResponse__Output>
+      Layout: MessageTypeDefinition<_stripefs_v1_Layout, _stripefs_v1_Layout__Output>
+      LayoutPattern: EnumTypeDefinition
+      ListObjectsRequest: MessageTypeDefinition<_stripefs_v1_ListObjectsRequest, _stripefs_v1_ListObjectsRequest__Output>
+      ListObjectsResponse: MessageTypeDefinition<_stripefs_v1_ListObjectsResponse, _stripefs_v1_ListObjectsResponse__Output>
+      ListedObject: MessageTypeDefinition<_stripefs_v1_ListedObject, _stripefs_v1_ListedObject__Output>
+      MapBucket: MessageTypeDefinition<_stripefs_v1_MapBucket, _stripefs_v1_MapBucket__Output>
+      MapOst: MessageTypeDefinition<_stripefs_v1_MapOst, _stripefs_v1_MapOst__Output>
+      MdsService: SubtypeConstructor<typeof grpc.Client, _stripefs_v1_MdsServiceClient> & { service: _stripefs_v1_MdsServiceDefinition }
+      MkdirRequest: MessageTypeDefinition<_stripefs_v1_MkdirRequest, _stripefs_v1_MkdirRequest__Output>
+      MkdirResponse: MessageTypeDefinition<_stripefs_v1_MkdirResponse, _stripefs_v1_MkdirResponse__Output>
+      ObjectRef: MessageTypeDefinition<_stripefs_v1_ObjectRef, _stripefs_v1_ObjectRef__Output>
+      OpenRequest: MessageTypeDefinition<_stripefs_v1_OpenRequest, _stripefs_v1_OpenRequest__Output>
+      OpenResponse: MessageTypeDefinition<_stripefs_v1_OpenResponse, _stripefs_v1_OpenResponse__Output>
+      OssService: SubtypeConstructor<typeof grpc.Client, _stripefs_v1_OssServiceClient> & { service: _stripefs_v1_OssServiceDefinition }
+      OstAction: EnumTypeDefinition
+      OstAnnounce: MessageTypeDefinition<_stripefs_v1_OstAnnounce, _stripefs_v1_OstAnnounce__Output>
+      OstHealth: MessageTypeDefinition<_stripefs_v1_OstHealth, _stripefs_v1_OstHealth__Output>
+      OstState: MessageTypeDefinition<_stripefs_v1_OstState, _stripefs_v1_OstState__Output>
+      PingRequest: MessageTypeDefinition<_stripefs_v1_PingRequest, _stripefs_v1_PingRequest__Output>
+      PingResponse: MessageTypeDefinition<_stripefs_v1_PingResponse, _stripefs_v1_PingResponse__Output>
+      Pool: MessageTypeDefinition<_stripefs_v1_Pool, _stripefs_v1_Pool__Output>
+      ReadRangeRequest: MessageTypeDefinition<_stripefs_v1_ReadRangeRequest, _stripefs_v1_ReadRangeRequest__Output>
+      ReadRangeResponse: MessageTypeDefinition<_stripefs_v1_ReadRangeResponse, _stripefs_v1_ReadRangeResponse__Output>
+      ReaddirRequest: MessageTypeDefinition<_stripefs_v1_ReaddirRequest, _stripefs_v1_ReaddirRequest__Output>
+      ReaddirResponse: MessageTypeDefinition<_stripefs_v1_ReaddirResponse, _stripefs_v1_ReaddirResponse__Output>
+      RegisterOssRequest: MessageTypeDefinition<_stripefs_v1_RegisterOssRequest, _stripefs_v1_RegisterOssRequest__Output>
+      RegisterOssResponse: MessageTypeDefinition<_stripefs_v1_RegisterOssResponse, _stripefs_v1_RegisterOssResponse__Output>
+      RegisteredOst: MessageTypeDefinition<_stripefs_v1_RegisteredOst, _stripefs_v1_RegisteredOst__Output>
+      RenameRequest: MessageTypeDefinition<_stripefs_v1_RenameRequest, _stripefs_v1_RenameRequest__Output>
+      RenameResponse: MessageTypeDefinition<_stripefs_v1_RenameResponse, _stripefs_v1_RenameResponse__Output>
+      ReportBadChunkRequest: MessageTypeDefinition<_stripefs_v1_ReportBadChunkRequest, _stripefs_v1_ReportBadChunkRequest__Output>
+      ReportBadChunkResponse: MessageTypeDefinition<_stripefs_v1_ReportBadChunkResponse, _stripefs_v1_ReportBadChunkResponse__Output>
+      RmdirRequest: MessageTypeDefinition<_stripefs_v1_RmdirRequest, _stripefs_v1_RmdirRequest__Output>
+      RmdirResponse: MessageTypeDefinition<_stripefs_v1_RmdirResponse, _stripefs_v1_RmdirResponse__Output>
+      Rule: MessageTypeDefinition<_stripefs_v1_Rule, _stripefs_v1_Rule__Output>
+      RuleKind: EnumTypeDefinition
+      SetLayoutRequest: MessageTypeDefinition<_stripefs_v1_SetLayoutRequest, _stripefs_v1_SetLayoutRequest__Output>
+      SetLayoutResponse: MessageTypeDefinition<_stripefs_v1_SetLayoutResponse, _stripefs_v1_SetLayoutResponse__Output>
+      StatManyRequest: MessageTypeDefinition<_stripefs_v1_StatManyRequest, _stripefs_v1_StatManyRequest__Output>
+      StatManyResponse: MessageTypeDefinition<_stripefs_v1_StatManyResponse, _stripefs_v1_StatManyResponse__Output>
+      StatManyResult: MessageTypeDefinition<_stripefs_v1_StatManyResult, _stripefs_v1_StatManyResult__Output>
+      StatObjectRequest: MessageTypeDefinition<_stripefs_v1_StatObjectRequest, _stripefs_v1_StatObjectRequest__Output>
+      StatObjectResponse: MessageTypeDefinition<_stripefs_v1_StatObjectResponse, _stripefs_v1_StatObjectResponse__Output>
+      StatRequest: MessageTypeDefinition<_stripefs_v1_StatRequest, _stripefs_v1_StatRequest__Output>
+      StatResponse: MessageTypeDefinition<_stripefs_v1_StatResponse, _stripefs_v1_StatResponse__Output>
+      UnlinkRequest: MessageTypeDefinition<_stripefs_v1_UnlinkRequest, _stripefs_v1_UnlinkRequest__Output>
+      UnlinkResponse: MessageTypeDefinition<_stripefs_v1_UnlinkResponse, _stripefs_v1_UnlinkResponse__Output>
+      WatchMapRequest: MessageTypeDefinition<_stripefs_v1_WatchMapRequest, _stripefs_v1_WatchMapRequest__Output>
+      WatchMapResponse: MessageTypeDefinition<_stripefs_v1_WatchMapResponse, _stripefs_v1_WatchMapResponse__Output>
+      WriteChunkRequest: MessageTypeDefinition<_stripefs_v1_WriteChunkRequest, _stripefs_v1_WriteChunkRequest__Output>
+      WriteChunkResponse: MessageTypeDefinition<_stripefs_v1_WriteChunkResponse, _stripefs_v1_WriteChunkResponse__Output>
+      WriteHeader: MessageTypeDefinition<_stripefs_v1_WriteHeader, _stripefs_v1_WriteHeader__Output>
+    }
+  }
+}
+

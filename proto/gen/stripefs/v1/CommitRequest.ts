@@ -1,0 +1,15 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface CommitRequest {
+  'inode'?: (number | string | Long);
+  'size'?: (number | string | Long);
+  'mtimeMs'?: (number | string | Long);
+}
+
+export interface CommitRequest__Output {
+  'inode': (number);
+  'size': (number);
+  'mtimeMs': (number);
+}

@@ -1,0 +1,17 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+import type { Layout as _stripefs_v1_Layout, Layout__Output as _stripefs_v1_Layout__Output } from '../../stripefs/v1/Layout.js';
+
+export interface CreateRequest {
+  'path'?: (string);
+  'layout'?: (_stripefs_v1_Layout | null);
+  'exclusive'?: (boolean);
+  'truncate'?: (boolean);
+}
+
+export interface CreateRequest__Output {
+  'path': (string);
+  'layout': (_stripefs_v1_Layout__Output | null);
+  'exclusive': (boolean);
+  'truncate': (boolean);
+}

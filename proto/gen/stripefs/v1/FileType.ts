@@ -1,0 +1,17 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+export const FileType = {
+  FILE_TYPE_UNSPECIFIED: 'FILE_TYPE_UNSPECIFIED',
+  FILE_TYPE_FILE: 'FILE_TYPE_FILE',
+  FILE_TYPE_DIRECTORY: 'FILE_TYPE_DIRECTORY',
+} as const;
+
+export type FileType =
+  | 'FILE_TYPE_UNSPECIFIED'
+  | 0
+  | 'FILE_TYPE_FILE'
+  | 1
+  | 'FILE_TYPE_DIRECTORY'
+  | 2
+
+export type FileType__Output = typeof FileType[keyof typeof FileType]

@@ -1,0 +1,247 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { AdminOstRequest as _stripefs_v1_AdminOstRequest, AdminOstRequest__Output as _stripefs_v1_AdminOstRequest__Output } from '../../stripefs/v1/AdminOstRequest.js';
+import type { AdminOstResponse as _stripefs_v1_AdminOstResponse, AdminOstResponse__Output as _stripefs_v1_AdminOstResponse__Output } from '../../stripefs/v1/AdminOstResponse.js';
+import type { CommitRequest as _stripefs_v1_CommitRequest, CommitRequest__Output as _stripefs_v1_CommitRequest__Output } from '../../stripefs/v1/CommitRequest.js';
+import type { CommitResponse as _stripefs_v1_CommitResponse, CommitResponse__Output as _stripefs_v1_CommitResponse__Output } from '../../stripefs/v1/CommitResponse.js';
+import type { CreateRequest as _stripefs_v1_CreateRequest, CreateRequest__Output as _stripefs_v1_CreateRequest__Output } from '../../stripefs/v1/CreateRequest.js';
+import type { CreateResponse as _stripefs_v1_CreateResponse, CreateResponse__Output as _stripefs_v1_CreateResponse__Output } from '../../stripefs/v1/CreateResponse.js';
+import type { GetMapRequest as _stripefs_v1_GetMapRequest, GetMapRequest__Output as _stripefs_v1_GetMapRequest__Output } from '../../stripefs/v1/GetMapRequest.js';
+import type { GetMapResponse as _stripefs_v1_GetMapResponse, GetMapResponse__Output as _stripefs_v1_GetMapResponse__Output } from '../../stripefs/v1/GetMapResponse.js';
+import type { HeartbeatRequest as _stripefs_v1_HeartbeatRequest, HeartbeatRequest__Output as _stripefs_v1_HeartbeatRequest__Output } from '../../stripefs/v1/HeartbeatRequest.js';
+import type { HeartbeatResponse as _stripefs_v1_HeartbeatResponse, HeartbeatResponse__Output as _stripefs_v1_HeartbeatResponse__Output } from '../../stripefs/v1/HeartbeatResponse.js';
+import type { MkdirRequest as _stripefs_v1_MkdirRequest, MkdirRequest__Output as _stripefs_v1_MkdirRequest__Output } from '../../stripefs/v1/MkdirRequest.js';
+import type { MkdirResponse as _stripefs_v1_MkdirResponse, MkdirResponse__Output as _stripefs_v1_MkdirResponse__Output } from '../../stripefs/v1/MkdirResponse.js';
+import type { OpenRequest as _stripefs_v1_OpenRequest, OpenRequest__Output as _stripefs_v1_OpenRequest__Output } from '../../stripefs/v1/OpenRequest.js';
+import type { OpenResponse as _stripefs_v1_OpenResponse, OpenResponse__Output as _stripefs_v1_OpenResponse__Output } from '../../stripefs/v1/OpenResponse.js';
+import type { ReaddirRequest as _stripefs_v1_ReaddirRequest, ReaddirRequest__Output as _stripefs_v1_ReaddirRequest__Output } from '../../stripefs/v1/ReaddirRequest.js';
+import type { ReaddirResponse as _stripefs_v1_ReaddirResponse, ReaddirResponse__Output as _stripefs_v1_ReaddirResponse__Output } from '../../stripefs/v1/ReaddirResponse.js';
+import type { RegisterOssRequest as _stripefs_v1_RegisterOssRequest, RegisterOssRequest__Output as _stripefs_v1_RegisterOssRequest__Output } from '../../stripefs/v1/RegisterOssRequest.js';
+import type { RegisterOssResponse as _stripefs_v1_RegisterOssResponse, RegisterOssResponse__Output as _stripefs_v1_RegisterOssResponse__Output } from '../../stripefs/v1/RegisterOssResponse.js';
+import type { RenameRequest as _stripefs_v1_RenameRequest, RenameRequest__Output as _stripefs_v1_RenameRequest__Output } from '../../stripefs/v1/RenameRequest.js';
+import type { RenameResponse as _stripefs_v1_RenameResponse, RenameResponse__Output as _stripefs_v1_RenameResponse__Output } from '../../stripefs/v1/RenameResponse.js';
+import type { ReportBadChunkRequest as _stripefs_v1_ReportBadChunkRequest, ReportBadChunkRequest__Output as _stripefs_v1_ReportBadChunkRequest__Output } from '../../stripefs/v1/ReportBadChunkRequest.js';
+import type { ReportBadChunkResponse as _stripefs_v1_ReportBadChunkResponse, ReportBadChunkResponse__Output as _stripefs_v1_ReportBadChunkResponse__Output } from '../../stripefs/v1/ReportBadChunkResponse.js';
+import type { RmdirRequest as _stripefs_v1_RmdirRequest, RmdirRequest__Output as _stripefs_v1_RmdirRequest__Output } from '../../stripefs/v1/RmdirRequest.js';
+import type { RmdirResponse as _stripefs_v1_RmdirResponse, RmdirResponse__Output as _stripefs_v1_RmdirResponse__Output } from '../../stripefs/v1/RmdirResponse.js';
+import type { SetLayoutRequest as _stripefs_v1_SetLayoutRequest, SetLayoutRequest__Output as _stripefs_v1_SetLayoutRequest__Output } from '../../stripefs/v1/SetLayoutRequest.js';
+import type { SetLayoutResponse as _stripefs_v1_SetLayoutResponse, SetLayoutResponse__Output as _stripefs_v1_SetLayoutResponse__Output } from '../../stripefs/v1/SetLayoutResponse.js';
+import type { StatManyRequest as _stripefs_v1_StatManyRequest, StatManyRequest__Output as _stripefs_v1_StatManyRequest__Output } from '../../stripefs/v1/StatManyRequest.js';
+import type { StatManyResponse as _stripefs_v1_StatManyResponse, StatManyResponse__Output as _stripefs_v1_StatManyResponse__Output } from '../../stripefs/v1/StatManyResponse.js';
+import type { StatRequest as _stripefs_v1_StatRequest, StatRequest__Output as _stripefs_v1_StatRequest__Output } from '../../stripefs/v1/StatRequest.js';
+import type { StatResponse as _stripefs_v1_StatResponse, StatResponse__Output as _stripefs_v1_StatResponse__Output } from '../../stripefs/v1/StatResponse.js';
+import type { UnlinkRequest as _stripefs_v1_UnlinkRequest, UnlinkRequest__Output as _stripefs_v1_UnlinkRequest__Output } from '../../stripefs/v1/UnlinkRequest.js';
+import type { UnlinkResponse as _stripefs_v1_UnlinkResponse, UnlinkResponse__Output as _stripefs_v1_UnlinkResponse__Output } from '../../stripefs/v1/UnlinkResponse.js';
+import type { WatchMapRequest as _stripefs_v1_WatchMapRequest, WatchMapRequest__Output as _stripefs_v1_WatchMapRequest__Output } from '../../stripefs/v1/WatchMapRequest.js';
+import type { WatchMapResponse as _stripefs_v1_WatchMapResponse, WatchMapResponse__Output as _stripefs_v1_WatchMapResponse__Output } from '../../stripefs/v1/WatchMapResponse.js';
+
+export interface MdsServiceClient extends grpc.Client {
+  AdminOst(argument: _stripefs_v1_AdminOstRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AdminOstResponse__Output>): grpc.ClientUnaryCall;
+  AdminOst(argument: _stripefs_v1_AdminOstRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AdminOstResponse__Output>): grpc.ClientUnaryCall;
+  AdminOst(argument: _stripefs_v1_AdminOstRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AdminOstResponse__Output>): grpc.ClientUnaryCall;
+  AdminOst(argument: _stripefs_v1_AdminOstRequest, callback: grpc.requestCallback<_stripefs_v1_AdminOstResponse__Output>): grpc.ClientUnaryCall;
+  adminOst(argument: _stripefs_v1_AdminOstRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AdminOstResponse__Output>): grpc.ClientUnaryCall;
+  adminOst(argument: _stripefs_v1_AdminOstRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AdminOstResponse__Output>): grpc.ClientUnaryCall;
+  adminOst(argument: _stripefs_v1_AdminOstRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AdminOstResponse__Output>): grpc.ClientUnaryCall;
+  adminOst(argument: _stripefs_v1_AdminOstRequest, callback: grpc.requestCallback<_stripefs_v1_AdminOstResponse__Output>): grpc.ClientUnaryCall;
+  
+  Commit(argument: _stripefs_v1_CommitRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
+  Commit(argument: _stripefs_v1_CommitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
+  Commit(argument: _stripefs_v1_CommitRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
+  Commit(argument: _stripefs_v1_CommitRequest, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
+  commit(argument: _stripefs_v1_CommitRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
+  commit(argument: _stripefs_v1_CommitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
+  commit(argument: _stripefs_v1_CommitRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
+  commit(argument: _stripefs_v1_CommitRequest, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
+  
+  Create(argument: _stripefs_v1_CreateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
+  Create(argument: _stripefs_v1_CreateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
+  Create(argument: _stripefs_v1_CreateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
+  Create(argument: _stripefs_v1_CreateRequest, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
+  create(argument: _stripefs_v1_CreateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
+  create(argument: _stripefs_v1_CreateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
+  create(argument: _stripefs_v1_CreateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
+  create(argument: _stripefs_v1_CreateRequest, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetMap(argument: _stripefs_v1_GetMapRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
+  GetMap(argument: _stripefs_v1_GetMapRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
+  GetMap(argument: _stripefs_v1_GetMapRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
+  GetMap(argument: _stripefs_v1_GetMapRequest, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
+  getMap(argument: _stripefs_v1_GetMapRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
+  getMap(argument: _stripefs_v1_GetMapRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
+  getMap(argument: _stripefs_v1_GetMapRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
+  getMap(argument: _stripefs_v1_GetMapRequest, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
+  
+  Heartbeat(argument: _stripefs_v1_HeartbeatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
+  Heartbeat(argument: _stripefs_v1_HeartbeatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
+  Heartbeat(argument: _stripefs_v1_HeartbeatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
+  Heartbeat(argument: _stripefs_v1_HeartbeatRequest, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
+  heartbeat(argument: _stripefs_v1_HeartbeatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
+  heartbeat(argument: _stripefs_v1_HeartbeatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
+  heartbeat(argument: _stripefs_v1_HeartbeatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
+  heartbeat(argument: _stripefs_v1_HeartbeatRequest, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
+  
+  Mkdir(argument: _stripefs_v1_MkdirRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_MkdirResponse__Output>): grpc.ClientUnaryCall;
+  Mkdir(argument: _stripefs_v1_MkdirRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_MkdirResponse__Output>): grpc.ClientUnaryCall;
+  Mkdir(argument: _stripefs_v1_MkdirRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_MkdirResponse__Output>): grpc.ClientUnaryCall;
+  Mkdir(argument: _stripefs_v1_MkdirRequest, callback: grpc.requestCallback<_stripefs_v1_MkdirResponse__Output>): grpc.ClientUnaryCall;
+  mkdir(argument: _stripefs_v1_MkdirRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_MkdirResponse__Output>): grpc.ClientUnaryCall;
+  mkdir(argument: _stripefs_v1_MkdirRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_MkdirResponse__Output>): grpc.ClientUnaryCall;
+  mkdir(argument: _stripefs_v1_MkdirRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_MkdirResponse__Output>): grpc.ClientUnaryCall;
+  mkdir(argument: _stripefs_v1_MkdirRequest, callback: grpc.requestCallback<_stripefs_v1_MkdirResponse__Output>): grpc.ClientUnaryCall;
+  
+  Open(argument: _stripefs_v1_OpenRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_OpenResponse__Output>): grpc.ClientUnaryCall;
+  Open(argument: _stripefs_v1_OpenRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_OpenResponse__Output>): grpc.ClientUnaryCall;
+  Open(argument: _stripefs_v1_OpenRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_OpenResponse__Output>): grpc.ClientUnaryCall;
+  Open(argument: _stripefs_v1_OpenRequest, callback: grpc.requestCallback<_stripefs_v1_OpenResponse__Output>): grpc.ClientUnaryCall;
+  open(argument: _stripefs_v1_OpenRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_OpenResponse__Output>): grpc.ClientUnaryCall;
+  open(argument: _stripefs_v1_OpenRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_OpenResponse__Output>): grpc.ClientUnaryCall;
+  open(argument: _stripefs_v1_OpenRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_OpenResponse__Output>): grpc.ClientUnaryCall;
+  open(argument: _stripefs_v1_OpenRequest, callback: grpc.requestCallback<_stripefs_v1_OpenResponse__Output>): grpc.ClientUnaryCall;
+  
+  Readdir(argument: _stripefs_v1_ReaddirRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
+  Readdir(argument: _stripefs_v1_ReaddirRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
+  Readdir(argument: _stripefs_v1_ReaddirRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
+  Readdir(argument: _stripefs_v1_ReaddirRequest, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
+  readdir(argument: _stripefs_v1_ReaddirRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
+  readdir(argument: _stripefs_v1_ReaddirRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
+  readdir(argument: _stripefs_v1_ReaddirRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
+  readdir(argument: _stripefs_v1_ReaddirRequest, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
+  
+  RegisterOss(argument: _stripefs_v1_RegisterOssRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
+  RegisterOss(argument: _stripefs_v1_RegisterOssRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
+  RegisterOss(argument: _stripefs_v1_RegisterOssRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
+  RegisterOss(argument: _stripefs_v1_RegisterOssRequest, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
+  registerOss(argument: _stripefs_v1_RegisterOssRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
+  registerOss(argument: _stripefs_v1_RegisterOssRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
+  registerOss(argument: _stripefs_v1_RegisterOssRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
+  registerOss(argument: _stripefs_v1_RegisterOssRequest, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
+  
+  Rename(argument: _stripefs_v1_RenameRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RenameResponse__Output>): grpc.ClientUnaryCall;
+  Rename(argument: _stripefs_v1_RenameRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RenameResponse__Output>): grpc.ClientUnaryCall;
+  Rename(argument: _stripefs_v1_RenameRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RenameResponse__Output>): grpc.ClientUnaryCall;
+  Rename(argument: _stripefs_v1_RenameRequest, callback: grpc.requestCallback<_stripefs_v1_RenameResponse__Output>): grpc.ClientUnaryCall;
+  rename(argument: _stripefs_v1_RenameRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RenameResponse__Output>): grpc.ClientUnaryCall;
+  rename(argument: _stripefs_v1_RenameRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RenameResponse__Output>): grpc.ClientUnaryCall;
+  rename(argument: _stripefs_v1_RenameRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RenameResponse__Output>): grpc.ClientUnaryCall;
+  rename(argument: _stripefs_v1_RenameRequest, callback: grpc.requestCallback<_stripefs_v1_RenameResponse__Output>): grpc.ClientUnaryCall;
+  
+  ReportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
+  ReportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
+  ReportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
+  ReportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
+  reportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
+  reportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
+  reportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
+  reportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
+  
+  Rmdir(argument: _stripefs_v1_RmdirRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RmdirResponse__Output>): grpc.ClientUnaryCall;
+  Rmdir(argument: _stripefs_v1_RmdirRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RmdirResponse__Output>): grpc.ClientUnaryCall;
+  Rmdir(argument: _stripefs_v1_RmdirRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RmdirResponse__Output>): grpc.ClientUnaryCall;
+  Rmdir(argument: _stripefs_v1_RmdirRequest, callback: grpc.requestCallback<_stripefs_v1_RmdirResponse__Output>): grpc.ClientUnaryCall;
+  rmdir(argument: _stripefs_v1_RmdirRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RmdirResponse__Output>): grpc.ClientUnaryCall;
+  rmdir(argument: _stripefs_v1_RmdirRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RmdirResponse__Output>): grpc.ClientUnaryCall;
+  rmdir(argument: _stripefs_v1_RmdirRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RmdirResponse__Output>): grpc.ClientUnaryCall;
+  rmdir(argument: _stripefs_v1_RmdirRequest, callback: grpc.requestCallback<_stripefs_v1_RmdirResponse__Output>): grpc.ClientUnaryCall;
+  
+  SetLayout(argument: _stripefs_v1_SetLayoutRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
+  SetLayout(argument: _stripefs_v1_SetLayoutRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
+  SetLayout(argument: _stripefs_v1_SetLayoutRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
+  SetLayout(argument: _stripefs_v1_SetLayoutRequest, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
+  setLayout(argument: _stripefs_v1_SetLayoutRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
+  setLayout(argument: _stripefs_v1_SetLayoutRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
+  setLayout(argument: _stripefs_v1_SetLayoutRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
+  setLayout(argument: _stripefs_v1_SetLayoutRequest, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
+  
+  Stat(argument: _stripefs_v1_StatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatResponse__Output>): grpc.ClientUnaryCall;
+  Stat(argument: _stripefs_v1_StatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_StatResponse__Output>): grpc.ClientUnaryCall;
+  Stat(argument: _stripefs_v1_StatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatResponse__Output>): grpc.ClientUnaryCall;
+  Stat(argument: _stripefs_v1_StatRequest, callback: grpc.requestCallback<_stripefs_v1_StatResponse__Output>): grpc.ClientUnaryCall;
+  stat(argument: _stripefs_v1_StatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatResponse__Output>): grpc.ClientUnaryCall;
+  stat(argument: _stripefs_v1_StatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_StatResponse__Output>): grpc.ClientUnaryCall;
+  stat(argument: _stripefs_v1_StatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatResponse__Output>): grpc.ClientUnaryCall;
+  stat(argument: _stripefs_v1_StatRequest, callback: grpc.requestCallback<_stripefs_v1_StatResponse__Output>): grpc.ClientUnaryCall;
+  
+  StatMany(argument: _stripefs_v1_StatManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatManyResponse__Output>): grpc.ClientUnaryCall;
+  StatMany(argument: _stripefs_v1_StatManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_StatManyResponse__Output>): grpc.ClientUnaryCall;
+  StatMany(argument: _stripefs_v1_StatManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatManyResponse__Output>): grpc.ClientUnaryCall;
+  StatMany(argument: _stripefs_v1_StatManyRequest, callback: grpc.requestCallback<_stripefs_v1_StatManyResponse__Output>): grpc.ClientUnaryCall;
+  statMany(argument: _stripefs_v1_StatManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatManyResponse__Output>): grpc.ClientUnaryCall;
+  statMany(argument: _stripefs_v1_StatManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_StatManyResponse__Output>): grpc.ClientUnaryCall;
+  statMany(argument: _stripefs_v1_StatManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatManyResponse__Output>): grpc.ClientUnaryCall;
+  statMany(argument: _stripefs_v1_StatManyRequest, callback: grpc.requestCallback<_stripefs_v1_StatManyResponse__Output>): grpc.ClientUnaryCall;
+  
+  Unlink(argument: _stripefs_v1_UnlinkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_UnlinkResponse__Output>): grpc.ClientUnaryCall;
+  Unlink(argument: _stripefs_v1_UnlinkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_UnlinkResponse__Output>): grpc.ClientUnaryCall;
+  Unlink(argument: _stripefs_v1_UnlinkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_UnlinkResponse__Output>): grpc.ClientUnaryCall;
+  Unlink(argument: _stripefs_v1_UnlinkRequest, callback: grpc.requestCallback<_stripefs_v1_UnlinkResponse__Output>): grpc.ClientUnaryCall;
+  unlink(argument: _stripefs_v1_UnlinkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_UnlinkResponse__Output>): grpc.ClientUnaryCall;
+  unlink(argument: _stripefs_v1_UnlinkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_UnlinkResponse__Output>): grpc.ClientUnaryCall;
+  unlink(argument: _stripefs_v1_UnlinkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_UnlinkResponse__Output>): grpc.ClientUnaryCall;
+  unlink(argument: _stripefs_v1_UnlinkRequest, callback: grpc.requestCallback<_stripefs_v1_UnlinkResponse__Output>): grpc.ClientUnaryCall;
+  
+  WatchMap(argument: _stripefs_v1_WatchMapRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_stripefs_v1_WatchMapResponse__Output>;
+  WatchMap(argument: _stripefs_v1_WatchMapRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_stripefs_v1_WatchMapResponse__Output>;
+  watchMap(argument: _stripefs_v1_WatchMapRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_stripefs_v1_WatchMapResponse__Output>;
+  watchMap(argument: _stripefs_v1_WatchMapRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_stripefs_v1_WatchMapResponse__Output>;
+  
+}
+
+export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
+  AdminOst: grpc.handleUnaryCall<_stripefs_v1_AdminOstRequest__Output, _stripefs_v1_AdminOstResponse>;
+  
+  Commit: grpc.handleUnaryCall<_stripefs_v1_CommitRequest__Output, _stripefs_v1_CommitResponse>;
+  
+  Create: grpc.handleUnaryCall<_stripefs_v1_CreateRequest__Output, _stripefs_v1_CreateResponse>;
+  
+  GetMap: grpc.handleUnaryCall<_stripefs_v1_GetMapRequest__Output, _stripefs_v1_GetMapResponse>;
+  
+  Heartbeat: grpc.handleUnaryCall<_stripefs_v1_HeartbeatRequest__Output, _stripefs_v1_HeartbeatResponse>;
+  
+  Mkdir: grpc.handleUnaryCall<_stripefs_v1_MkdirRequest__Output, _stripefs_v1_MkdirResponse>;
+  
+  Open: grpc.handleUnaryCall<_stripefs_v1_OpenRequest__Output, _stripefs_v1_OpenResponse>;
+  
+  Readdir: grpc.handleUnaryCall<_stripefs_v1_ReaddirRequest__Output, _stripefs_v1_ReaddirResponse>;
+  
+  RegisterOss: grpc.handleUnaryCall<_stripefs_v1_RegisterOssRequest__Output, _stripefs_v1_RegisterOssResponse>;
+  
+  Rename: grpc.handleUnaryCall<_stripefs_v1_RenameRequest__Output, _stripefs_v1_RenameResponse>;
+  
+  ReportBadChunk: grpc.handleUnaryCall<_stripefs_v1_ReportBadChunkRequest__Output, _stripefs_v1_ReportBadChunkResponse>;
+  
+  Rmdir: grpc.handleUnaryCall<_stripefs_v1_RmdirRequest__Output, _stripefs_v1_RmdirResponse>;
+  
+  SetLayout: grpc.handleUnaryCall<_stripefs_v1_SetLayoutRequest__Output, _stripefs_v1_SetLayoutResponse>;
+  
+  Stat: grpc.handleUnaryCall<_stripefs_v1_StatRequest__Output, _stripefs_v1_StatResponse>;
+  
+  StatMany: grpc.handleUnaryCall<_stripefs_v1_StatManyRequest__Output, _stripefs_v1_StatManyResponse>;
+  
+  Unlink: grpc.handleUnaryCall<_stripefs_v1_UnlinkRequest__Output, _stripefs_v1_UnlinkResponse>;
+  
+  WatchMap: grpc.handleServerStreamingCall<_stripefs_v1_WatchMapRequest__Output, _stripefs_v1_WatchMapResponse>;
+  
+}
+
+export interface MdsServiceDefinition extends grpc.ServiceDefinition {
+  AdminOst: MethodDefinition<_stripefs_v1_AdminOstRequest, _stripefs_v1_AdminOstResponse, _stripefs_v1_AdminOstRequest__Output, _stripefs_v1_AdminOstResponse__Output>
+  Commit: MethodDefinition<_stripefs_v1_CommitRequest, _stripefs_v1_CommitResponse, _stripefs_v1_CommitRequest__Output, _stripefs_v1_CommitResponse__Output>
+  Create: MethodDefinition<_stripefs_v1_CreateRequest, _stripefs_v1_CreateResponse, _stripefs_v1_CreateRequest__Output, _stripefs_v1_CreateResponse__Output>
+  GetMap: MethodDefinition<_stripefs_v1_GetMapRequest, _stripefs_v1_GetMapResponse, _stripefs_v1_GetMapRequest__Output, _stripefs_v1_GetMapResponse__Output>
+  Heartbeat: MethodDefinition<_stripefs_v1_HeartbeatRequest, _stripefs_v1_HeartbeatResponse, _stripefs_v1_HeartbeatRequest__Output, _stripefs_v1_HeartbeatResponse__Output>
+  Mkdir: MethodDefinition<_stripefs_v1_MkdirRequest, _stripefs_v1_MkdirResponse, _stripefs_v1_MkdirRequest__Output, _stripefs_v1_MkdirResponse__Output>
+  Open: MethodDefinition<_stripefs_v1_OpenRequest, _stripefs_v1_OpenResponse, _stripefs_v1_OpenRequest__Output, _stripefs_v1_OpenResponse__Output>
+  Readdir: MethodDefinition<_stripefs_v1_ReaddirRequest, _stripefs_v1_ReaddirResponse, _stripefs_v1_ReaddirRequest__Output, _stripefs_v1_ReaddirResponse__Output>
+  RegisterOss: MethodDefinition<_stripefs_v1_RegisterOssRequest, _stripefs_v1_RegisterOssResponse, _stripefs_v1_RegisterOssRequest__Output, _stripefs_v1_RegisterOssResponse__Output>
+  Rename: MethodDefinition<_stripefs_v1_RenameRequest, _stripefs_v1_RenameResponse, _stripefs_v1_RenameRequest__Output, _stripefs_v1_RenameResponse__Output>
+  ReportBadChunk: MethodDefinition<_stripefs_v1_ReportBadChunkRequest, _stripefs_v1_ReportBadChunkResponse, _stripefs_v1_ReportBadChunkRequest__Output, _stripefs_v1_ReportBadChunkResponse__Output>
+  Rmdir: MethodDefinition<_stripefs_v1_RmdirRequest, _stripefs_v1_RmdirResponse, _stripefs_v1_RmdirRequest__Output, _stripefs_v1_RmdirResponse__Output>
+  SetLayout: MethodDefinition<_stripefs_v1_SetLayoutRequest, _stripefs_v1_SetLayoutResponse, _stripefs_v1_SetLayoutRequest__Output, _stripefs_v1_SetLayoutResponse__Output>
+  Stat: MethodDefinition<_stripefs_v1_StatRequest, _stripefs_v1_StatResponse, _stripefs_v1_StatRequest__Output, _stripefs_v1_StatResponse__Output>
+  StatMany: MethodDefinition<_stripefs_v1_StatManyRequest, _stripefs_v1_StatManyResponse, _stripefs_v1_StatManyRequest__Output, _stripefs_v1_StatManyResponse__Output>
+  Unlink: MethodDefinition<_stripefs_v1_UnlinkRequest, _stripefs_v1_UnlinkResponse, _stripefs_v1_UnlinkRequest__Output, _stripefs_v1_UnlinkResponse__Output>
+  WatchMap: MethodDefinition<_stripefs_v1_WatchMapRequest, _stripefs_v1_WatchMapResponse, _stripefs_v1_WatchMapRequest__Output, _stripefs_v1_WatchMapResponse__Output>
+}

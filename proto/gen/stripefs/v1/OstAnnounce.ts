@@ -1,0 +1,15 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface OstAnnounce {
+  'name'?: (string);
+  'totalBytes'?: (number | string | Long);
+  'usedBytes'?: (number | string | Long);
+}
+
+export interface OstAnnounce__Output {
+  'name': (string);
+  'totalBytes': (number);
+  'usedBytes': (number);
+}

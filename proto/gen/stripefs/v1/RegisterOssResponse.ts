@@ -1,0 +1,16 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+import type { RegisteredOst as _stripefs_v1_RegisteredOst, RegisteredOst__Output as _stripefs_v1_RegisteredOst__Output } from '../../stripefs/v1/RegisteredOst.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface RegisterOssResponse {
+  'osts'?: (_stripefs_v1_RegisteredOst)[];
+  'mapEpoch'?: (number | string | Long);
+  'heartbeatIntervalMs'?: (number);
+}
+
+export interface RegisterOssResponse__Output {
+  'osts': (_stripefs_v1_RegisteredOst__Output)[];
+  'mapEpoch': (number);
+  'heartbeatIntervalMs': (number);
+}

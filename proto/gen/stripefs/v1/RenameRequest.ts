@@ -1,0 +1,12 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+
+export interface RenameRequest {
+  'fromPath'?: (string);
+  'toPath'?: (string);
+}
+
+export interface RenameRequest__Output {
+  'fromPath': (string);
+  'toPath': (string);
+}

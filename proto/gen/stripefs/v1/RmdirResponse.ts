@@ -1,0 +1,8 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+
+export interface RmdirResponse {
+}
+
+export interface RmdirResponse__Output {
+}

@@ -1,0 +1,13 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+import type { Layout as _stripefs_v1_Layout, Layout__Output as _stripefs_v1_Layout__Output } from '../../stripefs/v1/Layout.js';
+
+export interface SetLayoutRequest {
+  'path'?: (string);
+  'layout'?: (_stripefs_v1_Layout | null);
+}
+
+export interface SetLayoutRequest__Output {
+  'path': (string);
+  'layout': (_stripefs_v1_Layout__Output | null);
+}

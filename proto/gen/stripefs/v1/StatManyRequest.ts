@@ -1,0 +1,10 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+
+export interface StatManyRequest {
+  'paths'?: (string)[];
+}
+
+export interface StatManyRequest__Output {
+  'paths': (string)[];
+}

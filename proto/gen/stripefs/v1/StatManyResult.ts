@@ -1,0 +1,17 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+import type { Attr as _stripefs_v1_Attr, Attr__Output as _stripefs_v1_Attr__Output } from '../../stripefs/v1/Attr.js';
+
+export interface StatManyResult {
+  'path'?: (string);
+  'found'?: (boolean);
+  'attr'?: (_stripefs_v1_Attr | null);
+  'errorCode'?: (string);
+}
+
+export interface StatManyResult__Output {
+  'path': (string);
+  'found': (boolean);
+  'attr': (_stripefs_v1_Attr__Output | null);
+  'errorCode': (string);
+}

@@ -1,0 +1,10 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+
+export interface StatRequest {
+  'path'?: (string);
+}
+
+export interface StatRequest__Output {
+  'path': (string);
+}

@@ -1,0 +1,37 @@
+// Imports flow one way: common, proto <- placement <- {mds, oss, client} <- cli.
+// placement depends on nothing of ours; mds, oss and client never import each
+// other; nothing imports cli. bench and test may import anything.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, normalize, relative } from 'node:path';
+import { expect, it } from 'vitest';
+
+const ALLOWED: Record<string, string[]> = {
+  common: ['common'],
+  proto: ['proto'],
+  placement: ['placement'],
+  mds: ['mds', 'placement', 'common', 'proto'],
+  oss: ['oss', 'placement', 'common', 'proto'],
+  client: ['client', 'placement', 'common', 'proto'],
+  cli: ['cli', 'client', 'mds', 'oss', 'placement', 'common', 'proto'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.parentPath.includes('gen'))
+    .map((e) => join(e.parentPath, e.name));
+}
+
+it('every import follows the allowed direction', () => {
+  const violations: string[] = [];
+  for (const [folder, allowed] of Object.entries(ALLOWED)) {
+    for (const file of sourceFiles(folder)) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+        const target = normalize(join(file, '..', match[1] as string));
+        const top = relative('.', target).split('/')[0] as string;
+        if (!allowed.includes(top)) violations.push(`${file} imports ${match[1]} (${folder} may not depend on ${top})`);
+      }
+    }
+  }
+  expect(violations).toEqual([]);
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', '{placement,common,mds,oss,client,cli}/**/*.test.ts'],
+    exclude: ['dist/**', 'node_modules/**', 'data/**'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    // Two cores: tests that start clusters run one file at a time per worker.
+    maxWorkers: 2,
+  },
+});
