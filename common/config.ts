@@ -34,14 +34,30 @@ export const CONFIG_SCHEMA = {
     env: 'STRIPEFS_MDS',
     doc: 'Where clients and OSSs reach the MDS (host:port)',
   },
-  'mds.bindHost': { kind: { type: 'string', nonEmpty: true }, default: '127.0.0.1', doc: 'MDS listen address' },
+  'mds.bindHost': {
+    kind: { type: 'string', nonEmpty: true },
+    default: '127.0.0.1',
+    doc: 'MDS listen address',
+  },
   'mds.grpcPort': { kind: PORT, default: 7070, doc: 'MDS gRPC port (0: any free port)' },
   'mds.adminPort': { kind: PORT, default: 7071, doc: 'MDS admin HTTP port (0: any free port)' },
-  'mds.dataDir': { kind: { type: 'string', nonEmpty: true }, default: './data/mds', doc: 'MDS database folder' },
+  'mds.dataDir': {
+    kind: { type: 'string', nonEmpty: true },
+    default: './data/mds',
+    doc: 'MDS database folder',
+  },
   'mds.heartbeatIntervalMs': { kind: MS, default: 500, doc: 'How often OSSs heartbeat' },
-  'mds.heartbeatTimeoutMs': { kind: MS, default: 1500, doc: 'Missed-heartbeat time after which an OST is down' },
+  'mds.heartbeatTimeoutMs': {
+    kind: MS,
+    default: 1500,
+    doc: 'Missed-heartbeat time after which an OST is down',
+  },
   'mds.outGraceMs': { kind: MS, default: 60_000, doc: 'Time down after which an OST is marked out' },
-  'mds.pgCount': { kind: { type: 'int', min: 1, max: 65536 }, default: 128, doc: 'Placement groups per pool' },
+  'mds.pgCount': {
+    kind: { type: 'int', min: 1, max: 65536 },
+    default: 128,
+    doc: 'Placement groups per pool',
+  },
   'mds.defaultLayout': {
     kind: { type: 'string', nonEmpty: true },
     default: 'raid0:1',
@@ -49,9 +65,17 @@ export const CONFIG_SCHEMA = {
   },
   'oss.id': { kind: { type: 'string' }, default: '', doc: 'Stable OSS id (required to start an OSS)' },
   'oss.host': { kind: { type: 'string' }, default: '', doc: 'Host name in the failure-domain hierarchy' },
-  'oss.rack': { kind: { type: 'string' }, default: 'rack0', doc: 'Rack name in the failure-domain hierarchy' },
+  'oss.rack': {
+    kind: { type: 'string' },
+    default: 'rack0',
+    doc: 'Rack name in the failure-domain hierarchy',
+  },
   'oss.datacenter': { kind: { type: 'string' }, default: 'dc0', doc: 'Datacenter name' },
-  'oss.bindHost': { kind: { type: 'string', nonEmpty: true }, default: '127.0.0.1', doc: 'OSS listen address' },
+  'oss.bindHost': {
+    kind: { type: 'string', nonEmpty: true },
+    default: '127.0.0.1',
+    doc: 'OSS listen address',
+  },
   'oss.advertiseHost': {
     kind: { type: 'string' },
     default: '',
@@ -60,7 +84,11 @@ export const CONFIG_SCHEMA = {
   'oss.grpcPort': { kind: PORT, default: 0, doc: 'OSS gRPC port (0: any free port)' },
   'oss.bulkPort': { kind: PORT, default: 0, doc: 'OSS bulk data port (0: any free port)' },
   'oss.adminPort': { kind: PORT, default: 0, doc: 'OSS admin HTTP port (0: any free port)' },
-  'oss.dataDir': { kind: { type: 'string', nonEmpty: true }, default: './data/oss', doc: 'OSS folder holding its OSTs' },
+  'oss.dataDir': {
+    kind: { type: 'string', nonEmpty: true },
+    default: './data/oss',
+    doc: 'OSS folder holding its OSTs',
+  },
   'oss.osts': { kind: { type: 'int', min: 1, max: 64 }, default: 2, doc: 'OSTs this OSS hosts' },
   'oss.ostCapacityBytes': {
     kind: { type: 'int', min: 0, max: Number.MAX_SAFE_INTEGER },
@@ -84,7 +112,10 @@ export type Config = { -readonly [K in ConfigKey]: ValueOf<(typeof CONFIG_SCHEMA
 export function envNameOf(key: ConfigKey): string {
   const spec: KeySpec = CONFIG_SCHEMA[key];
   if (spec.env) return spec.env;
-  return `STRIPEFS_${key.replace(/\./g, '_').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}`;
+  return `STRIPEFS_${key
+    .replace(/\./g, '_')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toUpperCase()}`;
 }
 
 function describe(kind: Kind): string {
@@ -116,7 +147,12 @@ export function parseValue(key: ConfigKey, raw: unknown, source: string): string
   const kind: Kind = CONFIG_SCHEMA[key].kind;
   switch (kind.type) {
     case 'int': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+      const n =
+        typeof raw === 'number'
+          ? raw
+          : typeof raw === 'string' && /^-?\d+$/.test(raw.trim())
+            ? Number(raw)
+            : NaN;
       if (!Number.isSafeInteger(n) || n < kind.min || n > kind.max) fail(key, raw, source);
       return n;
     }
@@ -128,7 +164,8 @@ export function parseValue(key: ConfigKey, raw: unknown, source: string): string
       if (typeof raw === 'string' && kind.values.includes(raw)) return raw;
       return fail(key, raw, source);
     case 'hostport': {
-      const match = typeof raw === 'string' ? /^([A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(raw) : null;
+      const match =
+        typeof raw === 'string' ? /^([A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(raw) : null;
       if (!match || Number(match[2]) > 65535) fail(key, raw, source);
       return raw as string;
     }
@@ -168,7 +205,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     flatten(parseYaml(text), '', flat);
     for (const [key, raw] of flat) {
       if (!isConfigKey(key)) {
-        throw new StripeError('CONFIG_INVALID', `config file ${file}: unknown key ${key}`, { key, source: file });
+        throw new StripeError('CONFIG_INVALID', `config file ${file}: unknown key ${key}`, {
+          key,
+          source: file,
+        });
       }
       values.set(key, parseValue(key, raw, file));
     }

@@ -91,14 +91,40 @@ export function bindServer(server: grpc.Server, host: string, port: number): Pro
   });
 }
 
-/** Calls a unary client method as a promise, mapping failures to StripeError. */
-export function call<Req, Res>(
-  method: (req: Req, options: grpc.CallOptions, cb: grpc.requestCallback<Res>) => grpc.ClientUnaryCall,
-  request: Req,
+// Generated client methods are overloaded; the last overload is always
+// (argument, callback), which is the one conditional types infer from.
+export type RequestOf<F> = F extends (
+  argument: infer Req,
+  callback: grpc.requestCallback<infer _Res>,
+) => grpc.ClientUnaryCall
+  ? Req
+  : never;
+export type ResponseOf<F> = F extends (
+  argument: infer _Req,
+  callback: grpc.requestCallback<infer Res>,
+) => grpc.ClientUnaryCall
+  ? Res
+  : never;
+
+/**
+ * Calls a unary method of a generated client as a promise, mapping failures
+ * to StripeError: `await call(mdsClient, 'Stat', { path })`. (Passing the
+ * client and the method name keeps the request and response types; a bound
+ * method loses them to TypeScript's overload inference.)
+ */
+export function call<C extends grpc.Client, K extends keyof C & string>(
+  client: C,
+  method: K,
+  request: RequestOf<C[K]>,
   options: grpc.CallOptions = {},
-): Promise<Res> {
+): Promise<ResponseOf<C[K]>> {
+  const invoke = client[method] as unknown as (
+    req: RequestOf<C[K]>,
+    opts: grpc.CallOptions,
+    cb: grpc.requestCallback<ResponseOf<C[K]>>,
+  ) => grpc.ClientUnaryCall;
   return new Promise((resolve, reject) => {
-    method(request, options, (err, response) => {
+    invoke.call(client, request, options, (err, response) => {
       if (err) reject(fromGrpcError(err));
       else if (response === undefined) reject(new StripeError('REQ_INTERNAL', 'empty gRPC response'));
       else resolve(response);

@@ -1,6 +1,6 @@
 // Prometheus metrics: each server owns one registry (no global state, so
 // several servers can run in one test process).
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 export { Counter, Gauge, Histogram, Registry };
 

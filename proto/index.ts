@@ -8,7 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType } from './gen/stripefs.js';
 
-export type * from './gen/stripefs.js';
+export type * from './gen/index.js';
 
 /** Loader options; they must match the flags in scripts/gen-proto.mjs. */
 export const PROTO_LOADER_OPTIONS: protoLoader.Options = {

@@ -46,7 +46,9 @@ describe('configuration', () => {
     expect(err.message).toContain('oss.grpcPort');
     expect(err.message).toContain('STRIPEFS_OSS_GRPC_PORT');
     expect(err.message).toContain('an integer from 0 to 65535');
-    expect(configError(() => loadConfig({ env: { STRIPEFS_LOG_LEVEL: 'loud' } })).message).toContain('one of trace');
+    expect(configError(() => loadConfig({ env: { STRIPEFS_LOG_LEVEL: 'loud' } })).message).toContain(
+      'one of trace',
+    );
     expect(configError(() => loadConfig({ env: { STRIPEFS_MDS: 'nohost' } })).message).toContain('HOST:PORT');
   });
 

@@ -3,9 +3,17 @@
 // the round trip.
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindServer, CLIENT_OPTIONS, call, SERVER_OPTIONS, StripeError, shutdownServer, unary } from '../../common/index.js';
-import { contract, type PingRequest__Output, type PingResponse } from '../../proto/index.js';
+import {
+  bindServer,
+  CLIENT_OPTIONS,
+  call,
+  SERVER_OPTIONS,
+  StripeError,
+  shutdownServer,
+  unary,
+} from '../../common/index.js';
 import type { HealthServiceClient } from '../../proto/gen/stripefs/v1/HealthService.js';
+import { contract, type PingRequest__Output, type PingResponse } from '../../proto/index.js';
 
 describe('stripefs.v1 contract', () => {
   const server = new grpc.Server(SERVER_OPTIONS);
@@ -15,7 +23,8 @@ describe('stripefs.v1 contract', () => {
     const v1 = contract();
     server.addService(v1.HealthService.service, {
       Ping: unary<PingRequest__Output, PingResponse>(async (request) => {
-        if (request.payload === 'missing') throw new StripeError('NS_NOT_FOUND', 'no such thing', { path: '/x' });
+        if (request.payload === 'missing')
+          throw new StripeError('NS_NOT_FOUND', 'no such thing', { path: '/x' });
         if (request.payload === 'crash') throw new Error('boom');
         return { payload: request.payload.toUpperCase(), server: 'test', mapEpoch: 7 };
       }),
@@ -30,12 +39,12 @@ describe('stripefs.v1 contract', () => {
   });
 
   it('answers a call over real gRPC with typed fields', async () => {
-    const response = await call(client.Ping.bind(client), { payload: 'hello' });
+    const response = await call(client, 'Ping', { payload: 'hello' });
     expect(response).toEqual({ payload: 'HELLO', server: 'test', mapEpoch: 7 });
   });
 
   it('carries a stable error code and details across the wire', async () => {
-    const err = await call(client.Ping.bind(client), { payload: 'missing' }).catch((e: unknown) => e);
+    const err = await call(client, 'Ping', { payload: 'missing' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StripeError);
     const stripeErr = err as StripeError;
     expect(stripeErr.code).toBe('NS_NOT_FOUND');
@@ -45,9 +54,17 @@ describe('stripefs.v1 contract', () => {
   });
 
   it('reports an unexpected server failure as REQ_INTERNAL and stays up', async () => {
-    const err = await call(client.Ping.bind(client), { payload: 'crash' }).catch((e: unknown) => e);
+    const err = await call(client, 'Ping', { payload: 'crash' }).catch((e: unknown) => e);
     expect((err as StripeError).code).toBe('REQ_INTERNAL');
-    const again = await call(client.Ping.bind(client), { payload: 'still' });
+    const again = await call(client, 'Ping', { payload: 'still' });
     expect(again.payload).toBe('STILL');
   });
 });
+
+// Compile-time check: `call` infers the typed response of an overloaded
+// generated method (a wrong field name here fails `npm run typecheck`).
+async function typedCallExample(client: HealthServiceClient): Promise<number> {
+  const response = await call(client, 'Ping', { payload: 'x' });
+  return response.mapEpoch + response.payload.length;
+}
+void typedCallExample;

@@ -29,7 +29,8 @@ it('every import follows the allowed direction', () => {
       for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
         const target = normalize(join(file, '..', match[1] as string));
         const top = relative('.', target).split('/')[0] as string;
-        if (!allowed.includes(top)) violations.push(`${file} imports ${match[1]} (${folder} may not depend on ${top})`);
+        if (!allowed.includes(top))
+          violations.push(`${file} imports ${match[1]} (${folder} may not depend on ${top})`);
       }
     }
   }

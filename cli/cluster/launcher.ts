@@ -1,0 +1,151 @@
+// The local launcher behind `stripefs cluster up` (and `npm start`): starts
+// the planned MDS and OSS processes as its own children, waits until every
+// OST is up, supervises them (a crash is reported, not hidden), serves a small
+// control API for `cluster kill|revive`, and stops everything on SIGINT/SIGTERM.
+import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import * as grpc from '@grpc/grpc-js';
+import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
+import { contract } from '../../proto/index.js';
+import { type StartedProcess, startProcess } from '../process.js';
+import { buildControlApp } from './control.js';
+import type { ClusterPlan, PlannedProcess } from './plan.js';
+
+export interface RunningCluster {
+  plan: ClusterPlan;
+  /** Stops every child (OSSs first, then the MDS) and the control server. */
+  stop(): Promise<void>;
+  kill(targets: PlannedProcess[]): Promise<string[]>;
+  revive(targets: PlannedProcess[]): Promise<string[]>;
+  status(): { name: string; host?: string; rack?: string; pid: number | null; running: boolean }[];
+  /** Resolves when the launcher has stopped. */
+  readonly stopped: Promise<void>;
+}
+
+export interface LaunchOptions {
+  /** Where progress and crash reports go (the terminal). */
+  report: (line: string) => void;
+  readyTimeoutMs?: number;
+}
+
+const STATE_FILE = 'cluster.json';
+const READY_POLL_MS = 200;
+
+export async function countUpOsts(mdsAddress: string): Promise<{ up: number; total: number; epoch: number }> {
+  const v1 = contract();
+  const client = new v1.MdsService(mdsAddress, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+  try {
+    const response = await call(client, 'GetMap', { epoch: 0 }, { deadline: Date.now() + 2_000 });
+    const osts = response.map?.osts ?? [];
+    const up = osts.filter((ost) => ost.state?.up && ost.state?.in).length;
+    return { up, total: osts.length, epoch: response.map?.epoch ?? 0 };
+  } finally {
+    client.close();
+  }
+}
+
+export async function launchCluster(plan: ClusterPlan, options: LaunchOptions): Promise<RunningCluster> {
+  const dataDir = plan.options.dataDir;
+  mkdirSync(join(dataDir, 'logs'), { recursive: true });
+  const children = new Map<string, StartedProcess>();
+  const expectedExit = new Set<string>();
+  let stopping = false;
+
+  const start = async (proc: PlannedProcess): Promise<void> => {
+    const logTo = createWriteStream(join(dataDir, 'logs', `${proc.name}.log`), { flags: 'a' });
+    const started = await startProcess({ script: proc.script, env: proc.env, logTo });
+    children.set(proc.name, started);
+    expectedExit.delete(proc.name);
+    void started.exited.then(({ code, signal }) => {
+      logTo.end();
+      if (stopping || expectedExit.has(proc.name)) return;
+      options.report(
+        `stripefs: ${proc.name} exited unexpectedly (${signal ?? `code ${code}`}); log: ${join(dataDir, 'logs', `${proc.name}.log`)}\n${started.stderrTail().split('\n').slice(-5).join('\n')}\nrevive it with: stripefs cluster revive ${proc.host ? `--host ${proc.host}` : '--all'}`,
+      );
+    });
+  };
+
+  options.report(`starting MDS on 127.0.0.1:${plan.mds.grpcPort} (data in ${dataDir})`);
+  await start(plan.mds);
+  options.report(`starting ${plan.oss.length} OSSs with ${plan.ostCount} OSTs`);
+  await Promise.all(plan.oss.map((proc) => start(proc)));
+
+  const mdsAddress = `127.0.0.1:${plan.mds.grpcPort}`;
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  let lastUp = -1;
+  for (;;) {
+    const counts = await countUpOsts(mdsAddress).catch(() => ({ up: 0, total: 0, epoch: 0 }));
+    if (counts.up !== lastUp)
+      options.report(`  ${counts.up}/${plan.ostCount} OSTs up (map epoch ${counts.epoch})`);
+    lastUp = counts.up;
+    if (counts.up >= plan.ostCount) break;
+    if (Date.now() > deadline)
+      throw new Error(`only ${counts.up} of ${plan.ostCount} OSTs came up; see ${dataDir}/logs`);
+    await sleep(READY_POLL_MS);
+  }
+
+  const stopChildren = async (names: string[]): Promise<void> => {
+    await Promise.all(
+      names.map(async (name) => {
+        expectedExit.add(name);
+        await children.get(name)?.stop();
+      }),
+    );
+  };
+
+  let resolveStopped: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    resolveStopped = resolve;
+  });
+
+  const cluster: RunningCluster = {
+    plan,
+    stopped,
+    async stop() {
+      if (stopping) return stopped;
+      stopping = true;
+      await control.close();
+      await stopChildren(plan.oss.map((p) => p.name));
+      await stopChildren([plan.mds.name]);
+      rmSync(join(dataDir, STATE_FILE), { force: true });
+      resolveStopped();
+    },
+    async kill(targets) {
+      const killed: string[] = [];
+      for (const proc of targets) {
+        const child = children.get(proc.name);
+        if (!child || child.child.exitCode !== null || child.child.signalCode !== null) continue;
+        expectedExit.add(proc.name);
+        await child.kill('SIGKILL');
+        killed.push(proc.name);
+      }
+      return killed;
+    },
+    async revive(targets) {
+      const revived: string[] = [];
+      for (const proc of targets) {
+        const child = children.get(proc.name);
+        if (child && child.child.exitCode === null && child.child.signalCode === null) continue;
+        await start(proc);
+        revived.push(proc.name);
+      }
+      return revived;
+    },
+    status() {
+      return [plan.mds, ...plan.oss].map((proc) => {
+        const child = children.get(proc.name)?.child;
+        const running = child !== undefined && child.exitCode === null && child.signalCode === null;
+        return { name: proc.name, host: proc.host, rack: proc.rack, pid: child?.pid ?? null, running };
+      });
+    },
+  };
+
+  const control = buildControlApp(cluster);
+  await control.listen({ host: '127.0.0.1', port: plan.controlPort });
+  writeFileSync(
+    join(dataDir, STATE_FILE),
+    `${JSON.stringify({ launcherPid: process.pid, controlPort: plan.controlPort, mds: mdsAddress, adminPort: plan.mds.adminPort }, null, 2)}\n`,
+  );
+  return cluster;
+}

@@ -1,0 +1,171 @@
+// `stripefs cluster up|kill|revive|status`.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { launchCluster } from '../cluster/launcher.js';
+import { DEFAULT_PLAN_OPTIONS, planCluster } from '../cluster/plan.js';
+import { CliError, intOption, printJson } from '../output.js';
+
+interface UpFlags {
+  data: string;
+  racks: string;
+  hostsPerRack: string;
+  ostsPerHost: string;
+  basePort: string;
+  ec?: string;
+  replicas?: string;
+  failureDomain?: string;
+  ostCapacity?: string;
+}
+
+export function defaultLayoutFrom(flags: {
+  ec?: string;
+  replicas?: string;
+  failureDomain?: string;
+}): string | undefined {
+  if (flags.ec && flags.replicas) throw new CliError('REQ_INVALID', 'choose --ec or --replicas, not both');
+  if (flags.ec) {
+    if (!/^\d+\+\d+$/.test(flags.ec))
+      throw new CliError('REQ_INVALID', `--ec expects K+M such as 4+2, got ${flags.ec}`);
+    return `ec:${flags.ec}:${flags.failureDomain ?? 'host'}`;
+  }
+  if (flags.replicas) {
+    if (!/^\d+$/.test(flags.replicas))
+      throw new CliError('REQ_INVALID', `--replicas expects a number, got ${flags.replicas}`);
+    return `replicated:${flags.replicas}:${flags.failureDomain ?? 'host'}`;
+  }
+  return undefined;
+}
+
+async function up(flags: UpFlags): Promise<void> {
+  const plan = planCluster({
+    ...DEFAULT_PLAN_OPTIONS,
+    dataDir: flags.data,
+    racks: intOption('--racks', flags.racks),
+    hostsPerRack: intOption('--hosts-per-rack', flags.hostsPerRack),
+    ostsPerHost: intOption('--osts-per-host', flags.ostsPerHost),
+    basePort: intOption('--base-port', flags.basePort),
+    defaultLayout: defaultLayoutFrom(flags),
+    ostCapacityBytes:
+      flags.ostCapacity === undefined ? undefined : intOption('--ost-capacity', flags.ostCapacity),
+  });
+  const report = (line: string) => process.stderr.write(`${line}\n`);
+  const cluster = await launchCluster(plan, { report });
+  const mds = `127.0.0.1:${plan.mds.grpcPort}`;
+  process.stdout.write(
+    [
+      '',
+      `stripefs is up: 1 MDS, ${plan.oss.length} OSSs, ${plan.ostCount} OSTs in ${plan.options.racks} racks`,
+      `  MDS        ${mds}   (export STRIPEFS_MDS=${mds} for other shells)`,
+      `  admin      http://127.0.0.1:${plan.mds.adminPort}/api/cluster`,
+      `  data       ${plan.options.dataDir}   logs in ${join(plan.options.dataDir, 'logs')}`,
+      '  try        npx stripefs df   |   npx stripefs put ./README.md /readme   |   npx stripefs health',
+      '  Ctrl-C stops every process.',
+      '',
+    ].join('\n'),
+  );
+  const onSignal = () => {
+    report('stopping the cluster...');
+    void cluster.stop();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  await cluster.stopped;
+  report('stopped');
+}
+
+interface TargetFlags {
+  data: string;
+  basePort?: string;
+  host?: string;
+  rack?: string;
+  all?: boolean;
+  json?: boolean;
+}
+
+function controlPortOf(flags: TargetFlags): number {
+  if (flags.basePort) return intOption('--base-port', flags.basePort) + 2;
+  try {
+    const state = JSON.parse(readFileSync(join(flags.data, 'cluster.json'), 'utf8')) as {
+      controlPort: number;
+    };
+    return state.controlPort;
+  } catch {
+    return DEFAULT_PLAN_OPTIONS.basePort + 2;
+  }
+}
+
+async function control(path: string, flags: TargetFlags): Promise<void> {
+  const port = controlPortOf(flags);
+  const body = { host: flags.host, rack: flags.rack, all: flags.all };
+  if (path !== '/status' && !body.host && !body.rack && !body.all) {
+    throw new CliError('REQ_INVALID', 'name what to act on: --host NAME, --rack NAME or --all');
+  }
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: path === '/status' ? 'GET' : 'POST',
+    headers: path === '/status' ? {} : { 'content-type': 'application/json' },
+    body: path === '/status' ? undefined : JSON.stringify(body),
+  }).catch(() => {
+    throw new CliError(
+      'REQ_UNAVAILABLE',
+      `no local cluster answers on 127.0.0.1:${port}; start one with: stripefs cluster up`,
+    );
+  });
+  const result = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new CliError('REQ_INVALID', String(result.message ?? response.statusText));
+  if (flags.json) return printJson(result);
+  for (const [key, value] of Object.entries(result)) {
+    if (Array.isArray(value) && key !== 'processes')
+      process.stdout.write(`${key}: ${value.join(', ') || '(none)'}\n`);
+  }
+  if (Array.isArray(result.processes)) {
+    for (const p of result.processes as {
+      name: string;
+      rack?: string;
+      pid: number | null;
+      running: boolean;
+    }[]) {
+      process.stdout.write(
+        `${p.name.padEnd(12)} ${(p.rack ?? '').padEnd(8)} ${p.running ? `running pid ${p.pid}` : 'stopped'}\n`,
+      );
+    }
+  }
+}
+
+export function registerClusterCommands(program: Command): void {
+  const cluster = program.command('cluster').description('run a local cluster: up, kill, revive, status');
+  cluster
+    .command('up')
+    .description('start 1 MDS and the OSSs on 127.0.0.1 and stay in the foreground (Ctrl-C stops all)')
+    .option('--data <dir>', 'data folder', DEFAULT_PLAN_OPTIONS.dataDir)
+    .option('--racks <n>', 'racks', String(DEFAULT_PLAN_OPTIONS.racks))
+    .option(
+      '--hosts-per-rack <n>',
+      'hosts (OSS processes) per rack',
+      String(DEFAULT_PLAN_OPTIONS.hostsPerRack),
+    )
+    .option('--osts-per-host <n>', 'OSTs per OSS', String(DEFAULT_PLAN_OPTIONS.ostsPerHost))
+    .option(
+      '--base-port <n>',
+      'MDS gRPC port; every other port follows it',
+      String(DEFAULT_PLAN_OPTIONS.basePort),
+    )
+    .option('--ec <k+m>', 'default root layout: erasure-coded K+M')
+    .option('--replicas <n>', 'default root layout: N replicas')
+    .option('--failure-domain <type>', 'failure domain of the default layout (host, rack)')
+    .option('--ost-capacity <bytes>', 'quota of each OST in bytes (default: free disk space)')
+    .action(up);
+  const target = (name: string, description: string, path: string) =>
+    cluster
+      .command(name)
+      .description(description)
+      .option('--data <dir>', 'data folder of the running cluster', DEFAULT_PLAN_OPTIONS.dataDir)
+      .option('--base-port <n>', 'base port of the running cluster')
+      .option('--host <name>', 'one host (OSS)')
+      .option('--rack <name>', 'every OSS of a rack')
+      .option('--json', 'print JSON')
+      .action((flags: TargetFlags) => control(path, flags));
+  target('kill', 'SIGKILL the OSS processes of a host or a rack of the running local cluster', '/kill');
+  target('revive', 'start killed OSS processes again on their data', '/revive').option('--all', 'every OSS');
+  target('status', 'list the processes of the running local cluster', '/status');
+}

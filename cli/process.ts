@@ -1,0 +1,85 @@
+// Starts a real stripefs server (or any node script that prints the ready
+// line) as a child process, waits for its ready line, and stops it. The local
+// launcher uses it, and so does every test that needs real MDS and OSS
+// processes (through test/helpers/process.ts).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface ReadyLine {
+  event: 'ready';
+  server: string;
+  grpcPort: number;
+  adminPort: number;
+  [key: string]: unknown;
+}
+
+export interface StartedProcess {
+  readonly ready: ReadyLine;
+  readonly child: ChildProcess;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Last lines the process wrote to stderr (its log), for failure messages. */
+  stderrTail(): string;
+  /** SIGTERM, then SIGKILL after graceMs; resolves when the process is gone. */
+  stop(graceMs?: number): Promise<void>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface StartOptions {
+  script: string;
+  args?: string[];
+  env?: Record<string, string>;
+  readyTimeoutMs?: number;
+  /** Also append the child's stderr (its log) to this stream. */
+  logTo?: NodeJS.WritableStream;
+}
+
+const STDERR_TAIL_LINES = 40;
+
+export async function startProcess(options: StartOptions): Promise<StartedProcess> {
+  const child = spawn(process.execPath, [options.script, ...(options.args ?? [])], {
+    env: { ...process.env, STRIPEFS_LOG_LEVEL: 'warn', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const tail: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => {
+    options.logTo?.write(`${line}\n`);
+    tail.push(line);
+    if (tail.length > STDERR_TAIL_LINES) tail.shift();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const ready = await new Promise<ReadyLine>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${options.script} not ready in time:\n${tail.join('\n')}`)),
+      options.readyTimeoutMs ?? 20_000,
+    );
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      try {
+        const parsed = JSON.parse(line) as ReadyLine;
+        if (parsed.event === 'ready') {
+          clearTimeout(timer);
+          resolve(parsed);
+        }
+      } catch {
+        // not the ready line
+      }
+    });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`${options.script} exited (${code ?? signal}) before ready:\n${tail.join('\n')}`));
+    });
+  });
+  const kill = async (signal: NodeJS.Signals = 'SIGKILL'): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  const stop = async (graceMs = 5_000): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { ready, child, exited, stderrTail: () => tail.join('\n'), stop, kill };
+}

@@ -1,0 +1,15 @@
+// Every command of the `stripefs` CLI, assembled apart from main.ts so tests
+// can run commands in-process.
+import { Command } from 'commander';
+import { registerClusterCommands } from './commands/cluster.js';
+import { registerPlacementCommands } from './commands/placement.js';
+
+export function buildProgram(): Command {
+  const program = new Command('stripefs')
+    .description('stripefs: a striped parallel object store you can hold in your hands')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)');
+  registerClusterCommands(program);
+  registerPlacementCommands(program);
+  return program;
+}
