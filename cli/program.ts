@@ -1,6 +1,7 @@
 // Every command of the `stripefs` CLI, assembled apart from main.ts so tests
 // can run commands in-process.
 import { Command } from 'commander';
+import { registerAdminCommands } from './commands/admin.js';
 import { registerClusterCommands } from './commands/cluster.js';
 import { registerPlacementCommands } from './commands/placement.js';
 
@@ -10,6 +11,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)');
   registerClusterCommands(program);
+  registerAdminCommands(program);
   registerPlacementCommands(program);
   return program;
 }

@@ -16,6 +16,7 @@ export interface MapOst {
   'bulkAddress'?: (string);
   'usedBytes'?: (number | string | Long);
   'totalBytes'?: (number | string | Long);
+  'adminAddress'?: (string);
 }
 
 export interface MapOst__Output {
@@ -31,4 +32,5 @@ export interface MapOst__Output {
   'bulkAddress': (string);
   'usedBytes': (number);
   'totalBytes': (number);
+  'adminAddress': (string);
 }

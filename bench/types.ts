@@ -1,0 +1,38 @@
+// The one shape every benchmark returns; bench/run.ts collects them into
+// bench/results/latest.json and the Markdown table.
+export interface BenchResult {
+  id: string;
+  value: number;
+  unit: string;
+  /** The same-run baseline this figure is judged against, or null. */
+  baseline: number | null;
+  /** value / baseline, or null without a baseline. */
+  ratio: number | null;
+  /** The command that reproduces this figure. */
+  command: string;
+  /** What the baseline is (e.g. "raw TCP socket pump"). */
+  baselineName?: string;
+  note?: string;
+}
+
+export function result(
+  id: string,
+  value: number,
+  unit: string,
+  command: string,
+  baseline?: { value: number; name: string },
+  note?: string,
+): BenchResult {
+  return {
+    id,
+    value,
+    unit,
+    baseline: baseline?.value ?? null,
+    ratio: baseline && baseline.value > 0 ? value / baseline.value : null,
+    command,
+    ...(baseline ? { baselineName: baseline.name } : {}),
+    ...(note ? { note } : {}),
+  };
+}
+
+export const GB = 1e9;
