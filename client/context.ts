@@ -1,0 +1,19 @@
+// What every open file of one client shares: the object IO layer, the block
+// cache, the limits, the counters, and block fetches in flight (so two readers
+// of one block cause one request).
+import type { BlockCache } from './cache.js';
+import type { ClientCounters } from './counters.js';
+import type { ClientLimits } from './limits.js';
+import type { MdsClient } from './mds-client.js';
+import type { ObjectIo } from './object-io.js';
+
+export interface ClientContext {
+  mds: MdsClient;
+  io: ObjectIo;
+  cache: BlockCache;
+  limits: ClientLimits;
+  counters: ClientCounters;
+  blocksInFlight: Map<string, Promise<Buffer>>;
+  /** Readahead bytes requested and not yet in the cache (the other part of the global budget). */
+  prefetchInFlight: { bytes: number };
+}

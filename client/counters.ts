@@ -1,0 +1,22 @@
+// What stats() reports, collected as the client works.
+import { OpLatencies } from './stats.js';
+
+export class ClientCounters {
+  bytesRead = 0;
+  bytesWritten = 0;
+  retries = 0;
+  degradedReads = 0;
+  badChunksReported = 0;
+  readonly bytesReadPerOst = new Map<number, number>();
+  readonly bytesWrittenPerOst = new Map<number, number>();
+  readonly latencies: OpLatencies;
+  readonly startedMs = performance.now();
+
+  constructor(bucketsPerDecade: number) {
+    this.latencies = new OpLatencies(bucketsPerDecade);
+  }
+
+  addOstBytes(map: Map<number, number>, ost: number, bytes: number): void {
+    map.set(ost, (map.get(ost) ?? 0) + bytes);
+  }
+}

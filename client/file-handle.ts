@@ -1,0 +1,106 @@
+// An open file, shaped like node:fs/promises FileHandle: read/write at a
+// position (or the current one), sync, close. sync() and close() return only
+// when every write is acknowledged by every copy and flushed (fsync) at the
+// OSSs, then commit size and mtime at the MDS.
+import { StripeError } from '../common/errors.js';
+import type { ClientContext } from './context.js';
+import { FileReader } from './file-reader.js';
+import { FileWriter } from './file-writer.js';
+import type { FileLayout } from './layout.js';
+
+export type OpenFlags = 'r' | 'r+' | 'w' | 'wx' | 'a';
+
+export class StripeFileHandle {
+  private position = 0;
+  private sizeBytes: number;
+  private readonly reader: FileReader;
+  private readonly writer: FileWriter | undefined;
+  private closed = false;
+  private changed = false;
+
+  constructor(
+    private readonly ctx: ClientContext,
+    readonly inode: number,
+    readonly fileLayout: FileLayout,
+    initialSizeBytes: number,
+    readonly flags: OpenFlags,
+  ) {
+    this.sizeBytes = initialSizeBytes;
+    this.reader = new FileReader(ctx, inode, fileLayout, () => this.sizeBytes);
+    if (flags !== 'r') this.writer = new FileWriter(ctx, inode, fileLayout, initialSizeBytes);
+    if (flags === 'a') this.position = initialSizeBytes;
+  }
+
+  get size(): number {
+    return this.sizeBytes;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StripeError('REQ_INVALID', 'file handle is closed');
+  }
+
+  async read(
+    buffer: Uint8Array,
+    offset = 0,
+    length = buffer.length - offset,
+    position: number | null = null,
+  ): Promise<{ bytesRead: number; buffer: Uint8Array }> {
+    this.assertOpen();
+    if (offset < 0 || length < 0 || offset + length > buffer.length)
+      throw new RangeError('read outside the buffer');
+    // Read-your-writes: what this handle wrote is sent and acknowledged first.
+    if (this.writer?.dirty) await this.writer.flush();
+    const at = position ?? this.position;
+    const started = performance.now();
+    const data = await this.reader.read(at, length);
+    this.ctx.counters.latencies.record('read', performance.now() - started);
+    buffer.set(data, offset);
+    if (position === null) this.position += data.length;
+    return { bytesRead: data.length, buffer };
+  }
+
+  async write(
+    buffer: Uint8Array,
+    offset = 0,
+    length = buffer.length - offset,
+    position: number | null = null,
+  ): Promise<{ bytesWritten: number; buffer: Uint8Array }> {
+    this.assertOpen();
+    if (!this.writer) throw new StripeError('REQ_INVALID', 'file handle is open read-only');
+    if (offset < 0 || length < 0 || offset + length > buffer.length)
+      throw new RangeError('write outside the buffer');
+    const at = this.flags === 'a' ? this.sizeBytes : (position ?? this.position);
+    const data = buffer.subarray(offset, offset + length);
+    this.reader.invalidate(at, length);
+    await this.writer.write(data, at);
+    this.sizeBytes = Math.max(this.sizeBytes, at + length);
+    this.changed = true;
+    if (position === null || this.flags === 'a') this.position = at + length;
+    return { bytesWritten: length, buffer };
+  }
+
+  /** Everything written is acknowledged, fsynced on every OST, and size and mtime are committed. */
+  async sync(): Promise<void> {
+    this.assertOpen();
+    if (!this.writer) return;
+    const started = performance.now();
+    await this.writer.flush();
+    const touched = [...this.writer.touched.values()];
+    this.writer.touched.clear();
+    await Promise.all(touched.map((t) => this.ctx.io.flushObject(t)));
+    if (this.changed) {
+      await this.ctx.mds.commit(this.inode, this.sizeBytes, Date.now());
+      this.changed = false;
+    }
+    this.ctx.counters.latencies.record('sync', performance.now() - started);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.sync();
+    } finally {
+      this.closed = true;
+    }
+  }
+}

@@ -1,0 +1,124 @@
+// The read side of one open file: splits a read into cache blocks (a block
+// never spans a stripe unit), serves them from the shared cache or fetches
+// them in parallel, and runs the readahead state machine to fetch ahead.
+import type { ClientContext } from './context.js';
+import type { FileLayout } from './layout.js';
+import { INITIAL_READAHEAD, onRead, type ReadaheadState } from './readahead.js';
+import { locateByte } from './striping.js';
+
+export class FileReader {
+  private readahead: ReadaheadState = INITIAL_READAHEAD;
+  readonly blockBytes: number;
+
+  constructor(
+    private readonly ctx: ClientContext,
+    private readonly inode: number,
+    private readonly fileLayout: FileLayout,
+    private readonly sizeBytes: () => number,
+  ) {
+    this.blockBytes = Math.min(fileLayout.layout.stripeSize, ctx.limits.cacheBlockBytes);
+    if (fileLayout.layout.stripeSize % this.blockBytes !== 0)
+      throw new Error('cache block must divide the stripe size');
+  }
+
+  /** Reads [position, position+length) clipped to the file size. */
+  async read(position: number, length: number): Promise<Buffer> {
+    const size = this.sizeBytes();
+    const end = Math.min(size, position + length);
+    if (end <= position) return Buffer.alloc(0);
+    this.runReadahead(position, end - position, size);
+    const first = Math.floor(position / this.blockBytes);
+    const last = Math.floor((end - 1) / this.blockBytes);
+    const out = Buffer.allocUnsafe(end - position);
+    const blocks: Promise<void>[] = [];
+    for (let b = first; b <= last; b++) {
+      blocks.push(
+        this.block(b, size, false).then((data) => {
+          const blockStart = b * this.blockBytes;
+          const from = Math.max(position, blockStart);
+          const to = Math.min(end, blockStart + this.blockBytes);
+          data.copy(out, from - position, from - blockStart, to - blockStart);
+        }),
+      );
+    }
+    await Promise.all(blocks);
+    this.ctx.counters.bytesRead += out.length;
+    return out;
+  }
+
+  private runReadahead(offset: number, length: number, size: number): void {
+    const { limits, cache, prefetchInFlight } = this.ctx;
+    const step = onRead(this.readahead, {
+      offset,
+      length,
+      fileSizeBytes: size,
+      unitBytes: this.fileLayout.layout.stripeSize,
+      blockBytes: this.blockBytes,
+      windowBytesMax: limits.readaheadFileBytesMax,
+      globalAvailableBytes:
+        limits.readaheadTotalBytesMax - cache.unreadPrefetchedBytes - prefetchInFlight.bytes,
+    });
+    this.readahead = step.state;
+    for (const range of step.prefetch) {
+      const first = Math.floor(range.offset / this.blockBytes);
+      const last = Math.floor((range.offset + range.length - 1) / this.blockBytes);
+      for (let b = first; b <= last; b++) {
+        // A failed prefetch is not an error: the demand read will fetch (and retry) itself.
+        this.block(b, size, true).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Bytes of block b that lie inside the file. */
+  private blockLength(b: number, size: number): number {
+    return Math.max(0, Math.min(this.blockBytes, size - b * this.blockBytes));
+  }
+
+  private block(b: number, size: number, prefetch: boolean): Promise<Buffer> {
+    const { cache, blocksInFlight, prefetchInFlight } = this.ctx;
+    const length = this.blockLength(b, size);
+    if (prefetch && cache.has(this.inode, b)) return Promise.resolve(Buffer.alloc(0));
+    const cached = prefetch ? undefined : cache.get(this.inode, b);
+    if (cached && cached.length >= length) return Promise.resolve(cached);
+    const key = `${this.inode}:${b}`;
+    const pending = blocksInFlight.get(key);
+    // Joining a prefetch: mark the block read so it counts as a readahead hit, not waste.
+    if (pending) return prefetch ? pending : pending.then((data) => cache.get(this.inode, b) ?? data);
+    if (prefetch) prefetchInFlight.bytes += length;
+    const fetch = this.fetch(b, length)
+      .then((data) => {
+        cache.put(this.inode, b, data, prefetch);
+        return data;
+      })
+      .finally(() => {
+        blocksInFlight.delete(key);
+        if (prefetch) prefetchInFlight.bytes -= length;
+      });
+    blocksInFlight.set(key, fetch);
+    return fetch;
+  }
+
+  private fetch(b: number, length: number): Promise<Buffer> {
+    const where = locateByte(this.fileLayout.layout, b * this.blockBytes);
+    if (this.fileLayout.layout.pattern === 'ec') {
+      return this.ctx.io.readEc(this.fileLayout, this.inode, where.objectIndex, where.objectOffset, length);
+    }
+    return this.ctx.io.readReplicated(
+      this.fileLayout,
+      this.inode,
+      where.objectIndex,
+      where.objectOffset,
+      length,
+    );
+  }
+
+  /** The file's own writes: drop cached blocks they touch. */
+  invalidate(position: number, length: number): void {
+    if (length <= 0) return;
+    this.ctx.cache.invalidate(
+      this.inode,
+      Math.floor(position / this.blockBytes),
+      Math.floor((position + length - 1) / this.blockBytes),
+    );
+  }
+}

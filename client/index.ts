@@ -1,0 +1,204 @@
+// The stripefs client library: an API shaped like node:fs/promises over a
+// striped, replicated or erasure-coded object store.
+import type { Readable, Writable } from 'node:stream';
+import { seededRandom, seedFromEnv } from '../common/random.js';
+import type { Attr__Output } from '../proto/index.js';
+import { BlockCache } from './cache.js';
+import type { ClientContext } from './context.js';
+import { ClientCounters } from './counters.js';
+import { type OpenFlags, StripeFileHandle } from './file-handle.js';
+import { type FileLayout, type Layout, layoutFromWire, layoutToWire } from './layout.js';
+import { type ClientLimits, clientLimits } from './limits.js';
+import { MdsClient } from './mds-client.js';
+import { ObjectIo } from './object-io.js';
+import { OssPool } from './oss-pool.js';
+import { describeLayout, type LayoutReport } from './report.js';
+import { type ClientStats, statsOf } from './stats-report.js';
+import { readStreamOf, writeStreamOf } from './streams.js';
+
+export type { OpenFlags, StripeFileHandle } from './file-handle.js';
+export type { Layout, LayoutPattern } from './layout.js';
+export { normalizeLayout, parseLayout } from './layout.js';
+export type { ClientLimits } from './limits.js';
+export type { LayoutReport } from './report.js';
+export type { ClientStats } from './stats-report.js';
+
+export interface Stat {
+  inode: number;
+  type: 'file' | 'directory';
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  mode: number;
+  nlink: number;
+  layout: Layout | undefined;
+  isFile(): boolean;
+  isDirectory(): boolean;
+}
+
+function statOf(attr: Attr__Output): Stat {
+  const type = attr.type === 'FILE_TYPE_DIRECTORY' ? 'directory' : 'file';
+  const layout =
+    attr.layout && attr.layout.pattern !== 'LAYOUT_PATTERN_UNSPECIFIED'
+      ? layoutFromWire(attr.layout).layout
+      : undefined;
+  return {
+    inode: attr.inode,
+    type,
+    size: attr.size,
+    mtimeMs: attr.mtimeMs,
+    ctimeMs: attr.ctimeMs,
+    mode: attr.mode,
+    nlink: attr.nlink,
+    layout,
+    isFile: () => type === 'file',
+    isDirectory: () => type === 'directory',
+  };
+}
+
+export interface ConnectOptions {
+  /** MDS address, host:port. */
+  mds: string;
+  limits?: Partial<ClientLimits>;
+  /** Seed for retry jitter (default STRIPEFS_SEED or time). */
+  seed?: number;
+}
+
+export class StripeClient {
+  private constructor(
+    private readonly ctx: ClientContext,
+    private readonly pool: OssPool,
+  ) {}
+
+  static async connect(options: ConnectOptions): Promise<StripeClient> {
+    const limits = clientLimits(options.limits);
+    const mds = new MdsClient(options.mds);
+    await mds.start();
+    const counters = new ClientCounters(limits.latencyBucketsPerDecade);
+    const pool = new OssPool(limits);
+    const random = seededRandom(options.seed ?? seedFromEnv());
+    const io = new ObjectIo({ mds, limits, random, counters, pool });
+    const ctx: ClientContext = {
+      mds,
+      io,
+      cache: new BlockCache(limits.cacheBytesMax),
+      limits,
+      counters,
+      blocksInFlight: new Map(),
+      prefetchInFlight: { bytes: 0 },
+    };
+    return new StripeClient(ctx, pool);
+  }
+
+  private timed<T>(work: Promise<T>): Promise<T> {
+    const started = performance.now();
+    return work.finally(() => this.ctx.counters.latencies.record('metadata', performance.now() - started));
+  }
+
+  async mkdir(path: string, options: { recursive?: boolean; layout?: Layout } = {}): Promise<void> {
+    const layout = options.layout ? layoutToWire(options.layout) : undefined;
+    await this.timed(this.ctx.mds.mkdir(path, options.recursive ?? false, layout));
+  }
+
+  async readdir(path: string): Promise<string[]> {
+    const entries = await this.timed(this.ctx.mds.readdir(path, false, this.ctx.limits.readdirPageEntries));
+    return entries.map((e) => e.name);
+  }
+
+  async stat(path: string): Promise<Stat> {
+    return statOf(await this.timed(this.ctx.mds.stat(path)));
+  }
+
+  rename(from: string, to: string): Promise<void> {
+    return this.timed(this.ctx.mds.rename(from, to));
+  }
+
+  async unlink(path: string): Promise<void> {
+    await this.timed(this.ctx.mds.unlink(path));
+  }
+
+  rmdir(path: string): Promise<void> {
+    return this.timed(this.ctx.mds.rmdir(path));
+  }
+
+  async open(
+    path: string,
+    flags: OpenFlags = 'r',
+    options: { layout?: Layout } = {},
+  ): Promise<StripeFileHandle> {
+    let attr: Attr__Output;
+    if (flags === 'w' || flags === 'wx') {
+      const layout = options.layout ? layoutToWire(options.layout) : undefined;
+      attr = await this.timed(
+        this.ctx.mds.create(path, {
+          exclusive: flags === 'wx',
+          truncate: true,
+          ...(layout ? { layout } : {}),
+        }),
+      );
+    } else if (flags === 'a') {
+      attr = await this.timed(this.ctx.mds.create(path, { exclusive: false, truncate: false }));
+    } else {
+      attr = await this.timed(this.ctx.mds.open(path));
+    }
+    if (!attr.layout) throw new Error(`MDS returned ${path} without a layout`);
+    const fileLayout: FileLayout = layoutFromWire(attr.layout);
+    return new StripeFileHandle(this.ctx, attr.inode, fileLayout, attr.size, flags);
+  }
+
+  async writeFile(path: string, data: Uint8Array | string, options: { layout?: Layout } = {}): Promise<void> {
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    const handle = await this.open(path, 'w', options);
+    try {
+      await handle.write(bytes, 0, bytes.length, 0);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async readFile(path: string): Promise<Buffer> {
+    const handle = await this.open(path, 'r');
+    try {
+      const out = Buffer.allocUnsafe(handle.size);
+      const { bytesRead } = await handle.read(out, 0, out.length, 0);
+      return bytesRead === out.length ? out : out.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  createReadStream(
+    path: string,
+    options: { start?: number; end?: number; highWaterMark?: number } = {},
+  ): Readable {
+    const chunkBytes = options.highWaterMark ?? this.ctx.limits.streamChunkBytes;
+    return readStreamOf(() => this.open(path, 'r'), { ...options, chunkBytes, highWaterMark: chunkBytes });
+  }
+
+  createWriteStream(path: string, options: { layout?: Layout; highWaterMark?: number } = {}): Writable {
+    return writeStreamOf(
+      () => this.open(path, 'w', options),
+      options.highWaterMark ?? this.ctx.limits.streamHighWaterMarkBytes,
+    );
+  }
+
+  /** Sets the default layout of a directory for files created in it from now on. */
+  async setLayout(dir: string, layout: Layout): Promise<void> {
+    await this.timed(this.ctx.mds.setLayout(dir, layoutToWire(layout)));
+  }
+
+  /** Like `lfs getstripe`: the layout, and for a file every object with its PG and OSTs. */
+  async getLayout(path: string): Promise<LayoutReport> {
+    const attr = await this.timed(this.ctx.mds.stat(path));
+    return describeLayout(attr, this.ctx.mds.mapView);
+  }
+
+  stats(): ClientStats {
+    return statsOf(this.ctx);
+  }
+
+  async close(): Promise<void> {
+    this.pool.close();
+    this.ctx.mds.close();
+  }
+}

@@ -1,0 +1,53 @@
+// Named limits of the client library. Units are the last word of each name.
+// Defaults here; StripeClient.connect() takes overrides for each of them.
+import { LIMITS, UNITS } from '../common/limits.js';
+
+const { KiB, MiB } = UNITS;
+
+export const CLIENT_LIMITS = {
+  /** Readahead window of one open file grows up to this. */
+  readaheadFileBytesMax: 64 * MiB,
+  /** All readahead windows together (bytes fetched ahead and not yet read). */
+  readaheadTotalBytesMax: 256 * MiB,
+  /** Shared LRU cache of read blocks. */
+  cacheBytesMax: 256 * MiB,
+  /** Cache and fetch granularity; a block never spans a stripe unit (min with the stripe size). */
+  cacheBlockBytes: 1 * MiB,
+  /** Requests in flight to one OSS. */
+  inFlightPerOssMax: 8,
+  /** Requests in flight to all OSSs. */
+  inFlightTotalMax: 32,
+  /** Dirty bytes a writer may have sent and not yet acknowledged (write-behind). */
+  writeBehindBytesMax: 64 * MiB,
+  /** Request deadline for one chunk read or write. */
+  requestTimeoutMs: 30_000,
+  /** Retries of one request before failing over or reporting. */
+  retriesMax: LIMITS.clientRetriesMax,
+  backoffMsBase: LIMITS.clientBackoffMsBase,
+  backoffMsMax: LIMITS.clientBackoffMsMax,
+  /** Latency samples kept per operation kind are bucketed, never stored (see stats.ts). */
+  latencyBucketsPerDecade: 20,
+  /** Readdir page size the client asks for. */
+  readdirPageEntries: 1_000,
+  /** Stream chunk a createReadStream pushes. */
+  streamChunkBytes: 1 * MiB,
+  /** Smallest read or write a stream passes through; smaller writes are aggregated. */
+  streamHighWaterMarkBytes: 4 * MiB,
+  /** Bytes per gRPC data message on the write path (below the message limit). */
+  wirePieceBytes: LIMITS.streamPieceBytes,
+  /** Ignored reads between readahead decisions: none. Smallest window a sequential read starts with. */
+  readaheadMinBytes: 64 * KiB,
+} as const;
+
+export type ClientLimits = { -readonly [K in keyof typeof CLIENT_LIMITS]: number };
+
+export function clientLimits(overrides: Partial<ClientLimits> = {}): ClientLimits {
+  const limits: ClientLimits = { ...CLIENT_LIMITS, ...overrides };
+  for (const [key, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new Error(`client limit ${key} must be a non-negative integer`);
+  }
+  if (limits.inFlightPerOssMax < 1 || limits.inFlightTotalMax < 1)
+    throw new Error('in-flight limits must be >= 1');
+  return limits;
+}

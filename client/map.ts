@@ -1,0 +1,62 @@
+// The cluster map as the client uses it: the placement engine's ClusterMap
+// and pools, plus each OST's addresses. Converted from the wire form here
+// until placement/wire.ts exists (then this becomes a thin wrapper).
+import type { ClusterMap, Pool, RuleSpec } from '../placement/index.js';
+import type { ClusterMap__Output as WireMap, Rule__Output as WireRule } from '../proto/index.js';
+
+export interface OstEndpoint {
+  id: number;
+  up: boolean;
+  in: boolean;
+  grpcAddress: string;
+  bulkAddress: string;
+  host: string;
+}
+
+export interface MapView {
+  epoch: number;
+  map: ClusterMap;
+  pools: Map<number, Pool>;
+  osts: Map<number, OstEndpoint>;
+}
+
+function ruleFromWire(rule: WireRule | null, poolName: string): RuleSpec {
+  if (!rule) throw new Error(`pool ${poolName} has no rule`);
+  const root = rule.root ? { root: rule.root } : {};
+  if (rule.kind === 'RULE_KIND_REPLICATED')
+    return { kind: 'replicated', size: rule.size, failureDomain: rule.failureDomain, ...root };
+  if (rule.kind === 'RULE_KIND_ERASURE')
+    return { kind: 'erasure', k: rule.k, m: rule.m, failureDomain: rule.failureDomain, ...root };
+  throw new Error(`pool ${poolName} has rule kind ${rule.kind}`);
+}
+
+export function mapViewFromWire(wire: WireMap): MapView {
+  const map: ClusterMap = {
+    epoch: wire.epoch,
+    types: wire.types,
+    osts: wire.osts.map((o) => ({
+      id: o.id,
+      name: o.name,
+      weight: o.weight,
+      state: { up: o.state?.up ?? false, in: o.state?.in ?? false },
+      ...(o.host ? { host: o.host } : {}),
+    })),
+    buckets: wire.buckets.map((b) => ({ id: b.id, name: b.name, type: b.type, children: b.children })),
+    rootName: wire.rootName,
+  };
+  const pools = new Map<number, Pool>();
+  for (const p of wire.pools)
+    pools.set(p.id, { id: p.id, name: p.name, pgCount: p.pgCount, rule: ruleFromWire(p.rule, p.name) });
+  const osts = new Map<number, OstEndpoint>();
+  for (const o of wire.osts) {
+    osts.set(o.id, {
+      id: o.id,
+      up: o.state?.up ?? false,
+      in: o.state?.in ?? false,
+      grpcAddress: o.grpcAddress,
+      bulkAddress: o.bulkAddress,
+      host: o.host,
+    });
+  }
+  return { epoch: wire.epoch, map, pools, osts };
+}

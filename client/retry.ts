@@ -1,0 +1,54 @@
+// One retry loop for the data path: MAP_STALE refreshes the map and retries
+// at once; transient failures back off (capped, jittered); anything else is
+// final. The caller's attempt function sees the map view to use.
+import { StripeError } from '../common/errors.js';
+import type { Random } from '../common/random.js';
+import { backoffMs, sleepMs } from './backoff.js';
+import type { ClientCounters } from './counters.js';
+import type { ClientLimits } from './limits.js';
+import type { MapView } from './map.js';
+import type { MdsClient } from './mds-client.js';
+
+const TRANSIENT = new Set([
+  'REQ_UNAVAILABLE',
+  'REQ_TIMEOUT',
+  'REQ_INTERNAL',
+  'FAULT_INJECTED',
+  'OBJ_WRITE_CHECKSUM',
+  'MAP_STALE',
+  'IO_DEGRADED',
+  'IO_FAILED',
+]);
+
+export function isTransient(err: unknown): boolean {
+  return err instanceof StripeError && TRANSIENT.has(err.code);
+}
+
+export interface RetryDeps {
+  mds: MdsClient;
+  limits: ClientLimits;
+  random: Random;
+  counters: ClientCounters;
+}
+
+export async function withRetries<T>(deps: RetryDeps, attempt: (view: MapView) => Promise<T>): Promise<T> {
+  let last: unknown;
+  for (let n = 0; n <= deps.limits.retriesMax; n++) {
+    try {
+      return await attempt(deps.mds.mapView);
+    } catch (err) {
+      last = err;
+      if (!isTransient(err)) throw err;
+      if (n === deps.limits.retriesMax) break;
+      deps.counters.retries++;
+      if (err instanceof StripeError && (err.code === 'MAP_STALE' || err.details.mapStale === true)) {
+        await deps.mds.refreshMap().catch(() => undefined);
+      } else {
+        await sleepMs(
+          backoffMs(n, { baseMs: deps.limits.backoffMsBase, maxMs: deps.limits.backoffMsMax }, deps.random),
+        );
+      }
+    }
+  }
+  throw last;
+}

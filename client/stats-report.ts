@@ -1,0 +1,46 @@
+// stats(): one snapshot of what the client has done.
+import type { ClientContext } from './context.js';
+import type { OpKind, OpStats } from './stats.js';
+
+export interface ClientStats {
+  bytesRead: number;
+  bytesWritten: number;
+  elapsedMs: number;
+  readBytesPerSec: number;
+  writeBytesPerSec: number;
+  latency: Partial<Record<OpKind, OpStats>>;
+  cache: { hits: number; misses: number; hitRate: number; sizeBytes: number; evictions: number };
+  readahead: { hitBytes: number; wasteBytes: number };
+  bytesReadPerOst: Record<number, number>;
+  bytesWrittenPerOst: Record<number, number>;
+  retries: number;
+  degradedReads: number;
+  badChunksReported: number;
+}
+
+export function statsOf(ctx: ClientContext): ClientStats {
+  const { counters, cache } = ctx;
+  const elapsedMs = performance.now() - counters.startedMs;
+  const lookups = cache.counters.hits + cache.counters.misses;
+  return {
+    bytesRead: counters.bytesRead,
+    bytesWritten: counters.bytesWritten,
+    elapsedMs,
+    readBytesPerSec: elapsedMs > 0 ? (counters.bytesRead * 1000) / elapsedMs : 0,
+    writeBytesPerSec: elapsedMs > 0 ? (counters.bytesWritten * 1000) / elapsedMs : 0,
+    latency: counters.latencies.snapshot(),
+    cache: {
+      hits: cache.counters.hits,
+      misses: cache.counters.misses,
+      hitRate: lookups === 0 ? 0 : cache.counters.hits / lookups,
+      sizeBytes: cache.sizeBytes,
+      evictions: cache.counters.evictions,
+    },
+    readahead: { hitBytes: cache.counters.readaheadHitBytes, wasteBytes: cache.counters.readaheadWasteBytes },
+    bytesReadPerOst: Object.fromEntries(counters.bytesReadPerOst),
+    bytesWrittenPerOst: Object.fromEntries(counters.bytesWrittenPerOst),
+    retries: counters.retries,
+    degradedReads: counters.degradedReads,
+    badChunksReported: counters.badChunksReported,
+  };
+}

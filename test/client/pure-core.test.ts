@@ -1,0 +1,265 @@
+// Pure client modules: readahead state machine, block cache, backoff, latency
+// histogram, Reed-Solomon wrapper, layout conversion.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { backoffMs } from '../../client/backoff.js';
+import { BlockCache } from '../../client/cache.js';
+import { encodeParity, reconstruct } from '../../client/ec.js';
+import { layoutFromWire, layoutToWire, normalizeLayout, parseLayout } from '../../client/layout.js';
+import { INITIAL_READAHEAD, onRead, type ReadaheadState } from '../../client/readahead.js';
+import { LatencyHistogram } from '../../client/stats.js';
+import { StripeError } from '../../common/errors.js';
+import { seededRandom } from '../../common/random.js';
+
+const SEED = Number(process.env.STRIPEFS_SEED ?? Date.now() % 2 ** 31);
+console.log(`pure-core.test seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
+const MiB = 1 << 20;
+
+describe('readahead', () => {
+  const base = {
+    fileSizeBytes: 1 << 30,
+    unitBytes: MiB,
+    blockBytes: MiB,
+    windowBytesMax: 64 * MiB,
+    globalAvailableBytes: 1 << 30,
+  };
+
+  it('grows from one unit to the per-file maximum on a sequential scan', () => {
+    let state: ReadaheadState = INITIAL_READAHEAD;
+    const windows: number[] = [];
+    let fetchedEnd = 0;
+    for (let offset = 0; offset < 512 * MiB; offset += 64 * 1024) {
+      const step = onRead(state, { ...base, offset, length: 64 * 1024 });
+      expect(step.sequential).toBe(true);
+      for (const range of step.prefetch) {
+        expect(range.offset).toBe(fetchedEnd === 0 ? 64 * 1024 : fetchedEnd);
+        fetchedEnd = range.offset + range.length;
+      }
+      state = step.state;
+      windows.push(state.windowBytes);
+    }
+    expect(windows[0]).toBe(MiB);
+    expect(Math.max(...windows)).toBe(64 * MiB);
+    // The prefetched area never runs more than one window ahead of the reader.
+    expect(state.aheadEnd - state.nextOffset).toBeLessThanOrEqual(64 * MiB + MiB);
+  });
+
+  it('shrinks on random access and stops prefetching', () => {
+    let state: ReadaheadState = INITIAL_READAHEAD;
+    for (let offset = 0; offset < 16 * MiB; offset += MiB)
+      state = onRead(state, { ...base, offset, length: MiB }).state;
+    const grown = state.windowBytes;
+    const step = onRead(state, { ...base, offset: 500 * MiB, length: 4096 });
+    expect(step.sequential).toBe(false);
+    expect(step.prefetch).toEqual([]);
+    expect(step.state.windowBytes).toBeLessThan(grown);
+    let s = step.state;
+    for (const offset of [3, 900, 17, 444, 81])
+      s = onRead(s, { ...base, offset: offset * MiB, length: 4096 }).state;
+    expect(s.windowBytes).toBe(0);
+  });
+
+  it('never prefetches past the file end or beyond the global budget', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            offset: fc.nat(200 * MiB),
+            length: fc.integer({ min: 1, max: 4 * MiB }),
+            seq: fc.boolean(),
+          }),
+          { maxLength: 60 },
+        ),
+        fc.nat(100 * MiB),
+        fc.nat(64 * MiB),
+        (reads, fileSizeBytes, budget) => {
+          let state: ReadaheadState = INITIAL_READAHEAD;
+          for (const r of reads) {
+            const offset = r.seq ? state.nextOffset : r.offset;
+            const step = onRead(state, {
+              ...base,
+              fileSizeBytes,
+              globalAvailableBytes: budget,
+              offset,
+              length: r.length,
+            });
+            let total = 0;
+            for (const p of step.prefetch) {
+              expect(p.length).toBeGreaterThan(0);
+              expect(p.offset + p.length).toBeLessThanOrEqual(fileSizeBytes);
+              expect(p.offset).toBeGreaterThanOrEqual(state.aheadEnd);
+              total += p.length;
+            }
+            expect(total).toBeLessThanOrEqual(budget);
+            expect(step.state.windowBytes).toBeLessThanOrEqual(base.windowBytesMax);
+            state = step.state;
+          }
+        },
+      ),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+});
+
+describe('block cache', () => {
+  it('stays within its byte bound and evicts least recently used first', () => {
+    const cache = new BlockCache(3 * 100);
+    for (let b = 0; b < 3; b++) cache.put(1, b, Buffer.alloc(100, b));
+    expect(cache.get(1, 0)?.[0]).toBe(0); // 0 is now the most recent
+    cache.put(1, 3, Buffer.alloc(100, 3));
+    expect(cache.sizeBytes).toBe(300);
+    expect(cache.has(1, 1)).toBe(false);
+    expect(cache.has(1, 0)).toBe(true);
+    expect(cache.counters.evictions).toBe(1);
+  });
+
+  it('invalidates one file, or a block range of it, and counts readahead hits and waste', () => {
+    const cache = new BlockCache(1000);
+    cache.put(1, 0, Buffer.alloc(10), true);
+    cache.put(1, 1, Buffer.alloc(10), true);
+    cache.put(2, 0, Buffer.alloc(10), true);
+    expect(cache.unreadPrefetchedBytes).toBe(30);
+    cache.get(1, 0);
+    expect(cache.counters.readaheadHitBytes).toBe(10);
+    cache.invalidate(1, 1, 1);
+    expect(cache.has(1, 0)).toBe(true);
+    expect(cache.has(1, 1)).toBe(false);
+    expect(cache.counters.readaheadWasteBytes).toBe(10);
+    cache.invalidate(1);
+    expect(cache.has(1, 0)).toBe(false);
+    expect(cache.has(2, 0)).toBe(true);
+    expect(cache.unreadPrefetchedBytes).toBe(10);
+  });
+
+  it('keeps its accounting under random operations', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(fc.integer({ min: 0, max: 3 }), fc.nat(3), fc.nat(20), fc.integer({ min: 1, max: 120 })),
+          { maxLength: 200 },
+        ),
+        (ops) => {
+          const cache = new BlockCache(500);
+          for (const [op, file, block, size] of ops) {
+            if (op === 0 || op === 1) cache.put(file, block, Buffer.alloc(size), op === 1);
+            else if (op === 2) cache.get(file, block);
+            else cache.invalidate(file, block, block + 3);
+            expect(cache.sizeBytes).toBeLessThanOrEqual(500);
+            expect(cache.unreadPrefetchedBytes).toBeGreaterThanOrEqual(0);
+            expect(cache.unreadPrefetchedBytes).toBeLessThanOrEqual(cache.sizeBytes);
+          }
+        },
+      ),
+      { seed: SEED, numRuns: 200 },
+    );
+  });
+});
+
+describe('backoff', () => {
+  it('grows exponentially, is capped and jittered within [cap/2, cap]', () => {
+    const random = seededRandom(SEED);
+    const policy = { baseMs: 20, maxMs: 1000 };
+    for (let attempt = 0; attempt < 12; attempt++) {
+      const cap = Math.min(1000, 20 * 2 ** attempt);
+      const d = backoffMs(attempt, policy, random);
+      expect(d).toBeGreaterThanOrEqual(cap / 2);
+      expect(d).toBeLessThanOrEqual(cap);
+    }
+    expect(backoffMs(3, policy, seededRandom(7))).toBe(backoffMs(3, policy, seededRandom(7)));
+  });
+});
+
+describe('latency histogram', () => {
+  it('reports p50 and p99 within one bucket of the exact values', () => {
+    const random = seededRandom(SEED);
+    const h = new LatencyHistogram(20);
+    const samples: number[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const ms = 0.05 + random.next() ** 3 * 500;
+      samples.push(ms);
+      h.record(ms);
+    }
+    samples.sort((a, b) => a - b);
+    for (const q of [0.5, 0.99]) {
+      const exact = samples[Math.ceil(q * samples.length) - 1] as number;
+      expect(h.quantileMs(q)).toBeGreaterThanOrEqual(exact);
+      expect(h.quantileMs(q)).toBeLessThanOrEqual(exact * 10 ** (1 / 20) * 1.0001);
+    }
+  });
+});
+
+describe('reed-solomon', () => {
+  it('rebuilds the data from any k of k+m shards, for several geometries, many times in a row', () => {
+    const random = seededRandom(SEED);
+    for (const [k, m] of [
+      [2, 1],
+      [3, 1],
+      [2, 2],
+      [4, 2],
+      [6, 3],
+      [8, 4],
+    ] as const) {
+      const shardBytes = 1 + random.int(3000);
+      const shards = Buffer.alloc((k + m) * shardBytes);
+      for (let i = 0; i < k * shardBytes; i++) shards[i] = random.int(256);
+      encodeParity(shards, k, m);
+      for (let trial = 0; trial < 20; trial++) {
+        const present = new Array<boolean>(k + m).fill(true);
+        let lost = 0;
+        while (lost < m) {
+          const i = random.int(k + m);
+          if (present[i]) {
+            present[i] = false;
+            lost++;
+          }
+        }
+        const damaged = Buffer.from(shards);
+        present.forEach((ok, i) => {
+          if (!ok) damaged.fill(0xee, i * shardBytes, (i + 1) * shardBytes);
+        });
+        reconstruct(damaged, k, m, present);
+        expect(damaged.subarray(0, k * shardBytes).equals(shards.subarray(0, k * shardBytes))).toBe(true);
+      }
+      expect(() => reconstruct(Buffer.from(shards), k, m, new Array<boolean>(k + m).fill(false))).toThrow();
+    }
+  });
+});
+
+describe('layout', () => {
+  it('round-trips every pattern through the wire form and drops fields that do not apply', () => {
+    for (const text of ['raid0:4', 'replicated:3:rack', 'ec:4+2:host', 'raid0:1:64K', 'ec:8+3:rack:4M']) {
+      const layout = parseLayout(text);
+      const wire = layoutToWire(layout);
+      const back = layoutFromWire({ ...wire, poolId: 5 } as Parameters<typeof layoutFromWire>[0]);
+      expect(back).toEqual({ layout, poolId: 5 });
+    }
+    expect(parseLayout('ec:4+2:host')).toEqual({
+      pattern: 'ec',
+      stripeSize: MiB,
+      k: 4,
+      m: 2,
+      failureDomain: 'host',
+    });
+    expect(parseLayout('raid0:2')).toEqual({ pattern: 'raid0', stripeSize: MiB, stripeCount: 2 });
+  });
+
+  it('rejects impossible layouts with LAYOUT_INVALID', () => {
+    for (const bad of [
+      { pattern: 'raid0', stripeSize: 1000 },
+      { pattern: 'raid0', stripeCount: 0 },
+      { pattern: 'ec', k: 4 },
+      { pattern: 'ec', k: 30, m: 5 },
+      { pattern: 'mirror' },
+    ]) {
+      const err = (() => {
+        try {
+          normalizeLayout(bad as Parameters<typeof normalizeLayout>[0]);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(err).toBeInstanceOf(StripeError);
+      expect((err as StripeError).code).toBe('LAYOUT_INVALID');
+    }
+  });
+});
