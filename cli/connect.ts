@@ -28,14 +28,21 @@ export function adminUrlOf(flags: ConnectFlags): string {
 const ADMIN_TIMEOUT_MS = 10_000;
 
 /** GET or POST to an admin API; coded errors from the server come back as StripeError. */
-export async function adminRequest<T>(url: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'GET', body?: unknown): Promise<T> {
+export async function adminRequest<T>(
+  url: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'GET',
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(url, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS),
   }).catch((err: unknown) => {
-    throw new StripeError('REQ_UNAVAILABLE', `cannot reach ${url} (${(err as Error).message}); is the cluster up? (stripefs cluster up)`);
+    throw new StripeError(
+      'REQ_UNAVAILABLE',
+      `cannot reach ${url} (${(err as Error).message}); is the cluster up? (stripefs cluster up)`,
+    );
   });
   const text = await response.text();
   let parsed: unknown = text;

@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerClusterCommands } from './commands/cluster.js';
+import { registerFileCommands } from './commands/files.js';
 import { registerPlacementCommands } from './commands/placement.js';
 
 export function buildProgram(): Command {
@@ -12,6 +13,7 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)');
   registerClusterCommands(program);
   registerAdminCommands(program);
+  registerFileCommands(program);
   registerPlacementCommands(program);
   return program;
 }

@@ -105,6 +105,15 @@ export class StripeClient {
     return entries.map((e) => e.name);
   }
 
+  /** A directory listing with every entry's attributes, fetched with the listing (no stat per entry). */
+  async list(path: string): Promise<{ name: string; stat: Stat }[]> {
+    const entries = await this.timed(this.ctx.mds.readdir(path, true, this.ctx.limits.readdirPageEntries));
+    return entries.map((e) => {
+      if (!e.attr) throw new Error(`MDS listed ${path}/${e.name} without attributes`);
+      return { name: e.name, stat: statOf(e.attr) };
+    });
+  }
+
   async stat(path: string): Promise<Stat> {
     return statOf(await this.timed(this.ctx.mds.stat(path)));
   }

@@ -42,8 +42,20 @@ export async function df(flags: JsonFlags): Promise<void> {
   ]);
   const used = rows.reduce((s, r) => s + r.usedBytes, 0);
   const total = rows.reduce((s, r) => s + r.totalBytes, 0);
-  body.push(['total', '', '', '', formatBytes(used), formatBytes(total - used), formatBytes(total), percent(used, total), '']);
-  process.stdout.write(`${table(['OST', 'HOST', 'RACK', 'STATE', 'USED', 'AVAIL', 'SIZE', 'USE%', 'WEIGHT'], body)}\n`);
+  body.push([
+    'total',
+    '',
+    '',
+    '',
+    formatBytes(used),
+    formatBytes(total - used),
+    formatBytes(total),
+    percent(used, total),
+    '',
+  ]);
+  process.stdout.write(
+    `${table(['OST', 'HOST', 'RACK', 'STATE', 'USED', 'AVAIL', 'SIZE', 'USE%', 'WEIGHT'], body)}\n`,
+  );
   process.stdout.write(`map epoch ${map.epoch}\n`);
 }
 
@@ -77,7 +89,13 @@ export async function healthReport(flags: ConnectFlags): Promise<HealthReport> {
   return {
     ok: problems.length === 0,
     epoch: map.epoch,
-    osts: { total: map.osts.length, up: map.osts.length - down.length, in: map.osts.length - out.length, down, out },
+    osts: {
+      total: map.osts.length,
+      up: map.osts.length - down.length,
+      in: map.osts.length - out.length,
+      down,
+      out,
+    },
     pgs: { total: pgs.total, byState: pgs.byState },
     problems,
   };
@@ -87,7 +105,8 @@ const HEALTH_POLL_MS = 500;
 
 async function health(flags: JsonFlags & { wait?: string }): Promise<void> {
   const waitMs = flags.wait === undefined ? 0 : Number(flags.wait) * 1000;
-  if (!Number.isFinite(waitMs) || waitMs < 0) throw new CliError('REQ_INVALID', `--wait expects seconds, got ${flags.wait}`);
+  if (!Number.isFinite(waitMs) || waitMs < 0)
+    throw new CliError('REQ_INVALID', `--wait expects seconds, got ${flags.wait}`);
   const deadline = Date.now() + waitMs;
   let report = await healthReport(flags);
   while (!report.ok && Date.now() < deadline) {
@@ -101,7 +120,9 @@ async function health(flags: JsonFlags & { wait?: string }): Promise<void> {
     const states = Object.entries(report.pgs.byState)
       .filter(([, n]) => n > 0)
       .map(([s, n]) => `${n} ${s}`);
-    process.stdout.write(`  PGs:  ${report.pgs.total} total${states.length ? `: ${states.join(', ')}` : ''}\n`);
+    process.stdout.write(
+      `  PGs:  ${report.pgs.total} total${states.length ? `: ${states.join(', ')}` : ''}\n`,
+    );
     for (const problem of report.problems) process.stdout.write(`  - ${problem}\n`);
   }
   if (!report.ok) process.exitCode = 1;
@@ -113,21 +134,34 @@ function ostId(raw: string): number {
   return Number(match[1]);
 }
 
-async function ostAction(action: 'out' | 'in' | 'reweight', id: string, weight: string | undefined, flags: JsonFlags) {
+async function ostAction(
+  action: 'out' | 'in' | 'reweight',
+  id: string,
+  weight: string | undefined,
+  flags: JsonFlags,
+) {
   const body = action === 'reweight' ? { weight: Number(weight) } : undefined;
   if (action === 'reweight' && (!Number.isFinite(body?.weight) || (body?.weight ?? -1) < 0)) {
     throw new CliError('REQ_INVALID', `reweight expects a weight >= 0, got ${weight}`);
   }
-  const result = await adminRequest<{ mapEpoch: number }>(`${adminUrlOf(flags)}/api/osts/${ostId(id)}/${action}`, 'POST', body);
+  const result = await adminRequest<{ mapEpoch: number }>(
+    `${adminUrlOf(flags)}/api/osts/${ostId(id)}/${action}`,
+    'POST',
+    body,
+  );
   if (flags.json) return printJson(result);
-  process.stdout.write(`ost${ostId(id)} ${action}${body ? ` ${body.weight}` : ''}: map epoch ${result.mapEpoch}\n`);
+  process.stdout.write(
+    `ost${ostId(id)} ${action}${body ? ` ${body.weight}` : ''}: map epoch ${result.mapEpoch}\n`,
+  );
 }
 
 async function ossAdminOf(flags: ConnectFlags, id: number): Promise<string> {
   const map = await fetchMap(flags);
   const ost = map.osts.find((o) => o.id === id);
-  if (!ost) throw new StripeError('MAP_UNKNOWN_OST', `no ost${id} in the map (epoch ${map.epoch}); see stripefs df`);
-  if (!ost.adminAddress) throw new StripeError('REQ_UNAVAILABLE', `ost${id}'s OSS has not announced an admin address`);
+  if (!ost)
+    throw new StripeError('MAP_UNKNOWN_OST', `no ost${id} in the map (epoch ${map.epoch}); see stripefs df`);
+  if (!ost.adminAddress)
+    throw new StripeError('REQ_UNAVAILABLE', `ost${id}'s OSS has not announced an admin address`);
   return `http://${ost.adminAddress}`;
 }
 
@@ -157,11 +191,13 @@ export function faultBody(flags: FaultFlags): Record<string, number | boolean> {
     const raw = flags[flag];
     if (raw === undefined) continue;
     const value = Number(raw);
-    if (!Number.isFinite(value) || value < 0) throw new CliError('REQ_INVALID', `--${flag} expects a number >= 0, got ${raw}`);
+    if (!Number.isFinite(value) || value < 0)
+      throw new CliError('REQ_INVALID', `--${flag} expects a number >= 0, got ${raw}`);
     body[field] = value;
   }
   if (flags.hang) body.hang = true;
-  if (Object.keys(body).length === 0) throw new CliError('REQ_INVALID', 'name at least one knob, e.g. --latency-ms 50');
+  if (Object.keys(body).length === 0)
+    throw new CliError('REQ_INVALID', 'name at least one knob, e.g. --latency-ms 50');
   return body;
 }
 
@@ -176,16 +212,18 @@ export function registerAdminCommands(program: Command): void {
     .option('--wait <seconds>', 'wait up to this long for the cluster to be clean')
     .action(health);
   const ost = program.command('ost').description('mark OSTs out or in, or change their weight');
-  withConnect(ost.command('out <ost>').description('take an OST out of placement')).action((id: string, f: JsonFlags) =>
-    ostAction('out', id, undefined, f),
+  withConnect(ost.command('out <ost>').description('take an OST out of placement')).action(
+    (id: string, f: JsonFlags) => ostAction('out', id, undefined, f),
   );
-  withConnect(ost.command('in <ost>').description('put an OST back into placement')).action((id: string, f: JsonFlags) =>
-    ostAction('in', id, undefined, f),
+  withConnect(ost.command('in <ost>').description('put an OST back into placement')).action(
+    (id: string, f: JsonFlags) => ostAction('in', id, undefined, f),
   );
   withConnect(ost.command('reweight <ost> <weight>').description('set an OST placement weight')).action(
     (id: string, weight: string, f: JsonFlags) => ostAction('reweight', id, weight, f),
   );
-  const fault = program.command('fault').description('simulation knobs of one OST: latency, bandwidth, failures, hang');
+  const fault = program
+    .command('fault')
+    .description('simulation knobs of one OST: latency, bandwidth, failures, hang');
   withConnect(fault.command('set <ost>').description('set fault knobs on an OST'))
     .option('--latency-ms <ms>', 'added latency per request')
     .option('--jitter-ms <ms>', 'random extra latency up to this')
@@ -205,7 +243,10 @@ export function registerAdminCommands(program: Command): void {
   withConnect(fault.command('clear <ost>').description('clear every fault knob of an OST')).action(
     async (id: string, flags: JsonFlags) => {
       const ostNumber = ostId(id);
-      const result = await adminRequest<unknown>(`${await ossAdminOf(flags, ostNumber)}/api/osts/${ostNumber}/faults`, 'DELETE');
+      const result = await adminRequest<unknown>(
+        `${await ossAdminOf(flags, ostNumber)}/api/osts/${ostNumber}/faults`,
+        'DELETE',
+      );
       if (flags.json) return printJson(result);
       process.stdout.write(`ost${ostNumber} faults cleared\n`);
     },

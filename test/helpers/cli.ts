@@ -1,0 +1,33 @@
+// Runs the built `stripefs` CLI as a user would, capturing its output and exit code.
+import { spawn } from 'node:child_process';
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; input?: Buffer; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['dist/cli/main.js', ...args], {
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`stripefs ${args.join(' ')} timed out\n${Buffer.concat(err).toString()}`));
+    }, options.timeoutMs ?? 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() });
+    });
+    child.stdin.end(options.input);
+  });
+}
