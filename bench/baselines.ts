@@ -49,21 +49,26 @@ export async function rawSocketPump(totalBytes: number): Promise<number> {
 }
 
 /** Bytes per second of new data written sequentially (4 MiB writes, one fsync at the end), then read back. */
-export async function localDisk(dir: string, totalBytes: number): Promise<{ writeNew: number; read: number }> {
+export async function localDisk(
+  dir: string,
+  totalBytes: number,
+): Promise<{ writeNew: number; read: number }> {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `baseline-${process.pid}.bin`);
   const block = randomBytes(4 * MiB);
   try {
     let start = process.hrtime.bigint();
     const handle = await open(file, 'w');
-    for (let written = 0; written < totalBytes; written += block.length) await handle.write(block, 0, block.length, written);
+    for (let written = 0; written < totalBytes; written += block.length)
+      await handle.write(block, 0, block.length, written);
     await handle.sync();
     await handle.close();
     const writeNew = totalBytes / seconds(start);
     start = process.hrtime.bigint();
     const reader = await open(file, 'r');
     const into = Buffer.allocUnsafe(4 * MiB);
-    for (let offset = 0; offset < totalBytes; offset += into.length) await reader.read(into, 0, into.length, offset);
+    for (let offset = 0; offset < totalBytes; offset += into.length)
+      await reader.read(into, 0, into.length, offset);
     await reader.close();
     return { writeNew, read: totalBytes / seconds(start) };
   } finally {

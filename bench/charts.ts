@@ -14,12 +14,19 @@ const HEIGHT = 320;
 const MARGIN = 48;
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e'];
 
-export function lineChart(title: string, xLabel: string, yLabel: string, series: Series[], logX = false): string {
+export function lineChart(
+  title: string,
+  xLabel: string,
+  yLabel: string,
+  series: Series[],
+  logX = false,
+): string {
   const xs = series.flatMap((s) => s.points.map((p) => (logX ? Math.log2(p.x) : p.x)));
   const ys = series.flatMap((s) => s.points.map((p) => p.y));
   const [xMin, xMax] = [Math.min(...xs), Math.max(...xs)];
   const yMax = Math.max(...ys, 1e-9) * 1.1;
-  const sx = (x: number) => MARGIN + (((logX ? Math.log2(x) : x) - xMin) / Math.max(xMax - xMin, 1e-9)) * (WIDTH - 2 * MARGIN);
+  const sx = (x: number) =>
+    MARGIN + (((logX ? Math.log2(x) : x) - xMin) / Math.max(xMax - xMin, 1e-9)) * (WIDTH - 2 * MARGIN);
   const sy = (y: number) => HEIGHT - MARGIN - (y / yMax) * (HEIGHT - 2 * MARGIN);
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" font-family="sans-serif" font-size="12">`,
@@ -40,9 +47,13 @@ export function lineChart(title: string, xLabel: string, yLabel: string, series:
     parts.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${points}"/>`);
     for (const p of s.points) {
       parts.push(`<circle cx="${sx(p.x).toFixed(1)}" cy="${sy(p.y).toFixed(1)}" r="3" fill="${color}"/>`);
-      parts.push(`<text x="${sx(p.x).toFixed(1)}" y="${HEIGHT - MARGIN + 16}" text-anchor="middle">${p.x}</text>`);
+      parts.push(
+        `<text x="${sx(p.x).toFixed(1)}" y="${HEIGHT - MARGIN + 16}" text-anchor="middle">${p.x}</text>`,
+      );
     }
-    parts.push(`<text x="${WIDTH - MARGIN}" y="${MARGIN + 16 * index}" text-anchor="end" fill="${color}">${s.name}</text>`);
+    parts.push(
+      `<text x="${WIDTH - MARGIN}" y="${MARGIN + 16 * index}" text-anchor="end" fill="${color}">${s.name}</text>`,
+    );
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
@@ -65,7 +76,10 @@ export function renderCharts(results: BenchResult[], dir: string): string[] {
     seriesFrom(results, /^client\.seq-write\.raid0\.c(\d+)$/, 'write'),
   ].filter((s) => s.points.length > 1);
   if (byCount.length > 0) {
-    writeFileSync(join(dir, 'stripe-count.svg'), lineChart('raid0 throughput against stripe count', 'stripe count', 'GB/s', byCount));
+    writeFileSync(
+      join(dir, 'stripe-count.svg'),
+      lineChart('raid0 throughput against stripe count', 'stripe count', 'GB/s', byCount),
+    );
     written.push('stripe-count.svg');
   }
   const bySize = [
@@ -75,7 +89,13 @@ export function renderCharts(results: BenchResult[], dir: string): string[] {
   if (bySize.length > 0) {
     writeFileSync(
       join(dir, 'request-size.svg'),
-      lineChart('sequential read throughput against request size', 'request size (bytes)', 'GB/s', bySize, true),
+      lineChart(
+        'sequential read throughput against request size',
+        'request size (bytes)',
+        'GB/s',
+        bySize,
+        true,
+      ),
     );
     written.push('request-size.svg');
   }

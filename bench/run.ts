@@ -5,9 +5,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { renderCharts } from './charts.js';
-import { GB, type BenchResult, result } from './types.js';
 import { localDisk, localMetadata, memoryCopy, rawSocketPump } from './baselines.js';
+import { renderCharts } from './charts.js';
+import { type BenchResult, GB, result } from './types.js';
 
 type Suite = (opts: { quick: boolean }) => Promise<BenchResult[]>;
 
@@ -40,12 +40,20 @@ async function runBaselines({ quick }: { quick: boolean }): Promise<BenchResult[
 }
 
 function markdown(results: BenchResult[], machine: string): string {
-  const fmt = (n: number | null) => (n === null ? '' : n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toFixed(3));
+  const fmt = (n: number | null) =>
+    n === null ? '' : n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toFixed(3);
   const rows = results.map(
     (r) =>
       `| ${r.id} | ${fmt(r.value)} ${r.unit} | ${r.baseline === null ? '' : `${fmt(r.baseline)} (${r.baselineName ?? ''})`} | ${fmt(r.ratio)} | \`${r.command}\` |`,
   );
-  return [`Measured on ${machine}.`, '', '| figure | value | baseline | ratio | command |', '|---|---|---|---|---|', ...rows, ''].join('\n');
+  return [
+    `Measured on ${machine}.`,
+    '',
+    '| figure | value | baseline | ratio | command |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }
 
 function updateReadme(table: string): void {
@@ -72,7 +80,9 @@ async function main(): Promise<void> {
     const suite = await load();
     const suiteResults = await suite({ quick });
     results.push(...suiteResults);
-    process.stderr.write(`bench: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s (${suiteResults.length} figures)\n`);
+    process.stderr.write(
+      `bench: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s (${suiteResults.length} figures)\n`,
+    );
   }
   const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}${quick ? ', --quick' : ''}`;
   mkdirSync('bench/results', { recursive: true });

@@ -1,0 +1,75 @@
+// The MDS admin HTTP API (fastify, built apart from listen() so tests can
+// inject): health, metrics, the cluster map with usage and states, PG state
+// counts, and the OST out/in/reweight actions.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { StripeError } from '../common/index.js';
+import { PlacementError } from '../placement/index.js';
+import type { ClusterService } from './cluster/service.js';
+import { stateToWire } from './cluster/wire.js';
+import type { MdsMetrics } from './metrics.js';
+import { summarizePgs } from './pgstate.js';
+
+function parseOstId(raw: string): number {
+  if (!/^\d{1,9}$/.test(raw))
+    throw new StripeError('REQ_INVALID', `OST id ${JSON.stringify(raw)}: expected a number`);
+  return Number(raw);
+}
+
+export function buildAdmin(
+  cluster: ClusterService,
+  metrics: MdsMetrics,
+  destroyQueue: () => Promise<number>,
+): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+  app.setErrorHandler((err, _request, reply) => {
+    const coded =
+      err instanceof StripeError
+        ? err
+        : err instanceof PlacementError
+          ? new StripeError(err.code, err.message)
+          : (err as { statusCode?: number }).statusCode === 400
+            ? new StripeError('REQ_INVALID', (err as Error).message)
+            : new StripeError('REQ_INTERNAL', (err as Error).message);
+    void reply.status(coded.httpStatus).send(coded.toJSON());
+  });
+  app.get('/healthz', async () => ({ status: 'ok', server: 'mds', mapEpoch: cluster.state.map.epoch }));
+  app.get('/api/destroy-queue', async () => ({ files: await destroyQueue() }));
+  app.get('/metrics', async (_request, reply) => {
+    metrics.mapEpoch.set(cluster.state.map.epoch);
+    metrics.destroyQueued.set(await destroyQueue());
+    void reply.header('content-type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+  app.get('/api/cluster', async () => {
+    const map = stateToWire(cluster.state, cluster.usage);
+    const osts = map.osts ?? [];
+    return {
+      epoch: map.epoch,
+      counts: {
+        osts: osts.length,
+        up: osts.filter((o) => o.state?.up).length,
+        in: osts.filter((o) => o.state?.in).length,
+        usedBytes: osts.reduce((sum, o) => sum + Number(o.usedBytes ?? 0), 0),
+        totalBytes: osts.reduce((sum, o) => sum + Number(o.totalBytes ?? 0), 0),
+      },
+      map,
+    };
+  });
+  app.get('/api/pgs', async () => summarizePgs(cluster.state));
+  app.post<{ Params: { id: string } }>('/api/osts/:id/out', async (request) => ({
+    mapEpoch: await cluster.admin(parseOstId(request.params.id), 'out'),
+  }));
+  app.post<{ Params: { id: string } }>('/api/osts/:id/in', async (request) => ({
+    mapEpoch: await cluster.admin(parseOstId(request.params.id), 'in'),
+  }));
+  app.post<{ Params: { id: string }; Body: { weight?: unknown } }>(
+    '/api/osts/:id/reweight',
+    async (request) => {
+      const weight = request.body?.weight;
+      if (typeof weight !== 'number')
+        throw new StripeError('REQ_INVALID', 'reweight needs a JSON body { "weight": number }');
+      return { mapEpoch: await cluster.admin(parseOstId(request.params.id), 'reweight', weight) };
+    },
+  );
+  return app;
+}

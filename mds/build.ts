@@ -1,0 +1,101 @@
+// Builds an MDS from a configuration: database, namespace, cluster map,
+// destroy worker, gRPC and admin servers. Tests start it on port 0, in
+// process or through mds/main.ts as a real child process.
+import { mkdirSync } from 'node:fs';
+import * as grpc from '@grpc/grpc-js';
+import {
+  bindServer,
+  type Clock,
+  type Config,
+  createLogger,
+  type Logger,
+  SERVER_OPTIONS,
+  shutdownServer,
+  systemClock,
+} from '../common/index.js';
+import { contract } from '../proto/index.js';
+import { buildAdmin } from './admin.js';
+import { ClusterService } from './cluster/service.js';
+import { GroupCommitter } from './commit.js';
+import { openDb } from './db.js';
+import { DestroyWorker } from './destroy/worker.js';
+import { healthHandlers, mdsHandlers } from './grpc-service.js';
+import { parseLayoutText } from './layout.js';
+import { createMdsMetrics } from './metrics.js';
+import { Namespace } from './namespace.js';
+
+/** How long close() lets in-flight calls finish before cutting them. */
+export const SHUTDOWN_GRACE_MS = 2_000;
+
+export interface MdsDeps {
+  clock?: Clock;
+  logger?: Logger;
+  /** A failed database write; by default the process exits so it restarts from disk. */
+  onFatal?: (err: unknown) => void;
+}
+
+export interface MdsHandle {
+  grpcPort: number;
+  adminPort: number;
+  close(): Promise<void>;
+}
+
+export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsHandle> {
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger ?? createLogger('mds', config['log.level']);
+  const rootDefault = parseLayoutText(config['mds.defaultLayout']);
+  mkdirSync(config['mds.dataDir'], { recursive: true });
+  const db = await openDb(config['mds.dataDir']);
+  const onFatal =
+    deps.onFatal ??
+    ((err: unknown) => {
+      logger.fatal({ err }, 'database write failed; exiting');
+      process.exit(70);
+    });
+  const committer = new GroupCommitter(db, onFatal);
+  const cluster = new ClusterService(
+    db,
+    committer,
+    clock,
+    {
+      heartbeatTimeoutMs: config['mds.heartbeatTimeoutMs'],
+      outGraceMs: config['mds.outGraceMs'],
+      heartbeatIntervalMs: config['mds.heartbeatIntervalMs'],
+      pgCount: config['mds.pgCount'],
+    },
+    logger,
+  );
+  await cluster.init();
+  const ns = new Namespace(db, committer, clock, rootDefault, {
+    epoch: () => cluster.state.map.epoch,
+    map: () => cluster.state.map,
+    ensurePool: (rule) => cluster.ensurePool(rule),
+  });
+  await ns.init();
+  const destroyer = new DestroyWorker(db, committer, cluster, clock, logger);
+  ns.onDestroyQueued = () => destroyer.wake();
+
+  const metrics = createMdsMetrics();
+  const server = new grpc.Server(SERVER_OPTIONS);
+  const v1 = contract();
+  server.addService(v1.MdsService.service, mdsHandlers(ns, cluster, metrics, logger));
+  server.addService(v1.HealthService.service, healthHandlers(cluster));
+  const grpcPort = await bindServer(server, config['mds.bindHost'], config['mds.grpcPort']);
+  const admin = buildAdmin(cluster, metrics, () => destroyer.queueLength());
+  await admin.listen({ host: config['mds.bindHost'], port: config['mds.adminPort'] });
+  const address = admin.server.address();
+  const adminPort = typeof address === 'object' && address ? address.port : config['mds.adminPort'];
+  cluster.start();
+  destroyer.start();
+  logger.info({ grpcPort, adminPort, epoch: cluster.state.map.epoch }, 'mds started');
+
+  const close = async (): Promise<void> => {
+    cluster.stop();
+    await shutdownServer(server, SHUTDOWN_GRACE_MS);
+    await admin.close();
+    await destroyer.stop();
+    await committer.idle();
+    await db.close();
+  };
+  return { grpcPort, adminPort, close };
+}

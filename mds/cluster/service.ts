@@ -1,0 +1,226 @@
+// The cluster map's IO shell: holds the state, persists every change (one
+// synced batch: the current state plus the epoch's history entry) before it
+// is published, tracks heartbeats and usage in memory (usage is not a map
+// change), runs the failure detector on a timer and pushes every new epoch
+// to watchers.
+import { type Clock, LIMITS, type Logger, Semaphore, StripeError } from '../../common/index.js';
+import type { RuleSpec } from '../../placement/index.js';
+import type { HeartbeatRequest__Output, RegisterOssRequest__Output } from '../../proto/index.js';
+import type { GroupCommitter } from '../commit.js';
+import type { BatchOp, MdsDb } from '../db.js';
+import { KEYS } from '../keys.js';
+import { type DetectorTimers, detectFailures, type OstLiveness } from './detector.js';
+import {
+  addPool,
+  adminReweight,
+  adminSetIn,
+  type ClusterState,
+  findPool,
+  initialState,
+  registerOss,
+  setStates,
+} from './state.js';
+import type { OstUsage } from './wire.js';
+
+/** How often the failure detector runs; well under the 500 ms slack the down mark has. */
+export const DETECTOR_TICK_MS = 100;
+
+export type MapListener = (state: ClusterState) => void;
+
+export class ClusterService {
+  private current: ClusterState = initialState();
+  private readonly mutex = new Semaphore(1);
+  private readonly lastSeenMs = new Map<string, number>();
+  private readonly downSinceMs = new Map<number, number>();
+  readonly usage = new Map<number, OstUsage>();
+  private readonly listeners = new Map<MapListener, () => void>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: MdsDb,
+    private readonly committer: GroupCommitter,
+    private readonly clock: Clock,
+    private readonly timers: DetectorTimers & { pgCount: number; heartbeatIntervalMs: number },
+    private readonly logger: Logger,
+  ) {}
+
+  get heartbeatIntervalMs(): number {
+    return this.timers.heartbeatIntervalMs;
+  }
+
+  get state(): ClusterState {
+    return this.current;
+  }
+
+  async init(): Promise<void> {
+    const stored = (await this.db.get(KEYS.clusterCurrent)) as ClusterState | undefined;
+    if (stored) this.current = stored;
+    else await this.persist(this.current);
+    // After a restart every OSS gets a full timeout to heartbeat again, and
+    // OSTs already down start a new grace period.
+    const now = this.clock.monotonicMs();
+    for (const oss of this.current.oss) this.lastSeenMs.set(oss.ossId, now);
+    for (const ost of this.current.map.osts) if (!ost.state.up) this.downSinceMs.set(ost.id, now);
+  }
+
+  start(): void {
+    this.timer = setInterval(
+      () => void this.tick().catch((err) => this.logger.error({ err }, 'failure detector')),
+      DETECTOR_TICK_MS,
+    );
+    this.timer.unref();
+  }
+
+  /** Stops the detector and ends every watch (their onStop runs). */
+  stop(): void {
+    clearInterval(this.timer);
+    for (const onStop of this.listeners.values()) onStop();
+    this.listeners.clear();
+  }
+
+  subscribe(listener: MapListener, onStop: () => void = () => {}): () => void {
+    this.listeners.set(listener, onStop);
+    return () => this.listeners.delete(listener);
+  }
+
+  private persist(state: ClusterState): Promise<void> {
+    const epoch = state.map.epoch;
+    const ops: BatchOp[] = [
+      { type: 'put', key: KEYS.clusterCurrent, value: state },
+      { type: 'put', key: KEYS.mapEpoch(epoch), value: state },
+    ];
+    if (epoch > LIMITS.mapHistoryEpochsMax)
+      ops.push({ type: 'del', key: KEYS.mapEpoch(epoch - LIMITS.mapHistoryEpochsMax) });
+    return this.committer.submit(ops);
+  }
+
+  /** One map change: computed, persisted, then published. Returns the state after it. */
+  async change(edit: (state: ClusterState) => ClusterState | null, reason: string): Promise<ClusterState> {
+    return this.mutex.run(async () => {
+      const next = edit(this.current);
+      if (!next || next === this.current) return this.current;
+      if (next.map.epoch !== this.current.map.epoch + 1)
+        throw new Error(`map change ${reason} skipped an epoch`);
+      await this.persist(next);
+      const now = this.clock.monotonicMs();
+      for (const ost of next.map.osts) {
+        const before = this.current.map.osts.find((o) => o.id === ost.id);
+        if (!ost.state.up && before?.state.up !== false) this.downSinceMs.set(ost.id, now);
+      }
+      this.current = next;
+      this.logger.info({ epoch: next.map.epoch, reason }, 'map epoch');
+      for (const listener of this.listeners.keys()) listener(next);
+      return next;
+    });
+  }
+
+  /** A kept epoch, or MAP_UNKNOWN_EPOCH. */
+  async atEpoch(epoch: number): Promise<ClusterState> {
+    if (epoch === 0 || epoch === this.current.map.epoch) return this.current;
+    const kept =
+      epoch < this.current.map.epoch
+        ? ((await this.db.get(KEYS.mapEpoch(epoch))) as ClusterState | undefined)
+        : undefined;
+    if (!kept)
+      throw new StripeError(
+        'MAP_UNKNOWN_EPOCH',
+        `map epoch ${epoch} is not kept (current ${this.current.map.epoch})`,
+        { epoch },
+      );
+    return kept;
+  }
+
+  /** Every kept state, oldest first (the destroy worker looks for objects under each). */
+  async keptStates(): Promise<ClusterState[]> {
+    const values = (await this.db.values(KEYS.mapEpochRange).all()) as ClusterState[];
+    return values.length > 0 ? values : [this.current];
+  }
+
+  async register(req: RegisterOssRequest__Output): Promise<{ ids: Map<string, number>; epoch: number }> {
+    let ids = new Map<string, number>();
+    // Seen before the change, so the detector cannot mark it down again in between.
+    this.lastSeenMs.set(req.ossId, this.clock.monotonicMs());
+    const state = await this.change((s) => {
+      const result = registerOss(s, req);
+      ids = result.ids;
+      return result.state;
+    }, `register ${req.ossId}`);
+    for (const ost of req.osts) {
+      const id = ids.get(ost.name);
+      if (id !== undefined) this.usage.set(id, { usedBytes: ost.usedBytes, totalBytes: ost.totalBytes });
+    }
+    return { ids, epoch: state.map.epoch };
+  }
+
+  async heartbeat(req: HeartbeatRequest__Output): Promise<number> {
+    const oss = this.current.oss.find((o) => o.ossId === req.ossId);
+    if (!oss)
+      throw new StripeError('MAP_UNKNOWN_OST', `OSS ${req.ossId} is not registered: register first`, {
+        ossId: req.ossId,
+      });
+    this.lastSeenMs.set(req.ossId, this.clock.monotonicMs());
+    for (const h of req.osts) {
+      if (oss.osts.some((o) => o.id === h.ostId))
+        this.usage.set(h.ostId, { usedBytes: h.usedBytes, totalBytes: h.totalBytes });
+    }
+    const revive = oss.osts.filter(
+      (o) => this.current.map.osts.find((m) => m.id === o.id)?.state.up === false,
+    );
+    if (revive.length === 0) return this.current.map.epoch;
+    const state = await this.change(
+      (s) =>
+        setStates(
+          s,
+          revive.map((o) => ({
+            ostId: o.id,
+            to: s.adminOut.includes(o.id) ? { up: true } : { up: true, in: true },
+          })),
+        ),
+      `heartbeat ${req.ossId}`,
+    );
+    return state.map.epoch;
+  }
+
+  async admin(ostId: number, action: 'out' | 'in' | 'reweight', weight = 0): Promise<number> {
+    const state = await this.change((s) => {
+      if (action === 'reweight') return adminReweight(s, ostId, weight);
+      return adminSetIn(s, ostId, action === 'in');
+    }, `admin ${action} ${ostId}`);
+    if (action === 'in') this.downSinceMs.set(ostId, this.clock.monotonicMs());
+    return state.map.epoch;
+  }
+
+  async ensurePool(rule: RuleSpec): Promise<number> {
+    const existing = findPool(this.current, rule);
+    if (existing) return existing.id;
+    const state = await this.change(
+      (s) => (findPool(s, rule) ? null : addPool(s, rule, this.timers.pgCount)),
+      'new pool',
+    );
+    return findPool(state, rule)!.id;
+  }
+
+  async tick(): Promise<void> {
+    const now = this.clock.monotonicMs();
+    // Decided inside the change, on the state it applies to (a heartbeat may have revived an OST meanwhile).
+    await this.change((s) => {
+      const actions = detectFailures(this.livenessOf(s, now), now, this.timers);
+      if (actions.markDown.length === 0 && actions.markOut.length === 0) return null;
+      const down = actions.markDown.map((ostId) => ({ ostId, to: { up: false } }));
+      const out = actions.markOut.map((ostId) => ({ ostId, to: { in: false } }));
+      return setStates(s, [...down, ...out]);
+    }, 'failure detector');
+  }
+
+  private livenessOf(state: ClusterState, now: number): OstLiveness[] {
+    const ossOfOst = new Map<number, string>();
+    for (const oss of state.oss) for (const o of oss.osts) ossOfOst.set(o.id, oss.ossId);
+    return state.map.osts.map((o) => ({
+      id: o.id,
+      up: o.state.up,
+      in: o.state.in,
+      lastSeenMs: this.lastSeenMs.get(ossOfOst.get(o.id) ?? '') ?? now,
+      downSinceMs: this.downSinceMs.get(o.id) ?? now,
+    }));
+  }
+}

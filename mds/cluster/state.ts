@@ -1,0 +1,210 @@
+// The cluster state the MDS persists: the placement map, the pools, and the
+// OSS records (addresses, the stable name -> OST id assignment). Every edit
+// here is pure and returns a new state whose map epoch is exactly one higher.
+import { StripeError, UNITS } from '../../common/index.js';
+import {
+  addOsts,
+  type ClusterMap,
+  type OstState,
+  type Pool,
+  type RuleSpec,
+  setOstState,
+  setOstWeight,
+  validateMap,
+} from '../../placement/index.js';
+import type { RegisterOssRequest__Output } from '../../proto/index.js';
+
+export interface OssRecord {
+  ossId: string;
+  host: string;
+  rack: string;
+  datacenter: string;
+  grpcAddress: string;
+  bulkAddress: string;
+  adminAddress: string;
+  osts: { name: string; id: number }[];
+}
+
+export interface PoolRecord extends Pool {
+  minSize: number;
+}
+
+export interface ClusterState {
+  map: ClusterMap;
+  pools: PoolRecord[];
+  oss: OssRecord[];
+  nextOstId: number;
+  /** OSTs an admin marked out (a re-registration does not bring them back in). */
+  adminOut: number[];
+  /** OSTs whose weight an admin set (capacity no longer drives it). */
+  manualWeight: number[];
+}
+
+export const ROOT_BUCKET_NAME = 'default';
+/** The smallest weight capacity yields, so a tiny test OST still receives data. */
+export const OST_WEIGHT_MIN = 1 / 1024;
+const NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+export function initialState(): ClusterState {
+  const map: ClusterMap = {
+    epoch: 1,
+    types: ['ost', 'host', 'rack', 'datacenter', 'root'],
+    osts: [],
+    buckets: [{ id: -1, name: ROOT_BUCKET_NAME, type: 'root', children: [] }],
+    rootName: ROOT_BUCKET_NAME,
+  };
+  return { map, pools: [], oss: [], nextOstId: 0, adminOut: [], manualWeight: [] };
+}
+
+/** Weight follows capacity in TiB; an OST that reports no capacity weighs 1.0. */
+export function weightOfCapacity(totalBytes: number): number {
+  if (!totalBytes) return 1;
+  return Math.max(totalBytes / UNITS.TiB, OST_WEIGHT_MIN);
+}
+
+function withEpoch(prev: ClusterState, next: ClusterState): ClusterState {
+  // Placement's edits bump the epoch once each; one MDS change is one epoch.
+  const map = { ...next.map, epoch: prev.map.epoch + 1 };
+  validateMap(map); // throws PLACEMENT_INVALID_MAP naming the field
+  return { ...next, map };
+}
+
+function checkRegistration(req: RegisterOssRequest__Output): void {
+  for (const [field, value] of [
+    ['ossId', req.ossId],
+    ['host', req.host],
+    ['rack', req.rack],
+  ] as const) {
+    if (!NAME.test(value))
+      throw new StripeError(
+        'REQ_INVALID',
+        `RegisterOss ${field} ${JSON.stringify(value)}: expected 1-64 of [A-Za-z0-9_.:-]`,
+      );
+  }
+  if (req.datacenter && !NAME.test(req.datacenter))
+    throw new StripeError('REQ_INVALID', `RegisterOss datacenter ${JSON.stringify(req.datacenter)}`);
+  if (req.osts.length === 0) throw new StripeError('REQ_INVALID', 'RegisterOss announces no OSTs');
+  const names = new Set(req.osts.map((o) => o.name));
+  if (names.size !== req.osts.length || [...names].some((n) => !NAME.test(n))) {
+    throw new StripeError('REQ_INVALID', 'RegisterOss OST names must be unique names of [A-Za-z0-9_.:-]');
+  }
+}
+
+/** Adds new OSTs, marks known ones up (and in unless an admin took them out), updates addresses. */
+export function registerOss(
+  state: ClusterState,
+  req: RegisterOssRequest__Output,
+): { state: ClusterState; ids: Map<string, number> } {
+  checkRegistration(req);
+  const known = state.oss.find((o) => o.ossId === req.ossId);
+  const ids = new Map<string, number>((known?.osts ?? []).map((o) => [o.name, o.id]));
+  let map = state.map;
+  let nextOstId = state.nextOstId;
+  const added: { id: number; name: string; weight: number }[] = [];
+  for (const ost of req.osts) {
+    let id = ids.get(ost.name);
+    if (id === undefined) {
+      id = nextOstId++;
+      ids.set(ost.name, id);
+      added.push({ id, name: `ost${id}`, weight: weightOfCapacity(ost.totalBytes) });
+      continue;
+    }
+    const inAgain = !state.adminOut.includes(id);
+    map = setOstState(map, id, inAgain ? { up: true, in: true } : { up: true });
+    if (!state.manualWeight.includes(id)) map = setOstWeight(map, id, weightOfCapacity(ost.totalBytes));
+  }
+  if (added.length > 0) {
+    const where = {
+      rack: req.rack,
+      host: req.host,
+      ...(req.datacenter ? { datacenter: req.datacenter } : {}),
+    };
+    map = addOsts(map, where, added);
+  }
+  const record: OssRecord = {
+    ossId: req.ossId,
+    host: req.host,
+    rack: req.rack,
+    datacenter: req.datacenter,
+    grpcAddress: req.grpcAddress,
+    bulkAddress: req.bulkAddress,
+    adminAddress: req.adminAddress,
+    osts: [...ids].map(([name, id]) => ({ name, id })),
+  };
+  const oss = [...state.oss.filter((o) => o.ossId !== req.ossId), record];
+  return { state: withEpoch(state, { ...state, map, oss, nextOstId }), ids };
+}
+
+function requireOst(state: ClusterState, ostId: number): void {
+  if (!state.map.osts.some((o) => o.id === ostId))
+    throw new StripeError('MAP_UNKNOWN_OST', `no OST ${ostId}`, { ostId });
+}
+
+/** Sets up/in of several OSTs as one change; null when nothing changes. */
+export function setStates(
+  state: ClusterState,
+  changes: { ostId: number; to: Partial<OstState> }[],
+): ClusterState | null {
+  let map = state.map;
+  let changed = false;
+  for (const { ostId, to } of changes) {
+    requireOst(state, ostId);
+    const ost = map.osts.find((o) => o.id === ostId)!;
+    if ((to.up === undefined || to.up === ost.state.up) && (to.in === undefined || to.in === ost.state.in))
+      continue;
+    map = setOstState(map, ostId, to);
+    changed = true;
+  }
+  return changed ? withEpoch(state, { ...state, map }) : null;
+}
+
+export function adminSetIn(state: ClusterState, ostId: number, isIn: boolean): ClusterState {
+  requireOst(state, ostId);
+  const adminOut = isIn
+    ? state.adminOut.filter((id) => id !== ostId)
+    : [...new Set([...state.adminOut, ostId])];
+  const map = setOstState(state.map, ostId, { in: isIn });
+  return withEpoch(state, { ...state, map, adminOut });
+}
+
+export function adminReweight(state: ClusterState, ostId: number, weight: number): ClusterState {
+  requireOst(state, ostId);
+  if (!Number.isFinite(weight) || weight < 0 || weight > 65535) {
+    throw new StripeError('REQ_INVALID', `weight ${weight}: expected a number from 0 to 65535`, { weight });
+  }
+  const map = setOstWeight(state.map, ostId, weight);
+  return withEpoch(state, { ...state, map, manualWeight: [...new Set([...state.manualWeight, ostId])] });
+}
+
+function sameRule(a: RuleSpec, b: RuleSpec): boolean {
+  if (a.kind === 'replicated' && b.kind === 'replicated')
+    return a.size === b.size && a.failureDomain === b.failureDomain;
+  if (a.kind === 'erasure' && b.kind === 'erasure')
+    return a.k === b.k && a.m === b.m && a.failureDomain === b.failureDomain;
+  return false;
+}
+
+export function poolNameOf(rule: RuleSpec): string {
+  if (rule.kind === 'replicated')
+    return rule.size === 1 && rule.failureDomain === 'ost'
+      ? 'raid0'
+      : `rep-${rule.size}-${rule.failureDomain}`;
+  return `ec-${rule.k}+${rule.m}-${rule.failureDomain}`;
+}
+
+/** Ceph's choice: replicated pools accept writes with size - floor(size/2) copies; ec with k+1 chunks. */
+export function minSizeOf(rule: RuleSpec): number {
+  if (rule.kind === 'replicated') return Math.max(1, rule.size - Math.floor(rule.size / 2));
+  return Math.min(1, rule.m);
+}
+
+export function findPool(state: ClusterState, rule: RuleSpec): PoolRecord | undefined {
+  return state.pools.find((p) => sameRule(p.rule, rule));
+}
+
+export function addPool(state: ClusterState, rule: RuleSpec, pgCount: number): ClusterState {
+  if (findPool(state, rule)) throw new Error(`pool for ${poolNameOf(rule)} exists`);
+  const id = Math.max(0, ...state.pools.map((p) => p.id)) + 1;
+  const pool: PoolRecord = { id, name: poolNameOf(rule), pgCount, rule, minSize: minSizeOf(rule) };
+  return withEpoch(state, { ...state, pools: [...state.pools, pool] });
+}

@@ -1,0 +1,48 @@
+// The one module that builds keys of the MDS database. Keys are UTF-8
+// strings; numbers are 16 hex digits so byte order is numeric order, and
+// directory entries sort by (parent inode, name bytes), which makes readdir
+// one range scan in name order.
+//
+//   S/schema             schema version
+//   C/inode              end of the reserved inode block (the allocator's counter)
+//   A/root               the root directory's attributes (it has no dentry)
+//   D/<parent>/<name>    a directory entry with the child's full attributes inline
+//   I/<inode>            back pointer inode -> (parent, name), for Commit by inode
+//   Q/<inode>            destroy-queue record: a removed file whose objects must go
+//   M/current            the current cluster state (map, pools, OSS records)
+//   M/e/<epoch>          one kept map epoch
+
+export const SCHEMA_VERSION = 1;
+
+function hex16(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`key number out of range: ${n}`);
+  return n.toString(16).padStart(16, '0');
+}
+
+export const KEYS = {
+  schema: 'S/schema',
+  inodeCounter: 'C/inode',
+  rootAttr: 'A/root',
+  clusterCurrent: 'M/current',
+  dentry: (parent: number, name: string): string => `D/${hex16(parent)}/${name}`,
+  /** All entries of one directory lie in [start, end): '0' follows '/' in byte order. */
+  dentryRange: (parent: number): { gt: string; lt: string } => ({
+    gt: `D/${hex16(parent)}/`,
+    lt: `D/${hex16(parent)}0`,
+  }),
+  dentryPrefix: (parent: number): string => `D/${hex16(parent)}/`,
+  backPointer: (inode: number): string => `I/${hex16(inode)}`,
+  destroy: (inode: number): string => `Q/${hex16(inode)}`,
+  destroyRange: { gt: 'Q/', lt: 'Q0' },
+  mapEpoch: (epoch: number): string => `M/e/${hex16(epoch)}`,
+  mapEpochRange: { gt: 'M/e/', lt: 'M/e0' },
+} as const;
+
+export function inodeOfDestroyKey(key: string): number {
+  return Number.parseInt(key.slice(2), 16);
+}
+
+export function nameOfDentryKey(key: string): string {
+  // 'D/' + 16 hex + '/' = 19 characters of prefix.
+  return key.slice(19);
+}

@@ -1,0 +1,53 @@
+// The MDS's Prometheus metrics, one registry per server instance.
+import {
+  Counter,
+  createRegistry,
+  Gauge,
+  Histogram,
+  LATENCY_BUCKETS_SECONDS,
+  type Registry,
+} from '../common/index.js';
+
+export interface MdsMetrics {
+  registry: Registry;
+  latency: Histogram<'op'>;
+  errors: Counter<'op' | 'code'>;
+  mapEpoch: Gauge;
+  destroyQueued: Gauge;
+  groupWrites: Gauge;
+}
+
+export function createMdsMetrics(): MdsMetrics {
+  const registry = createRegistry('mds');
+  return {
+    registry,
+    latency: new Histogram({
+      name: 'stripefs_mds_request_seconds',
+      help: 'MDS request latency by operation',
+      labelNames: ['op'],
+      buckets: LATENCY_BUCKETS_SECONDS,
+      registers: [registry],
+    }),
+    errors: new Counter({
+      name: 'stripefs_mds_errors_total',
+      help: 'MDS requests failed, by code',
+      labelNames: ['op', 'code'],
+      registers: [registry],
+    }),
+    mapEpoch: new Gauge({
+      name: 'stripefs_mds_map_epoch',
+      help: 'Current cluster map epoch',
+      registers: [registry],
+    }),
+    destroyQueued: new Gauge({
+      name: 'stripefs_mds_destroy_queue',
+      help: 'Files whose objects await destruction',
+      registers: [registry],
+    }),
+    groupWrites: new Gauge({
+      name: 'stripefs_mds_group_writes',
+      help: 'Synced group-commit writes since start',
+      registers: [registry],
+    }),
+  };
+}

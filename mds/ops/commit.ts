@@ -1,0 +1,35 @@
+// Commit of size and mtime when a writer syncs or closes, by inode (the
+// writer may not know the file's current name after a rename).
+import { StripeError } from '../../common/index.js';
+import type { CommitRequest__Output, CommitResponse } from '../../proto/index.js';
+import { KEYS } from '../keys.js';
+import type { Namespace } from '../namespace.js';
+import { type BackPointer, type NodeRecord, toAttr } from '../records.js';
+
+export async function commit(ns: Namespace, request: CommitRequest__Output): Promise<CommitResponse> {
+  if (!Number.isSafeInteger(request.inode) || request.inode < 1)
+    throw new StripeError('REQ_INVALID', `bad inode ${request.inode}`);
+  if (!Number.isSafeInteger(request.size) || request.size < 0)
+    throw new StripeError('REQ_INVALID', `bad size ${request.size}`);
+  const node = await ns.mutate(async (txn) => {
+    const where = await txn.get<BackPointer>(KEYS.backPointer(request.inode));
+    const found = where && (await txn.get<NodeRecord>(KEYS.dentry(where.parent, where.name)));
+    if (!where || !found || found.ino !== request.inode) {
+      throw new StripeError('NS_NOT_FOUND', `inode ${request.inode} does not exist`, {
+        inode: request.inode,
+      });
+    }
+    if (found.type !== 'file')
+      throw new StripeError('NS_IS_DIR', `inode ${request.inode} is a directory`, { inode: request.inode });
+    const now = ns.clock.nowMs();
+    const updated: NodeRecord = {
+      ...found,
+      sizeBytes: request.size,
+      mtimeMs: request.mtimeMs || now,
+      ctimeMs: now,
+    };
+    txn.put(KEYS.dentry(where.parent, where.name), updated);
+    return updated;
+  });
+  return { attr: toAttr(node, ns.rootDefault) };
+}

@@ -1,0 +1,35 @@
+// create: a new file with its layout fixed now (given, or the directory's
+// default), checked against the current map and bound to its pool. An
+// existing file is returned as is, refused (exclusive), or replaced by a new
+// file id with the old objects queued for destruction (truncate).
+import { StripeError } from '../../common/index.js';
+import type { CreateRequest__Output, CreateResponse } from '../../proto/index.js';
+import { KEYS } from '../keys.js';
+import { checkLayoutAgainstMap, type LayoutRecord, layoutFromWire, ruleOf } from '../layout.js';
+import type { Namespace } from '../namespace.js';
+import { parseChildPath } from '../paths.js';
+import { type NodeRecord, newNode, toAttr } from '../records.js';
+
+export async function create(ns: Namespace, request: CreateRequest__Output): Promise<CreateResponse> {
+  const { parent, name } = parseChildPath(request.path);
+  const given = layoutFromWire(request.layout);
+  const node = await ns.mutate(async (txn) => {
+    const dir = await ns.resolveDir(txn, parent);
+    const existing = await txn.get<NodeRecord>(KEYS.dentry(dir.node.ino, name));
+    if (existing) {
+      if (existing.type === 'dir')
+        throw new StripeError('NS_IS_DIR', `${request.path} is a directory`, { path: request.path });
+      if (request.exclusive)
+        throw new StripeError('NS_EXISTS', `${request.path} exists`, { path: request.path });
+      if (!request.truncate) return existing;
+    }
+    const layout: LayoutRecord = { ...(given ?? existing?.layout ?? ns.dirDefault(dir.node)) };
+    checkLayoutAgainstMap(layout, ns.cluster.map());
+    layout.poolId = await ns.cluster.ensurePool(ruleOf(layout));
+    if (existing) ns.unlinkEntry(txn, dir.node.ino, name, existing);
+    const file = newNode(ns.allocInode(txn), 'file', layout, given === null, ns.clock.nowMs());
+    ns.link(txn, dir.node.ino, name, file);
+    return file;
+  });
+  return { attr: toAttr(node, ns.rootDefault), mapEpoch: ns.cluster.epoch() };
+}

@@ -1,0 +1,70 @@
+// The destroy queue: unlink, rename-over and truncating create queue the old
+// file's objects in the same batch; the worker deletes them on the OSS (a
+// fake that records DeleteObject), retries while the OSS fails, survives a
+// SIGKILL of the MDS, and forgets a record only once every delete succeeded.
+import { describe, expect, it } from 'vitest';
+import { call } from '../../common/index.js';
+import { registerOss, startFakeOss, startMds, stopMds, tempDir } from './helpers.js';
+
+async function queueLength(adminUrl: string): Promise<number> {
+  return ((await (await fetch(`${adminUrl}/api/destroy-queue`)).json()) as { files: number }).files;
+}
+
+describe('destroy queue', () => {
+  it('deletes removed files objects on the OSSs, across failures and a restart', async () => {
+    const fake = await startFakeOss();
+    const dir = tempDir('mds-destroy');
+    const mds = await startMds(dir, { STRIPEFS_MDS_HEARTBEAT_TIMEOUT_MS: '60000' });
+    const c = mds.client;
+    const expected = new Set<string>();
+    fake.failing = true;
+    try {
+      await registerOss(c, { ossId: 'oss-a', host: 'h0', osts: 3, grpcAddress: fake.address });
+      const raid0x2 = { pattern: 'LAYOUT_PATTERN_RAID0', stripeCount: 2 } as const;
+      await call(c, 'Mkdir', { path: '/d', layout: raid0x2 });
+      const gone: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const f = await call(c, 'Create', { path: `/d/f${i}` });
+        gone.push(f.attr!.inode);
+      }
+      await call(c, 'Unlink', { path: '/d/f0' });
+      await call(c, 'Unlink', { path: '/d/f1' });
+      await call(c, 'Rename', { fromPath: '/d/f3', toPath: '/d/f2' }); // f2's objects go
+      await call(c, 'Create', { path: '/d/f2', truncate: true }); // and so do f3's (now named f2)
+      const ec = { pattern: 'LAYOUT_PATTERN_EC', k: 2, m: 1, failureDomain: 'ost' } as const;
+      const e = await call(c, 'Create', { path: '/d/e', layout: ec });
+      await call(c, 'Unlink', { path: '/d/e' });
+      for (const ino of gone) for (const i of [0, 1]) expected.add(`${ino}.${i}`);
+      for (const j of [0, 1, 2]) expected.add(`${e.attr!.inode}.0.c${j}`);
+      expect(await queueLength(mds.adminUrl)).toBe(5);
+      await new Promise((r) => setTimeout(r, 500)); // the worker tries, the OSS fails
+      expect(fake.deletes).toHaveLength(0);
+      expect(await queueLength(mds.adminUrl)).toBe(5);
+    } finally {
+      await mds.proc.kill('SIGKILL');
+      mds.client.close();
+    }
+    fake.failing = false;
+    const restarted = await startMds(dir, { STRIPEFS_MDS_HEARTBEAT_TIMEOUT_MS: '60000' });
+    try {
+      const start = Date.now();
+      while ((await queueLength(restarted.adminUrl)) > 0 && Date.now() - start < 10_000) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(await queueLength(restarted.adminUrl)).toBe(0);
+      const deleted = new Set(fake.deletes.map((d) => d.ref!.objectId));
+      expect([...deleted].sort()).toEqual([...expected].sort());
+      for (const d of fake.deletes) {
+        expect(d.ref!.poolId).toBeGreaterThan(0);
+        expect(d.ref!.mapEpoch).toBeGreaterThan(0);
+      }
+      // Done means done: no more calls once the queue is empty.
+      const calls = fake.deletes.length;
+      await new Promise((r) => setTimeout(r, 1_200));
+      expect(fake.deletes.length).toBe(calls);
+    } finally {
+      await stopMds(restarted);
+      await fake.close();
+    }
+  });
+});

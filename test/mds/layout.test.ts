@@ -1,0 +1,119 @@
+// Layouts: the text form, static and map checks, directory defaults that new
+// files and subdirectories inherit, and pools created on first use.
+import { describe, expect, it } from 'vitest';
+import { call, StripeError } from '../../common/index.js';
+import { formatLayout, parseLayoutText } from '../../mds/layout.js';
+import { codeOf, registerOss, startMds, stopMds, tempDir } from './helpers.js';
+
+describe('layout text form', () => {
+  it('parses the three patterns with defaults', () => {
+    expect(formatLayout(parseLayoutText('raid0:4'))).toBe('raid0:4:1M');
+    expect(formatLayout(parseLayoutText('raid0:2:64K'))).toBe('raid0:2:64K');
+    expect(formatLayout(parseLayoutText('replicated:3:host'))).toBe('replicated:3:host:1:1M');
+    expect(formatLayout(parseLayoutText('replicated:2:rack:8:4M'))).toBe('replicated:2:rack:8:4M');
+    expect(formatLayout(parseLayoutText('ec:4+2:host:65536'))).toBe('ec:4+2:host:64K');
+  });
+
+  it('rejects absurd layouts with LAYOUT_INVALID and a reason', () => {
+    for (const text of [
+      'raid0',
+      'raid0:x',
+      'raid0:1:3M',
+      'raid0:1:32K',
+      'raid0:1:128M',
+      'raid0:257',
+      'replicated:0:host',
+      'replicated:33:host',
+      'replicated:2:bad/name',
+      'ec:0+2:host',
+      'ec:30+3:host',
+      'ec:4-2:host',
+      'mirror:2',
+      '',
+    ]) {
+      let err: unknown;
+      try {
+        parseLayoutText(text);
+      } catch (e) {
+        err = e;
+      }
+      expect((err as StripeError)?.code, text).toBe('LAYOUT_INVALID');
+    }
+  });
+});
+
+describe('layouts on a real MDS', () => {
+  it('checks layouts against the map, inherits directory defaults, creates pools', async () => {
+    const mds = await startMds(tempDir('mds-layout'));
+    const c = mds.client;
+    try {
+      // No OSTs yet: the default raid0:1 cannot be placed.
+      const err = await call(c, 'Create', { path: '/early' }).catch((e: unknown) => e as StripeError);
+      expect(err).toBeInstanceOf(StripeError);
+      expect((err as StripeError).code).toBe('LAYOUT_INVALID');
+      expect((err as StripeError).message).toContain('0 OSTs in');
+      for (let h = 0; h < 3; h++)
+        await registerOss(c, { ossId: `oss${h}`, host: `h${h}`, rack: `r${h % 2}`, osts: 2 });
+      const rep = {
+        pattern: 'LAYOUT_PATTERN_REPLICATED',
+        replicas: 3,
+        failureDomain: 'host',
+        stripeCount: 2,
+      } as const;
+      await call(c, 'Mkdir', { path: '/rep', layout: rep });
+      await call(c, 'Mkdir', { path: '/rep/sub' });
+      const sub = await call(c, 'Stat', { path: '/rep/sub' });
+      expect(sub.attr?.layoutInherited).toBe(true);
+      expect(sub.attr?.layout?.replicas).toBe(3);
+      const f = await call(c, 'Create', { path: '/rep/sub/f' });
+      expect(f.attr?.layout).toMatchObject({
+        pattern: 'LAYOUT_PATTERN_REPLICATED',
+        replicas: 3,
+        stripeCount: 2,
+        stripeSize: 1 << 20,
+      });
+      const map = await call(c, 'GetMap', { epoch: 0 });
+      const pool = map.map?.pools.find((p) => p.id === f.attr?.layout?.poolId);
+      expect(pool).toMatchObject({ name: 'rep-3-host', pgCount: 128, minSize: 2 });
+      // Four hosts' worth of copies on three hosts, or two racks for three copies: refused.
+      const tooWide = { pattern: 'LAYOUT_PATTERN_REPLICATED', replicas: 4, failureDomain: 'host' } as const;
+      expect(await codeOf(call(c, 'Create', { path: '/wide', layout: tooWide }))).toBe('LAYOUT_INVALID');
+      const ec = { pattern: 'LAYOUT_PATTERN_EC', k: 2, m: 1, failureDomain: 'rack' } as const;
+      const ecErr = await call(c, 'Create', { path: '/ec', layout: ec }).catch(
+        (e: unknown) => e as StripeError,
+      );
+      expect((ecErr as StripeError).message).toBe('2 racks in, need 3');
+      const unknownDomain = {
+        pattern: 'LAYOUT_PATTERN_REPLICATED',
+        replicas: 1,
+        failureDomain: 'row',
+      } as const;
+      expect(await codeOf(call(c, 'Create', { path: '/row', layout: unknownDomain }))).toBe('LAYOUT_INVALID');
+      const badSize = { pattern: 'LAYOUT_PATTERN_RAID0', stripeSize: 3 << 20, stripeCount: 1 } as const;
+      expect(await codeOf(call(c, 'Mkdir', { path: '/bad', layout: badSize }))).toBe('LAYOUT_INVALID');
+      expect(
+        await codeOf(
+          call(c, 'Create', { path: '/bad', layout: { pattern: 'LAYOUT_PATTERN_RAID0', stripeCount: 7 } }),
+        ),
+      ).toBe('LAYOUT_INVALID');
+      // setstripe -d on a directory, then clearing it back to the inherited default.
+      const ec21 = {
+        pattern: 'LAYOUT_PATTERN_EC',
+        k: 2,
+        m: 1,
+        failureDomain: 'host',
+        stripeSize: 65536,
+      } as const;
+      const set = await call(c, 'SetLayout', { path: '/rep/sub', layout: ec21 });
+      expect(set.attr?.layoutInherited).toBe(false);
+      const g = await call(c, 'Create', { path: '/rep/sub/g' });
+      expect(g.attr?.layout).toMatchObject({ pattern: 'LAYOUT_PATTERN_EC', k: 2, m: 1, stripeSize: 65536 });
+      const cleared = await call(c, 'SetLayout', { path: '/rep/sub' });
+      expect(cleared.attr).toMatchObject({ layoutInherited: true, layout: { replicas: 3 } });
+      expect(await codeOf(call(c, 'SetLayout', { path: '/rep/sub/f', layout: ec21 }))).toBe('NS_NOT_DIR');
+      expect((await call(c, 'Stat', { path: '/' })).attr?.layout?.pattern).toBe('LAYOUT_PATTERN_RAID0');
+    } finally {
+      await stopMds(mds);
+    }
+  });
+});

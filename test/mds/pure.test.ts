@@ -1,0 +1,111 @@
+// The MDS's pure cores without a process: path rules, the failure detector as
+// a script of (state, now) -> actions, PG states, and the objects a removed
+// file leaves behind.
+import { describe, expect, it } from 'vitest';
+import { StripeError } from '../../common/index.js';
+import { detectFailures, type OstLiveness } from '../../mds/cluster/detector.js';
+import { addPool, initialState, registerOss } from '../../mds/cluster/state.js';
+import { objectsOf } from '../../mds/destroy/objects.js';
+import { parseLayoutText } from '../../mds/layout.js';
+import { parsePath } from '../../mds/paths.js';
+import { pgStateOf, summarizePgs } from '../../mds/pgstate.js';
+import { placePg, setOstState } from '../../placement/index.js';
+
+function codeOfSync(fn: () => unknown): string {
+  try {
+    fn();
+    return 'OK';
+  } catch (err) {
+    return err instanceof StripeError ? err.code : String(err);
+  }
+}
+
+describe('paths', () => {
+  it('accepts absolute paths and rejects the rest with a code', () => {
+    expect(parsePath('/')).toEqual([]);
+    expect(parsePath('/a/b c/é')).toEqual(['a', 'b c', 'é']);
+    expect(codeOfSync(() => parsePath('/a/'))).toBe('NS_INVALID_NAME');
+    expect(codeOfSync(() => parsePath(`/${'x'.repeat(255)}`))).toBe('OK');
+    expect(codeOfSync(() => parsePath(`/${'x'.repeat(256)}`))).toBe('NS_NAME_TOO_LONG');
+  });
+});
+
+describe('failure detector', () => {
+  const timers = { heartbeatTimeoutMs: 1_500, outGraceMs: 60_000 };
+  const ost = (over: Partial<OstLiveness>): OstLiveness => ({
+    id: 0,
+    up: true,
+    in: true,
+    lastSeenMs: 0,
+    downSinceMs: 0,
+    ...over,
+  });
+  it('marks down after the timeout, out after the grace, and nothing early', () => {
+    // t=1500: exactly at the timeout, still up.
+    expect(detectFailures([ost({})], 1_500, timers)).toEqual({ markDown: [], markOut: [] });
+    // t=1501: past it, down.
+    expect(detectFailures([ost({})], 1_501, timers)).toEqual({ markDown: [0], markOut: [] });
+    // Down since t=2000: out only after 60 s more.
+    const down = ost({ up: false, downSinceMs: 2_000 });
+    expect(detectFailures([down], 62_000, timers)).toEqual({ markDown: [], markOut: [] });
+    expect(detectFailures([down], 62_001, timers)).toEqual({ markDown: [], markOut: [0] });
+    // Already out: nothing more to do.
+    expect(detectFailures([ost({ up: false, in: false })], 1e9, timers)).toEqual({
+      markDown: [],
+      markOut: [],
+    });
+  });
+});
+
+function threeHosts() {
+  let state = initialState();
+  for (let h = 0; h < 3; h++) {
+    const req = {
+      ossId: `oss${h}`,
+      host: `h${h}`,
+      rack: 'r0',
+      datacenter: '',
+      grpcAddress: `127.0.0.1:${h + 1}`,
+      bulkAddress: '',
+      adminAddress: '',
+      osts: [
+        { name: 'a', totalBytes: 2 ** 40, usedBytes: 0 },
+        { name: 'b', totalBytes: 0, usedBytes: 0 },
+      ],
+    };
+    state = registerOss(state, req).state;
+  }
+  return addPool(state, { kind: 'replicated', size: 3, failureDomain: 'host' }, 32);
+}
+
+describe('cluster state and PG states', () => {
+  it('bumps the epoch once per change and gives stable ids', () => {
+    const state = threeHosts();
+    expect(state.map.epoch).toBe(5); // initial 1, three registrations, one pool
+    expect(state.map.osts.map((o) => o.id)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(state.pools[0]).toMatchObject({ id: 1, name: 'rep-3-host', minSize: 2 });
+  });
+
+  it('counts clean, degraded and undersized PGs', () => {
+    const state = threeHosts();
+    expect(summarizePgs(state).byState).toEqual({ clean: 32, degraded: 0, undersized: 0, incomplete: 0 });
+    const pool = state.pools[0]!;
+    const member = placePg(state.map, pool, 0).osts[0]!;
+    const downMap = setOstState(state.map, member, { up: false });
+    expect(pgStateOf(downMap, pool, placePg(downMap, pool, 0))).toBe('degraded');
+    // Both OSTs of one host out: only two hosts remain for three copies.
+    let outMap = setOstState(state.map, 0, { in: false });
+    outMap = setOstState(outMap, 1, { in: false });
+    const summary = summarizePgs({ ...state, map: outMap });
+    expect(summary.byState.undersized).toBe(32);
+    expect(summary.nonClean[0]?.osts.length).toBe(2);
+  });
+
+  it('lists every object of a removed file on the OSTs that hold it', () => {
+    const state = threeHosts();
+    const layout = { ...parseLayoutText('replicated:3:host:2'), poolId: 1 };
+    const targets = objectsOf({ ino: 42, layout, queuedAtMs: 0 }, [state]);
+    expect(targets).toHaveLength(6); // 2 objects x 3 copies
+    expect(new Set(targets.map((t) => t.objectId))).toEqual(new Set(['42.0', '42.1']));
+  });
+});
