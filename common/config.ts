@@ -96,6 +96,11 @@ export const CONFIG_SCHEMA = {
     doc: 'Capacity (quota) of each OST in bytes; 0: the free space of the disk',
   },
   'oss.fsync': { kind: { type: 'bool' }, default: true, doc: 'fsync on flush (false only for experiments)' },
+  'oss.faultSeed': {
+    kind: { type: 'int', min: 0, max: 4_294_967_295 },
+    default: 1,
+    doc: 'Seed of the per-OST fault-knob generators (OST i starts from seed + i; a knob may set its own)',
+  },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_SCHEMA;

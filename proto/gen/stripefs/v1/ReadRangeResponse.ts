@@ -5,9 +5,11 @@ import type { Long } from '@grpc/proto-loader';
 export interface ReadRangeResponse {
   'data'?: (Buffer | Uint8Array | string);
   'objectSize'?: (number | string | Long);
+  'crc32c'?: (number);
 }
 
 export interface ReadRangeResponse__Output {
   'data': (Buffer);
   'objectSize': (number);
+  'crc32c': (number);
 }

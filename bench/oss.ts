@@ -1,0 +1,279 @@
+// OSS data-path benchmark: one OSS process, this process as the one client,
+// 4 MiB chunks over loopback with 16 in flight, each result beside a baseline
+// measured in the same run (raw TCP pump between two processes; writing the
+// same amount of new data to the same disk). Also reports the bare default
+// gRPC stream and how O_DIRECT and overwrites change the disk's rate.
+//   node dist/bench/oss.js [--quick]
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import * as grpc from '@grpc/grpc-js';
+import { BulkClient } from '../common/bulk/client.js';
+import { crc32c } from '../common/checksum.js';
+import { Semaphore } from '../common/semaphore.js';
+import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
+import { contract, type ReadRangeResponse__Output } from '../proto/index.js';
+import type { BenchResult } from './types.js';
+
+export type { BenchResult };
+
+const CHUNK_BYTES = 4 * 1024 * 1024;
+const IN_FLIGHT = 16;
+const DISK_QUEUE_DEPTH = 4;
+const GB = 1e9;
+const here = dirname(fileURLToPath(import.meta.url));
+
+async function timed(bytes: number, work: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return bytes / GB / ((performance.now() - started) / 1000);
+}
+
+async function parallel(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
+  const slots = new Semaphore(limit);
+  await Promise.all(Array.from({ length: count }, (_, i) => slots.run(() => task(i))));
+}
+
+/** Raw TCP: a child process pumps `totalBytes` to us as fast as it can. */
+async function rawSocketPump(totalBytes: number): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const script = `const s=require('net').connect(${port},'127.0.0.1',()=>{const b=Buffer.alloc(${CHUNK_BYTES},7);let left=${totalBytes};const go=()=>{while(left>0){left-=b.length;if(!s.write(b))return s.once('drain',go);}s.end();};go();});`;
+  let received = 0;
+  const started = performance.now();
+  const done = new Promise<void>((resolve) => {
+    server.once('connection', (sock) => {
+      sock.on('data', (d: Buffer) => {
+        received += d.length;
+      });
+      sock.on('end', resolve);
+    });
+  });
+  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+  await done;
+  const rate = received / GB / ((performance.now() - started) / 1000);
+  child.kill();
+  server.close();
+  return rate;
+}
+
+/** Writes totalBytes of new data in 4 MiB pieces, files of objectBytes each, DISK_QUEUE_DEPTH at once. */
+async function diskWrite(
+  dir: string,
+  totalBytes: number,
+  mode: 'new' | 'overwrite' | 'odirect',
+): Promise<number> {
+  const raw = Buffer.alloc(CHUNK_BYTES + 8192, 3);
+  let chunk: Buffer = raw.subarray(0, CHUNK_BYTES);
+  const flags =
+    mode === 'odirect'
+      ? constants.O_CREAT | constants.O_WRONLY | constants.O_DIRECT
+      : constants.O_CREAT | constants.O_WRONLY | (mode === 'new' ? constants.O_TRUNC : 0);
+  const file = join(dir, `disk-${mode === 'odirect' ? 'direct' : 'paged'}`);
+  if (mode === 'odirect') chunk = await alignedChunk(file, raw);
+  const fh = await open(file, flags, 0o644);
+  const rate = await timed(totalBytes, () =>
+    parallel(totalBytes / CHUNK_BYTES, DISK_QUEUE_DEPTH, async (i) => {
+      await fh.write(chunk, 0, CHUNK_BYTES, i * CHUNK_BYTES);
+    }),
+  );
+  await fh.close();
+  return rate;
+}
+
+/** O_DIRECT needs a memory-aligned buffer; Node cannot ask for one, so probe offsets (16-byte steps). */
+async function alignedChunk(file: string, raw: Buffer): Promise<Buffer> {
+  const fh = await open(file, constants.O_CREAT | constants.O_WRONLY | constants.O_DIRECT, 0o644);
+  try {
+    for (let at = 0; at < 8192; at += 16) {
+      const ok = await fh.write(raw, at, 4096, 0).then(
+        () => true,
+        () => false,
+      );
+      if (ok) return raw.subarray(at, at + CHUNK_BYTES);
+    }
+  } finally {
+    await fh.close();
+  }
+  throw new Error('no O_DIRECT-aligned offset found');
+}
+
+interface OssProcess {
+  grpcPort: number;
+  bulkPort: number;
+  ostIds: number[];
+  stop(): Promise<void>;
+}
+
+/** An OSS whose OST ids are persisted already, so it serves without an MDS (it keeps retrying in the background). */
+async function startOssProcess(dataDir: string): Promise<OssProcess> {
+  for (const i of [0, 1]) {
+    mkdirSync(join(dataDir, `ost${i}`), { recursive: true });
+    writeFileSync(join(dataDir, `ost${i}`, 'ost-id.json'), JSON.stringify({ id: i }));
+  }
+  const child = spawn(process.execPath, [join(here, '..', 'oss', 'main.js')], {
+    env: {
+      ...process.env,
+      STRIPEFS_OSS_ID: 'bench',
+      STRIPEFS_OSS_DATA_DIR: dataDir,
+      STRIPEFS_OSS_OSTS: '2',
+      STRIPEFS_MDS: '127.0.0.1:1',
+      STRIPEFS_LOG_LEVEL: 'error',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = await new Promise<{ grpcPort: number; bulkPort: number }>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes('"ready"')) resolve(JSON.parse(line) as { grpcPort: number; bulkPort: number });
+    });
+    child.once('exit', (code) => reject(new Error(`oss exited ${code}`)));
+  });
+  return {
+    ...ready,
+    ostIds: [0, 1],
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+function grpcRead(
+  client: OssServiceClient,
+  ostId: number,
+  objectId: string,
+  length: number,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let got = 0;
+    const stream = client.ReadRange({
+      ref: { ostId, objectId, poolId: 1, pg: 0, mapEpoch: 0 },
+      offset: 0,
+      length,
+    });
+    stream.on('data', (m: ReadRangeResponse__Output) => {
+      got += m.data.length;
+    });
+    stream.on('error', reject);
+    stream.on('end', () => resolve(got));
+  });
+}
+
+function grpcWrite(
+  client: OssServiceClient,
+  ostId: number,
+  objectId: string,
+  data: Buffer,
+  crc: number,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stream = client.WriteChunk((err) => (err ? reject(err) : resolve()));
+    stream.write({
+      header: {
+        ref: { ostId, objectId, poolId: 1, pg: 0, mapEpoch: 0 },
+        offset: 0,
+        length: data.length,
+        crc32c: crc,
+      },
+    });
+    for (let at = 0; at < data.length; at += 1024 * 1024)
+      stream.write({ data: data.subarray(at, at + 1024 * 1024) });
+    stream.end();
+  });
+}
+
+export async function runOssBench(opts: { quick: boolean }): Promise<BenchResult[]> {
+  const totalBytes = (opts.quick ? 512 : 2048) * 1024 * 1024;
+  const grpcBytes = (opts.quick ? 128 : 512) * 1024 * 1024;
+  const chunks = totalBytes / CHUNK_BYTES;
+  const command = `node dist/bench/oss.js${opts.quick ? ' --quick' : ''}`;
+  const work = mkdtempSync(join(process.env.STRIPEFS_BENCH_DIR ?? tmpdir(), 'stripefs-bench-oss-'));
+  const results: BenchResult[] = [];
+  const add = (id: string, value: number, unit: string, baseline: number | null): void => {
+    results.push({ id, value, unit, baseline, ratio: baseline ? value / baseline : null, command });
+  };
+  try {
+    const socketRate = await rawSocketPump(totalBytes);
+    const diskNew = await diskWrite(work, totalBytes, 'new');
+    const diskOverwrite = await diskWrite(work, totalBytes, 'overwrite');
+    const diskDirect = await diskWrite(work, totalBytes, 'odirect');
+    rmSync(join(work, 'disk-paged'), { force: true });
+    rmSync(join(work, 'disk-direct'), { force: true });
+    add('baseline.socket-pump', socketRate, 'GB/s', null);
+    add('baseline.disk-write-new', diskNew, 'GB/s', null);
+    add('disk.write-overwrite', diskOverwrite, 'GB/s', diskNew);
+    add('disk.write-odirect-new', diskDirect, 'GB/s', diskNew);
+
+    const oss = await startOssProcess(join(work, 'oss'));
+    const bulk = new BulkClient(`127.0.0.1:${oss.bulkPort}`, { connectionsMax: IN_FLIGHT });
+    const data = randomBytes(CHUNK_BYTES);
+    const crc = crc32c(data);
+    const ref = (i: number, prefix: string) => ({
+      ostId: i % 2,
+      objectId: `${prefix}.${i}`,
+      poolId: 1,
+      pg: 0,
+      mapEpoch: 0,
+    });
+    try {
+      const writeRate = await timed(totalBytes, () =>
+        parallel(chunks, IN_FLIGHT, async (i) => {
+          await bulk.write(ref(i, 'b'), 0, data, crc);
+        }),
+      );
+      add('oss.bulk.write', writeRate, 'GB/s', diskNew);
+      const readRate = await timed(totalBytes, () =>
+        parallel(chunks, IN_FLIGHT, async (i) => {
+          const got = await bulk.read(ref(i, 'b'), 0, CHUNK_BYTES);
+          if (got.length !== CHUNK_BYTES) throw new Error('short read');
+        }),
+      );
+      add('oss.bulk.read', readRate, 'GB/s', socketRate);
+      const v1 = contract();
+      const plain = new v1.OssService(`127.0.0.1:${oss.grpcPort}`, grpc.credentials.createInsecure(), {
+        'grpc.max_receive_message_length': 8 * 1024 * 1024,
+        'grpc.max_send_message_length': 8 * 1024 * 1024,
+      });
+      const grpcChunks = grpcBytes / CHUNK_BYTES;
+      const gWrite = await timed(grpcBytes, () =>
+        parallel(grpcChunks, IN_FLIGHT, (i) => grpcWrite(plain, i % 2, `g.${i}`, data, crc)),
+      );
+      add('oss.grpc-default.write', gWrite, 'GB/s', diskNew);
+      const gRead = await timed(grpcBytes, () =>
+        parallel(grpcChunks, IN_FLIGHT, async (i) => {
+          await grpcRead(plain, i % 2, `b.${i}`, CHUNK_BYTES);
+        }),
+      );
+      add('oss.grpc-default.read', gRead, 'GB/s', socketRate);
+      plain.close();
+    } finally {
+      bulk.close();
+      await oss.stop();
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return results;
+}
+
+function printTable(results: BenchResult[]): void {
+  console.log('| id | value | baseline | ratio |');
+  console.log('|---|---|---|---|');
+  for (const r of results) {
+    const base = r.baseline === null ? '-' : `${r.baseline.toFixed(2)} ${r.unit}`;
+    const ratio = r.ratio === null ? '-' : `${(r.ratio * 100).toFixed(0)}%`;
+    console.log(`| ${r.id} | ${r.value.toFixed(2)} ${r.unit} | ${base} | ${ratio} |`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  printTable(await runOssBench({ quick: process.argv.includes('--quick') }));
+}

@@ -1,0 +1,194 @@
+// The client side of the bulk data path: a bounded pool of TCP connections to
+// one OSS, one request per connection at a time. Data is cut into segments
+// at the object's checksum-block boundaries, each with its crc32c, so the OSS
+// verifies and stores block crcs in one pass; reads are verified the same way
+// on arrival (end to end: a corrupt read is never returned as data).
+import { connect, type Socket } from 'node:net';
+import { crc32c } from '../checksum.js';
+import { StripeError } from '../errors.js';
+import { LIMITS } from '../limits.js';
+import { Semaphore } from '../semaphore.js';
+import {
+  type BulkRef,
+  decodeErrorBody,
+  decodeResponseHeader,
+  decodeSegmentHeader,
+  encodeRequest,
+  encodeSegmentHeader,
+  RESPONSE_FIXED_BYTES,
+  SEGMENT_HEADER_BYTES,
+  segmentBounds,
+} from './frame.js';
+import { SocketReader } from './socket-reader.js';
+
+export interface BulkClientOptions {
+  /** Connections kept to this OSS (and requests in flight) at most. */
+  connectionsMax?: number;
+  /** A request that has not finished by then fails with REQ_TIMEOUT. */
+  timeoutMs?: number;
+  /** Checksum block of the OSS (segments are cut on its boundaries). */
+  blockBytes?: number;
+}
+
+export const BULK_CONNECTIONS_DEFAULT = 16;
+export const BULK_TIMEOUT_MS_DEFAULT = 30_000;
+/** Bytes a connection buffers before it stops reading from the socket. */
+export const BULK_READ_HIGH_WATER_BYTES = 8 * 1024 * 1024;
+
+interface Connection {
+  socket: Socket;
+  reader: SocketReader;
+}
+
+export interface BulkWriteResult {
+  objectSize: number;
+  version: number;
+}
+
+export class BulkClient {
+  private readonly idle: Connection[] = [];
+  private readonly slots: Semaphore;
+  private readonly timeoutMs: number;
+  private readonly blockBytes: number;
+  private closed = false;
+  private readonly host: string;
+  private readonly port: number;
+
+  constructor(
+    readonly address: string,
+    opts: BulkClientOptions = {},
+  ) {
+    const colon = address.lastIndexOf(':');
+    this.host = address.slice(0, colon).replace(/^\[|\]$/g, '');
+    this.port = Number(address.slice(colon + 1));
+    if (!Number.isInteger(this.port) || this.port <= 0) throw new Error(`bad bulk address ${address}`);
+    this.slots = new Semaphore(opts.connectionsMax ?? BULK_CONNECTIONS_DEFAULT);
+    this.timeoutMs = opts.timeoutMs ?? BULK_TIMEOUT_MS_DEFAULT;
+    this.blockBytes = opts.blockBytes ?? LIMITS.checksumBlockBytes;
+  }
+
+  async write(
+    ref: BulkRef,
+    offset: number,
+    data: Buffer,
+    dataCrc32c: number,
+    opts: { truncate?: boolean } = {},
+  ): Promise<BulkWriteResult> {
+    return this.withConnection(async (conn) => {
+      const { socket } = conn;
+      socket.cork();
+      socket.write(
+        encodeRequest({
+          op: 'write',
+          ref,
+          offset,
+          length: data.length,
+          crc32c: dataCrc32c,
+          truncate: !!opts.truncate,
+        }),
+      );
+      for (const [start, end] of segmentBounds(offset, data.length, this.blockBytes)) {
+        const piece = data.subarray(start, end);
+        socket.write(encodeSegmentHeader(piece.length, crc32c(piece)));
+        socket.write(piece);
+      }
+      socket.uncork();
+      const header = await this.readHeader(conn);
+      return { objectSize: header.objectSize, version: header.version };
+    });
+  }
+
+  async read(ref: BulkRef, offset: number, length: number): Promise<Buffer> {
+    return this.withConnection(async (conn) => {
+      conn.socket.write(encodeRequest({ op: 'read', ref, offset, length, crc32c: 0, truncate: false }));
+      const header = await this.readHeader(conn);
+      if (header.bodyBytes > length) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
+      const out = Buffer.allocUnsafe(header.bodyBytes);
+      let at = 0;
+      while (at < out.length) {
+        const seg = decodeSegmentHeader(await conn.reader.readExact(SEGMENT_HEADER_BYTES));
+        if (seg.abort) await this.readHeader(conn); // throws the error that follows
+        if (seg.length > out.length - at)
+          throw new StripeError('REQ_INTERNAL', 'bulk: segment overruns the body');
+        await conn.reader.readInto(out, at, seg.length);
+        if (crc32c(out.subarray(at, at + seg.length)) !== seg.crc) {
+          throw new StripeError(
+            'OBJ_CHECKSUM',
+            `bulk read of ${ref.objectId}: data failed its checksum in transit`,
+            {
+              detectedBy: 'client',
+              objectOffset: offset + at,
+            },
+          );
+        }
+        at += seg.length;
+      }
+      return out;
+    });
+  }
+
+  /** Reads a response header; an error response is thrown as its StripeError. */
+  private async readHeader(conn: Connection): Promise<ReturnType<typeof decodeResponseHeader>> {
+    const header = decodeResponseHeader(await conn.reader.readExact(RESPONSE_FIXED_BYTES));
+    if (!header.ok) {
+      const err = decodeErrorBody(await conn.reader.readExact(header.bodyBytes));
+      (err as StripeError & { keepConnection?: boolean }).keepConnection = true;
+      throw err;
+    }
+    return header;
+  }
+
+  private async withConnection<T>(work: (conn: Connection) => Promise<T>): Promise<T> {
+    if (this.closed) throw new StripeError('REQ_UNAVAILABLE', 'bulk client closed');
+    await this.slots.acquire();
+    let conn: Connection | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      conn = this.idle.pop() ?? (await this.open());
+      const active = conn;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          active.socket.destroy();
+          reject(
+            new StripeError('REQ_TIMEOUT', `bulk request to ${this.address} took over ${this.timeoutMs} ms`),
+          );
+        }, this.timeoutMs);
+      });
+      const result = await Promise.race([work(active), timeout]);
+      if (!this.closed && active.reader.idle) this.idle.push(active);
+      else active.socket.destroy();
+      return result;
+    } catch (err) {
+      // An error response leaves the stream in step; anything else may not.
+      const keep = (err as { keepConnection?: boolean }).keepConnection === true;
+      if (conn && keep && !this.closed && conn.reader.idle) this.idle.push(conn);
+      else conn?.socket.destroy();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      this.slots.release();
+    }
+  }
+
+  private open(): Promise<Connection> {
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host: this.host, port: this.port, noDelay: true });
+      const onError = (err: Error): void => {
+        reject(new StripeError('REQ_UNAVAILABLE', `bulk connect to ${this.address}: ${err.message}`));
+      };
+      socket.once('error', onError);
+      socket.once('connect', () => {
+        socket.off('error', onError);
+        socket.on('error', () => {
+          // surfaced through the reader as REQ_UNAVAILABLE
+        });
+        resolve({ socket, reader: new SocketReader(socket, BULK_READ_HIGH_WATER_BYTES) });
+      });
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const conn of this.idle.splice(0)) conn.socket.destroy();
+  }
+}

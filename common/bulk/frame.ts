@@ -1,0 +1,190 @@
+// The bulk path's wire format: pure encode/decode of fixed little-endian
+// headers, no IO. One request per connection at a time; see docs/oss.md.
+//
+// Request  (48 bytes + id): magic u32 | op u8 | flags u8 | idLen u16 | ostId u32 | poolId u32 | pg u32 |
+//                           crc32c u32 | mapEpoch u64 | offset u64 | length u64 | objectId (ASCII)
+//   WRITE is followed by `length` bytes in segments; READ by nothing.
+// Response (32 bytes):      magic u32 | status u8 | 0 u8 | 0 u16 | objectSize u64 | version u64 | bodyBytes u64
+//   status ERROR: body = codeLen u16 | code | message (UTF-8).
+//   status OK, READ: `bodyBytes` data bytes in segments.
+// Segment (8 bytes + data): length u32 | crc32c u32 of the data. A segment length of SEGMENT_ABORT means
+//   the sender gave up mid-stream: on a response an error response follows; on a request nothing does.
+import { type ErrorCode, isErrorCode, StripeError } from '../errors.js';
+
+export const REQUEST_MAGIC = 0x51424653; // 'SFBQ'
+export const RESPONSE_MAGIC = 0x52424653; // 'SFBR'
+export const REQUEST_FIXED_BYTES = 48;
+export const RESPONSE_FIXED_BYTES = 32;
+export const SEGMENT_HEADER_BYTES = 8;
+export const SEGMENT_ABORT = 0xffffffff;
+/** Largest segment either side accepts. */
+export const SEGMENT_BYTES_MAX = 4 * 1024 * 1024;
+const OBJECT_ID_BYTES_MAX = 1024; // wire sanity; oss/ applies the real id rules
+const ERROR_BODY_BYTES_MAX = 64 * 1024;
+const U32 = 0x1_0000_0000;
+
+export const BulkOp = { write: 1, read: 2 } as const;
+export type BulkOpName = keyof typeof BulkOp;
+
+export interface BulkRef {
+  ostId: number;
+  objectId: string;
+  poolId: number;
+  pg: number;
+  mapEpoch: number;
+}
+
+export interface BulkRequest {
+  op: BulkOpName;
+  ref: BulkRef;
+  offset: number;
+  length: number;
+  crc32c: number; // write: crc32c of all the data; read: 0
+  truncate: boolean;
+}
+
+export interface BulkResponseHeader {
+  ok: boolean;
+  objectSize: number;
+  version: number;
+  bodyBytes: number;
+}
+
+function writeU64(buf: Buffer, value: number, at: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`u64 field out of range: ${value}`);
+  buf.writeUInt32LE(value % U32, at);
+  buf.writeUInt32LE(Math.floor(value / U32), at + 4);
+}
+
+function readU64(buf: Buffer, at: number): number {
+  const value = buf.readUInt32LE(at) + buf.readUInt32LE(at + 4) * U32;
+  if (!Number.isSafeInteger(value)) throw new StripeError('REQ_INVALID', 'bulk: 64-bit field out of range');
+  return value;
+}
+
+export function encodeRequest(req: BulkRequest): Buffer {
+  const id = Buffer.from(req.ref.objectId, 'latin1');
+  if (id.length > OBJECT_ID_BYTES_MAX) throw new StripeError('OBJ_INVALID_ID', 'object id too long');
+  const buf = Buffer.allocUnsafe(REQUEST_FIXED_BYTES + id.length);
+  buf.writeUInt32LE(REQUEST_MAGIC, 0);
+  buf.writeUInt8(BulkOp[req.op], 4);
+  buf.writeUInt8(req.truncate ? 1 : 0, 5);
+  buf.writeUInt16LE(id.length, 6);
+  buf.writeUInt32LE(req.ref.ostId, 8);
+  buf.writeUInt32LE(req.ref.poolId, 12);
+  buf.writeUInt32LE(req.ref.pg, 16);
+  buf.writeUInt32LE(req.crc32c >>> 0, 20);
+  writeU64(buf, req.ref.mapEpoch, 24);
+  writeU64(buf, req.offset, 32);
+  writeU64(buf, req.length, 40);
+  id.copy(buf, REQUEST_FIXED_BYTES);
+  return buf;
+}
+
+/** Bytes of id that follow the fixed part; validates magic and op first. */
+export function requestIdBytes(fixed: Buffer): number {
+  if (fixed.length < REQUEST_FIXED_BYTES) throw new Error('short request header');
+  if (fixed.readUInt32LE(0) !== REQUEST_MAGIC)
+    throw new StripeError('REQ_INVALID', 'bulk: bad request magic');
+  const op = fixed.readUInt8(4);
+  if (op !== BulkOp.write && op !== BulkOp.read)
+    throw new StripeError('REQ_INVALID', `bulk: unknown op ${op}`);
+  const idBytes = fixed.readUInt16LE(6);
+  if (idBytes > OBJECT_ID_BYTES_MAX) throw new StripeError('REQ_TOO_LARGE', 'bulk: object id too long');
+  return idBytes;
+}
+
+export function decodeRequest(fixed: Buffer, id: Buffer): BulkRequest {
+  const idBytes = requestIdBytes(fixed);
+  if (id.length !== idBytes) throw new Error('object id length mismatch');
+  return {
+    op: fixed.readUInt8(4) === BulkOp.write ? 'write' : 'read',
+    truncate: (fixed.readUInt8(5) & 1) === 1,
+    ref: {
+      ostId: fixed.readUInt32LE(8),
+      poolId: fixed.readUInt32LE(12),
+      pg: fixed.readUInt32LE(16),
+      mapEpoch: readU64(fixed, 24),
+      objectId: id.toString('latin1'),
+    },
+    crc32c: fixed.readUInt32LE(20),
+    offset: readU64(fixed, 32),
+    length: readU64(fixed, 40),
+  };
+}
+
+export function encodeOkResponse(objectSize: number, version: number, bodyBytes: number): Buffer {
+  const buf = Buffer.alloc(RESPONSE_FIXED_BYTES);
+  buf.writeUInt32LE(RESPONSE_MAGIC, 0);
+  writeU64(buf, objectSize, 8);
+  writeU64(buf, version, 16);
+  writeU64(buf, bodyBytes, 24);
+  return buf;
+}
+
+export function encodeErrorResponse(code: ErrorCode, message: string): Buffer {
+  const codeBuf = Buffer.from(code, 'latin1');
+  const msgBuf = Buffer.from(message, 'utf8').subarray(0, ERROR_BODY_BYTES_MAX - 2 - codeBuf.length);
+  const body = 2 + codeBuf.length + msgBuf.length;
+  const buf = Buffer.alloc(RESPONSE_FIXED_BYTES + body);
+  buf.writeUInt32LE(RESPONSE_MAGIC, 0);
+  buf.writeUInt8(1, 4);
+  writeU64(buf, body, 24);
+  buf.writeUInt16LE(codeBuf.length, RESPONSE_FIXED_BYTES);
+  codeBuf.copy(buf, RESPONSE_FIXED_BYTES + 2);
+  msgBuf.copy(buf, RESPONSE_FIXED_BYTES + 2 + codeBuf.length);
+  return buf;
+}
+
+export function decodeResponseHeader(fixed: Buffer): BulkResponseHeader {
+  if (fixed.readUInt32LE(0) !== RESPONSE_MAGIC)
+    throw new StripeError('REQ_INTERNAL', 'bulk: bad response magic');
+  const header = {
+    ok: fixed.readUInt8(4) === 0,
+    objectSize: readU64(fixed, 8),
+    version: readU64(fixed, 16),
+    bodyBytes: readU64(fixed, 24),
+  };
+  if (!header.ok && header.bodyBytes > ERROR_BODY_BYTES_MAX)
+    throw new StripeError('REQ_INTERNAL', 'bulk: error too long');
+  return header;
+}
+
+/** The StripeError an error body carries (unknown codes become REQ_INTERNAL). */
+export function decodeErrorBody(body: Buffer): StripeError {
+  const codeBytes = body.readUInt16LE(0);
+  const code = body.toString('latin1', 2, 2 + codeBytes);
+  const message = body.toString('utf8', 2 + codeBytes);
+  return new StripeError(isErrorCode(code) ? code : 'REQ_INTERNAL', message);
+}
+
+export function encodeSegmentHeader(length: number, crc: number): Buffer {
+  const buf = Buffer.allocUnsafe(SEGMENT_HEADER_BYTES);
+  buf.writeUInt32LE(length, 0);
+  buf.writeUInt32LE(crc >>> 0, 4);
+  return buf;
+}
+
+export function decodeSegmentHeader(buf: Buffer): { length: number; crc: number; abort: boolean } {
+  const length = buf.readUInt32LE(0);
+  if (length === SEGMENT_ABORT) return { length: 0, crc: 0, abort: true };
+  if (length > SEGMENT_BYTES_MAX) throw new StripeError('REQ_TOO_LARGE', `bulk: segment of ${length} bytes`);
+  return { length, crc: buf.readUInt32LE(4), abort: false };
+}
+
+/**
+ * Cuts [offset, offset + length) at multiples of blockBytes, so each segment
+ * covers at most one checksum block of the object and the receiver can store
+ * its crc as the block's crc without recomputing it.
+ */
+export function segmentBounds(offset: number, length: number, blockBytes: number): [number, number][] {
+  const bounds: [number, number][] = [];
+  let at = offset;
+  const end = offset + length;
+  while (at < end) {
+    const next = Math.min(end, (Math.floor(at / blockBytes) + 1) * blockBytes);
+    bounds.push([at - offset, next - offset]);
+    at = next;
+  }
+  return bounds;
+}

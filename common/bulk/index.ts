@@ -1,0 +1,4 @@
+export * from './client.js';
+export * from './crc-combine.js';
+export * from './frame.js';
+export * from './socket-reader.js';

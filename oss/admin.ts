@@ -1,0 +1,68 @@
+// The OSS admin HTTP server (fastify), built apart from listen() so tests can
+// use inject(): health, Prometheus metrics, OST usage and the fault knobs.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { StripeError } from '../common/errors.js';
+import { parseFaultKnobs } from './faults.js';
+import type { OssMetrics } from './metrics.js';
+import type { OssCore } from './ops.js';
+
+export interface AdminDeps {
+  core: OssCore;
+  metrics: OssMetrics;
+  ossId: string;
+}
+
+function ostIdParam(raw: string): number {
+  if (!/^\d+$/.test(raw))
+    throw new StripeError('REQ_INVALID', `OST id ${JSON.stringify(raw)} is not a number`);
+  return Number(raw);
+}
+
+export function buildAdminApp({ core, metrics, ossId }: AdminDeps): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+  app.setErrorHandler((err: unknown, _req, reply) => {
+    const status = (err as { statusCode?: number }).statusCode;
+    const message = err instanceof Error ? err.message : String(err);
+    const stripeErr =
+      err instanceof StripeError
+        ? err
+        : new StripeError(
+            status === 413 ? 'REQ_TOO_LARGE' : status && status < 500 ? 'REQ_INVALID' : 'REQ_INTERNAL',
+            message,
+          );
+    void reply.status(stripeErr.httpStatus).send(stripeErr.toJSON());
+  });
+  app.get('/healthz', async () => ({
+    ok: !core.closing,
+    server: 'oss',
+    ossId,
+    mapEpoch: core.mapView.epoch,
+    osts: core.handles.map((h) => ({ name: h.ost.name, id: h.ost.id ?? null })),
+  }));
+  app.get('/metrics', async (_req, reply) => {
+    void reply.header('content-type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+  app.get('/api/osts', async () =>
+    core.handles.map((h) => ({
+      id: h.ost.id ?? null,
+      name: h.ost.name,
+      usedBytes: h.ost.usedBytes,
+      totalBytes: h.ost.capacityBytes,
+      objectCount: h.ost.objectCount,
+      faults: h.faults.current,
+    })),
+  );
+  app.put<{ Params: { id: string } }>('/api/osts/:id/faults', async (req) => {
+    const ostId = ostIdParam(req.params.id);
+    const knobs = parseFaultKnobs(req.body);
+    core.setFaults(ostId, knobs);
+    return { id: ostId, faults: core.handle(ostId).faults.current };
+  });
+  app.delete<{ Params: { id: string } }>('/api/osts/:id/faults', async (req) => {
+    const ostId = ostIdParam(req.params.id);
+    core.setFaults(ostId, null);
+    return { id: ostId, faults: {} };
+  });
+  return app;
+}

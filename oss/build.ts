@@ -1,0 +1,132 @@
+// Builds a whole OSS from a Config: OSTs, the request core, gRPC, the bulk
+// path, the admin server and the MDS link. Tests start it on port 0.
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { nativeChecksumLoaded } from '../common/checksum.js';
+import type { Config } from '../common/config.js';
+import { StripeError } from '../common/errors.js';
+import { bindServer, SERVER_OPTIONS, shutdownServer, unary } from '../common/grpc.js';
+import { createLogger, type Logger } from '../common/logging.js';
+import { type Clock, type Random, seededRandom, systemClock } from '../common/random.js';
+import { contract, type PingRequest__Output, type PingResponse } from '../proto/index.js';
+import { buildAdminApp } from './admin.js';
+import { startBulkServer } from './bulk-server.js';
+import { OstFaults } from './faults.js';
+import { ossServiceHandlers } from './grpc-service.js';
+import { SHUTDOWN_GRACE_MS } from './limits.js';
+import { MapView } from './map-view.js';
+import { MdsLink } from './mds-link.js';
+import { OssMetrics } from './metrics.js';
+import { OssCore, type OstHandle } from './ops.js';
+import { Ost } from './ost.js';
+
+export interface OssDeps {
+  clock?: Clock;
+  random?: Random;
+  logger?: Logger;
+}
+
+export interface BuiltOss {
+  grpcPort: number;
+  bulkPort: number;
+  adminPort: number;
+  ossId: string;
+  osts: { name: string; id: number | null }[];
+  core: OssCore;
+  close(): Promise<void>;
+}
+
+async function openOsts(config: Config, logger: Logger): Promise<OstHandle[]> {
+  const handles: OstHandle[] = [];
+  for (let i = 0; i < config['oss.osts']; i++) {
+    const ost = await Ost.open({
+      dir: join(config['oss.dataDir'], `ost${i}`),
+      name: `ost${i}`,
+      capacityBytes: config['oss.ostCapacityBytes'],
+      fsync: config['oss.fsync'],
+    });
+    handles.push({ ost, faults: new OstFaults((config['oss.faultSeed'] + i) >>> 0) });
+    logger.info(
+      { ost: ost.name, id: ost.id, objects: ost.objectCount, usedBytes: ost.usedBytes },
+      'OST open',
+    );
+  }
+  return handles;
+}
+
+export async function buildOss(config: Config, deps: OssDeps = {}): Promise<BuiltOss> {
+  const ossId = config['oss.id'];
+  if (!ossId) throw new StripeError('CONFIG_INVALID', 'oss.id (STRIPEFS_OSS_ID) is required to start an OSS');
+  const logger = deps.logger ?? createLogger('oss', config['log.level']);
+  const random = deps.random ?? seededRandom((deps.clock ?? systemClock).nowMs() >>> 0);
+  if (!nativeChecksumLoaded()) logger.warn('crc32c runs without its native binding: checksums will be slow');
+  const handles = await openOsts(config, logger);
+  const metrics = new OssMetrics(() =>
+    handles.map((h) => ({
+      label: h.ost.name,
+      usedBytes: () => h.ost.usedBytes,
+      totalBytes: () => h.ost.capacityBytes,
+      objectCount: () => h.ost.objectCount,
+    })),
+  );
+  const mapView = new MapView();
+  const core = new OssCore(handles, mapView, metrics, logger);
+  const bindHost = config['oss.bindHost'];
+  const advertise = config['oss.advertiseHost'] || bindHost;
+
+  const grpcServer = new grpc.Server(SERVER_OPTIONS);
+  const v1 = contract();
+  grpcServer.addService(v1.OssService.service, ossServiceHandlers(core));
+  grpcServer.addService(v1.HealthService.service, {
+    Ping: unary<PingRequest__Output, PingResponse>(async (req) => ({
+      payload: req.payload,
+      server: 'oss',
+      mapEpoch: mapView.epoch,
+    })),
+  });
+  const grpcPort = await bindServer(grpcServer, bindHost, config['oss.grpcPort']);
+  const bulk = await startBulkServer(core, bindHost, config['oss.bulkPort']);
+  const admin = buildAdminApp({ core, metrics, ossId });
+  await admin.listen({ host: bindHost, port: config['oss.adminPort'] });
+  const adminPort = (admin.server.address() as { port: number }).port;
+
+  const link = new MdsLink(
+    {
+      mdsAddress: config['mds.address'],
+      ossId,
+      host: config['oss.host'] || ossId,
+      rack: config['oss.rack'],
+      datacenter: config['oss.datacenter'],
+      grpcAddress: `${advertise}:${grpcPort}`,
+      bulkAddress: `${advertise}:${bulk.port}`,
+      adminAddress: `${advertise}:${adminPort}`,
+    },
+    core,
+    metrics,
+    logger,
+    random,
+  );
+  const registered = link.start();
+  // An OST without a persisted id cannot be addressed yet: wait for the first registration.
+  if (handles.some((h) => h.ost.id === undefined)) await registered;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await core.drain(SHUTDOWN_GRACE_MS);
+      link.stop();
+      await Promise.all([shutdownServer(grpcServer, 1_000), bulk.close(), admin.close()]);
+      for (const h of handles) await h.ost.close();
+    })();
+    return closing;
+  };
+  return {
+    grpcPort,
+    bulkPort: bulk.port,
+    adminPort,
+    ossId,
+    osts: handles.map((h) => ({ name: h.ost.name, id: h.ost.id ?? null })),
+    core,
+    close,
+  };
+}

@@ -1,0 +1,147 @@
+// OssService over gRPC: the contract's request path, and the fallback data
+// path when a client cannot use the bulk port. Thin: OssCore does the work.
+import type * as grpc from '@grpc/grpc-js';
+import { crc32cCombine } from '../common/bulk/crc-combine.js';
+import { StripeError } from '../common/errors.js';
+import { toGrpcError, unary } from '../common/grpc.js';
+import { LIMITS } from '../common/limits.js';
+import type {
+  DeleteObjectRequest__Output,
+  DeleteObjectResponse,
+  FlushRequest__Output,
+  FlushResponse,
+  ListObjectsRequest__Output,
+  ListObjectsResponse,
+  ObjectRef__Output,
+  OssServiceHandlers,
+  ReadRangeRequest__Output,
+  ReadRangeResponse,
+  StatObjectRequest__Output,
+  StatObjectResponse,
+  WriteChunkRequest__Output,
+  WriteChunkResponse,
+} from '../proto/index.js';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from './limits.js';
+import type { OssCore, Ref } from './ops.js';
+import type { WritePiece } from './ost-write.js';
+
+export function refFromWire(ref: ObjectRef__Output | null | undefined): Ref {
+  if (!ref) throw new StripeError('REQ_INVALID', 'request has no object ref');
+  return {
+    ostId: ref.ostId,
+    objectId: ref.objectId,
+    poolId: ref.poolId,
+    pg: ref.pg,
+    mapEpoch: Number(ref.mapEpoch),
+  };
+}
+
+function writeChunk(
+  core: OssCore,
+): grpc.handleClientStreamingCall<WriteChunkRequest__Output, WriteChunkResponse> {
+  return (call, callback) => {
+    const run = async (): Promise<WriteChunkResponse> => {
+      const messages = call[Symbol.asyncIterator]() as AsyncIterator<WriteChunkRequest__Output>;
+      const first = await messages.next();
+      const header = first.done ? undefined : first.value.header;
+      if (!header) throw new StripeError('REQ_INVALID', 'WriteChunk must start with a header message');
+      async function* pieces(): AsyncGenerator<WritePiece> {
+        for (;;) {
+          const next = await messages.next();
+          if (next.done) return;
+          if (next.value.part !== 'data' || !next.value.data) {
+            throw new StripeError('REQ_INVALID', 'WriteChunk: only data messages may follow the header');
+          }
+          yield { data: next.value.data };
+        }
+      }
+      const h = header;
+      return core.write(
+        refFromWire(h.ref),
+        Number(h.offset),
+        Number(h.length),
+        h.crc32c,
+        h.truncate,
+        pieces(),
+      );
+    };
+    run().then(
+      (res) => callback(null, res),
+      (err: unknown) => callback(toGrpcError(err)),
+    );
+  };
+}
+
+function readRange(
+  core: OssCore,
+): grpc.handleServerStreamingCall<ReadRangeRequest__Output, ReadRangeResponse> {
+  return (call) => {
+    const req = call.request;
+    let objectSize = 0;
+    let first = true;
+    let parts: Buffer[] = [];
+    let partsBytes = 0;
+    let partsCrc = 0;
+    const send = async (): Promise<void> => {
+      if (partsBytes === 0 && !first) return;
+      const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts, partsBytes);
+      const message: ReadRangeResponse = { data, crc32c: partsCrc, ...(first ? { objectSize } : {}) };
+      first = false;
+      parts = [];
+      partsBytes = 0;
+      partsCrc = 0;
+      if (!call.write(message)) await new Promise((resolve) => call.once('drain', resolve));
+    };
+    core
+      .read(
+        refFromWire(req.ref),
+        Number(req.offset),
+        Number(req.length),
+        (size) => {
+          objectSize = size;
+        },
+        async (piece) => {
+          partsCrc = partsBytes === 0 ? piece.crc : crc32cCombine(partsCrc, piece.crc, piece.data.length);
+          parts.push(piece.data);
+          partsBytes += piece.data.length;
+          if (partsBytes >= LIMITS.streamPieceBytes) await send();
+        },
+      )
+      .then(async () => {
+        await send();
+        call.end();
+      })
+      .catch((err: unknown) => call.emit('error', toGrpcError(err)));
+  };
+}
+
+export function ossServiceHandlers(core: OssCore): OssServiceHandlers {
+  return {
+    WriteChunk: writeChunk(core),
+    ReadRange: readRange(core),
+    StatObject: unary<StatObjectRequest__Output, StatObjectResponse>(async (req) =>
+      core.stat(refFromWire(req.ref)),
+    ),
+    DeleteObject: unary<DeleteObjectRequest__Output, DeleteObjectResponse>(async (req) => ({
+      existed: await core.delete(refFromWire(req.ref)),
+    })),
+    Flush: unary<FlushRequest__Output, FlushResponse>(async (req) => {
+      await core.flush(refFromWire(req.ref));
+      return {};
+    }),
+    ListObjects: unary<ListObjectsRequest__Output, ListObjectsResponse>(async (req) => {
+      if (req.limit > LIST_LIMIT_MAX) throw new StripeError('REQ_INVALID', `limit above ${LIST_LIMIT_MAX}`);
+      const page = await core.list(
+        req.ostId,
+        req.poolId,
+        req.pg,
+        req.cursor,
+        req.limit || LIST_LIMIT_DEFAULT,
+      );
+      return {
+        objects: page.objects.map((o) => ({ objectId: o.objectId, size: o.size, version: o.version })),
+        nextCursor: page.nextCursor,
+      };
+    }),
+  };
+}

@@ -1,0 +1,60 @@
+// The one module that builds keys of an OST's index database (classic-level).
+//   o/<objectId>                      -> ObjectMeta (JSON)
+//   c/<objectId>/<group, 8 hex>       -> crc32c of blocks group*CRC_GROUP_BLOCKS.. (u32 LE each)
+//   p/<pool, 8 hex>/<pg, 8 hex>/<id>  -> '' (ListObjects by placement group)
+//   s/flush                           -> a counter written with sync: true to fsync the log
+// Object ids hold no '/', so a prefix ending in '/' never matches a longer id.
+
+/** Blocks whose crcs share one index record (64 MiB of data at 64 KiB blocks: a 4 KiB record). */
+export const CRC_GROUP_BLOCKS = 1024;
+
+export interface ObjectMeta {
+  size: number;
+  version: number;
+  mtimeMs: number;
+  poolId: number;
+  pg: number;
+}
+
+const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
+
+export const keys = {
+  meta: (objectId: string): string => `o/${objectId}`,
+  metaPrefix: 'o/',
+  crcGroup: (objectId: string, group: number): string => `c/${objectId}/${hex8(group)}`,
+  crcPrefix: (objectId: string): string => `c/${objectId}/`,
+  pgEntry: (poolId: number, pg: number, objectId: string): string =>
+    `p/${hex8(poolId)}/${hex8(pg)}/${objectId}`,
+  pgPrefix: (poolId: number, pg: number): string => `p/${hex8(poolId)}/${hex8(pg)}/`,
+  flushMarker: 's/flush',
+} as const;
+
+/** Upper bound for a prefix range scan. */
+export function prefixEnd(prefix: string): string {
+  return `${prefix}\xff`;
+}
+
+export function encodeMeta(meta: ObjectMeta): string {
+  return JSON.stringify(meta);
+}
+
+export function decodeMeta(text: string): ObjectMeta {
+  const raw = JSON.parse(text) as ObjectMeta;
+  if (!Number.isSafeInteger(raw.size) || raw.size < 0 || !Number.isSafeInteger(raw.version)) {
+    throw new Error(`corrupt object meta ${text}`);
+  }
+  return raw;
+}
+
+export function encodeCrcs(crcs: Uint32Array): Buffer {
+  const buf = Buffer.allocUnsafe(crcs.length * 4);
+  for (let i = 0; i < crcs.length; i++) buf.writeUInt32LE(crcs[i]!, i * 4);
+  return buf;
+}
+
+export function decodeCrcs(buf: Uint8Array): Uint32Array {
+  const view = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const out = new Uint32Array(view.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = view.readUInt32LE(i * 4);
+  return out;
+}

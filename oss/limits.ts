@@ -1,0 +1,18 @@
+// Named limits of the OSS (shared ones live in common/limits.ts).
+
+/** ListObjects page size when the request asks for 0, and the most it may ask for. */
+export const LIST_LIMIT_DEFAULT = 1000;
+export const LIST_LIMIT_MAX = 10_000;
+/** Bytes a bulk connection buffers before the OSS stops reading its socket. */
+export const BULK_SERVER_HIGH_WATER_BYTES = 8 * 1024 * 1024;
+/** Bulk connections one OSS accepts at once. */
+export const BULK_CONNECTIONS_MAX = 256;
+/** Time in-flight requests get to finish on SIGTERM before they are cut off. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+/** Registration retry backoff towards the MDS. */
+export const REGISTER_BACKOFF_MS_BASE = 100;
+export const REGISTER_BACKOFF_MS_MAX = 5_000;
+/** Map polling interval when WatchMap is not available. */
+export const MAP_POLL_MS = 2_000;
+/** Deadline of one RPC to the MDS. */
+export const MDS_RPC_TIMEOUT_MS = 5_000;

@@ -1,0 +1,12 @@
+// OSS composition root: configuration, builder, ready line, signals.
+import { loadConfig } from '../common/config.js';
+import { buildOss } from './build.js';
+
+const oss = await buildOss(loadConfig({ env: process.env }));
+const { grpcPort, bulkPort, adminPort, ossId, osts } = oss;
+process.stdout.write(
+  `${JSON.stringify({ event: 'ready', server: 'oss', grpcPort, bulkPort, adminPort, ossId, osts })}\n`,
+);
+const stop = (): void => void oss.close().then(() => process.exit(0));
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);

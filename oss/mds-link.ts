@@ -1,0 +1,189 @@
+// The OSS's side of the MDS conversation: RegisterOss (retried with capped
+// backoff, in the background so OSTs with persisted ids serve at once),
+// Heartbeat with OstHealth, and the map by WatchMap with GetMap as fallback.
+import * as grpc from '@grpc/grpc-js';
+import { CLIENT_OPTIONS, call } from '../common/grpc.js';
+import type { Logger } from '../common/logging.js';
+import type { Random } from '../common/random.js';
+import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
+import { contract, type OstHealth, type WatchMapResponse__Output } from '../proto/index.js';
+import {
+  MAP_POLL_MS,
+  MDS_RPC_TIMEOUT_MS,
+  REGISTER_BACKOFF_MS_BASE,
+  REGISTER_BACKOFF_MS_MAX,
+} from './limits.js';
+import type { OssMetrics } from './metrics.js';
+import type { OssCore } from './ops.js';
+
+export interface MdsLinkOptions {
+  mdsAddress: string;
+  ossId: string;
+  host: string;
+  rack: string;
+  datacenter: string;
+  grpcAddress: string;
+  bulkAddress: string;
+  adminAddress: string;
+}
+
+export class MdsLink {
+  private readonly client: MdsServiceClient;
+  private stopped = false;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private watch: grpc.ClientReadableStream<WatchMapResponse__Output> | undefined;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  registered = false;
+
+  constructor(
+    private readonly opts: MdsLinkOptions,
+    private readonly core: OssCore,
+    private readonly metrics: OssMetrics,
+    private readonly logger: Logger,
+    private readonly random: Random,
+  ) {
+    const v1 = contract();
+    this.client = new v1.MdsService(opts.mdsAddress, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+    core.mapView.onNewerEpoch = () => void this.fetchMap();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        resolve();
+      }, ms);
+      this.timers.add(t);
+    });
+  }
+
+  private deadline(): grpc.CallOptions {
+    return { deadline: Date.now() + MDS_RPC_TIMEOUT_MS };
+  }
+
+  /** Registers (forever, with backoff) and then keeps heartbeating and watching. Never throws. */
+  async start(): Promise<void> {
+    let backoffMs = REGISTER_BACKOFF_MS_BASE;
+    while (!this.stopped) {
+      try {
+        await this.register();
+        return;
+      } catch (err) {
+        this.logger.warn({ err: (err as Error).message, backoffMs }, 'RegisterOss failed; retrying');
+        await this.sleep(backoffMs * (0.5 + this.random.next()));
+        backoffMs = Math.min(REGISTER_BACKOFF_MS_MAX, backoffMs * 2);
+      }
+    }
+  }
+
+  private async register(): Promise<void> {
+    const o = this.opts;
+    const res = await call(
+      this.client,
+      'RegisterOss',
+      {
+        ossId: o.ossId,
+        host: o.host,
+        rack: o.rack,
+        datacenter: o.datacenter,
+        grpcAddress: o.grpcAddress,
+        bulkAddress: o.bulkAddress,
+        adminAddress: o.adminAddress,
+        osts: this.core.handles.map((h) => ({
+          name: h.ost.name,
+          totalBytes: h.ost.capacityBytes,
+          usedBytes: h.ost.usedBytes,
+        })),
+      },
+      this.deadline(),
+    );
+    for (const registered of res.osts) {
+      const h = this.core.handleByName(registered.name);
+      if (h) await h.ost.persistId(registered.id);
+    }
+    this.registered = true;
+    this.logger.info({ osts: res.osts, mapEpoch: res.mapEpoch }, 'registered with the MDS');
+    await this.fetchMap();
+    this.watchMap();
+    const intervalMs = res.heartbeatIntervalMs > 0 ? res.heartbeatIntervalMs : 500;
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), intervalMs);
+  }
+
+  health(): OstHealth[] {
+    return this.core.handles.flatMap((h) => {
+      if (h.ost.id === undefined) return [];
+      const c = this.metrics.of(h.ost.name);
+      return [
+        {
+          ostId: h.ost.id,
+          usedBytes: h.ost.usedBytes,
+          totalBytes: h.ost.capacityBytes,
+          objectCount: h.ost.objectCount,
+          readLatencyMsP50: c.readLatency.p50(),
+          writeLatencyMsP50: c.writeLatency.p50(),
+          errors: c.errors,
+          checksumErrors: c.checksumErrors,
+        },
+      ];
+    });
+  }
+
+  private async heartbeat(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      for (const h of this.core.handles) await h.ost.refreshCapacity();
+      const res = await call(
+        this.client,
+        'Heartbeat',
+        {
+          ossId: this.opts.ossId,
+          osts: this.health(),
+          mapEpoch: this.core.mapView.epoch,
+        },
+        this.deadline(),
+      );
+      if (res.mapEpoch > this.core.mapView.epoch) await this.fetchMap();
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'heartbeat failed');
+    }
+  }
+
+  async fetchMap(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const res = await call(this.client, 'GetMap', { epoch: 0 }, this.deadline());
+      if (res.map) this.core.mapView.apply(res.map);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'GetMap failed');
+    }
+  }
+
+  /** WatchMap stream; when it ends or fails, poll once and watch again after a pause. */
+  private watchMap(): void {
+    if (this.stopped) return;
+    const stream = this.client.WatchMap({ knownEpoch: this.core.mapView.epoch });
+    this.watch = stream;
+    stream.on('data', (msg: WatchMapResponse__Output) => {
+      if (msg.map) this.core.mapView.apply(msg.map);
+    });
+    let restarted = false;
+    const restart = (): void => {
+      if (restarted || this.stopped) return;
+      restarted = true;
+      void this.sleep(MAP_POLL_MS).then(async () => {
+        await this.fetchMap();
+        this.watchMap();
+      });
+    };
+    stream.on('error', restart);
+    stream.on('end', restart);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.heartbeatTimer);
+    for (const t of this.timers) clearTimeout(t);
+    this.watch?.cancel();
+    this.client.close();
+  }
+}

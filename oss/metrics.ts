@@ -1,0 +1,127 @@
+// Prometheus metrics of one OSS and the recent-latency view its heartbeats
+// carry. One registry per OSS so several can live in one test process.
+import {
+  Counter,
+  createRegistry,
+  Gauge,
+  Histogram,
+  LATENCY_BUCKETS_SECONDS,
+  type Registry,
+} from '../common/metrics.js';
+
+export type OpName = 'write' | 'read' | 'stat' | 'delete' | 'list' | 'flush';
+
+/** Latencies kept per OST and op kind for the heartbeat's p50. */
+const RECENT_LATENCIES_MAX = 256;
+
+class RecentLatencies {
+  private readonly samples: number[] = [];
+  add(ms: number): void {
+    this.samples.push(ms);
+    if (this.samples.length > RECENT_LATENCIES_MAX) this.samples.shift();
+  }
+  p50(): number {
+    if (this.samples.length === 0) return 0;
+    const sorted = [...this.samples].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  }
+}
+
+export interface OstCounters {
+  errors: number;
+  checksumErrors: number;
+  readLatency: RecentLatencies;
+  writeLatency: RecentLatencies;
+}
+
+export interface OstUsageSource {
+  label: string;
+  usedBytes(): number;
+  totalBytes(): number;
+  objectCount(): number;
+}
+
+export class OssMetrics {
+  readonly registry: Registry;
+  private readonly bytes: Counter<'ost' | 'direction'>;
+  private readonly ops: Counter<'ost' | 'op' | 'result'>;
+  private readonly latency: Histogram<'ost' | 'op'>;
+  private readonly checksumErrors: Counter<'ost'>;
+  private readonly counters = new Map<string, OstCounters>();
+
+  constructor(usage: () => OstUsageSource[], withProcessMetrics = true) {
+    this.registry = createRegistry('oss', withProcessMetrics);
+    const registers = [this.registry];
+    this.bytes = new Counter({
+      name: 'stripefs_oss_bytes_total',
+      help: 'Bytes moved per OST',
+      labelNames: ['ost', 'direction'],
+      registers,
+    });
+    this.ops = new Counter({
+      name: 'stripefs_oss_ops_total',
+      help: 'Requests per OST, op and result code',
+      labelNames: ['ost', 'op', 'result'],
+      registers,
+    });
+    this.latency = new Histogram({
+      name: 'stripefs_oss_op_seconds',
+      help: 'Request latency per OST and op',
+      labelNames: ['ost', 'op'],
+      buckets: LATENCY_BUCKETS_SECONDS,
+      registers,
+    });
+    this.checksumErrors = new Counter({
+      name: 'stripefs_oss_checksum_errors_total',
+      help: 'Blocks that failed their checksum on read',
+      labelNames: ['ost'],
+      registers,
+    });
+    const gauge = (name: string, help: string, pick: (u: OstUsageSource) => number): void => {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['ost'],
+        registers,
+        collect() {
+          for (const u of usage()) this.set({ ost: u.label }, pick(u));
+        },
+      });
+    };
+    gauge('stripefs_oss_used_bytes', 'Bytes stored per OST', (u) => u.usedBytes());
+    gauge('stripefs_oss_total_bytes', 'Capacity per OST', (u) => u.totalBytes());
+    gauge('stripefs_oss_objects', 'Objects per OST', (u) => u.objectCount());
+  }
+
+  of(ost: string): OstCounters {
+    let c = this.counters.get(ost);
+    if (!c) {
+      c = {
+        errors: 0,
+        checksumErrors: 0,
+        readLatency: new RecentLatencies(),
+        writeLatency: new RecentLatencies(),
+      };
+      this.counters.set(ost, c);
+    }
+    return c;
+  }
+
+  record(ost: string, op: OpName, result: string, ms: number): void {
+    this.ops.inc({ ost, op, result });
+    this.latency.observe({ ost, op }, ms / 1000);
+    const c = this.of(ost);
+    if (result !== 'ok') c.errors++;
+    if (op === 'read') c.readLatency.add(ms);
+    if (op === 'write') c.writeLatency.add(ms);
+  }
+
+  moved(ost: string, direction: 'read' | 'write', bytes: number): void {
+    this.bytes.inc({ ost, direction }, bytes);
+  }
+
+  checksumError(ost: string): void {
+    this.checksumErrors.inc({ ost });
+    this.of(ost).checksumErrors++;
+  }
+}

@@ -1,0 +1,185 @@
+// The OSS request layer, shared by the gRPC service and the bulk path: find
+// the OST, validate the ref, apply the stale-map rule and the fault knobs,
+// count metrics, then call the storage operation. Transports stay thin.
+import { StripeError } from '../common/errors.js';
+import type { Logger } from '../common/logging.js';
+import type { FaultKnobs, OstFaults } from './faults.js';
+import type { MapView } from './map-view.js';
+import type { OpName, OssMetrics } from './metrics.js';
+import { validateObjectId } from './object-id.js';
+import type { Ost } from './ost.js';
+import { type ReadPiece, readObject } from './ost-read.js';
+import { type WritePiece, writeObject } from './ost-write.js';
+
+export interface OstHandle {
+  ost: Ost;
+  faults: OstFaults;
+}
+
+export interface Ref {
+  ostId: number;
+  objectId: string;
+  poolId: number;
+  pg: number;
+  mapEpoch: number;
+}
+
+export class OssCore {
+  closing = false;
+  inFlight = 0;
+  private drained: (() => void) | undefined;
+
+  constructor(
+    readonly handles: OstHandle[],
+    readonly mapView: MapView,
+    readonly metrics: OssMetrics,
+    readonly logger: Logger,
+  ) {}
+
+  handle(ostId: number): OstHandle {
+    const found = this.handles.find((h) => h.ost.id === ostId);
+    if (!found) throw new StripeError('MAP_UNKNOWN_OST', `no OST with id ${ostId} on this OSS`, { ostId });
+    return found;
+  }
+
+  handleByName(name: string): OstHandle | undefined {
+    return this.handles.find((h) => h.ost.name === name);
+  }
+
+  /** Common entry: bookkeeping, validation, faults, stale map; then `work`. */
+  private async begin(ref: Ref, kind: 'read' | 'write' | 'meta'): Promise<OstHandle> {
+    if (this.closing) throw new StripeError('REQ_UNAVAILABLE', 'the OSS is shutting down');
+    const h = this.handle(ref.ostId);
+    validateObjectId(ref.objectId);
+    await h.faults.before(kind);
+    if (this.closing) throw new StripeError('REQ_UNAVAILABLE', 'the OSS is shutting down');
+    await this.mapView.check(ref, async () => (await h.ost.getMeta(ref.objectId)) !== undefined);
+    return h;
+  }
+
+  private async timed<T>(ostId: number, op: OpName, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    this.inFlight++;
+    const label = this.handles.find((h) => h.ost.id === ostId)?.ost.name ?? 'unknown';
+    try {
+      const result = await work();
+      this.metrics.record(label, op, 'ok', performance.now() - started);
+      return result;
+    } catch (err) {
+      const code = err instanceof StripeError ? err.code : 'REQ_INTERNAL';
+      if (code === 'OBJ_CHECKSUM') this.metrics.checksumError(label);
+      this.metrics.record(label, op, code, performance.now() - started);
+      if (!(err instanceof StripeError)) this.logger.error({ err, op }, 'unexpected failure');
+      throw err;
+    } finally {
+      this.inFlight--;
+      if (this.inFlight === 0) this.drained?.();
+    }
+  }
+
+  write(
+    ref: Ref,
+    offset: number,
+    length: number,
+    declaredCrc: number,
+    truncate: boolean,
+    pieces: AsyncIterable<WritePiece>,
+  ): Promise<{ objectSize: number; version: number }> {
+    return this.timed(ref.ostId, 'write', async () => {
+      const h = await this.begin(ref, 'write');
+      const faults = h.faults;
+      const metrics = this.metrics;
+      async function* throttled(): AsyncGenerator<WritePiece> {
+        for await (const piece of pieces) {
+          await faults.throttle(piece.data.length);
+          metrics.moved(h.ost.name, 'write', piece.data.length);
+          yield piece;
+        }
+      }
+      const { poolId, pg, objectId } = ref;
+      return writeObject(h.ost, { objectId, poolId, pg, offset, length, declaredCrc, truncate }, throttled());
+    });
+  }
+
+  /**
+   * Streams a read: `onStart` gets the object size before the first piece.
+   * Pieces carry their true crc; a corrupt-read knob flips bits after it.
+   */
+  async read(
+    ref: Ref,
+    offset: number,
+    length: number,
+    onStart: (objectSize: number) => Promise<void> | void,
+    onPiece: (piece: ReadPiece) => Promise<void> | void,
+  ): Promise<void> {
+    await this.timed(ref.ostId, 'read', async () => {
+      const h = await this.begin(ref, 'read');
+      let size = 0;
+      const pieces = readObject(h.ost, ref.objectId, offset, length, (s) => {
+        size = s;
+      });
+      let started = false;
+      for await (const piece of pieces) {
+        if (!started) {
+          started = true;
+          await onStart(size);
+        }
+        await h.faults.throttle(piece.data.length);
+        this.metrics.moved(h.ost.name, 'read', piece.data.length);
+        await onPiece({ data: h.faults.corrupt(piece.data), crc: piece.crc });
+      }
+      if (!started) await onStart(size);
+    });
+  }
+
+  stat(ref: Ref): Promise<{ size: number; version: number; mtimeMs: number }> {
+    return this.timed(ref.ostId, 'stat', async () => {
+      const h = await this.begin(ref, 'meta');
+      const meta = await h.ost.requireMeta(ref.objectId);
+      return { size: meta.size, version: meta.version, mtimeMs: meta.mtimeMs };
+    });
+  }
+
+  delete(ref: Ref): Promise<boolean> {
+    return this.timed(ref.ostId, 'delete', async () => {
+      const h = await this.begin(ref, 'write');
+      return h.ost.delete(ref.objectId);
+    });
+  }
+
+  flush(ref: Ref): Promise<void> {
+    return this.timed(ref.ostId, 'flush', async () => {
+      const h = await this.begin(ref, 'write');
+      await h.ost.flush(ref.objectId);
+    });
+  }
+
+  list(ostId: number, poolId: number, pg: number, cursor: string, limit: number) {
+    return this.timed(ostId, 'list', async () => {
+      if (this.closing) throw new StripeError('REQ_UNAVAILABLE', 'the OSS is shutting down');
+      const h = this.handle(ostId);
+      await h.faults.before('meta');
+      if (cursor) validateObjectId(cursor);
+      return h.ost.list(poolId, pg, cursor, limit);
+    });
+  }
+
+  setFaults(ostId: number, knobs: FaultKnobs | null): void {
+    const h = this.handle(ostId);
+    if (knobs) h.faults.set(knobs);
+    else h.faults.clear();
+  }
+
+  /** Stops new requests, lets hung ones fail, waits up to graceMs for the rest. */
+  async drain(graceMs: number): Promise<void> {
+    this.closing = true;
+    for (const h of this.handles) h.faults.releaseHang();
+    if (this.inFlight === 0) return;
+    await Promise.race([
+      new Promise<void>((resolve) => {
+        this.drained = resolve;
+      }),
+      new Promise((resolve) => setTimeout(resolve, graceMs)),
+    ]);
+  }
+}

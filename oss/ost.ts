@@ -1,0 +1,218 @@
+// One OST: a folder with object files (objects/<fanout>/<id>) and a
+// classic-level index (index/). The index is the truth: an object exists
+// when its meta record does; a data file without one is debris from a crash
+// before the write was acknowledged and is removed at open.
+import { mkdir, open, readdir, readFile, rm, statfs, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import { StripeError } from '../common/errors.js';
+import { LIMITS } from '../common/limits.js';
+import { CRC_GROUP_BLOCKS, decodeCrcs, decodeMeta, keys, type ObjectMeta, prefixEnd } from './index-keys.js';
+import { objectPath } from './object-id.js';
+import { ObjectLocks } from './object-lock.js';
+
+export interface OstOptions {
+  dir: string;
+  name: string;
+  /** Quota in bytes; 0: the free space of the disk at open plus what is stored. */
+  capacityBytes: number;
+  fsync: boolean;
+  blockBytes?: number;
+}
+
+const ID_FILE = 'ost-id.json';
+/** Fan-out folders under objects/ (see object-id.ts), created at open so writes never mkdir. */
+const FANOUT_FOLDERS = 256;
+
+export class Ost {
+  readonly objectsDir: string;
+  readonly locks = new ObjectLocks();
+  readonly blockBytes: number;
+  usedBytes = 0;
+  objectCount = 0;
+  capacityBytes = 0;
+  /** Cluster-wide id from the MDS; undefined until the first registration ever. */
+  id: number | undefined;
+  private closed = false;
+  /** Called on every checksum mismatch found on read (metrics, reports). */
+  onChecksumError?: (objectId: string, block: number) => void;
+
+  private constructor(
+    readonly opts: OstOptions,
+    readonly db: ClassicLevel<string, Buffer>,
+  ) {
+    this.objectsDir = join(opts.dir, 'objects');
+    this.blockBytes = opts.blockBytes ?? LIMITS.checksumBlockBytes;
+    // reads fetch 1 MiB of whole blocks at a time
+    if ((1024 * 1024) % this.blockBytes !== 0)
+      throw new Error(`block size ${this.blockBytes} must divide 1 MiB`);
+  }
+
+  get name(): string {
+    return this.opts.name;
+  }
+
+  static async open(opts: OstOptions): Promise<Ost> {
+    for (let fanout = 0; fanout < FANOUT_FOLDERS; fanout++) {
+      await mkdir(join(opts.dir, 'objects', fanout.toString(16).padStart(2, '0')), { recursive: true });
+    }
+    const db = new ClassicLevel<string, Buffer>(join(opts.dir, 'index'), { valueEncoding: 'buffer' });
+    await db.open();
+    const ost = new Ost(opts, db);
+    ost.id = await readPersistedId(opts.dir);
+    await ost.scan();
+    await ost.refreshCapacity();
+    return ost;
+  }
+
+  /** Counts objects and bytes, and removes data files no meta record owns. */
+  private async scan(): Promise<void> {
+    const known = new Set<string>();
+    for await (const [key, value] of this.db.iterator({
+      gte: keys.metaPrefix,
+      lt: prefixEnd(keys.metaPrefix),
+    })) {
+      const meta = decodeMeta(value.toString('utf8'));
+      known.add(key.slice(keys.metaPrefix.length));
+      this.usedBytes += meta.size;
+      this.objectCount++;
+    }
+    for (const fanout of await readdir(this.objectsDir)) {
+      for (const file of await readdir(join(this.objectsDir, fanout))) {
+        if (!known.has(file)) await unlink(join(this.objectsDir, fanout, file)).catch(() => undefined);
+      }
+    }
+  }
+
+  async refreshCapacity(): Promise<void> {
+    if (this.opts.capacityBytes > 0) {
+      this.capacityBytes = this.opts.capacityBytes;
+      return;
+    }
+    const fsStats = await statfs(this.opts.dir);
+    this.capacityBytes = this.usedBytes + fsStats.bavail * fsStats.bsize;
+  }
+
+  async persistId(id: number): Promise<void> {
+    if (this.id === id) return;
+    await writeFile(join(this.opts.dir, ID_FILE), JSON.stringify({ id }));
+    this.id = id;
+  }
+
+  pathOf(objectId: string): string {
+    return objectPath(this.objectsDir, objectId);
+  }
+
+  async getMeta(objectId: string): Promise<ObjectMeta | undefined> {
+    this.assertOpen();
+    const raw = await this.db.get(keys.meta(objectId));
+    return raw === undefined ? undefined : decodeMeta(raw.toString('utf8'));
+  }
+
+  async requireMeta(objectId: string): Promise<ObjectMeta> {
+    const meta = await this.getMeta(objectId);
+    if (!meta) throw new StripeError('OBJ_NOT_FOUND', `object ${objectId} not found on ${this.name}`);
+    return meta;
+  }
+
+  /** Expected crcs of blocks [firstBlock, lastBlock]; blocks never written are holes (zeros). */
+  async blockCrcs(
+    objectId: string,
+    firstBlock: number,
+    lastBlock: number,
+  ): Promise<Map<number, Uint32Array>> {
+    const groups = new Map<number, Uint32Array>();
+    const firstGroup = Math.floor(firstBlock / CRC_GROUP_BLOCKS);
+    const lastGroup = Math.floor(lastBlock / CRC_GROUP_BLOCKS);
+    const groupKeys: string[] = [];
+    for (let g = firstGroup; g <= lastGroup; g++) groupKeys.push(keys.crcGroup(objectId, g));
+    const values = await this.db.getMany(groupKeys);
+    values.forEach((value, i) => {
+      if (value !== undefined) groups.set(firstGroup + i, decodeCrcs(value));
+    });
+    return groups;
+  }
+
+  async delete(objectId: string): Promise<boolean> {
+    const release = await this.locks.acquire(objectId, true);
+    try {
+      const meta = await this.getMeta(objectId);
+      if (!meta) return false;
+      const batch = this.db
+        .batch()
+        .del(keys.meta(objectId))
+        .del(keys.pgEntry(meta.poolId, meta.pg, objectId));
+      for await (const key of this.db.keys({
+        gte: keys.crcPrefix(objectId),
+        lt: prefixEnd(keys.crcPrefix(objectId)),
+      })) {
+        batch.del(key);
+      }
+      await batch.write();
+      await rm(this.pathOf(objectId), { force: true });
+      this.usedBytes -= meta.size;
+      this.objectCount--;
+      return true;
+    } finally {
+      release();
+    }
+  }
+
+  async list(
+    poolId: number,
+    pg: number,
+    cursor: string,
+    limit: number,
+  ): Promise<{ objects: (ObjectMeta & { objectId: string })[]; nextCursor: string }> {
+    const prefix = keys.pgPrefix(poolId, pg);
+    const ids: string[] = [];
+    const range = cursor ? { gt: prefix + cursor } : { gte: prefix };
+    for await (const key of this.db.keys({ ...range, lt: prefixEnd(prefix), limit: limit + 1 })) {
+      ids.push(key.slice(prefix.length));
+    }
+    const more = ids.length > limit;
+    const page = ids.slice(0, limit);
+    const metas = await this.db.getMany(page.map((id) => keys.meta(id)));
+    const objects = page.flatMap((objectId, i) => {
+      const raw = metas[i];
+      return raw === undefined ? [] : [{ objectId, ...decodeMeta(raw.toString('utf8')) }];
+    });
+    return { objects, nextCursor: more ? (page[page.length - 1] ?? '') : '' };
+  }
+
+  /** Makes every acknowledged write of the object durable: fsync its data, then the index log. */
+  async flush(objectId: string): Promise<void> {
+    await this.requireMeta(objectId);
+    if (!this.opts.fsync) return;
+    const fh = await open(this.pathOf(objectId), 'r').catch(() => undefined);
+    if (fh) {
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    }
+    await this.db.put(keys.flushMarker, Buffer.from(String(Date.now())), { sync: true });
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StripeError('REQ_UNAVAILABLE', `${this.name} is closed`);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.db.close();
+  }
+}
+
+async function readPersistedId(dir: string): Promise<number | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(join(dir, ID_FILE), 'utf8')) as { id?: unknown };
+    return typeof parsed.id === 'number' && Number.isInteger(parsed.id) && parsed.id >= 0
+      ? parsed.id
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

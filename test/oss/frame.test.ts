@@ -1,0 +1,91 @@
+// Pure parts of the data path: the bulk frame codec, crc32c combine, block
+// segmentation and the block-crc builder (against a direct computation).
+import { expect, it } from 'vitest';
+import { crc32cCombine } from '../../common/bulk/crc-combine.js';
+import {
+  decodeErrorBody,
+  decodeRequest,
+  decodeResponseHeader,
+  encodeErrorResponse,
+  encodeOkResponse,
+  encodeRequest,
+  REQUEST_FIXED_BYTES,
+  RESPONSE_FIXED_BYTES,
+  segmentBounds,
+} from '../../common/bulk/frame.js';
+import { crc32c } from '../../common/checksum.js';
+import { seededRandom, seedFromEnv } from '../../common/random.js';
+import { BlockCrcBuilder } from '../../oss/block-crc.js';
+
+const seed = seedFromEnv();
+console.log(`frame.test seed=${seed}`);
+
+it('request headers round-trip, 64-bit fields included', () => {
+  const req = {
+    op: 'write' as const,
+    ref: { ostId: 7, objectId: '17.0.c3', poolId: 2, pg: 99, mapEpoch: 2 ** 40 + 3 },
+    offset: 2 ** 36 + 5,
+    length: 4 * 1024 * 1024,
+    crc32c: 0xdeadbeef,
+    truncate: true,
+  };
+  const buf = encodeRequest(req);
+  expect(decodeRequest(buf.subarray(0, REQUEST_FIXED_BYTES), buf.subarray(REQUEST_FIXED_BYTES))).toEqual(req);
+  const bad = Buffer.from(buf);
+  bad[0] = 0;
+  expect(() =>
+    decodeRequest(bad.subarray(0, REQUEST_FIXED_BYTES), bad.subarray(REQUEST_FIXED_BYTES)),
+  ).toThrow(/magic/);
+});
+
+it('responses and coded errors round-trip', () => {
+  expect(decodeResponseHeader(encodeOkResponse(10, 3, 5))).toEqual({
+    ok: true,
+    objectSize: 10,
+    version: 3,
+    bodyBytes: 5,
+  });
+  const err = encodeErrorResponse('MAP_STALE', 'refresh');
+  const head = decodeResponseHeader(err.subarray(0, RESPONSE_FIXED_BYTES));
+  expect(head.ok).toBe(false);
+  const decoded = decodeErrorBody(err.subarray(RESPONSE_FIXED_BYTES));
+  expect([decoded.code, decoded.message]).toEqual(['MAP_STALE', 'refresh']);
+});
+
+it('crc32cCombine equals the crc of the concatenation', () => {
+  const random = seededRandom(seed);
+  for (let i = 0; i < 50; i++) {
+    const a = Buffer.from(Array.from({ length: random.int(300) }, () => random.int(256)));
+    const b = Buffer.from(Array.from({ length: random.int(300) }, () => random.int(256)));
+    expect(crc32cCombine(crc32c(a), crc32c(b), b.length)).toBe(crc32c(Buffer.concat([a, b])));
+  }
+});
+
+it('segments cut at block boundaries', () => {
+  expect(segmentBounds(10, 30, 16)).toEqual([
+    [0, 6],
+    [6, 22],
+    [22, 30],
+  ]);
+  expect(segmentBounds(0, 0, 16)).toEqual([]);
+});
+
+it('BlockCrcBuilder joins prefix, zeros, data and suffix into per-block crcs', () => {
+  const random = seededRandom(seed + 1);
+  const B = 64;
+  for (let i = 0; i < 100; i++) {
+    const prefix = Buffer.from(Array.from({ length: random.int(B) }, () => random.int(256)));
+    const zeros = random.int(3 * B);
+    const data = Buffer.from(Array.from({ length: random.int(4 * B) }, () => random.int(256)));
+    const builder = new BlockCrcBuilder(B, 0);
+    builder.addBytes(prefix, false);
+    builder.addZeros(zeros);
+    builder.addBytes(data.subarray(0, 10), true);
+    builder.addBytes(data.subarray(10), true);
+    const whole = Buffer.concat([prefix, Buffer.alloc(zeros), data]);
+    const expected: number[] = [];
+    for (let at = 0; at < whole.length; at += B) expected.push(crc32c(whole.subarray(at, at + B)));
+    expect(Array.from(builder.finish())).toEqual(expected);
+    expect(builder.dataCrc32c).toBe(data.length ? crc32c(data) : 0);
+  }
+});

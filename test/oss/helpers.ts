@@ -1,0 +1,136 @@
+// Shared by the OSS tests: start a real OSS process against a fake MDS, and
+// speak to it over gRPC and the bulk path.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { BulkClient } from '../../common/bulk/client.js';
+import { crc32cCombine } from '../../common/bulk/crc-combine.js';
+import type { BulkRef } from '../../common/bulk/frame.js';
+import { crc32c } from '../../common/checksum.js';
+import { CLIENT_OPTIONS, fromGrpcError } from '../../common/grpc.js';
+import { LIMITS } from '../../common/limits.js';
+import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
+import {
+  contract,
+  type ReadRangeResponse__Output,
+  type WriteChunkResponse__Output,
+} from '../../proto/index.js';
+import { type StartedProcess, startProcess } from '../helpers/process.js';
+import type { FakeMds } from './fake-mds.js';
+
+export interface OssUnderTest {
+  proc: StartedProcess;
+  grpc: OssServiceClient;
+  bulk: BulkClient;
+  adminUrl: string;
+  ostIds: number[];
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export function tempDir(prefix: string): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function startOss(
+  mds: FakeMds,
+  dataDir: string,
+  env: Record<string, string> = {},
+  bulkTimeoutMs = 20_000,
+): Promise<OssUnderTest> {
+  const proc = await startProcess({
+    script: 'dist/oss/main.js',
+    env: {
+      STRIPEFS_OSS_ID: 'oss-a',
+      STRIPEFS_OSS_DATA_DIR: dataDir,
+      STRIPEFS_MDS: mds.address,
+      STRIPEFS_OSS_OSTS: '2',
+      STRIPEFS_OSS_FSYNC: 'true',
+      ...env,
+    },
+  });
+  const ready = proc.ready as unknown as {
+    grpcPort: number;
+    bulkPort: number;
+    adminPort: number;
+    osts: { id: number }[];
+  };
+  const v1 = contract();
+  const client = new v1.OssService(
+    `127.0.0.1:${ready.grpcPort}`,
+    grpc.credentials.createInsecure(),
+    CLIENT_OPTIONS,
+  );
+  const bulk = new BulkClient(`127.0.0.1:${ready.bulkPort}`, { timeoutMs: bulkTimeoutMs });
+  return {
+    proc,
+    grpc: client,
+    bulk,
+    adminUrl: `http://127.0.0.1:${ready.adminPort}`,
+    ostIds: ready.osts.map((o) => o.id),
+    dataDir,
+    stop: async () => {
+      client.close();
+      bulk.close();
+      await proc.stop();
+    },
+  };
+}
+
+export function ref(ostId: number, objectId: string, extra: Partial<BulkRef> = {}): BulkRef {
+  return { ostId, objectId, poolId: 1, pg: 0, mapEpoch: 0, ...extra };
+}
+
+export function grpcWrite(
+  client: OssServiceClient,
+  r: ReturnType<typeof ref>,
+  offset: number,
+  data: Buffer,
+  opts: { crc?: number; truncate?: boolean; pieceBytes?: number } = {},
+): Promise<WriteChunkResponse__Output> {
+  return new Promise((resolve, reject) => {
+    const stream = client.WriteChunk((err, res) => {
+      if (err) reject(fromGrpcError(err));
+      else resolve(res!);
+    });
+    stream.write({
+      header: {
+        ref: r,
+        offset,
+        length: data.length,
+        crc32c: opts.crc ?? crc32c(data),
+        truncate: !!opts.truncate,
+      },
+    });
+    const piece = opts.pieceBytes ?? LIMITS.streamPieceBytes;
+    for (let at = 0; at < data.length; at += piece) stream.write({ data: data.subarray(at, at + piece) });
+    stream.end();
+  });
+}
+
+export function grpcRead(
+  client: OssServiceClient,
+  r: ReturnType<typeof ref>,
+  offset: number,
+  length: number,
+): Promise<{ data: Buffer; objectSize: number; crcOk: boolean }> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let objectSize = 0;
+    let crcOk = true;
+    let first = true;
+    const stream = client.ReadRange({ ref: r, offset, length });
+    stream.on('data', (msg: ReadRangeResponse__Output) => {
+      if (first) objectSize = Number(msg.objectSize);
+      first = false;
+      if (crc32c(msg.data) !== msg.crc32c) crcOk = false;
+      parts.push(msg.data);
+    });
+    stream.on('error', (err) => reject(fromGrpcError(err)));
+    stream.on('end', () => resolve({ data: Buffer.concat(parts), objectSize, crcOk }));
+  });
+}
+
+export { crc32c, crc32cCombine };
