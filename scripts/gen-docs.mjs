@@ -19,7 +19,9 @@ function replaceTable(file, header, rows) {
 replaceTable(
   'docs/errors.md',
   '| code | gRPC status | HTTP | errno | meaning |',
-  Object.entries(ERROR_CODES).map(([code, s]) => `| \`${code}\` | ${status[s.grpc]} | ${s.http} | ${s.errno} | ${s.summary} |`),
+  Object.entries(ERROR_CODES).map(
+    ([code, s]) => `| \`${code}\` | ${status[s.grpc]} | ${s.http} | ${s.errno} | ${s.summary} |`,
+  ),
 );
 replaceTable('docs/configuration.md', '| key | environment variable | default | meaning |', configDocRows());
 console.log('docs tables regenerated');
