@@ -1,5 +1,5 @@
 // `stripefs cluster up|kill|revive|status`.
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { launchCluster } from '../cluster/launcher.js';
@@ -37,7 +37,31 @@ export function defaultLayoutFrom(flags: {
   return undefined;
 }
 
+/**
+ * Every local OST shares one disk, so by default each gets an equal share of
+ * its free space as a quota: `df` then adds up to the truth, and a full disk
+ * shows as full OSTs (ENOSPC) rather than as failed writes.
+ */
+function defaultOstCapacityBytes(dataDir: string, ostCount: number): number {
+  // Chosen once, when the data folder is new, and kept: on a restart the disk
+  // already holds the cluster's own data, which must not shrink the quota.
+  const settingsFile = join(dataDir, 'launcher-settings.json');
+  if (existsSync(settingsFile)) {
+    const saved = JSON.parse(readFileSync(settingsFile, 'utf8')) as { ostCapacityBytes?: number };
+    if (typeof saved.ostCapacityBytes === 'number') return saved.ostCapacityBytes;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const fs = statfsSync(dataDir);
+  const ostCapacityBytes = Math.floor((fs.bavail * fs.bsize) / ostCount);
+  writeFileSync(settingsFile, `${JSON.stringify({ ostCapacityBytes }, null, 2)}\n`);
+  return ostCapacityBytes;
+}
+
 async function up(flags: UpFlags): Promise<void> {
+  const ostCount =
+    intOption('--racks', flags.racks) *
+    intOption('--hosts-per-rack', flags.hostsPerRack) *
+    intOption('--osts-per-host', flags.ostsPerHost);
   const plan = planCluster({
     ...DEFAULT_PLAN_OPTIONS,
     dataDir: flags.data,
@@ -153,7 +177,10 @@ export function registerClusterCommands(program: Command): void {
     .option('--ec <k+m>', 'default root layout: erasure-coded K+M')
     .option('--replicas <n>', 'default root layout: N replicas')
     .option('--failure-domain <type>', 'failure domain of the default layout (host, rack)')
-    .option('--ost-capacity <bytes>', 'quota of each OST in bytes (default: free disk space)')
+    .option(
+      '--ost-capacity <bytes>',
+      'quota of each OST in bytes (default: an equal share of the free disk space)',
+    )
     .action(up);
   const target = (name: string, description: string, path: string) =>
     cluster

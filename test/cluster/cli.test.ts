@@ -1,0 +1,205 @@
+// Every CLI command against a running cluster (started by `stripefs cluster
+// up`), with --json where it prints data, and the error exits: 1 with a coded
+// one-line reason for a failed operation, 2 for bad usage.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { freePortRange } from '../helpers/ports.js';
+
+describe('stripefs CLI against a running cluster', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'stripefs-cli-'));
+  let launcher: ChildProcess;
+  let env: Record<string, string>;
+  const cli = (args: string[], input?: Buffer) => runCli(args, { env, ...(input ? { input } : {}) });
+  const json = async <T>(args: string[]): Promise<T> => {
+    const result = await cli([...args, '--json']);
+    expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+    return JSON.parse(result.stdout) as T;
+  };
+
+  beforeAll(async () => {
+    const basePort = await freePortRange(3 + 3 * 6);
+    env = { STRIPEFS_MDS: `127.0.0.1:${basePort}` };
+    launcher = spawn(
+      process.execPath,
+      [
+        'dist/cli/main.js',
+        'cluster',
+        'up',
+        '--data',
+        join(dataDir, 'cluster'),
+        '--base-port',
+        String(basePort),
+        '--ost-capacity',
+        String(256 * 1024 * 1024),
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      launcher.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('Ctrl-C')) resolve();
+      });
+      launcher.once('exit', (code) => reject(new Error(`launcher exited ${code}`)));
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    const exited = new Promise((resolve) => launcher.once('exit', resolve));
+    launcher.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('df lists every OST with the documented JSON fields', async () => {
+    const rows = await json<
+      { id: number; host: string; rack: string; state: string; usedBytes: number; totalBytes: number }[]
+    >(['df']);
+    expect(rows).toHaveLength(12);
+    for (const row of rows) {
+      expect(Object.keys(row)).toEqual(
+        expect.arrayContaining(['id', 'host', 'rack', 'state', 'usedBytes', 'totalBytes']),
+      );
+      expect(row.state).toBe('up/in');
+      expect(row.totalBytes).toBe(256 * 1024 * 1024);
+    }
+    expect(new Set(rows.map((r) => r.rack))).toEqual(new Set(['rack0', 'rack1', 'rack2']));
+    const text = await cli(['df']);
+    expect(text.stdout).toContain('USE%');
+  });
+
+  it('mkdir, setstripe, put, ls, stat, getstripe, get, mv, rm', { timeout: 120_000 }, async () => {
+    expect((await cli(['mkdir', '-p', '/a/b'])).code).toBe(0);
+    const set = await json<{ layout: { pattern: string; replicas: number } }>([
+      'setstripe',
+      '--replicas',
+      '3',
+      '--failure-domain',
+      'rack',
+      '/a',
+    ]);
+    expect(set.layout).toMatchObject({ pattern: 'replicated', replicas: 3, failureDomain: 'rack' });
+    const local = join(dataDir, 'in.bin');
+    const payload = randomBytes(2 * 1024 * 1024 + 5);
+    writeFileSync(local, payload);
+    expect((await cli(['put', local, '/a/file.bin'])).code).toBe(0);
+    const listing = await json<{ name: string; type: string; size: number; layout: { pattern: string } }[]>([
+      'ls',
+      '/a',
+    ]);
+    expect(listing.map((e) => e.name)).toEqual(['b', 'file.bin']);
+    expect(listing[1]).toMatchObject({
+      type: 'file',
+      size: payload.length,
+      layout: { pattern: 'replicated' },
+    });
+    const stat = await json<{ size: number; type: string }>(['stat', '/a/file.bin']);
+    expect(stat).toMatchObject({ size: payload.length, type: 'file' });
+    const stripe = await json<{
+      layout: { replicas: number };
+      objects: { objectId: string; pg: number; osts: number[] }[];
+    }>(['getstripe', '/a/file.bin']);
+    expect(stripe.objects.length).toBeGreaterThan(0);
+    for (const object of stripe.objects) expect(object.osts).toHaveLength(3);
+    const out = join(dataDir, 'out.bin');
+    const got = await cli(['get', '/a/file.bin', out]);
+    expect(got.code, got.stderr).toBe(0);
+    expect(readFileSync(out).equals(payload)).toBe(true);
+    const piped = await cli(['get', '/a/file.bin', '-']);
+    expect(Buffer.from(piped.stdout, 'binary').length).toBeGreaterThan(0);
+    expect((await cli(['put', '-', '/a/stdin.txt'], Buffer.from('from stdin\n'))).code).toBe(0);
+    expect((await cli(['get', '/a/stdin.txt', '-'])).stdout).toBe('from stdin\n');
+    expect((await cli(['mv', '/a/file.bin', '/a/b/moved.bin'])).code).toBe(0);
+    expect((await json<{ name: string }[]>(['ls', '/a/b'])).map((e) => e.name)).toEqual(['moved.bin']);
+    const folder = join(dataDir, 'tree');
+    mkdirSync(join(folder, 'sub'), { recursive: true });
+    writeFileSync(join(folder, 'one.txt'), 'one');
+    writeFileSync(join(folder, 'sub', 'two.txt'), 'two');
+    expect(await json<{ files: number }>(['put', folder, '/tree'])).toMatchObject({ files: 2 });
+    expect(await json<{ files: number }>(['get', '/tree', join(dataDir, 'tree-back')])).toMatchObject({
+      files: 2,
+    });
+    expect(readFileSync(join(dataDir, 'tree-back', 'sub', 'two.txt'), 'utf8')).toBe('two');
+    expect((await cli(['rm', '-r', '/a'])).code).toBe(0);
+    expect((await json<{ name: string }[]>(['ls', '/'])).map((e) => e.name)).toEqual(['tree']);
+  });
+
+  it('fails with a coded one-line reason and a non-zero exit', async () => {
+    const missing = await cli(['stat', '/nope']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toMatch(/^stripefs: NS_NOT_FOUND \(ENOENT\): /);
+    const notEmpty = await cli(['mkdir', '/x/y']);
+    expect(notEmpty.code).toBe(1);
+    expect(notEmpty.stderr).toContain('ENOENT');
+    const badLayout = await cli(['setstripe', '-S', '12345', '/']);
+    expect(badLayout.code).not.toBe(0);
+    expect(badLayout.stderr).toMatch(/LAYOUT_INVALID|REQ_INVALID/);
+    const badEc = await cli(['put', '--ec', 'four', join(dataDir, 'in.bin'), '/x']);
+    expect(badEc.code).toBe(2);
+    expect(badEc.stderr).toContain('--ec expects K+M');
+    const unknown = await cli(['frobnicate']);
+    expect(unknown.code).not.toBe(0);
+    const noCluster = await runCli(['df'], { env: { STRIPEFS_MDS: '127.0.0.1:1' } });
+    expect(noCluster.code).toBe(1);
+    expect(noCluster.stderr).toMatch(/^stripefs: REQ_/);
+  });
+
+  it('ost out|in|reweight change the map and health reports them', async () => {
+    const before = await json<{ mapEpoch: number }>(['ost', 'out', 'ost3']);
+    let health = await cli(['health', '--json']);
+    expect(health.code).toBe(1);
+    const outList = (JSON.parse(health.stdout) as { osts: { out: string[] } }).osts.out;
+    expect(outList).toHaveLength(1);
+    expect(outList[0]).toMatch(/^ost3 /);
+    const after = await json<{ mapEpoch: number }>(['ost', 'in', '3']);
+    expect(after.mapEpoch).toBeGreaterThan(before.mapEpoch);
+    const reweighted = await json<{ mapEpoch: number }>(['ost', 'reweight', '3', '0.5']);
+    expect(reweighted.mapEpoch).toBeGreaterThan(after.mapEpoch);
+    const rows = await json<{ id: number; weight: number }[]>(['df']);
+    expect(rows.find((r) => r.id === 3)?.weight).toBe(0.5);
+    expect((await cli(['ost', 'reweight', '3', '-1'])).code).toBe(2);
+    expect((await cli(['ost', 'out', 'ost999'])).stderr).toContain('MAP_UNKNOWN_OST');
+    health = await cli(['health', '--wait', '10']);
+    expect(health.code, health.stdout).toBe(0);
+    expect(health.stdout).toContain('HEALTH_OK');
+  });
+
+  it('fault set|clear reach the OSS that hosts the OST', async () => {
+    const set = await cli([
+      'fault',
+      'set',
+      'ost2',
+      '--latency-ms',
+      '5',
+      '--read-fail-rate',
+      '0.5',
+      '--seed',
+      '7',
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    expect((await cli(['fault', 'clear', 'ost2'])).code).toBe(0);
+    const bad = await cli(['fault', 'set', 'ost2']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('name at least one knob');
+  });
+
+  it('placement test runs the simulator', async () => {
+    const sim = await json<{ maxOverExpected: number; unplaced: number }>([
+      'placement',
+      'test',
+      '--topology',
+      'rack=3,host=2,ost=2',
+      '--rule',
+      'replicated:3:rack',
+      '--inputs',
+      '2000',
+    ]);
+    expect(sim.unplaced).toBe(0);
+    expect(sim.maxOverExpected).toBeGreaterThan(1);
+  });
+});
