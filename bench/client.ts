@@ -1,27 +1,58 @@
-// Client benchmarks: Reed-Solomon encode rate (decides main thread vs worker),
-// local-disk baselines, and, given a running cluster (STRIPEFS_BENCH_MDS=host:port,
-// e.g. the default local cluster of `stripefs cluster up`), sequential
-// read/write per layout, each with a ratio against a baseline from the same run.
+// Client benchmarks against a real cluster, each figure beside a baseline
+// from the same run (bench/baselines.ts): sequential write and read per
+// layout, 64 KiB-class sequential reads with and without readahead, an ec
+// read with one OSS down against the healthy read, the RSS of a client
+// streaming a large file, and the Reed-Solomon encode rate.
+//
+// The cluster: STRIPEFS_BENCH_MDS=host:port uses a running one (e.g. from
+// `stripefs cluster up`; the degraded figure is then skipped, since it kills an
+// OSS); otherwise the bench starts its own (1 MDS + 6 OSSs, the test helper)
+// in a temporary folder and stops it. `--quick`: 128 MiB per file, else 1 GiB.
+import { spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { encodeParity } from '../client/ec.js';
-import { type Layout, StripeClient } from '../client/index.js';
-import type { BenchResult } from './types.js';
+import { type ClientLimits, type Layout, StripeClient } from '../client/index.js';
+import { type Cluster, ossIndexOfOst, startCluster, waitForOsts } from '../test/client/cluster.js';
+import { localDisk, rawSocketPump } from './baselines.js';
+import { type BenchResult, GB, result } from './types.js';
 
 export type { BenchResult };
 
 const MiB = 1 << 20;
-const COMMAND = 'node dist/bench/client.js';
+const IO_BYTES = 4 * MiB;
 
-function gbps(bytes: number, ms: number): number {
-  return bytes / 1e9 / (ms / 1000);
+interface Case {
+  id: string;
+  layout: Layout;
+  /** Bytes stored per byte of file data. */
+  amplification: number;
 }
 
-function result(id: string, value: number, baseline: number | null): BenchResult {
-  return { id, value, unit: 'GB/s', baseline, ratio: baseline ? value / baseline : null, command: COMMAND };
-}
+const STRIPE = MiB;
+const CASES: Case[] = [
+  ...[1, 2, 4, 6].map((c) => ({
+    id: `raid0.c${c}`,
+    layout: { pattern: 'raid0', stripeSize: STRIPE, stripeCount: c } as Layout,
+    amplification: 1,
+  })),
+  {
+    id: 'rep2',
+    layout: { pattern: 'replicated', stripeSize: STRIPE, stripeCount: 4, replicas: 2, failureDomain: 'host' },
+    amplification: 2,
+  },
+  {
+    id: 'rep3',
+    layout: { pattern: 'replicated', stripeSize: STRIPE, stripeCount: 4, replicas: 3, failureDomain: 'host' },
+    amplification: 3,
+  },
+  {
+    id: 'ec42',
+    layout: { pattern: 'ec', stripeSize: STRIPE, k: 4, m: 2, failureDomain: 'host' },
+    amplification: 1.5,
+  },
+];
 
 function rsEncodeRate(totalBytes: number): number {
   const k = 4;
@@ -30,88 +61,215 @@ function rsEncodeRate(totalBytes: number): number {
   randomFillSync(shards, 0, k * MiB);
   const started = performance.now();
   for (let done = 0; done < totalBytes; done += k * MiB) encodeParity(shards, k, m);
-  return gbps(totalBytes, performance.now() - started);
+  return totalBytes / GB / ((performance.now() - started) / 1000);
 }
 
-function localDisk(dir: string, data: Buffer): { write: number; read: number } {
-  const path = join(dir, 'baseline.bin');
-  let started = performance.now();
-  writeFileSync(path, data);
-  const write = gbps(data.length, performance.now() - started);
-  started = performance.now();
-  readFileSync(path);
-  return { write, read: gbps(data.length, performance.now() - started) };
+async function timedGBps(bytes: number, work: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return bytes / GB / ((performance.now() - started) / 1000);
 }
 
-const LAYOUTS: Record<string, Layout> = {
-  'raid0-1': { pattern: 'raid0', stripeSize: MiB, stripeCount: 1 },
-  'raid0-2': { pattern: 'raid0', stripeSize: MiB, stripeCount: 2 },
-  'raid0-4': { pattern: 'raid0', stripeSize: MiB, stripeCount: 4 },
-  'raid0-6': { pattern: 'raid0', stripeSize: MiB, stripeCount: 6 },
-  'replicated-3': {
-    pattern: 'replicated',
-    stripeSize: MiB,
-    stripeCount: 4,
-    replicas: 3,
-    failureDomain: 'host',
-  },
-  'ec-4+2': { pattern: 'ec', stripeSize: MiB, k: 4, m: 2, failureDomain: 'host' },
-};
+/** Writes `data` sequentially in IO_BYTES writes; the time includes close (fsync everywhere, commit). */
+async function writeSequential(
+  client: StripeClient,
+  path: string,
+  layout: Layout,
+  data: Buffer,
+): Promise<void> {
+  const handle = await client.open(path, 'w', { layout });
+  for (let at = 0; at < data.length; at += IO_BYTES)
+    await handle.write(data, at, Math.min(IO_BYTES, data.length - at), at);
+  await handle.close();
+}
+
+/** Reads a file sequentially in `ioBytes` reads through one handle; returns the bytes read. */
+async function readSequential(client: StripeClient, path: string, ioBytes: number, limitBytes = Infinity) {
+  const handle = await client.open(path, 'r');
+  const out = Buffer.allocUnsafe(ioBytes);
+  const end = Math.min(handle.size, limitBytes);
+  let at = 0;
+  while (at < end) {
+    const { bytesRead } = await handle.read(out, 0, Math.min(ioBytes, end - at), at);
+    if (bytesRead === 0) break;
+    at += bytesRead;
+  }
+  await handle.close();
+  if (at !== end) throw new Error(`${path}: read ${at} of ${end} bytes`);
+  return at;
+}
+
+/** Streams `path` in a child process with a fresh client; its peak RSS is sampled every 20 ms. */
+async function streamInChild(
+  mds: string,
+  path: string,
+): Promise<{ bytes: number; gbps: number; rssStartBytes: number; rssPeakBytes: number }> {
+  const clientUrl = new URL('../client/index.js', import.meta.url).href;
+  const script = `
+    const { StripeClient } = await import(${JSON.stringify(clientUrl)});
+    const client = await StripeClient.connect({ mds: ${JSON.stringify(mds)}, seed: 1 });
+    const rssStartBytes = process.memoryUsage().rss;
+    let rssPeakBytes = rssStartBytes;
+    const timer = setInterval(() => { rssPeakBytes = Math.max(rssPeakBytes, process.memoryUsage().rss); }, 20);
+    const started = performance.now();
+    let bytes = 0;
+    for await (const piece of client.createReadStream(${JSON.stringify(path)})) bytes += piece.length;
+    const gbps = bytes / 1e9 / ((performance.now() - started) / 1000);
+    clearInterval(timer);
+    await client.close();
+    console.log(JSON.stringify({ bytes, gbps, rssStartBytes, rssPeakBytes }));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`streaming child exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').pop() as string);
+}
+
+async function connect(mds: string, limits: Partial<ClientLimits> = {}): Promise<StripeClient> {
+  return StripeClient.connect({ mds, seed: 1, limits });
+}
 
 export async function runClientBench(opts: { quick: boolean }): Promise<BenchResult[]> {
-  const sizeBytes = opts.quick ? 64 * MiB : 1024 * MiB;
-  const results: BenchResult[] = [
-    result('client.ec.encode-4+2.main-thread', rsEncodeRate(opts.quick ? 64 * MiB : 512 * MiB), null),
-  ];
-  const dir = mkdtempSync(join(tmpdir(), 'stripefs-bench-'));
-  const data = Buffer.allocUnsafe(sizeBytes);
-  randomFillSync(data);
-  const disk = localDisk(dir, data);
-  rmSync(dir, { recursive: true, force: true });
-  results.push(
-    result('client.baseline.local-disk-write', disk.write, null),
-    result('client.baseline.local-disk-read', disk.read, null),
-  );
-  const mdsAddress = process.env.STRIPEFS_BENCH_MDS;
-  if (!mdsAddress) return results;
-  const client = await StripeClient.connect({ mds: mdsAddress });
-  const root = `/bench-client-${process.pid}`;
-  await client.mkdir(root, { recursive: true });
+  const command = `node dist/bench/client.js${opts.quick ? ' --quick' : ''}`;
+  const sizeBytes = (opts.quick ? 128 : 1024) * MiB;
+  const results: BenchResult[] = [];
+  const add = (
+    id: string,
+    value: number,
+    unit: string,
+    baseline?: { value: number; name: string },
+    note?: string,
+  ): void => {
+    const r = result(id, value, unit, command, baseline, note);
+    results.push(r);
+    console.error(JSON.stringify(r));
+  };
+  add('client.ec.encode-4+2.main-thread', rsEncodeRate(opts.quick ? 128 * MiB : 512 * MiB), 'GB/s');
+  const external = process.env.STRIPEFS_BENCH_MDS;
+  const cluster: Cluster | undefined = external
+    ? undefined
+    : await startCluster({ heartbeatIntervalMs: 500 });
+  const mds = external ?? (cluster as Cluster).mdsAddress;
+  const diskDir = cluster ? cluster.dir : 'data/bench';
   try {
-    for (const [name, layout] of Object.entries(LAYOUTS)) {
-      let started = performance.now();
-      await client.writeFile(`${root}/${name}`, data, { layout });
-      results.push(result(`client.write.${name}`, gbps(sizeBytes, performance.now() - started), disk.write));
-      started = performance.now();
-      let read = 0;
-      for await (const piece of client.createReadStream(`${root}/${name}`)) read += (piece as Buffer).length;
-      if (read !== sizeBytes) throw new Error(`read ${read} of ${sizeBytes}`);
-      results.push(result(`client.read.${name}`, gbps(sizeBytes, performance.now() - started), disk.read));
+    const pump = (await rawSocketPump(sizeBytes)) / GB;
+    const disk = await localDisk(diskDir, sizeBytes);
+    const diskWrite = disk.writeNew / GB;
+    const diskRead = disk.read / GB;
+    add('client.baseline.raw-socket', pump, 'GB/s');
+    add('client.baseline.disk-write-new', diskWrite, 'GB/s');
+    add('client.baseline.disk-read', diskRead, 'GB/s');
+    const socketBase = { value: pump, name: 'raw loopback socket pump, same run' };
+    const diskBase = { value: diskWrite, name: 'local disk new-data write, same run' };
+
+    const data = Buffer.allocUnsafe(sizeBytes);
+    randomFillSync(data);
+    const root = `/bench-client-${process.pid}`;
+    const writer = await connect(mds);
+    await writer.mkdir(root, { recursive: true });
+    const reads = new Map<string, number>();
+    const writes = new Map<string, number>();
+    for (const c of CASES) {
+      const path = `${root}/${c.id}`;
+      const write = await timedGBps(sizeBytes, () => writeSequential(writer, path, c.layout, data));
+      writes.set(c.id, write);
+      add(`client.seq-write.${c.id}`, write, 'GB/s', diskBase, `${c.amplification}x stored`);
+      add(
+        `client.seq-write-stored.${c.id}`,
+        write * c.amplification,
+        'GB/s',
+        diskBase,
+        'file bytes x amplification',
+      );
+      // A fresh client: nothing of the file in its cache.
+      const reader = await connect(mds);
+      const read = await timedGBps(sizeBytes, async () => {
+        await readSequential(reader, path, IO_BYTES);
+      });
+      await reader.close();
+      reads.set(c.id, read);
+      add(`client.seq-read.${c.id}`, read, 'GB/s', socketBase);
     }
-    results.push({
-      id: 'client.rss-after-reads',
-      value: process.memoryUsage().rss / MiB,
-      unit: 'MiB',
-      baseline: null,
-      ratio: null,
-      command: COMMAND,
+    const rep2 = writes.get('rep2') ?? 0;
+    add('client.seq-write.ec42-vs-rep2', writes.get('ec42') ?? 0, 'GB/s', {
+      value: rep2,
+      name: 'replicated:2 write, same run',
     });
+
+    // Small sequential reads: readahead on and off, over the same file.
+    const scanBytes = Math.min(sizeBytes, (opts.quick ? 64 : 256) * MiB);
+    for (const ioBytes of [16 * 1024, 64 * 1024, 256 * 1024]) {
+      const rates: Record<string, number> = {};
+      for (const mode of ['no-readahead', 'readahead'] as const) {
+        const reader = await connect(mds, mode === 'readahead' ? {} : { readaheadFileBytesMax: 0 });
+        rates[mode] = await timedGBps(scanBytes, async () => {
+          await readSequential(reader, `${root}/rep3`, ioBytes, scanBytes);
+        });
+        await reader.close();
+      }
+      add(`client.read-size.no-readahead.${ioBytes}`, rates['no-readahead'] ?? 0, 'GB/s');
+      add(`client.read-size.readahead.${ioBytes}`, rates.readahead ?? 0, 'GB/s', {
+        value: rates['no-readahead'] ?? 0,
+        name: 'same reads without readahead',
+      });
+    }
+
+    // A client streaming the whole file through createReadStream, alone in a fresh process (so its RSS is its own).
+    {
+      const streamed = await streamInChild(mds, `${root}/raid0.c6`);
+      if (streamed.bytes !== sizeBytes) throw new Error(`streamed ${streamed.bytes} of ${sizeBytes}`);
+      add('client.stream-read.raid0.c6', streamed.gbps, 'GB/s', socketBase);
+      add(
+        'client.stream-rss-peak',
+        streamed.rssPeakBytes / MiB,
+        'MiB',
+        { value: streamed.rssStartBytes / MiB, name: 'RSS of the connected client before the stream' },
+        `peak RSS streaming ${sizeBytes / MiB} MiB (cache 256 MiB, readahead 64 MiB per file)`,
+      );
+    }
+
+    // ec read with one OSS (one chunk) down, against the healthy read of the same run.
+    if (cluster) {
+      const report = await writer.getLayout(`${root}/ec42`);
+      const victim = await ossIndexOfOst(cluster, report.objects[0]?.osts[0] as number);
+      await cluster.oss[victim]?.kill();
+      await waitForOsts(mds, 12, 10);
+      const reader = await connect(mds);
+      const degraded = await timedGBps(sizeBytes, async () => {
+        await readSequential(reader, `${root}/ec42`, IO_BYTES);
+      });
+      await reader.close();
+      add('client.degraded-read.ec42', degraded, 'GB/s', {
+        value: reads.get('ec42') ?? 0,
+        name: 'healthy ec:4+2 read, same run',
+      });
+    }
+    if (external) {
+      for (const c of CASES) await writer.unlink(`${root}/${c.id}`).catch(() => undefined);
+      await writer.rmdir(root).catch(() => undefined);
+    }
+    await writer.close();
   } finally {
-    for (const name of Object.keys(LAYOUTS)) await client.unlink(`${root}/${name}`).catch(() => undefined);
-    await client.rmdir(root).catch(() => undefined);
-    await client.close();
+    await cluster?.stop();
   }
   return results;
 }
 
-if (process.argv[1]?.endsWith('bench/client.js')) {
-  runClientBench({ quick: !process.argv.includes('--full') }).then(
-    (results) => {
-      for (const r of results) console.log(JSON.stringify(r));
-    },
-    (err: unknown) => {
-      console.error(err);
-      process.exitCode = 1;
-    },
-  );
+function printTable(results: BenchResult[]): void {
+  console.log('| id | value | baseline | ratio |');
+  console.log('|---|---|---|---|');
+  for (const r of results) {
+    const base = r.baseline === null ? '-' : `${r.baseline.toFixed(3)} (${r.baselineName ?? ''})`;
+    const ratio = r.ratio === null ? '-' : `${(r.ratio * 100).toFixed(0)}%`;
+    console.log(`| ${r.id} | ${r.value.toFixed(3)} ${r.unit} | ${base} | ${ratio} |`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  printTable(await runClientBench({ quick: process.argv.includes('--quick') }));
 }

@@ -14,6 +14,8 @@ export interface ClientContext {
   limits: ClientLimits;
   counters: ClientCounters;
   blocksInFlight: Map<string, Promise<Buffer>>;
+  /** ec blocks in flight whose fetch is rebuilding them (a rebuild never waits for another). */
+  blocksRebuilding: Set<string>;
   /** Readahead bytes requested and not yet in the cache (the other part of the global budget). */
   prefetchInFlight: { bytes: number };
 }

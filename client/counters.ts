@@ -7,6 +7,8 @@ export class ClientCounters {
   retries = 0;
   degradedReads = 0;
   badChunksReported = 0;
+  /** Object requests sent per transport (bulk data path, gRPC fallback). */
+  readonly requests = { bulk: 0, grpc: 0 };
   readonly bytesReadPerOst = new Map<number, number>();
   readonly bytesWrittenPerOst = new Map<number, number>();
   readonly latencies: OpLatencies;

@@ -27,7 +27,10 @@ export class StripeFileHandle {
   ) {
     this.sizeBytes = initialSizeBytes;
     this.reader = new FileReader(ctx, inode, fileLayout, () => this.sizeBytes);
-    if (flags !== 'r') this.writer = new FileWriter(ctx, inode, fileLayout, initialSizeBytes);
+    if (flags !== 'r')
+      this.writer = new FileWriter(ctx, inode, fileLayout, initialSizeBytes, (position, length) =>
+        this.reader.read(position, length),
+      );
     if (flags === 'a') this.position = initialSizeBytes;
   }
 

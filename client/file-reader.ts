@@ -3,6 +3,7 @@
 // them in parallel, and runs the readahead state machine to fetch ahead.
 import type { ClientContext } from './context.js';
 import type { FileLayout } from './layout.js';
+import type { EcSiblings } from './object-io.js';
 import { INITIAL_READAHEAD, onRead, type ReadaheadState } from './readahead.js';
 import { locateByte } from './striping.js';
 
@@ -55,8 +56,11 @@ export class FileReader {
       unitBytes: this.fileLayout.layout.stripeSize,
       blockBytes: this.blockBytes,
       windowBytesMax: limits.readaheadFileBytesMax,
+      // Never more than half the cache: prefetched blocks must live until they are read.
       globalAvailableBytes:
-        limits.readaheadTotalBytesMax - cache.unreadPrefetchedBytes - prefetchInFlight.bytes,
+        Math.min(limits.readaheadTotalBytesMax, Math.floor(cache.capacityBytes / 2)) -
+        cache.unreadPrefetchedBytes -
+        prefetchInFlight.bytes,
     });
     this.readahead = step.state;
     for (const range of step.prefetch) {
@@ -101,7 +105,17 @@ export class FileReader {
   private fetch(b: number, length: number): Promise<Buffer> {
     const where = locateByte(this.fileLayout.layout, b * this.blockBytes);
     if (this.fileLayout.layout.pattern === 'ec') {
-      return this.ctx.io.readEc(this.fileLayout, this.inode, where.objectIndex, where.objectOffset, length);
+      const key = `${this.inode}:${b}`;
+      return this.ctx.io
+        .readEc(
+          this.fileLayout,
+          this.inode,
+          where.objectIndex,
+          where.objectOffset,
+          length,
+          this.siblingsOf(b, where.objectIndex, this.sizeBytes()),
+        )
+        .finally(() => this.ctx.blocksRebuilding.delete(key));
     }
     return this.ctx.io.readReplicated(
       this.fileLayout,
@@ -110,6 +124,31 @@ export class FileReader {
       where.objectOffset,
       length,
     );
+  }
+
+  /**
+   * ec: block b is in data chunk `chunk`; the same range of data chunk j is
+   * block b + (j - chunk) * (stripeSize / blockBytes) (chunks of a stripe are
+   * consecutive stripe units of the file).
+   */
+  private siblingsOf(b: number, chunk: number, size: number): EcSiblings {
+    const { cache, blocksInFlight, blocksRebuilding } = this.ctx;
+    const blocksPerUnit = this.fileLayout.layout.stripeSize / this.blockBytes;
+    return {
+      peek: (j) => {
+        const sibling = b + (j - chunk) * blocksPerUnit;
+        if (cache.has(this.inode, sibling)) {
+          const cached = cache.get(this.inode, sibling);
+          // Cached before an append made the file longer: not whole, so not used.
+          if (cached && cached.length === this.blockLength(sibling, size)) return cached;
+        }
+        const key = `${this.inode}:${sibling}`;
+        return blocksRebuilding.has(key) ? undefined : blocksInFlight.get(key);
+      },
+      rebuilding: () => {
+        blocksRebuilding.add(`${this.inode}:${b}`);
+      },
+    };
   }
 
   /** The file's own writes: drop cached blocks they touch. */

@@ -39,6 +39,8 @@ export class FileWriter {
     private readonly fileLayout: FileLayout,
     /** ec: bytes already in the file (appends only). */
     private appendAt: number,
+    /** ec: reads bytes already in the file (the start of a partial last stripe that an append completes). */
+    private readonly readBack: (position: number, length: number) => Promise<Buffer>,
   ) {}
 
   get dirty(): boolean {
@@ -93,10 +95,20 @@ export class FileWriter {
     let at = 0;
     while (at < data.length) {
       if (!this.stripe) {
-        this.stripe = Buffer.alloc(stripeBytes);
-        this.stripeIndex = Math.floor(this.appendAt / stripeBytes);
-        this.stripeFill = this.appendAt % stripeBytes;
-        this.stripeSent = this.stripeFill;
+        const stripe = Buffer.alloc(stripeBytes);
+        const index = Math.floor(this.appendAt / stripeBytes);
+        const fill = this.appendAt % stripeBytes;
+        // Appending to a file whose last stripe is partial: that stripe is encoded again whole.
+        if (fill > 0) {
+          const existing = await this.readBack(index * stripeBytes, fill);
+          if (existing.length !== fill)
+            throw new StripeError('IO_FAILED', `read ${existing.length} of the ${fill} bytes to append to`);
+          existing.copy(stripe);
+        }
+        this.stripe = stripe;
+        this.stripeIndex = index;
+        this.stripeFill = fill;
+        this.stripeSent = fill;
       }
       const n = Math.min(data.length - at, stripeBytes - this.stripeFill);
       this.stripe.set(data.subarray(at, at + n), this.stripeFill);

@@ -12,6 +12,7 @@ import { type ClientLimits, clientLimits } from './limits.js';
 import { MdsClient } from './mds-client.js';
 import { ObjectIo } from './object-io.js';
 import { OssPool } from './oss-pool.js';
+import { OstHealth } from './ost-health.js';
 import { describeLayout, type LayoutReport } from './report.js';
 import { type ClientStats, statsOf } from './stats-report.js';
 import { readStreamOf, writeStreamOf } from './streams.js';
@@ -75,9 +76,10 @@ export class StripeClient {
     const mds = new MdsClient(options.mds);
     await mds.start();
     const counters = new ClientCounters(limits.latencyBucketsPerDecade);
-    const pool = new OssPool(limits);
+    const pool = new OssPool(limits, counters.requests);
     const random = seededRandom(options.seed ?? seedFromEnv());
-    const io = new ObjectIo({ mds, limits, random, counters, pool });
+    const health = new OstHealth(limits.ostSuspectMs);
+    const io = new ObjectIo({ mds, limits, random, counters, pool, health });
     const ctx: ClientContext = {
       mds,
       io,
@@ -85,6 +87,7 @@ export class StripeClient {
       limits,
       counters,
       blocksInFlight: new Map(),
+      blocksRebuilding: new Set(),
       prefetchInFlight: { bytes: 0 },
     };
     return new StripeClient(ctx, pool);

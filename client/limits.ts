@@ -19,8 +19,15 @@ export const CLIENT_LIMITS = {
   inFlightTotalMax: 32,
   /** Dirty bytes a writer may have sent and not yet acknowledged (write-behind). */
   writeBehindBytesMax: 64 * MiB,
-  /** Request deadline for one chunk read or write. */
-  requestTimeoutMs: 30_000,
+  /**
+   * Deadline of one request to one OSS (a chunk read or write, a flush). A
+   * replica that has not answered by then is skipped for the next one.
+   */
+  requestTimeoutMs: 10_000,
+  /** An OST that timed out or failed a request is tried after the others for this long. */
+  ostSuspectMs: 5_000,
+  /** 1: object bytes over the bulk data path when the OST has a bulk address; 0: gRPC only. */
+  bulkEnabled: 1,
   /** Retries of one request before failing over or reporting. */
   retriesMax: LIMITS.clientRetriesMax,
   backoffMsBase: LIMITS.clientBackoffMsBase,

@@ -2,6 +2,7 @@
 // times out or fails its checksum is skipped for the next; an ec chunk that
 // cannot be read is rebuilt from any k others; bad chunks are reported to the
 // MDS for repair. When nothing works the error names the objects and OSTs.
+import { crc32c } from '../common/checksum.js';
 import { isErrorCode, StripeError } from '../common/errors.js';
 import type { ObjectRef } from '../proto/index.js';
 import type { ClientCounters } from './counters.js';
@@ -9,13 +10,27 @@ import { reconstruct } from './ec.js';
 import type { FileLayout } from './layout.js';
 import { locateEcChunks, locateObject, type ObjectTarget } from './locate.js';
 import type { MapView } from './map.js';
-import type { OssPool } from './oss-pool.js';
+import type { OssEndpoint, OssPool } from './oss-pool.js';
+import type { OstHealth } from './ost-health.js';
 import { type RetryDeps, withRetries } from './retry.js';
 
 export interface Touched {
   ost: number;
-  address: string;
+  endpoint: OssEndpoint;
   ref: ObjectRef;
+}
+
+/**
+ * What the file reader knows about the other data chunks of an ec stripe
+ * (blocks in its cache or being fetched), so a rebuild reads only what it
+ * lacks: a sequential degraded read then costs one parity read per missing
+ * chunk instead of k reads.
+ */
+export interface EcSiblings {
+  /** The same range of data chunk `chunk`, if the reader has it or is fetching it (not by a rebuild). */
+  peek(chunk: number): Promise<Buffer> | Buffer | undefined;
+  /** Called when this read turns into a rebuild: rebuilds never wait for each other. */
+  rebuilding(): void;
 }
 
 interface Failure {
@@ -27,7 +42,9 @@ interface Failure {
 const BAD_COPY = new Set(['OBJ_CHECKSUM', 'OBJ_NOT_FOUND']);
 
 export class ObjectIo {
-  constructor(private readonly deps: RetryDeps & { pool: OssPool; counters: ClientCounters }) {}
+  constructor(
+    private readonly deps: RetryDeps & { pool: OssPool; counters: ClientCounters; health: OstHealth },
+  ) {}
 
   private ref(target: ObjectTarget, ost: number): ObjectRef {
     return {
@@ -39,9 +56,9 @@ export class ObjectIo {
     };
   }
 
-  private address(view: MapView, ost: number): string | undefined {
+  private endpoint(view: MapView, ost: number): OssEndpoint | undefined {
     const endpoint = view.osts.get(ost);
-    return endpoint?.grpcAddress ? endpoint.grpcAddress : undefined;
+    return endpoint?.grpcAddress ? endpoint : undefined;
   }
 
   private report(ost: number, objectId: string, code: string): void {
@@ -57,11 +74,22 @@ export class ObjectIo {
     ost: number,
     offset: number,
     length: number,
+    lastResort: boolean,
   ): Promise<Buffer> {
-    const address = this.address(view, ost);
-    if (!address) throw new StripeError('REQ_UNAVAILABLE', `OST ${ost} has no address`);
+    const endpoint = this.endpoint(view, ost);
+    if (!endpoint) throw new StripeError('REQ_UNAVAILABLE', `OST ${ost} has no address`);
     const started = performance.now();
-    const data = await this.deps.pool.readRange(address, this.ref(target, ost), offset, length);
+    let data: Buffer;
+    // A request that queued for the OSS while the OST turned suspect goes elsewhere instead.
+    const skip = lastResort ? undefined : () => this.deps.health.isSuspect(ost);
+    try {
+      data = await this.deps.pool.readRange(endpoint, this.ref(target, ost), offset, length, skip);
+    } catch (err) {
+      if (!(err instanceof StripeError && err.details.skipped === true))
+        this.deps.health.record(ost, codeOf(err));
+      throw err;
+    }
+    this.deps.health.record(ost, undefined);
     this.deps.counters.latencies.record('readChunk', performance.now() - started);
     this.deps.counters.addOstBytes(this.deps.counters.bytesReadPerOst, ost, data.length);
     if (data.length === length) return data;
@@ -70,9 +98,9 @@ export class ObjectIo {
     return padded;
   }
 
-  private upFirst(view: MapView, osts: number[]): number[] {
-    const up = (ost: number): boolean => view.osts.get(ost)?.up ?? false;
-    return [...osts.filter(up), ...osts.filter((o) => !up(o))];
+  /** Up and healthy first, then up but recently failing, then down. */
+  private tryOrder(view: MapView, osts: number[]): number[] {
+    return this.deps.health.order(osts, (ost) => view.osts.get(ost)?.up ?? false);
   }
 
   /** raid0 / replicated: bytes [offset, offset+length) of object `objectIndex`, from the first replica that answers. */
@@ -86,13 +114,14 @@ export class ObjectIo {
     return withRetries(this.deps, async (view) => {
       const target = locateObject(view, fileLayout, inode, objectIndex);
       const failures: Failure[] = [];
-      for (const [rank, ost] of this.upFirst(view, target.osts).entries()) {
+      const order = this.tryOrder(view, target.osts);
+      for (const [rank, ost] of order.entries()) {
         try {
-          const data = await this.readOne(view, target, ost, offset, length);
+          const data = await this.readOne(view, target, ost, offset, length, rank === order.length - 1);
           if (rank > 0) this.deps.counters.degradedReads++;
           return data;
         } catch (err) {
-          const code = err instanceof StripeError ? err.code : 'REQ_INTERNAL';
+          const code = codeOf(err);
           failures.push({ ost, code });
           this.report(ost, target.objectId, code);
           if (code === 'MAP_STALE') throw err;
@@ -120,28 +149,61 @@ export class ObjectIo {
     chunk: number,
     chunkOffset: number,
     length: number,
+    siblings?: EcSiblings,
   ): Promise<Buffer> {
     return withRetries(this.deps, async (view) => {
       const targets = locateEcChunks(view, fileLayout, inode);
       const primary = targets[chunk] as ObjectTarget;
       const primaryOst = primary.osts[0];
       const failures: Failure[] = [];
-      if (primaryOst !== undefined && (view.osts.get(primaryOst)?.up ?? false)) {
+      const up = primaryOst !== undefined && (view.osts.get(primaryOst)?.up ?? false);
+      // A suspect primary is skipped (rebuilding costs k reads, waiting out a hang costs a timeout).
+      if (primaryOst !== undefined && up && !this.deps.health.isSuspect(primaryOst)) {
         try {
-          return await this.readOne(view, primary, primaryOst, chunkOffset, length);
+          return await this.readOne(view, primary, primaryOst, chunkOffset, length, false);
         } catch (err) {
-          const code = err instanceof StripeError ? err.code : 'REQ_INTERNAL';
+          const code = codeOf(err);
           if (code === 'MAP_STALE') throw err;
           failures.push({ ost: primaryOst, code });
           this.report(primaryOst, primary.objectId, code);
         }
-      } else {
+      } else if (!up) {
         failures.push({ ost: primaryOst ?? -1, code: 'OST_DOWN' });
       }
-      return this.rebuild(view, fileLayout, targets, chunk, chunkOffset, length, failures);
+      siblings?.rebuilding();
+      const known = siblings ? await peekSiblings(siblings, fileLayout.layout.k as number, chunk) : new Map();
+      const rebuilt = await this.rebuild(
+        view,
+        fileLayout,
+        targets,
+        chunk,
+        chunkOffset,
+        length,
+        failures,
+        known,
+      );
+      if (rebuilt) return rebuilt;
+      // Not enough other chunks: last resort, the suspect primary itself.
+      if (primaryOst !== undefined && up && failures.every((f) => f.ost !== primaryOst)) {
+        try {
+          return await this.readOne(view, primary, primaryOst, chunkOffset, length, true);
+        } catch (err) {
+          failures.push({ ost: primaryOst, code: codeOf(err) });
+        }
+      }
+      throw new StripeError(
+        'IO_DEGRADED',
+        `not enough chunks could be read to rebuild ${primary.objectId} at ${chunkOffset}+${length}`,
+        {
+          objects: targets.map((t) => t.objectId),
+          osts: targets.map((t) => t.osts[0] ?? -1),
+          failures,
+        },
+      );
     });
   }
 
+  /** Rebuilds the range of data chunk `chunk` from k others, or returns undefined when k cannot be read. */
   private async rebuild(
     view: MapView,
     fileLayout: FileLayout,
@@ -150,25 +212,38 @@ export class ObjectIo {
     chunkOffset: number,
     length: number,
     failures: Failure[],
-  ): Promise<Buffer> {
+    known: Map<number, Buffer>,
+  ): Promise<Buffer | undefined> {
     const k = fileLayout.layout.k as number;
     const m = fileLayout.layout.m as number;
     const shards = Buffer.alloc((k + m) * length);
     const present = new Array<boolean>(k + m).fill(false);
-    const candidates = this.upFirst(
-      view,
-      targets.map((_, j) => j).filter((j) => j !== chunk && targets[j]?.osts[0] !== undefined),
-    ).filter((j) => j !== chunk);
+    let have = 0;
+    for (const [j, data] of known) {
+      if (have === k) break;
+      // A shorter block ends at the end of the file: the chunk is stored zero padded, as shards is.
+      shards.set(data.subarray(0, length), j * length);
+      present[j] = true;
+      have++;
+    }
+    // The rest by their OST's health (healthy, suspect, down), data chunks before parity.
+    const rankOf = (j: number): number => {
+      const ost = targets[j]?.osts[0] as number;
+      return this.deps.health.rank(ost, view.osts.get(ost)?.up ?? false);
+    };
+    const candidates = targets
+      .map((_, j) => j)
+      .filter((j) => j !== chunk && !present[j] && targets[j]?.osts[0] !== undefined)
+      .sort((a, b) => rankOf(a) - rankOf(b) || a - b);
     // Ask for exactly the k still needed at a time; ask more only when some fail.
     let next = 0;
-    let have = 0;
     while (have < k && next < candidates.length) {
       const batch = candidates.slice(next, next + (k - have));
       next += batch.length;
       const results = await Promise.allSettled(
         batch.map((j) => {
           const target = targets[j] as ObjectTarget;
-          return this.readOne(view, target, target.osts[0] as number, chunkOffset, length);
+          return this.readOne(view, target, target.osts[0] as number, chunkOffset, length, false);
         }),
       );
       results.forEach((result, i) => {
@@ -179,23 +254,13 @@ export class ObjectIo {
           present[j] = true;
           have++;
         } else {
-          const code = result.reason instanceof StripeError ? result.reason.code : 'REQ_INTERNAL';
+          const code = codeOf(result.reason);
           failures.push({ ost: target.osts[0] as number, code });
           this.report(target.osts[0] as number, target.objectId, code);
         }
       });
     }
-    if (have < k) {
-      throw new StripeError(
-        'IO_DEGRADED',
-        `only ${have} of the ${k} chunks needed to rebuild ${targets[chunk]?.objectId} could be read`,
-        {
-          objects: targets.map((t) => t.objectId),
-          osts: targets.map((t) => t.osts[0] ?? -1),
-          failures,
-        },
-      );
-    }
+    if (have < k) return undefined;
     reconstruct(shards, k, m, present);
     this.deps.counters.degradedReads++;
     return Buffer.from(shards.subarray(chunk * length, (chunk + 1) * length));
@@ -203,22 +268,24 @@ export class ObjectIo {
 
   /** Writes `data` at `offset` to every copy of a target (all must store it), returning what to flush at sync. */
   writeTarget(locate: (view: MapView) => ObjectTarget, offset: number, data: Uint8Array): Promise<Touched[]> {
+    // Once for every replica and every retry.
+    const checksum = crc32c(data);
     return withRetries(this.deps, async (view) => {
       const target = locate(view);
       if (target.osts.length === 0)
         throw new StripeError('IO_FAILED', `no OST holds ${target.objectId}`, { objects: [target.objectId] });
       const started = performance.now();
       const touched: Touched[] = target.osts.map((ost) => {
-        const address = this.address(view, ost);
-        if (!address)
+        const endpoint = this.endpoint(view, ost);
+        if (!endpoint)
           throw new StripeError('IO_FAILED', `OST ${ost} has no address`, {
             objects: [target.objectId],
             osts: [ost],
           });
-        return { ost, address, ref: this.ref(target, ost) };
+        return { ost, endpoint, ref: this.ref(target, ost) };
       });
       const results = await Promise.allSettled(
-        touched.map((t) => this.deps.pool.writeChunk(t.address, t.ref, offset, data)),
+        touched.map((t) => this.deps.pool.writeChunk(t.endpoint, t.ref, offset, data, checksum)),
       );
       this.deps.counters.latencies.record('writeChunk', performance.now() - started);
       const failures: Failure[] = [];
@@ -226,11 +293,7 @@ export class ObjectIo {
         const ost = (touched[i] as Touched).ost;
         if (result.status === 'fulfilled')
           this.deps.counters.addOstBytes(this.deps.counters.bytesWrittenPerOst, ost, data.length);
-        else
-          failures.push({
-            ost,
-            code: result.reason instanceof StripeError ? result.reason.code : 'REQ_INTERNAL',
-          });
+        else failures.push({ ost, code: codeOf(result.reason) });
       });
       if (failures.length === 0) return touched;
       const stale = failures.some((f) => f.code === 'MAP_STALE');
@@ -260,6 +323,33 @@ export class ObjectIo {
 
   /** fsync one written copy at its OSS (retried like any request). */
   flushObject(t: Touched): Promise<void> {
-    return withRetries(this.deps, () => this.deps.pool.flush(t.address, t.ref));
+    return withRetries(this.deps, () => this.deps.pool.flush(t.endpoint, t.ref));
   }
+}
+
+function codeOf(err: unknown): string {
+  return err instanceof StripeError ? err.code : 'REQ_INTERNAL';
+}
+
+/** The other data chunks' ranges the reader has or is fetching; one that fails is simply read again. */
+async function peekSiblings(siblings: EcSiblings, k: number, chunk: number): Promise<Map<number, Buffer>> {
+  // Let a caller that is starting several block fetches at once register them all first.
+  await Promise.resolve();
+  const known = new Map<number, Buffer>();
+  const waits: Promise<void>[] = [];
+  for (let j = 0; j < k; j++) {
+    if (j === chunk) continue;
+    const peeked = siblings.peek(j);
+    if (peeked === undefined) continue;
+    waits.push(
+      Promise.resolve(peeked).then(
+        (data) => {
+          known.set(j, data);
+        },
+        () => undefined,
+      ),
+    );
+  }
+  await Promise.all(waits);
+  return known;
 }

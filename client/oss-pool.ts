@@ -1,110 +1,193 @@
-// Connections to OSSs: one gRPC channel per OSS address, reused by every file,
-// with bounded requests in flight per OSS and in total. Bulk bytes go over
-// OssService WriteChunk / ReadRange streams until the bulk path of
-// common/bulk/ exists (then only this file changes).
+// Connections to OSSs, shared by every file of a client. Object bytes go over
+// the bulk data path (common/bulk/, framed TCP) when the map gives the OST a
+// bulk address, and over OssService WriteChunk / ReadRange streams otherwise;
+// Flush is always gRPC. Requests in flight are bounded per OSS and in total,
+// and the per-OSS slot is taken before the total one, so one slow OSS cannot
+// stall requests to the others. A bulk client keeps at most as many
+// connections as the per-OSS limit and reuses them.
 import * as grpc from '@grpc/grpc-js';
+import { BulkClient } from '../common/bulk/client.js';
 import { crc32c } from '../common/checksum.js';
 import { StripeError } from '../common/errors.js';
 import { CLIENT_OPTIONS, call, fromGrpcError } from '../common/grpc.js';
 import { Semaphore } from '../common/semaphore.js';
 import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
-import {
-  contract,
-  type ObjectRef,
-  type ReadRangeResponse__Output,
-  type WriteChunkResponse__Output,
-} from '../proto/index.js';
+import { contract, type ObjectRef, type ReadRangeResponse__Output } from '../proto/index.js';
 import type { ClientLimits } from './limits.js';
+
+/** Where one OST's OSS listens: gRPC always, the bulk path when it has one ('' otherwise). */
+export interface OssEndpoint {
+  grpcAddress: string;
+  bulkAddress: string;
+}
 
 interface OssConnection {
   client: OssServiceClient;
+  bulk: BulkClient | undefined;
   slots: Semaphore;
+}
+
+/** What the bulk path needs of a ref (every field, unlike the proto input type). */
+function bulkRef(ref: ObjectRef): {
+  ostId: number;
+  objectId: string;
+  poolId: number;
+  pg: number;
+  mapEpoch: number;
+} {
+  return {
+    ostId: ref.ostId ?? 0,
+    objectId: ref.objectId ?? '',
+    poolId: ref.poolId ?? 0,
+    pg: ref.pg ?? 0,
+    mapEpoch: Number(ref.mapEpoch ?? 0),
+  };
 }
 
 export class OssPool {
   private readonly connections = new Map<string, OssConnection>();
   private readonly total: Semaphore;
-
-  constructor(private readonly limits: ClientLimits) {
+  constructor(
+    private readonly limits: ClientLimits,
+    /** Requests sent per transport, for stats and tests. */
+    private readonly requests: { bulk: number; grpc: number },
+  ) {
     this.total = new Semaphore(limits.inFlightTotalMax);
   }
 
-  private connection(address: string): OssConnection {
-    let conn = this.connections.get(address);
+  private connection(endpoint: OssEndpoint): OssConnection {
+    let conn = this.connections.get(endpoint.grpcAddress);
     if (!conn) {
       const v1 = contract();
       conn = {
-        client: new v1.OssService(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS),
+        client: new v1.OssService(endpoint.grpcAddress, grpc.credentials.createInsecure(), CLIENT_OPTIONS),
+        bulk: undefined,
         slots: new Semaphore(this.limits.inFlightPerOssMax),
       };
-      this.connections.set(address, conn);
+      this.connections.set(endpoint.grpcAddress, conn);
+    }
+    if (this.limits.bulkEnabled && endpoint.bulkAddress && conn.bulk?.address !== endpoint.bulkAddress) {
+      // A new bulk address (first use, or the OSS restarted on another port).
+      conn.bulk?.close();
+      conn.bulk = new BulkClient(endpoint.bulkAddress, {
+        connectionsMax: this.limits.inFlightPerOssMax,
+        timeoutMs: this.limits.requestTimeoutMs,
+      });
     }
     return conn;
   }
 
-  /** Runs `task` holding one slot of the OSS and one of the total (per-OSS first: no head-of-line blocking of other OSSs). */
-  private async bounded<T>(address: string, task: (client: OssServiceClient) => Promise<T>): Promise<T> {
-    const conn = this.connection(address);
-    return conn.slots.run(() => this.total.run(() => task(conn.client)));
+  /** Runs `task` holding one slot of the OSS and one of the total. */
+  private bounded<T>(endpoint: OssEndpoint, task: (conn: OssConnection) => Promise<T>): Promise<T> {
+    const conn = this.connection(endpoint);
+    return conn.slots.run(() => this.total.run(() => task(conn)));
   }
 
   private deadline(): grpc.CallOptions {
     return { deadline: Date.now() + this.limits.requestTimeoutMs };
   }
 
+  /** Stores `data` at `offset` of the object; resolves when the OSS has it (in its page cache). */
   writeChunk(
-    address: string,
+    endpoint: OssEndpoint,
     ref: ObjectRef,
     offset: number,
     data: Uint8Array,
-  ): Promise<WriteChunkResponse__Output> {
-    const checksum = crc32c(data);
-    return this.bounded(address, (client) => {
-      return new Promise<WriteChunkResponse__Output>((resolve, reject) => {
-        const stream = client.WriteChunk(this.deadline(), (err, response) => {
-          if (err) reject(fromGrpcError(err));
-          else if (!response) reject(new StripeError('REQ_INTERNAL', 'WriteChunk without response'));
-          else resolve(response);
+    checksum = crc32c(data),
+  ): Promise<void> {
+    return this.bounded(endpoint, async (conn) => {
+      if (conn.bulk) {
+        this.requests.bulk++;
+        const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.length);
+        await conn.bulk.write(bulkRef(ref), offset, buf, checksum);
+        return;
+      }
+      this.requests.grpc++;
+      await this.grpcWrite(conn.client, ref, offset, data, checksum);
+    });
+  }
+
+  private grpcWrite(
+    client: OssServiceClient,
+    ref: ObjectRef,
+    offset: number,
+    data: Uint8Array,
+    checksum: number,
+  ): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const stream = client.WriteChunk(this.deadline(), (err, response) => {
+        if (err) reject(fromGrpcError(err));
+        else if (!response) reject(new StripeError('REQ_INTERNAL', 'WriteChunk without response'));
+        else resolve();
+      });
+      stream.write({ header: { ref, offset, length: data.length, crc32c: checksum, truncate: false } });
+      const piece = this.limits.wirePieceBytes;
+      for (let at = 0; at < data.length; at += piece)
+        stream.write({ data: data.subarray(at, Math.min(at + piece, data.length)) });
+      stream.end();
+    });
+  }
+
+  /**
+   * Reads up to `length` bytes; a shorter answer means the object ends there.
+   * `skip`, asked once the request has its slots, may give up on it (REQ_UNAVAILABLE) without sending it.
+   */
+  readRange(
+    endpoint: OssEndpoint,
+    ref: ObjectRef,
+    offset: number,
+    length: number,
+    skip?: () => boolean,
+  ): Promise<Buffer> {
+    return this.bounded(endpoint, async (conn) => {
+      if (skip?.())
+        throw new StripeError('REQ_UNAVAILABLE', `skipped a read of ${ref.objectId}: its OST is failing`, {
+          skipped: true,
         });
-        stream.write({ header: { ref, offset, length: data.length, crc32c: checksum, truncate: false } });
-        const piece = this.limits.wirePieceBytes;
-        for (let at = 0; at < data.length; at += piece)
-          stream.write({ data: data.subarray(at, Math.min(at + piece, data.length)) });
-        stream.end();
+      if (conn.bulk) {
+        this.requests.bulk++;
+        return conn.bulk.read(bulkRef(ref), offset, length);
+      }
+      this.requests.grpc++;
+      return this.grpcRead(conn.client, ref, offset, length);
+    });
+  }
+
+  private grpcRead(
+    client: OssServiceClient,
+    ref: ObjectRef,
+    offset: number,
+    length: number,
+  ): Promise<Buffer> {
+    return new Promise<Buffer>((resolve, reject) => {
+      const pieces: Buffer[] = [];
+      let received = 0;
+      const stream = client.ReadRange({ ref, offset, length }, this.deadline());
+      stream.on('data', (message: ReadRangeResponse__Output) => {
+        pieces.push(message.data);
+        received += message.data.length;
+        if (received > length) stream.cancel();
+      });
+      stream.on('error', (err) => reject(fromGrpcError(err)));
+      stream.on('end', () => {
+        if (received > length)
+          reject(new StripeError('REQ_INTERNAL', `ReadRange sent ${received} bytes for ${length}`));
+        else resolve(pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces, received));
       });
     });
   }
 
-  /** Reads up to `length` bytes; a shorter answer means the object ends there. */
-  readRange(address: string, ref: ObjectRef, offset: number, length: number): Promise<Buffer> {
-    return this.bounded(address, (client) => {
-      return new Promise<Buffer>((resolve, reject) => {
-        const pieces: Buffer[] = [];
-        let received = 0;
-        const stream = client.ReadRange({ ref, offset, length }, this.deadline());
-        stream.on('data', (message: ReadRangeResponse__Output) => {
-          pieces.push(message.data);
-          received += message.data.length;
-          if (received > length) stream.cancel();
-        });
-        stream.on('error', (err) => reject(fromGrpcError(err)));
-        stream.on('end', () => {
-          if (received > length)
-            reject(new StripeError('REQ_INTERNAL', `ReadRange sent ${received} bytes for ${length}`));
-          else resolve(pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces, received));
-        });
-      });
-    });
-  }
-
-  flush(address: string, ref: ObjectRef): Promise<void> {
-    return this.bounded(address, (client) =>
-      call(client, 'Flush', { ref }, this.deadline()).then(() => undefined),
+  flush(endpoint: OssEndpoint, ref: ObjectRef): Promise<void> {
+    return this.bounded(endpoint, (conn) =>
+      call(conn.client, 'Flush', { ref }, this.deadline()).then(() => undefined),
     );
   }
 
   close(): void {
-    for (const conn of this.connections.values()) conn.client.close();
+    for (const conn of this.connections.values()) {
+      conn.client.close();
+      conn.bulk?.close();
+    }
     this.connections.clear();
   }
 }

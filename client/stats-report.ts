@@ -16,6 +16,8 @@ export interface ClientStats {
   retries: number;
   degradedReads: number;
   badChunksReported: number;
+  /** Object reads and writes sent over the bulk data path and over gRPC. */
+  requests: { bulk: number; grpc: number };
 }
 
 export function statsOf(ctx: ClientContext): ClientStats {
@@ -42,5 +44,6 @@ export function statsOf(ctx: ClientContext): ClientStats {
     retries: counters.retries,
     degradedReads: counters.degradedReads,
     badChunksReported: counters.badChunksReported,
+    requests: { ...counters.requests },
   };
 }

@@ -95,3 +95,46 @@ export async function waitForOsts(mdsAddress: string, count: number, upCount = c
     mds.close();
   }
 }
+
+/** The OSS process (index into cluster.oss) that serves OST `ostId`, found through the map's gRPC address. */
+export async function ossIndexOfOst(cluster: Cluster, ostId: number): Promise<number> {
+  const mds = new MdsClient(cluster.mdsAddress);
+  try {
+    const view = await mds.refreshMap();
+    const address = view.osts.get(ostId)?.grpcAddress ?? '';
+    const port = Number(address.slice(address.lastIndexOf(':') + 1));
+    const index = cluster.oss.findIndex((p) => p.ready.grpcPort === port);
+    if (index < 0) throw new Error(`no OSS process serves OST ${ostId} (${address})`);
+    return index;
+  } finally {
+    mds.close();
+  }
+}
+
+/** Sets (or with null clears) the fault knobs of one OST through its OSS admin API. */
+export async function setOstFaults(
+  cluster: Cluster,
+  ostId: number,
+  knobs: Record<string, number | boolean> | null,
+): Promise<void> {
+  const oss = cluster.oss[await ossIndexOfOst(cluster, ostId)] as StartedProcess;
+  const url = `http://127.0.0.1:${oss.ready.adminPort}/api/osts/${ostId}/faults`;
+  const res = await fetch(url, {
+    method: knobs ? 'PUT' : 'DELETE',
+    ...(knobs ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(knobs) } : {}),
+  });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+}
+
+/** n pseudo-random bytes from a seed (xorshift32 over 32-bit words: fast enough for hundreds of MiB). */
+export function seededBytes(n: number, seed: number): Buffer {
+  const words = new Uint32Array(Math.ceil(n / 4));
+  let x = (seed ^ 0x9e3779b9) >>> 0 || 1;
+  for (let i = 0; i < words.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    words[i] = x >>> 0;
+  }
+  return Buffer.from(words.buffer, 0, n);
+}

@@ -1,0 +1,116 @@
+// Readahead on a real cluster (hits counted on a sequential scan, none when
+// it is off), concurrent readers and writers on different files, and the
+// transports: the bulk data path by default, gRPC when it is switched off.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Layout, StripeClient } from '../../client/index.js';
+import { seedFromEnv } from '../../common/random.js';
+import { type Cluster, clusterAvailable, seededBytes, startCluster } from './cluster.js';
+
+const SEED = seedFromEnv();
+console.log(`client concurrency seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
+const S = 64 * 1024;
+const MiB = 1 << 20;
+const RAID0X4: Layout = { pattern: 'raid0', stripeSize: S, stripeCount: 4 };
+const REP3: Layout = {
+  pattern: 'replicated',
+  stripeSize: S,
+  stripeCount: 2,
+  replicas: 3,
+  failureDomain: 'host',
+};
+const EC42: Layout = { pattern: 'ec', stripeSize: S, k: 4, m: 2, failureDomain: 'host' };
+
+describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real cluster', () => {
+  let cluster: Cluster;
+  let writer: StripeClient;
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    writer = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    await writer.mkdir('/c', { recursive: true });
+  });
+  afterAll(async () => {
+    await writer?.close();
+    await cluster?.stop();
+  });
+
+  it('a 64 KiB sequential scan is served by readahead; with readahead off nothing is prefetched', async () => {
+    const size = 16 * MiB;
+    const data = seededBytes(size, SEED);
+    await writer.writeFile('/c/scan', data, { layout: RAID0X4 });
+    for (const readahead of [true, false]) {
+      const reader = await StripeClient.connect({
+        mds: cluster.mdsAddress,
+        seed: SEED,
+        limits: { cacheBytesMax: 64 * MiB, ...(readahead ? {} : { readaheadFileBytesMax: 0 }) },
+      });
+      const handle = await reader.open('/c/scan', 'r');
+      const out = Buffer.alloc(64 * 1024);
+      for (let at = 0; at < size; at += out.length) {
+        await handle.read(out, 0, out.length, at);
+        expect(out.equals(data.subarray(at, at + out.length)), `scan at ${at}`).toBe(true);
+      }
+      await handle.close();
+      const stats = reader.stats();
+      if (readahead) {
+        // Everything but the first unit or so comes from blocks fetched ahead.
+        expect(stats.readahead.hitBytes).toBeGreaterThan(size - 4 * S);
+        expect(stats.readahead.wasteBytes).toBe(0);
+      } else {
+        expect(stats.readahead.hitBytes).toBe(0);
+      }
+      await reader.close();
+    }
+  });
+
+  it('concurrent readers and writers on different files, every layout', async () => {
+    const layouts = [RAID0X4, REP3, EC42];
+    const existing = layouts.map((layout, i) => ({
+      path: `/c/old${i}`,
+      layout,
+      data: seededBytes(3 * MiB + i * 1001, SEED + 10 + i),
+    }));
+    for (const f of existing) await writer.writeFile(f.path, f.data, { layout: f.layout });
+    const reader = await StripeClient.connect({
+      mds: cluster.mdsAddress,
+      seed: SEED,
+      limits: { cacheBytesMax: 8 * MiB },
+    });
+    const fresh = Array.from({ length: 6 }, (_, i) => ({
+      path: `/c/new${i}`,
+      layout: layouts[i % layouts.length] as Layout,
+      data: seededBytes(2 * MiB + i * 4099, SEED + 20 + i),
+    }));
+    const writes = fresh.map((f) => writer.writeFile(f.path, f.data, { layout: f.layout }));
+    const reads = existing.flatMap((f) => [reader.readFile(f.path), reader.readFile(f.path)]);
+    await Promise.all(writes);
+    const back = await Promise.all(reads);
+    back.forEach((b, i) => {
+      expect(b.equals((existing[Math.floor(i / 2)] as { data: Buffer }).data), `reader ${i}`).toBe(true);
+    });
+    const written = await Promise.all(fresh.map((f) => reader.readFile(f.path)));
+    written.forEach((b, i) => {
+      expect(b.equals((fresh[i] as { data: Buffer }).data), `written ${fresh[i]?.path}`).toBe(true);
+    });
+    await reader.close();
+  });
+
+  it('uses the bulk path when the map has a bulk address, and gRPC when bulk is off', async () => {
+    expect(writer.stats().requests.bulk).toBeGreaterThan(0);
+    expect(writer.stats().requests.grpc).toBe(0);
+    const grpcOnly = await StripeClient.connect({
+      mds: cluster.mdsAddress,
+      seed: SEED,
+      limits: { bulkEnabled: 0 },
+    });
+    for (const [i, layout] of [RAID0X4, REP3, EC42].entries()) {
+      const data = seededBytes(MiB + 77, SEED + 30 + i);
+      await grpcOnly.writeFile(`/c/grpc${i}`, data, { layout });
+      expect((await grpcOnly.readFile(`/c/grpc${i}`)).equals(data)).toBe(true);
+      expect((await writer.readFile(`/c/grpc${i}`)).equals(data)).toBe(true);
+    }
+    expect(grpcOnly.stats().requests.bulk).toBe(0);
+    expect(grpcOnly.stats().requests.grpc).toBeGreaterThan(0);
+    await grpcOnly.close();
+  });
+});

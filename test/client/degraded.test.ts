@@ -1,0 +1,153 @@
+// Degraded reads on a real cluster. A replica or ec chunk is made unavailable
+// three ways: the OST fails every read (fault knob readFailRate 1), the OST
+// hangs (knob hang: the client must give up on it within its request timeout
+// and never wait for ever), and the OSS process is killed. Replicated reads
+// use another replica, ec reads rebuild from k chunks (also with m = 2 chunks
+// gone), and when too much is gone the error names the objects.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Layout, StripeClient } from '../../client/index.js';
+import { seedFromEnv } from '../../common/random.js';
+import {
+  type Cluster,
+  clusterAvailable,
+  ossIndexOfOst,
+  seededBytes,
+  setOstFaults,
+  startCluster,
+  waitForOsts,
+} from './cluster.js';
+
+const SEED = seedFromEnv();
+console.log(`client degraded seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
+const S = 64 * 1024;
+const MiB = 1 << 20;
+const REP3: Layout = {
+  pattern: 'replicated',
+  stripeSize: S,
+  stripeCount: 2,
+  replicas: 3,
+  failureDomain: 'host',
+};
+const EC42: Layout = { pattern: 'ec', stripeSize: S, k: 4, m: 2, failureDomain: 'host' };
+/** The reader's request timeout: a hung OST is skipped after this. */
+const TIMEOUT_MS = 1_000;
+
+describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
+  let cluster: Cluster;
+  let writer: StripeClient;
+  const rep = seededBytes(2 * MiB + 3, SEED + 1);
+  const ec = seededBytes(2 * MiB + 5, SEED + 2);
+
+  /** A client that caches nothing (every read goes to the OSTs) and gives up on an OST after TIMEOUT_MS. */
+  const reader = (): Promise<StripeClient> =>
+    StripeClient.connect({
+      mds: cluster.mdsAddress,
+      seed: SEED,
+      limits: { cacheBytesMax: 0, requestTimeoutMs: TIMEOUT_MS },
+    });
+  /** The primary OST of every object of the replicated file, and the OSTs of ec chunks by position. */
+  const repPrimaries = async (): Promise<number[]> =>
+    (await writer.getLayout('/d/rep')).objects.map((o) => o.osts[0] as number);
+  const ecChunkOsts = async (): Promise<number[]> =>
+    (await writer.getLayout('/d/ec')).objects.map((o) => o.osts[0] as number);
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    writer = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    await writer.mkdir('/d', { recursive: true });
+    await writer.writeFile('/d/rep', rep, { layout: REP3 });
+    await writer.writeFile('/d/ec', ec, { layout: EC42 });
+  });
+  afterAll(async () => {
+    await writer?.close();
+    await cluster?.stop();
+  });
+
+  /** Runs `work` while `osts` have the fault `knobs`, clearing them afterwards. */
+  async function withFaults(
+    osts: number[],
+    knobs: Record<string, number | boolean>,
+    work: () => Promise<void>,
+  ): Promise<void> {
+    for (const ost of osts) await setOstFaults(cluster, ost, knobs);
+    try {
+      await work();
+    } finally {
+      for (const ost of osts) await setOstFaults(cluster, ost, null);
+    }
+  }
+
+  it('an OST that fails every read: replicated uses another replica, ec rebuilds (one and m=2 chunks)', async () => {
+    const chunks = await ecChunkOsts();
+    await withFaults([...new Set(await repPrimaries())], { readFailRate: 1 }, async () => {
+      const client = await reader();
+      expect((await client.readFile('/d/rep')).equals(rep)).toBe(true);
+      expect(client.stats().degradedReads).toBeGreaterThan(0);
+      await client.close();
+    });
+    for (const bad of [chunks.slice(0, 1), chunks.slice(0, 2), chunks.slice(3, 5)]) {
+      await withFaults(bad, { readFailRate: 1 }, async () => {
+        const client = await reader();
+        expect((await client.readFile('/d/ec')).equals(ec), `chunks on ${bad} failing`).toBe(true);
+        await client.close();
+      });
+    }
+  });
+
+  it('an OST that hangs is skipped within the request timeout', async () => {
+    const chunks = await ecChunkOsts();
+    const cases: [string, Buffer, number[]][] = [
+      ['/d/rep', rep, [...new Set(await repPrimaries())]],
+      ['/d/ec', ec, chunks.slice(0, 1)],
+      ['/d/ec', ec, chunks.slice(1, 3)],
+    ];
+    for (const [path, data, hung] of cases) {
+      await withFaults(hung, { hang: true }, async () => {
+        const client = await reader();
+        const started = performance.now();
+        expect((await client.readFile(path)).equals(data), `${path} with ${hung} hung`).toBe(true);
+        const elapsedMs = performance.now() - started;
+        // A few timeouts at most (requests already queued for the OSS), not one per block, never for ever.
+        expect(elapsedMs).toBeLessThan(8 * TIMEOUT_MS);
+        expect(client.stats().degradedReads).toBeGreaterThan(0);
+        await client.close();
+      });
+    }
+  });
+
+  it('killed OSSs: replicated and ec stay readable with m down; beyond that the error names the objects', async () => {
+    const chunks = await ecChunkOsts();
+    const first = await ossIndexOfOst(cluster, chunks[0] as number);
+    const second = await ossIndexOfOst(cluster, chunks[1] as number);
+    const client = await reader();
+    await cluster.oss[first]?.kill();
+    // At once, before the MDS has noticed: refused connections fail over just the same.
+    expect((await client.readFile('/d/rep')).equals(rep)).toBe(true);
+    expect((await client.readFile('/d/ec')).equals(ec)).toBe(true);
+    await cluster.oss[second]?.kill();
+    await waitForOsts(cluster.mdsAddress, 12, 8);
+    expect((await client.readFile('/d/rep')).equals(rep)).toBe(true);
+    expect((await client.readFile('/d/ec')).equals(ec)).toBe(true);
+    expect(client.stats().degradedReads).toBeGreaterThan(0);
+    // A caching reader streaming the file: rebuilds use the data chunks it is reading anyway.
+    const caching = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    const pieces: Buffer[] = [];
+    for await (const piece of caching.createReadStream('/d/ec', { highWaterMark: 64 * 1024 }))
+      pieces.push(piece as Buffer);
+    expect(Buffer.concat(pieces).equals(ec)).toBe(true);
+    expect(caching.stats().degradedReads).toBeGreaterThan(0);
+    await caching.close();
+    // A third chunk's OSS: only k-1 chunks are left.
+    const third = await ossIndexOfOst(cluster, chunks[2] as number);
+    await cluster.oss[third]?.kill();
+    const err = await client.readFile('/d/ec').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ code: 'IO_DEGRADED' });
+    const details = (err as { details: { objects: string[] } }).details;
+    expect(details.objects.length).toBe(6);
+    expect(details.objects[0]).toMatch(/^\d+\.0\.c0$/);
+    await client.close();
+  }, 60_000);
+});
