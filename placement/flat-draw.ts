@@ -1,5 +1,5 @@
 import { premixWord } from './hash.js';
-import { type FlatLayout, inputState } from './layout.js';
+import type { FlatLayout } from './layout.js';
 import { ln16 } from './ln.js';
 
 /**
@@ -8,17 +8,32 @@ import { ln16 } from './ln.js';
  * an exponential race: the largest draw wins with probability weight / total weight, and a
  * leaf's draw depends on nothing but its own weight, which is what bounds data movement.
  * Ties go to the first leaf in depth-first order (strict >), as in Ceph's straw2.
+ *
+ * Speed: ln16 is strictly increasing and 1 / weight16 is the same for leaves of one weight
+ * class, so within a class the largest u is the largest draw (distinct ln16 values stay distinct
+ * after the multiply: they differ by > 1e-6 relatively, far above rounding). The loops compare
+ * u only and take ln16 once per class or domain winner; the outcome is bit-for-bit that of
+ * computing every draw.
  */
 
 /**
- * Hash of leaf i's premixed id under the input state hx and premixed attempt pr: hash32x3
- * (hash.ts) inlined, because this line runs once per leaf per draw and is the whole cost.
+ * hash32x3(x, leafId, r) (hash.ts) inlined and split: `leafState` folds the leaf id into the
+ * input state (once per leaf and input), `leafU` folds the attempt and finalises (once per
+ * attempt), because these lines run once per leaf per draw and are the whole cost.
  */
-function leafHash16(hx: number, premixedId: number, pr: number): number {
+export function leafState(hx: number, premixedId: number): number {
   let h = hx ^ premixedId;
   h = (h << 13) | (h >>> 19);
-  h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-  h ^= pr;
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+
+function leafU(state: number, pr: number): number {
+  return leafHash(state, pr) & 0xffff;
+}
+
+/** The whole 32-bit hash (as an int32) of a leaf state and premixed attempt. */
+export function leafHash(state: number, pr: number): number {
+  let h = state ^ pr;
   h = (h << 13) | (h >>> 19);
   h = (Math.imul(h, 5) + 0xe6546b64) | 0;
   h ^= 12;
@@ -26,77 +41,54 @@ function leafHash16(hx: number, premixedId: number, pr: number): number {
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h & 0xffff;
-}
-
-/** Draw of one leaf: ln / weight, written as ln * (1 / weight) (both IEEE-exact steps, so portable). */
-export function leafDrawOf(layout: FlatLayout, i: number, x: number, r: number): number {
-  return ln16(leafHash16(inputState(x), layout.leafPremix[i]!, premixWord(r))) * layout.leafInvWeight[i]!;
+  return h ^ (h >>> 16);
 }
 
 /**
  * One pass over all leaves for attempt r: per failure domain, the best draw over all leaves
  * (keyAll/bestAll, out OSTs included: out does not change weights) and over in leaves only
- * (keyIn/bestIn, used to replace a member whose OST is out).
+ * (keyIn/bestIn, used to replace a member whose OST is out; filled only when a leaf is out).
  */
 export function scanDomains(layout: FlatLayout, hx: number, r: number): void {
-  const { keyAll, bestAll, keyIn, bestIn, leafDomain, leafIn } = layout;
-  keyAll.fill(Number.NEGATIVE_INFINITY);
-  keyIn.fill(Number.NEGATIVE_INFINITY);
+  const { keyAll, bestAll, bestU, leafDomain, leafClass, classInvWeight, leafPremix } = layout;
   bestAll.fill(-1);
-  bestIn.fill(-1);
   const pr = premixWord(r);
-  const { leafPremix, leafInvWeight } = layout;
   const leafCount = leafPremix.length;
   for (let i = 0; i < leafCount; i++) {
-    const draw = ln16(leafHash16(hx, leafPremix[i]!, pr)) * leafInvWeight[i]!;
+    const u = leafU(leafState(hx, leafPremix[i]!), pr);
     const d = leafDomain[i]!;
-    if (draw > keyAll[d]!) {
-      keyAll[d] = draw;
+    const b = bestAll[d]!;
+    if (b < 0) {
       bestAll[d] = i;
+      bestU[d] = u;
+      continue;
     }
-    if (leafIn[i] === 1 && draw > keyIn[d]!) {
+    const c = leafClass[i]!;
+    const cb = leafClass[b]!;
+    if (c === cb ? u > bestU[d]! : ln16(u) * classInvWeight[c]! > ln16(bestU[d]!) * classInvWeight[cb]!) {
+      bestAll[d] = i;
+      bestU[d] = u;
+    }
+  }
+  for (let d = 0; d < keyAll.length; d++) {
+    const b = bestAll[d]!;
+    keyAll[d] = b < 0 ? Number.NEGATIVE_INFINITY : ln16(bestU[d]!) * classInvWeight[leafClass[b]!]!;
+  }
+  if (!layout.allIn) scanDomainsIn(layout, hx, pr);
+}
+
+/** keyIn/bestIn: the per-domain best over in leaves only (rare: only when some leaf is out). */
+function scanDomainsIn(layout: FlatLayout, hx: number, pr: number): void {
+  const { keyIn, bestIn, leafDomain, leafIn, leafPremix, leafInvWeight } = layout;
+  keyIn.fill(Number.NEGATIVE_INFINITY);
+  bestIn.fill(-1);
+  for (let i = 0; i < leafPremix.length; i++) {
+    if (leafIn[i] !== 1) continue;
+    const draw = ln16(leafU(leafState(hx, leafPremix[i]!), pr)) * leafInvWeight[i]!;
+    const d = leafDomain[i]!;
+    if (draw > keyIn[d]!) {
       keyIn[d] = draw;
       bestIn[d] = i;
     }
   }
-}
-
-/** The winning leaf of attempt r over all leaves (out included); -1 when there is none. */
-export function drawLeaf(layout: FlatLayout, hx: number, r: number): number {
-  const pr = premixWord(r);
-  const { leafPremix, leafInvWeight } = layout;
-  const leafCount = leafPremix.length;
-  let best = -1;
-  let bestDraw = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < leafCount; i++) {
-    const draw = ln16(leafHash16(hx, leafPremix[i]!, pr)) * leafInvWeight[i]!;
-    if (draw > bestDraw) {
-      bestDraw = draw;
-      best = i;
-    }
-  }
-  return best;
-}
-
-/**
- * The winning leaf of attempt r among leaves whose domain is not held, optionally in leaves
- * only. Used after retries run out and for out replacements: one bounded pass, no rejection loop.
- */
-export function drawLeafExcluding(layout: FlatLayout, hx: number, r: number, inOnly: boolean): number {
-  const pr = premixWord(r);
-  const { held, leafDomain, leafIn, leafPremix, leafInvWeight } = layout;
-  const leafCount = leafPremix.length;
-  let best = -1;
-  let bestDraw = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < leafCount; i++) {
-    if (held[leafDomain[i]!] === 1 || (inOnly && leafIn[i] !== 1)) continue;
-    const draw = ln16(leafHash16(hx, leafPremix[i]!, pr)) * leafInvWeight[i]!;
-    if (draw > bestDraw) {
-      bestDraw = draw;
-      best = i;
-    }
-  }
-  return best;
 }

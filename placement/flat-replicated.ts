@@ -33,24 +33,25 @@ function bestFreeDomain(keys: Float64Array, taken: Uint8Array): number {
 export function placeReplicatedFlat(layout: FlatLayout, size: number, x: number, trace?: Tracer): Placement {
   const hx = inputState(x);
   scanDomains(layout, hx, REPLICATED_ATTEMPT);
-  const { keyAll, bestAll, keyIn, bestIn, held } = layout;
+  const { keyAll, bestAll, keyIn, bestIn, held, leafIn } = layout;
+  const chosen = layout.posDomain; // scratch: the domains drawn, best first
+  const finalDomains = layout.posLeaf; // scratch: the domains kept after out replacement
   held.fill(0);
-  const baseDomains: number[] = [];
-  for (let rank = 0; rank < size; rank++) {
+  let chosenCount = 0;
+  for (; chosenCount < size; chosenCount++) {
     const d = bestFreeDomain(keyAll, held);
     if (d < 0) break;
     held[d] = 1;
-    baseDomains.push(d);
+    chosen[chosenCount] = d;
   }
   const osts: number[] = [];
-  const finalDomains: number[] = [];
-  for (let rank = 0; rank < baseDomains.length; rank++) {
-    const d = baseDomains[rank]!;
+  for (let rank = 0; rank < chosenCount; rank++) {
+    const d = chosen[rank]!;
     const leaf = bestAll[d]!;
     trace?.(domainStep(layout, rank, d, 'accepted'));
-    if (layout.leafIn[leaf] === 1) {
+    if (leafIn[leaf] === 1) {
+      finalDomains[osts.length] = d;
       osts.push(pushLeaf(layout, rank, d, leaf, trace));
-      finalDomains.push(d);
       continue;
     }
     trace?.(leafStep(layout, rank, d, leaf, 'rejected', 'out'));
@@ -63,10 +64,10 @@ export function placeReplicatedFlat(layout: FlatLayout, size: number, x: number,
     }
     held[r] = 1;
     trace?.({ ...domainStep(layout, rank, r, 'accepted'), reason: 'replacement' });
+    finalDomains[osts.length] = r;
     osts.push(pushLeaf(layout, rank, r, bestIn[r]!, trace));
-    finalDomains.push(r);
   }
-  assertDistinct(finalDomains);
+  assertDistinct(finalDomains, osts.length);
   return { osts, complete: osts.length === size };
 }
 
@@ -118,11 +119,11 @@ function leafStep(
 }
 
 /** Post-condition checked on every call: never two members in one failure domain (holes are -1). */
-export function assertDistinct(domains: ArrayLike<number>): void {
-  for (let i = 0; i < domains.length; i++) {
+export function assertDistinct(domains: ArrayLike<number>, count: number): void {
+  for (let i = 0; i < count; i++) {
     const d = domains[i]!;
     if (d < 0) continue;
-    for (let j = i + 1; j < domains.length; j++) {
+    for (let j = i + 1; j < count; j++) {
       assert(domains[j] !== d, `two members in one failure domain (domain index ${d})`);
     }
   }

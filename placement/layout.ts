@@ -1,6 +1,6 @@
-import { PlacementError } from './errors.js';
+import { assert, PlacementError } from './errors.js';
 import { foldWord, HASH_SEED, premixWord } from './hash.js';
-import { RULE_SIZE_MAX, WEIGHT_FIXED_ONE } from './limits.js';
+import { PACKED_KEY_LEAVES_MAX, RULE_SIZE_MAX, WEIGHT_FIXED_ONE } from './limits.js';
 import { ancestorOfType, bucketNamed, indexMap, leavesUnder } from './map-index.js';
 import type { ClusterMap } from './types.js';
 
@@ -20,6 +20,14 @@ export interface FlatLayout {
   leafIn: Uint8Array;
   leafUp: Uint8Array;
   leafDomain: Int32Array;
+  /** Weight class of each leaf: leaves of one class share a weight, so u alone orders their draws. */
+  leafClass: Int32Array;
+  classInvWeight: Float64Array; // 1 / weight16 of each class
+  allIn: boolean; // no leaf is out: the in-only scan and out replacement are skipped
+  /** One weight and < 2^15 leaves: erasure keys are packed (u, leaf) integers (flat-positions.ts). */
+  packedKeys: boolean;
+  /** Leaves of domain d are leafIndex domainStart[d] .. domainStart[d+1]-1 (depth-first order keeps them together). */
+  domainStart: Int32Array;
   leafNames: string[];
   domainNames: string[];
   zeroWeightNames: string[]; // OSTs under the root never drawn because their weight is 0
@@ -29,8 +37,16 @@ export interface FlatLayout {
   keyIn: Float64Array;
   bestIn: Int32Array;
   held: Uint8Array;
+  bestU: Int32Array; // u of each domain's best leaf, sized domainCount
+  leafStates: Int32Array; // erasure scratch: each leaf's hash state for the current input
   posLeaf: Int32Array; // erasure scratch, RULE_SIZE_MAX long
   posDomain: Int32Array;
+  posChoice: Int32Array; // erasure: each unplaced position's best free domain (-1: none left)
+  posChoiceKey: Float64Array; // its key
+  posOrder: Int32Array; // erasure: unplaced positions, best choice first
+  // erasure: per (position p, domain d) at p * domainCount + d, the best leaf of d in p's draw
+  pairLeaf: Int32Array; // written by the weighted scan only (packed keys carry the leaf)
+  pairKey: Float64Array; // its key: the draw, or the packed (u, leaf) integer when packedKeys
 }
 
 /** Ceph stores weights as 16.16 fixed point; we round the same way so imported maps agree. */
@@ -66,7 +82,15 @@ function flatLayoutSlow(map: ClusterMap, rootName: string, domainType: string): 
   return layout;
 }
 
-function buildLayout(map: ClusterMap, rootName: string, domainType: string): FlatLayout {
+interface LeafList {
+  ids: number[];
+  domainOfLeaf: number[];
+  domainNames: string[];
+  zeroWeightNames: string[];
+}
+
+/** Leaves under the root in depth-first order with their failure domain; weight-0 OSTs set aside. */
+function collectLeaves(map: ClusterMap, rootName: string, domainType: string): LeafList {
   const typeRank = map.types.indexOf(domainType);
   if (typeRank < 0) {
     throw new PlacementError(
@@ -75,16 +99,12 @@ function buildLayout(map: ClusterMap, rootName: string, domainType: string): Fla
     );
   }
   const index = indexMap(map);
-  const root = bucketNamed(map, rootName);
-  const ids: number[] = [];
-  const domainOfLeaf: number[] = [];
-  const domainNames: string[] = [];
+  const list: LeafList = { ids: [], domainOfLeaf: [], domainNames: [], zeroWeightNames: [] };
   const domainIndex = new Map<string, number>();
-  const zeroWeightNames: string[] = [];
-  for (const id of leavesUnder(map, root)) {
+  for (const id of leavesUnder(map, bucketNamed(map, rootName))) {
     const ost = index.ostById.get(id)!;
     if (toWeight16(ost.weight) <= 0) {
-      zeroWeightNames.push(ost.name);
+      list.zeroWeightNames.push(ost.name);
       continue;
     }
     const domainName = typeRank === 0 ? ost.name : ancestorOfType(map, id, domainType)?.name;
@@ -93,26 +113,39 @@ function buildLayout(map: ClusterMap, rootName: string, domainType: string): Fla
     }
     let d = domainIndex.get(domainName);
     if (d === undefined) {
-      d = domainNames.length;
+      d = list.domainNames.length;
       domainIndex.set(domainName, d);
-      domainNames.push(domainName);
+      list.domainNames.push(domainName);
     }
-    ids.push(id);
-    domainOfLeaf.push(d);
+    list.ids.push(id);
+    list.domainOfLeaf.push(d);
   }
+  return list;
+}
+
+function buildLayout(map: ClusterMap, rootName: string, domainType: string): FlatLayout {
+  const { ids, domainOfLeaf, domainNames, zeroWeightNames } = collectLeaves(map, rootName, domainType);
+  const index = indexMap(map);
   const osts = ids.map((id) => index.ostById.get(id)!);
   const domainCount = domainNames.length;
+  const weights16 = osts.map((o) => toWeight16(o.weight));
+  const classWeights = [...new Set(weights16)];
   return {
     epoch: map.epoch,
     rootName,
     domainType,
     leafIds: Int32Array.from(ids),
     leafPremix: Int32Array.from(ids, premixWord),
-    leafWeight16: Float64Array.from(osts, (o) => toWeight16(o.weight)),
+    leafWeight16: Float64Array.from(weights16),
     leafInvWeight: Float64Array.from(osts, (o) => 1 / toWeight16(o.weight)),
     leafIn: Uint8Array.from(osts, (o) => (o.state.in ? 1 : 0)),
     leafUp: Uint8Array.from(osts, (o) => (o.state.up ? 1 : 0)),
     leafDomain: Int32Array.from(domainOfLeaf),
+    leafClass: Int32Array.from(weights16, (w) => classWeights.indexOf(w)),
+    classInvWeight: Float64Array.from(classWeights, (w) => 1 / w),
+    allIn: osts.every((o) => o.state.in),
+    packedKeys: classWeights.length === 1 && ids.length <= PACKED_KEY_LEAVES_MAX,
+    domainStart: domainStarts(domainOfLeaf, domainNames.length),
     leafNames: osts.map((o) => o.name),
     domainNames,
     zeroWeightNames,
@@ -121,9 +154,29 @@ function buildLayout(map: ClusterMap, rootName: string, domainType: string): Fla
     keyIn: new Float64Array(domainCount),
     bestIn: new Int32Array(domainCount),
     held: new Uint8Array(domainCount),
+    bestU: new Int32Array(domainCount),
+    leafStates: new Int32Array(ids.length),
     posLeaf: new Int32Array(RULE_SIZE_MAX),
     posDomain: new Int32Array(RULE_SIZE_MAX),
+    posChoice: new Int32Array(RULE_SIZE_MAX),
+    posChoiceKey: new Float64Array(RULE_SIZE_MAX),
+    posOrder: new Int32Array(RULE_SIZE_MAX),
+    pairLeaf: new Int32Array(RULE_SIZE_MAX * domainCount),
+    pairKey: new Float64Array(RULE_SIZE_MAX * domainCount),
   };
+}
+
+/** Start of each domain's run of leaves; asserts that runs are contiguous (a subtree is, in DFS). */
+function domainStarts(domainOfLeaf: number[], domainCount: number): Int32Array {
+  const starts = new Int32Array(domainCount + 1);
+  starts[domainCount] = domainOfLeaf.length;
+  domainOfLeaf.forEach((d, i) => {
+    if (i === 0 || domainOfLeaf[i - 1] !== d) {
+      assert(d === 0 || domainOfLeaf[i - 1] === d - 1, 'leaves of a failure domain are contiguous');
+      starts[d] = i;
+    }
+  });
+  return starts;
 }
 
 /** Hash state after folding the input word: shared by every leaf draw of one input. */

@@ -1,6 +1,9 @@
 /** Named limits for the placement library. Every loop that retries is bounded by one of these. */
 
-/** Draw rounds per position before the deterministic exclusion fallback (Ceph: choose_total_tries 50). */
+/**
+ * Ceph's choose_total_tries (the exported maps carry it). stripefs rules no longer retry: both
+ * make one pass over the leaves (see README); kept because it is part of the public limits.
+ */
 export const CHOOSE_TRIES_MAX = 50;
 /** Largest replica count or k+m a rule may ask for. */
 export const RULE_SIZE_MAX = 32;
@@ -15,3 +18,5 @@ export const HIERARCHY_DEPTH_MAX = 16;
 export const PG_COUNT_MAX = 1 << 24;
 /** Largest inclusive input range one simulate/diff call walks. */
 export const SIMULATE_INPUTS_MAX = 1 << 26;
+/** Erasure keys pack (u, leaf index) into a non-negative int32: 16 bits of u, 15 of leaf index. */
+export const PACKED_KEY_LEAVES_MAX = 1 << 15;

@@ -31,19 +31,24 @@ export function ruleWidth(rule: RuleSpec): number {
   return rule.kind === 'replicated' ? rule.size : rule.k + rule.m;
 }
 
+/** Runs on every placeInput call, so it allocates nothing unless the rule is bad. */
 export function checkRuleSpec(rule: RuleSpec): RuleSpec {
-  const text = { toString: () => JSON.stringify(rule) }; // stringified only on failure: hot path
   if (rule.kind === 'replicated') {
-    if (!Number.isInteger(rule.size) || rule.size < 1) bad(text, 'size must be an integer >= 1');
+    if (!Number.isInteger(rule.size) || rule.size < 1) badRule(rule, 'size must be an integer >= 1');
   } else if (rule.kind === 'erasure') {
-    if (!Number.isInteger(rule.k) || rule.k < 1) bad(text, 'k must be an integer >= 1');
-    if (!Number.isInteger(rule.m) || rule.m < 0) bad(text, 'm must be an integer >= 0');
+    if (!Number.isInteger(rule.k) || rule.k < 1) badRule(rule, 'k must be an integer >= 1');
+    if (!Number.isInteger(rule.m) || rule.m < 0) badRule(rule, 'm must be an integer >= 0');
   } else {
-    bad(text, 'kind must be replicated or erasure');
+    badRule(rule, 'kind must be replicated or erasure');
   }
-  if (ruleWidth(rule) > RULE_SIZE_MAX) bad(text, `at most ${RULE_SIZE_MAX} members (RULE_SIZE_MAX)`);
-  if (typeof rule.failureDomain !== 'string' || rule.failureDomain === '') bad(text, 'failureDomain missing');
+  if (ruleWidth(rule) > RULE_SIZE_MAX) badRule(rule, `at most ${RULE_SIZE_MAX} members (RULE_SIZE_MAX)`);
+  if (typeof rule.failureDomain !== 'string' || rule.failureDomain === '')
+    badRule(rule, 'failureDomain missing');
   return rule;
+}
+
+function badRule(rule: RuleSpec, why: string): never {
+  return bad(JSON.stringify(rule), why);
 }
 
 export function formatRuleSpec(rule: RuleSpec): string {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fmix32, HASH_SEED, hash32x3, hashString } from '../../placement/hash.js';
+import { leafHash, leafState } from '../../placement/flat-draw.js';
+import { positionU } from '../../placement/flat-positions.js';
+import { fmix32, HASH_SEED, hash32x3, hashString, premixWord } from '../../placement/hash.js';
+import { inputState } from '../../placement/layout.js';
 import { LN_SCALE, ln16 } from '../../placement/ln.js';
 
 /** Textbook byte-wise MurmurHash3_x86_32, written independently of placement/hash.ts. */
@@ -75,5 +78,22 @@ describe('ln16', () => {
     expect(ln16(65535)).toBe(0);
     expect(maxErr).toBeLessThan(2e-7);
     expect(checksum).toMatchInlineSnapshot(`1116469420`);
+  });
+});
+
+describe('inlined hash in the draw loops', () => {
+  it('leafState + leafHash is hash32x3(x, id, r), and positionU takes its 16-bit halves', () => {
+    for (const [x, id, r] of [
+      [0, 0, 0],
+      [7, 3, 1],
+      [0xffffffff, 123, 2],
+      [99, 0x7fffffff, 15],
+    ] as const) {
+      const state = leafState(inputState(x), premixWord(id));
+      const whole = hash32x3(x, id, r);
+      expect(leafHash(state, premixWord(r)) >>> 0).toBe(whole);
+      expect(positionU(state, 2 * r)).toBe(whole & 0xffff);
+      expect(positionU(state, 2 * r + 1)).toBe(whole >>> 16);
+    }
   });
 });

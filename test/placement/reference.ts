@@ -36,6 +36,22 @@ function draw(x: number, leaf: Leaf, r: number): number {
   return Math.log((u + 1) / 65536) / leaf.weight16;
 }
 
+/** Erasure position p: the low (p even) or high (p odd) 16 bits of the hash with attempt p >> 1. */
+function positionDraw(x: number, leaf: Leaf, p: number): number {
+  const u = (hash32x3(x, leaf.id, p >> 1) >>> (16 * (p & 1))) & 0xffff;
+  return Math.log((u + 1) / 65536) / leaf.weight16;
+}
+
+function bestForPosition(x: number, p: number, candidates: Leaf[]): Leaf | undefined {
+  let win: Leaf | undefined;
+  let winDraw = -Infinity;
+  for (const l of candidates) {
+    const d = positionDraw(x, l, p);
+    if (d > winDraw) [win, winDraw] = [l, d];
+  }
+  return win;
+}
+
 function best(x: number, r: number, candidates: Leaf[]): Leaf | undefined {
   let win: Leaf | undefined;
   let winDraw = -Infinity;
@@ -80,31 +96,32 @@ function replicated(all: Leaf[], n: number, x: number): Placement {
   return { osts: result.map((l) => l.id), complete: result.length === n };
 }
 
+/** Stable matching by per-position draws: pairs (position, domain) taken largest key first. */
 function erasure(all: Leaf[], n: number, x: number): Placement {
-  const pos: (Leaf | undefined)[] = new Array(n).fill(undefined);
-  const domainCount = new Set(all.map((l) => l.domain)).size;
-  const placed = () => pos.filter((p) => p !== undefined).length;
-  for (let t = 0; t < 50 && placed() < Math.min(n, domainCount); t++) {
-    for (let p = 0; p < n; p++) {
-      if (pos[p]) continue;
-      const w = best(x, p + n * t, all)!;
-      if (!pos.some((q) => q?.domain === w.domain)) pos[p] = w;
-    }
-  }
+  const domains = [...new Set(all.map((l) => l.domain))];
+  const pairs: { p: number; d: number; top: Leaf; key: number }[] = [];
   for (let p = 0; p < n; p++) {
-    if (pos[p]) continue;
-    pos[p] = best(
-      x,
-      p + n * 50,
-      all.filter((l) => !pos.some((q) => q?.domain === l.domain)),
-    );
+    domains.forEach((d, di) => {
+      const top = bestForPosition(
+        x,
+        p,
+        all.filter((l) => l.domain === d),
+      )!;
+      pairs.push({ p, d: di, top, key: positionDraw(x, top, p) });
+    });
+  }
+  pairs.sort((a, b) => b.key - a.key || all.indexOf(a.top) - all.indexOf(b.top) || a.p - b.p);
+  const pos: (Leaf | undefined)[] = new Array(n).fill(undefined);
+  for (const pair of pairs) {
+    if (pos[pair.p] || pos.some((q) => q?.domain === pair.top.domain)) continue;
+    pos[pair.p] = pair.top;
   }
   for (let p = 0; p < n; p++) {
     if (!pos[p] || pos[p]!.in) continue;
     const others = new Set(pos.filter((q, i) => i !== p && q).map((q) => q!.domain));
-    pos[p] = best(
+    pos[p] = bestForPosition(
       x,
-      p + n * 51,
+      p,
       all.filter((l) => l.in && !others.has(l.domain)),
     );
   }
