@@ -27,14 +27,7 @@ import {
   toCephCrushText,
 } from '../placement/index.js';
 
-export type BenchResult = {
-  id: string;
-  value: number;
-  unit: string;
-  baseline: number | null;
-  ratio: number | null;
-  command: string;
-};
+import type { BenchResult } from './types.js';
 
 /** Ceph crushtool figures from the issue, used as baselines when crushtool is not installed. */
 const CEPH_REFERENCE: Record<string, number> = {
