@@ -17,6 +17,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   oss: async () => (await import('./oss.js')).runOssBench,
   mds: async () => (await import('./mds.js')).runMdsBench,
   client: async () => (await import('./client.js')).runClientBench,
+  recovery: async () => (await import('./recovery.js')).runRecoveryBench,
 };
 
 const MiB = 1024 * 1024;

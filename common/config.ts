@@ -63,6 +63,36 @@ export const CONFIG_SCHEMA = {
     default: 'raid0:1',
     doc: "Root directory's default layout: raid0:COUNT, replicated:N:DOMAIN or ec:K+M:DOMAIN",
   },
+  'mds.recoveryMaxBytesPerSec': {
+    kind: { type: 'int', min: 0, max: Number.MAX_SAFE_INTEGER },
+    default: 128 * 1024 * 1024,
+    doc: 'Cluster-wide recovery and rebalance rate in bytes/s (0: unthrottled); PUT /api/recovery changes it at run time',
+  },
+  'mds.recoveryMaxActivePgs': {
+    kind: { type: 'int', min: 1, max: 4096 },
+    default: 8,
+    doc: "PGs recovering or backfilling at once, cluster-wide (as Ceph's osd_max_backfills); PUT /api/recovery changes it",
+  },
+  'mds.slowOstFactor': {
+    kind: { type: 'int', min: 1, max: 1000 },
+    default: 3,
+    doc: 'An OST is flagged slow when its recent p50 latency is above this many times the cluster median',
+  },
+  'mds.slowOstLatencyMsMin': {
+    kind: MS,
+    default: 10,
+    doc: 'An OST is flagged slow only when its recent p50 latency is also above this many ms',
+  },
+  'oss.scrubBytesPerSec': {
+    kind: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER },
+    default: 32 * 1024 * 1024,
+    doc: 'Rate at which scrub re-reads an OST (bytes/s)',
+  },
+  'oss.scrubIntervalMs': {
+    kind: MS,
+    default: 86_400_000,
+    doc: 'Time between background scrubs of each OST (POST /api/scrub on the OSS starts one now)',
+  },
   'oss.id': { kind: { type: 'string' }, default: '', doc: 'Stable OSS id (required to start an OSS)' },
   'oss.host': { kind: { type: 'string' }, default: '', doc: 'Host name in the failure-domain hierarchy' },
   'oss.rack': {

@@ -15,10 +15,17 @@ function parseOstId(raw: string): number {
   return Number(raw);
 }
 
+/** What recovery adds to the admin API (PG summary with recovery states, slow OSTs). */
+export interface AdminRecoveryView {
+  pgs(): unknown;
+  slow(): { ostId: number; reason: string }[];
+}
+
 export function buildAdmin(
   cluster: ClusterService,
   metrics: MdsMetrics,
   destroyQueue: () => Promise<number>,
+  recovery?: AdminRecoveryView,
 ): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   app.setErrorHandler((err, _request, reply) => {
@@ -41,8 +48,15 @@ export function buildAdmin(
     return metrics.registry.metrics();
   });
   app.get('/api/cluster', async () => {
-    const map = stateToWire(cluster.state, cluster.usage);
-    const osts = map.osts ?? [];
+    const wire = stateToWire(cluster.state, cluster.usage);
+    const slow = new Map((recovery?.slow() ?? []).map((v) => [v.ostId, v.reason]));
+    const map = {
+      ...wire,
+      osts: (wire.osts ?? []).map((o) =>
+        slow.has(o.id ?? -1) ? { ...o, slow: true, slowReason: slow.get(o.id ?? -1) } : o,
+      ),
+    };
+    const osts = map.osts;
     return {
       epoch: map.epoch,
       counts: {
@@ -55,7 +69,7 @@ export function buildAdmin(
       map,
     };
   });
-  app.get('/api/pgs', async () => summarizePgs(cluster.state));
+  app.get('/api/pgs', async () => recovery?.pgs() ?? summarizePgs(cluster.state));
   app.post<{ Params: { id: string } }>('/api/osts/:id/out', async (request) => ({
     mapEpoch: await cluster.admin(parseOstId(request.params.id), 'out'),
   }));

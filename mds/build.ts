@@ -23,6 +23,9 @@ import { healthHandlers, mdsHandlers } from './grpc-service.js';
 import { parseLayoutText } from './layout.js';
 import { createMdsMetrics } from './metrics.js';
 import { Namespace } from './namespace.js';
+import { recoveryView, registerRecoveryAdmin, registerRecoveryMetrics } from './recovery/admin.js';
+import { RecoveryService } from './recovery/service.js';
+import { OstHealthTracker } from './recovery/slow-osts.js';
 
 /** How long close() lets in-flight calls finish before cutting them. */
 export const SHUTDOWN_GRACE_MS = 2_000;
@@ -66,6 +69,17 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     logger,
   );
   await cluster.init();
+  const recovery = new RecoveryService(db, committer, cluster, clock, logger, {
+    maxBytesPerSec: config['mds.recoveryMaxBytesPerSec'],
+    maxActivePgs: config['mds.recoveryMaxActivePgs'],
+    paused: false,
+  });
+  await recovery.init();
+  const ostHealth = new OstHealthTracker(
+    { factor: config['mds.slowOstFactor'], minMs: config['mds.slowOstLatencyMsMin'] },
+    () => clock.monotonicMs(),
+  );
+  cluster.onHeartbeat = (req) => ostHealth.record(req);
   const ns = new Namespace(db, committer, clock, rootDefault, {
     epoch: () => cluster.state.map.epoch,
     map: () => cluster.state.map,
@@ -78,19 +92,28 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
   const metrics = createMdsMetrics();
   const server = new grpc.Server(SERVER_OPTIONS);
   const v1 = contract();
-  server.addService(v1.MdsService.service, mdsHandlers(ns, cluster, metrics, logger));
+  server.addService(v1.MdsService.service, mdsHandlers(ns, cluster, metrics, logger, recovery));
   server.addService(v1.HealthService.service, healthHandlers(cluster));
   const grpcPort = await bindServer(server, config['mds.bindHost'], config['mds.grpcPort']);
-  const admin = buildAdmin(cluster, metrics, () => destroyer.queueLength());
+  const admin = buildAdmin(
+    cluster,
+    metrics,
+    () => destroyer.queueLength(),
+    recoveryView(recovery, cluster, ostHealth),
+  );
+  registerRecoveryAdmin(admin, recovery, cluster, ostHealth);
+  registerRecoveryMetrics(metrics.registry, recovery, cluster, ostHealth);
   await admin.listen({ host: config['mds.bindHost'], port: config['mds.adminPort'] });
   const address = admin.server.address();
   const adminPort = typeof address === 'object' && address ? address.port : config['mds.adminPort'];
   cluster.start();
   destroyer.start();
+  recovery.start();
   logger.info({ grpcPort, adminPort, epoch: cluster.state.map.epoch }, 'mds started');
 
   const close = async (): Promise<void> => {
     cluster.stop();
+    recovery.stop();
     await shutdownServer(server, SHUTDOWN_GRACE_MS);
     await admin.close();
     await destroyer.stop();

@@ -19,6 +19,8 @@ import { rmdir, unlink } from './ops/remove.js';
 import { rename } from './ops/rename.js';
 import { setLayout } from './ops/setlayout.js';
 import { open, stat, statMany } from './ops/stat.js';
+import type { RecoveryService } from './recovery/service.js';
+import { pgHolders } from './recovery/wire.js';
 
 function coded<Req, Res>(
   name: string,
@@ -48,6 +50,7 @@ export function mdsHandlers(
   cluster: ClusterService,
   metrics: MdsMetrics,
   logger: Logger,
+  recovery?: RecoveryService,
 ): MdsServiceHandlers {
   return {
     Mkdir: coded('mkdir', metrics, (r) => mkdir(ns, r)),
@@ -76,10 +79,13 @@ export function mdsHandlers(
     }),
     Heartbeat: coded('heartbeat', metrics, async (r) => ({ mapEpoch: await cluster.heartbeat(r) })),
     ReportBadChunk: coded('reportBadChunk', metrics, async (r) => {
-      // Recovery is not built yet: the report is logged so an operator sees it.
-      logger.warn({ ostId: r.ostId, objectId: r.objectId, reason: r.reason }, 'bad chunk reported');
-      return {};
+      if (!recovery) {
+        logger.warn({ ostId: r.ostId, objectId: r.objectId, reason: r.reason }, 'bad chunk reported');
+        return { repairScheduled: false };
+      }
+      return { repairScheduled: recovery.reportBadChunk(r) };
     }),
+    GetPgHolders: coded('getPgHolders', metrics, async (r) => pgHolders(cluster.state, recovery?.holders, r)),
     AdminOst: coded('adminOst', metrics, async (r) => {
       const action = ACTIONS[r.action as keyof typeof ACTIONS];
       if (!action)

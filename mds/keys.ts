@@ -11,6 +11,9 @@
 //   Q/<inode>            destroy-queue record: a removed file whose objects must go
 //   M/current            the current cluster state (map, pools, OSS records)
 //   M/e/<epoch>          one kept map epoch
+//   R/h/<pool>/<pg>      recovery: the holders of a PG whose holders differ from its placement
+//   R/s/<ost>/<pool>/<pg> recovery: an OST keeps a stale copy of a PG (purge it, or re-copy all)
+//   R/cfg                recovery settings changed at run time (PUT /api/recovery)
 
 export const SCHEMA_VERSION = 1;
 
@@ -36,7 +39,21 @@ export const KEYS = {
   destroyRange: { gt: 'Q/', lt: 'Q0' },
   mapEpoch: (epoch: number): string => `M/e/${hex16(epoch)}`,
   mapEpochRange: { gt: 'M/e/', lt: 'M/e0' },
+  holders: (poolId: number, pg: number): string => `R/h/${hex16(poolId)}/${hex16(pg)}`,
+  holdersRange: { gt: 'R/h/', lt: 'R/h0' },
+  staleCopy: (ostId: number, poolId: number, pg: number): string =>
+    `R/s/${hex16(ostId)}/${hex16(poolId)}/${hex16(pg)}`,
+  staleCopyRange: { gt: 'R/s/', lt: 'R/s0' },
+  recoverySettings: 'R/cfg',
 } as const;
+
+/** (pool, pg) of a holders key, or (ost, pool, pg) of a stale-copy key. */
+export function numbersOfRecoveryKey(key: string): number[] {
+  return key
+    .slice(4)
+    .split('/')
+    .map((part) => Number.parseInt(part, 16));
+}
 
 export function inodeOfDestroyKey(key: string): number {
   return Number.parseInt(key.slice(2), 16);

@@ -53,3 +53,36 @@ export function summarizePgs(state: ClusterState): PgSummary {
   }
   return summary;
 }
+
+// With recovery: a PG whose holders (the OSTs known to hold a complete copy)
+// differ from its placement is moving. In order of precedence:
+//   unfound      fewer up holders than a rebuild needs (replicated: 1, ec: k)
+//   recovering   a copy is being rebuilt and a holder is lost (down or out)
+//   backfilling  a copy is being made while the old full set is still up
+//   degraded     waiting to rebuild a lost copy
+//   remapped     waiting to move, the old full set still up
+export type RecoveryPgState = PgState | 'recovering' | 'backfilling' | 'remapped' | 'unfound';
+export const RECOVERY_PG_STATES: readonly RecoveryPgState[] = [
+  ...PG_STATES,
+  'recovering',
+  'backfilling',
+  'remapped',
+  'unfound',
+];
+
+export function pgStateWithHolders(
+  map: ClusterMap,
+  pool: PoolRecord,
+  placement: Placement,
+  holders: readonly number[] | undefined,
+  active: boolean,
+): RecoveryPgState {
+  if (!holders) return pgStateOf(map, pool, placement);
+  const byId = new Map(map.osts.map((o) => [o.id, o]));
+  const live = holders.filter((id) => id >= 0 && byId.get(id)?.state.up);
+  const needed = pool.rule.kind === 'replicated' ? 1 : pool.rule.k;
+  if (live.length < needed) return 'unfound';
+  const lost = holders.some((id) => id >= 0 && !(byId.get(id)?.state.up && byId.get(id)?.state.in));
+  if (active) return lost ? 'recovering' : 'backfilling';
+  return lost ? 'degraded' : 'remapped';
+}

@@ -19,6 +19,11 @@ import { MdsLink } from './mds-link.js';
 import { OssMetrics } from './metrics.js';
 import { OssCore, type OstHandle } from './ops.js';
 import { Ost } from './ost.js';
+import { registerRecoveryRoutes } from './recovery/admin.js';
+import { registerRecoveryMetrics } from './recovery/metrics.js';
+import { Recoverer } from './recovery/recover-pg.js';
+import { Scrubber } from './recovery/scrub.js';
+import { SourcePool } from './recovery/sources.js';
 
 export interface OssDeps {
   clock?: Clock;
@@ -74,9 +79,20 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
   const bindHost = config['oss.bindHost'];
   const advertise = config['oss.advertiseHost'] || bindHost;
 
+  const sources = new SourcePool();
+  const recoverer = new Recoverer(core, sources, logger);
+  let link: MdsLink | undefined;
+  const scrubber = new Scrubber(
+    core,
+    async (bad) => (link ? link.reportBadChunk(bad) : false),
+    { bytesPerSec: config['oss.scrubBytesPerSec'], intervalMs: config['oss.scrubIntervalMs'] },
+    logger,
+  );
+  registerRecoveryMetrics(metrics.registry, recoverer, scrubber);
+
   const grpcServer = new grpc.Server(SERVER_OPTIONS);
   const v1 = contract();
-  grpcServer.addService(v1.OssService.service, ossServiceHandlers(core));
+  grpcServer.addService(v1.OssService.service, ossServiceHandlers(core, recoverer));
   grpcServer.addService(v1.HealthService.service, {
     Ping: unary<PingRequest__Output, PingResponse>(async (req) => ({
       payload: req.payload,
@@ -87,10 +103,11 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
   const grpcPort = await bindServer(grpcServer, bindHost, config['oss.grpcPort']);
   const bulk = await startBulkServer(core, bindHost, config['oss.bulkPort']);
   const admin = buildAdminApp({ core, metrics, ossId });
+  registerRecoveryRoutes(admin, scrubber, recoverer);
   await admin.listen({ host: bindHost, port: config['oss.adminPort'] });
   const adminPort = (admin.server.address() as { port: number }).port;
 
-  const link = new MdsLink(
+  link = new MdsLink(
     {
       mdsAddress: config['mds.address'],
       ossId,
@@ -107,14 +124,17 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
     random,
   );
   const registered = link.start();
+  scrubber.start();
   // An OST without a persisted id cannot be addressed yet: wait for the first registration.
   if (handles.some((h) => h.ost.id === undefined)) await registered;
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      scrubber.stop();
       await core.drain(SHUTDOWN_GRACE_MS);
-      link.stop();
+      link?.stop();
+      sources.close();
       await Promise.all([shutdownServer(grpcServer, 1_000), bulk.close(), admin.close()]);
       for (const h of handles) await h.ost.close();
     })();

@@ -16,6 +16,8 @@ import type {
   OssServiceHandlers,
   ReadRangeRequest__Output,
   ReadRangeResponse,
+  RecoverPgRequest__Output,
+  RecoverPgResponse,
   StatObjectRequest__Output,
   StatObjectResponse,
   WriteChunkRequest__Output,
@@ -24,6 +26,8 @@ import type {
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from './limits.js';
 import type { OssCore, Ref } from './ops.js';
 import type { WritePiece } from './ost-write.js';
+import type { Recoverer } from './recovery/recover-pg.js';
+import { recoverRequestFromWire } from './recovery/wire.js';
 
 export function refFromWire(ref: ObjectRef__Output | null | undefined): Ref {
   if (!ref) throw new StripeError('REQ_INVALID', 'request has no object ref');
@@ -115,8 +119,12 @@ function readRange(
   };
 }
 
-export function ossServiceHandlers(core: OssCore): OssServiceHandlers {
+export function ossServiceHandlers(core: OssCore, recoverer?: Recoverer): OssServiceHandlers {
   return {
+    RecoverPg: unary<RecoverPgRequest__Output, RecoverPgResponse>(async (req) => {
+      if (!recoverer) throw new StripeError('REQ_UNAVAILABLE', 'this OSS does not run recovery');
+      return recoverer.recoverPg(recoverRequestFromWire(req));
+    }),
     WriteChunk: writeChunk(core),
     ReadRange: readRange(core),
     StatObject: unary<StatObjectRequest__Output, StatObjectResponse>(async (req) =>

@@ -148,6 +148,18 @@ export class MdsLink {
     }
   }
 
+  /** Reports a bad object found by scrub; true when the MDS scheduled a repair. */
+  async reportBadChunk(bad: {
+    ostId: number;
+    objectId: string;
+    poolId: number;
+    pg: number;
+    reason: string;
+  }): Promise<boolean> {
+    const res = await call(this.client, 'ReportBadChunk', bad, this.deadline());
+    return res.repairScheduled;
+  }
+
   async fetchMap(): Promise<void> {
     if (this.stopped) return;
     try {

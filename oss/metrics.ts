@@ -11,21 +11,34 @@ import {
 
 export type OpName = 'write' | 'read' | 'stat' | 'delete' | 'list' | 'flush';
 
-/** Latencies kept per OST and op kind for the heartbeat's p50. */
+/** Latencies kept per OST and op kind for the heartbeat's p50: the last 256, and none older than 30 s. */
 const RECENT_LATENCIES_MAX = 256;
+export const RECENT_LATENCY_WINDOW_MS = 30_000;
 
 class RecentLatencies {
-  private readonly samples: number[] = [];
-  add(ms: number): void {
-    this.samples.push(ms);
+  private readonly samples: { ms: number; atMs: number }[] = [];
+  add(ms: number, atMs = performance.now()): void {
+    this.samples.push({ ms, atMs });
     if (this.samples.length > RECENT_LATENCIES_MAX) this.samples.shift();
   }
-  p50(): number {
+  /** Median of the recent window; 0 when the OST served nothing recently. */
+  p50(nowMs = performance.now()): number {
+    while (this.samples.length > 0 && nowMs - this.samples[0]!.atMs > RECENT_LATENCY_WINDOW_MS)
+      this.samples.shift();
     if (this.samples.length === 0) return 0;
-    const sorted = [...this.samples].sort((a, b) => a - b);
+    const sorted = this.samples.map((s) => s.ms).sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)]!;
   }
 }
+
+/** Answers about the request, not the OST's health: not counted in the heartbeat's error figure. */
+const CLIENT_CONDITIONS = new Set([
+  'OBJ_NOT_FOUND',
+  'MAP_STALE',
+  'OBJ_RANGE',
+  'REQ_INVALID',
+  'OBJ_INVALID_ID',
+]);
 
 export interface OstCounters {
   errors: number;
@@ -111,7 +124,7 @@ export class OssMetrics {
     this.ops.inc({ ost, op, result });
     this.latency.observe({ ost, op }, ms / 1000);
     const c = this.of(ost);
-    if (result !== 'ok') c.errors++;
+    if (result !== 'ok' && !CLIENT_CONDITIONS.has(result)) c.errors++;
     if (op === 'read') c.readLatency.add(ms);
     if (op === 'write') c.writeLatency.add(ms);
   }

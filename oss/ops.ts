@@ -126,7 +126,7 @@ export class OssCore {
         }
         await h.faults.throttle(piece.data.length);
         this.metrics.moved(h.ost.name, 'read', piece.data.length);
-        await onPiece({ data: h.faults.corrupt(piece.data), crc: piece.crc });
+        await onPiece({ ...piece, data: h.faults.corrupt(piece.data) });
       }
       if (!started) await onStart(size);
     });

@@ -6,16 +6,21 @@ import { constants, type FileHandle, open } from 'node:fs/promises';
 import { crc32c } from '../common/checksum.js';
 import { StripeError } from '../common/errors.js';
 import { zeroCrc } from './block-crc.js';
+import { DATA_BUFFER_BYTES, dataBuffers } from './buffers.js';
 import { CRC_GROUP_BLOCKS } from './index-keys.js';
 import { checkRange } from './object-id.js';
 import type { Ost } from './ost.js';
 
-/** Bytes read from the file per system call (whole blocks). */
-export const READ_PIECE_BYTES = 1024 * 1024;
+/** Bytes read from the file per system call (whole blocks): one span. */
+export const READ_PIECE_BYTES = DATA_BUFFER_BYTES;
 
 export interface ReadPiece {
   data: Buffer;
   crc: number;
+  /** false on all but the last piece of one span read from disk: a transport may send a span in one batch. */
+  spanEnd?: boolean;
+  /** On a span's last piece: call once none of the span's pieces is used any more (its buffer is reused). */
+  release?: () => void;
 }
 
 function expectedCrc(
@@ -30,8 +35,13 @@ function expectedCrc(
 }
 
 /** Reads [position, position + length) of the file; bytes past its end are zeros (holes). */
-async function readFull(fh: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buf = Buffer.allocUnsafe(length);
+async function readFull(
+  fh: FileHandle,
+  position: number,
+  length: number,
+  buf: Buffer = Buffer.allocUnsafe(length),
+): Promise<Buffer> {
+  if (buf.length !== length) buf = buf.subarray(0, length);
   let done = 0;
   while (done < length) {
     const { bytesRead } = await fh.read(buf, done, length - done, position + done);
@@ -105,15 +115,21 @@ export async function* readObject(
     const groups = await ost.blockCrcs(objectId, firstBlock, lastBlock);
     fh = await open(ost.pathOf(objectId), constants.O_RDONLY);
     const file = fh;
-    const span = (start: number): Promise<Buffer> =>
-      readFull(file, start, Math.min(READ_PIECE_BYTES, Math.min(meta.size, (lastBlock + 1) * B) - start));
+    // Spans of whole blocks in pooled buffers, one system call each, with one span of read-ahead.
+    const span = async (start: number): Promise<{ whole: Buffer; data: Buffer }> => {
+      const whole = dataBuffers.take();
+      const length = Math.min(READ_PIECE_BYTES, Math.min(meta.size, (lastBlock + 1) * B) - start);
+      return { whole, data: await readFull(file, start, length, whole) };
+    };
     let position = firstBlock * B;
-    let next: Promise<Buffer> | undefined = span(position);
+    let next: Promise<{ whole: Buffer; data: Buffer }> | undefined = span(position);
     while (next) {
-      const data: Buffer = await next;
+      const { whole, data } = await next;
       const following: number = position + data.length;
-      next = following < end ? span(following) : undefined; // read ahead while this piece is sent
+      next = following < end ? span(following) : undefined; // read ahead while this span is sent
       next?.catch(() => undefined);
+      // Verify every block of the span before any of its bytes leave.
+      const pieces: ReadPiece[] = [];
       for (let at = 0; at < data.length; at += B) {
         const block = (position + at) / B;
         const blockData = data.subarray(at, Math.min(at + B, data.length));
@@ -123,8 +139,14 @@ export async function* readObject(
         const to = Math.min(end, position + at + blockData.length) - (position + at);
         if (to <= from) continue;
         const piece = from === 0 && to === blockData.length ? blockData : blockData.subarray(from, to);
-        yield { data: piece, crc: piece === blockData ? crc : crc32c(piece) };
+        pieces.push({ data: piece, crc: piece === blockData ? crc : crc32c(piece), spanEnd: false });
       }
+      const last = pieces[pieces.length - 1];
+      if (last) {
+        last.spanEnd = true;
+        last.release = () => dataBuffers.give(whole);
+      }
+      yield* pieces;
       position = following;
     }
   } finally {

@@ -16,6 +16,11 @@ export interface WritePiece {
   data: Buffer;
   /** crc32c the sender computed for this piece, checked before the bytes are written. */
   crc?: number;
+  /**
+   * Present when `data` may be written as it is (no staging copy): called once
+   * nothing reads it any more, so its buffer can be reused.
+   */
+  release?: () => void;
 }
 
 export interface WriteParams {
@@ -43,6 +48,7 @@ export async function writeObject(
   const release = await ost.locks.acquire(p.objectId, true);
   let fh: FileHandle | undefined;
   let old: ObjectMeta | undefined;
+  let writer: FileWriter | undefined;
   try {
     old = await ost.getMeta(p.objectId);
     const oldSize = old?.size ?? 0;
@@ -70,22 +76,27 @@ export async function writeObject(
       await fh.truncate(oldSize); // bytes past the old size may be crash debris: holes must read as zeros
       builder.addZeros(p.offset - oldSize);
     }
-    const writer = new FileWriter(fh);
+    const fileWriter = new FileWriter(fh);
+    writer = fileWriter;
     let received = 0;
     for await (const piece of pieces) {
-      if (received + piece.data.length > p.length)
+      if (received + piece.data.length > p.length) {
+        piece.release?.();
         throw new StripeError('REQ_INVALID', 'more data than the header declared');
+      }
       const crc = builder.addBytes(piece.data, true);
       if (piece.crc !== undefined && crc !== piece.crc) {
+        piece.release?.();
         throw new StripeError(
           'OBJ_WRITE_CHECKSUM',
           `piece at ${p.offset + received} of ${p.objectId} arrived corrupt`,
         );
       }
-      await writer.append(piece.data, p.offset + received);
+      if (piece.release) await fileWriter.appendOwned(piece.data, p.offset + received, piece.release);
+      else await fileWriter.append(piece.data, p.offset + received);
       received += piece.data.length;
     }
-    await writer.finish();
+    await fileWriter.finish();
     if (received !== p.length)
       throw new StripeError('REQ_INVALID', `got ${received} of ${p.length} declared bytes`);
     if (p.length > 0 && builder.dataCrc32c !== p.declaredCrc >>> 0) {
@@ -108,6 +119,8 @@ export async function writeObject(
     if (!old) ost.objectCount++;
     return { objectSize: newSize, version: meta.version };
   } catch (err) {
+    // No write may land after the cleanup below (or after the file is closed).
+    await writer?.abandon().catch(() => undefined);
     if (fh && !old) await rm(ost.pathOf(p.objectId), { force: true }).catch(() => undefined);
     else if (fh && old) await fh.truncate(old.size).catch(() => undefined);
     throw noSpace(err);

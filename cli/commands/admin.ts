@@ -64,19 +64,28 @@ interface PgSummary {
   total: number;
   byState: Record<string, number>;
   nonClean: { pool: string; pg: number; state: string; osts: number[] }[];
+  recovery?: { bytesLeft: number; rateBytesPerSec: number; etaSeconds: number | null; activePgs: number };
+}
+
+interface MdsHealth {
+  slowOsts: { ostId: number; reason: string }[];
 }
 
 export interface HealthReport {
   ok: boolean;
   epoch: number;
   osts: { total: number; up: number; in: number; down: string[]; out: string[] };
-  pgs: { total: number; byState: Record<string, number> };
+  pgs: { total: number; byState: Record<string, number>; recovery?: PgSummary['recovery'] };
+  slowOsts: MdsHealth['slowOsts'];
   problems: string[];
 }
 
 export async function healthReport(flags: ConnectFlags): Promise<HealthReport> {
   const map = await fetchMap(flags);
   const pgs = await adminRequest<PgSummary>(`${adminUrlOf(flags)}/api/pgs`);
+  const slowOsts = (
+    await adminRequest<MdsHealth>(`${adminUrlOf(flags)}/api/health`).catch(() => ({ slowOsts: [] }))
+  ).slowOsts;
   const down = map.osts.filter((o) => !o.state?.up).map((o) => `ost${o.id} (${o.host})`);
   const out = map.osts.filter((o) => !o.state?.in).map((o) => `ost${o.id} (${o.host})`);
   const problems: string[] = [];
@@ -86,6 +95,7 @@ export async function healthReport(flags: ConnectFlags): Promise<HealthReport> {
   for (const [state, count] of Object.entries(pgs.byState)) {
     if (state !== 'clean' && count > 0) problems.push(`${count} PGs ${state}`);
   }
+  for (const slow of slowOsts) problems.push(`ost${slow.ostId} slow: ${slow.reason}`);
   return {
     ok: problems.length === 0,
     epoch: map.epoch,
@@ -96,7 +106,8 @@ export async function healthReport(flags: ConnectFlags): Promise<HealthReport> {
       down,
       out,
     },
-    pgs: { total: pgs.total, byState: pgs.byState },
+    pgs: { total: pgs.total, byState: pgs.byState, ...(pgs.recovery ? { recovery: pgs.recovery } : {}) },
+    slowOsts,
     problems,
   };
 }
@@ -123,6 +134,13 @@ async function health(flags: JsonFlags & { wait?: string }): Promise<void> {
     process.stdout.write(
       `  PGs:  ${report.pgs.total} total${states.length ? `: ${states.join(', ')}` : ''}\n`,
     );
+    const r = report.pgs.recovery;
+    if (r && (r.bytesLeft > 0 || r.activePgs > 0)) {
+      const eta = r.etaSeconds === null ? 'unknown' : `${Math.ceil(r.etaSeconds)} s`;
+      process.stdout.write(
+        `  recovery: ${formatBytes(r.bytesLeft)} left at ${formatBytes(r.rateBytesPerSec)}/s, ${r.activePgs} PGs active, ETA ${eta}\n`,
+      );
+    }
     for (const problem of report.problems) process.stdout.write(`  - ${problem}\n`);
   }
   if (!report.ok) process.exitCode = 1;

@@ -71,7 +71,9 @@ async function up(flags: UpFlags): Promise<void> {
     basePort: intOption('--base-port', flags.basePort),
     defaultLayout: defaultLayoutFrom(flags),
     ostCapacityBytes:
-      flags.ostCapacity === undefined ? undefined : intOption('--ost-capacity', flags.ostCapacity),
+      flags.ostCapacity === undefined
+        ? defaultOstCapacityBytes(flags.data, Math.max(1, ostCount))
+        : intOption('--ost-capacity', flags.ostCapacity),
   });
   const report = (line: string) => process.stderr.write(`${line}\n`);
   const cluster = await launchCluster(plan, { report });

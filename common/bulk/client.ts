@@ -14,10 +14,12 @@ import {
   decodeResponseHeader,
   decodeSegmentHeader,
   encodeRequest,
-  encodeSegmentHeader,
+  encodeSegmentHeaders,
   RESPONSE_FIXED_BYTES,
   SEGMENT_HEADER_BYTES,
+  type SegmentChecksums,
   segmentBounds,
+  segmentChecksums,
 } from './frame.js';
 import { SocketReader } from './socket-reader.js';
 
@@ -67,15 +69,34 @@ export class BulkClient {
     this.blockBytes = opts.blockBytes ?? LIMITS.checksumBlockBytes;
   }
 
+  /**
+   * Writes `data` at `offset`. `checksums` (from segmentChecksums with this
+   * client's block size) lets replicas and retries of one write share one
+   * checksum pass; without it the segments are checksummed here.
+   */
   async write(
     ref: BulkRef,
     offset: number,
     data: Buffer,
     dataCrc32c: number,
-    opts: { truncate?: boolean } = {},
+    opts: { truncate?: boolean; checksums?: SegmentChecksums } = {},
   ): Promise<BulkWriteResult> {
+    const bounds = segmentBounds(offset, data.length, this.blockBytes);
+    const given = opts.checksums;
+    const crcs =
+      given &&
+      given.offset === offset &&
+      given.blockBytes === this.blockBytes &&
+      given.crcs.length === bounds.length
+        ? given.crcs
+        : segmentChecksums(data, offset, this.blockBytes).crcs;
+    const headers = encodeSegmentHeaders(
+      bounds.map(([start, end]) => end - start),
+      crcs,
+    );
     return this.withConnection(async (conn) => {
       const { socket } = conn;
+      // One writev: request header, then segment header and data for each segment.
       socket.cork();
       socket.write(
         encodeRequest({
@@ -87,10 +108,10 @@ export class BulkClient {
           truncate: !!opts.truncate,
         }),
       );
-      for (const [start, end] of segmentBounds(offset, data.length, this.blockBytes)) {
-        const piece = data.subarray(start, end);
-        socket.write(encodeSegmentHeader(piece.length, crc32c(piece)));
-        socket.write(piece);
+      for (let i = 0; i < bounds.length; i++) {
+        const [start, end] = bounds[i] as [number, number];
+        socket.write(headers.subarray(i * SEGMENT_HEADER_BYTES, (i + 1) * SEGMENT_HEADER_BYTES));
+        socket.write(data.subarray(start, end));
       }
       socket.uncork();
       const header = await this.readHeader(conn);

@@ -9,7 +9,9 @@
 //   status OK, READ: `bodyBytes` data bytes in segments.
 // Segment (8 bytes + data): length u32 | crc32c u32 of the data. A segment length of SEGMENT_ABORT means
 //   the sender gave up mid-stream: on a response an error response follows; on a request nothing does.
+import { crc32c } from '../checksum.js';
 import { type ErrorCode, isErrorCode, StripeError } from '../errors.js';
+import { crc32cCombine } from './crc-combine.js';
 
 export const REQUEST_MAGIC = 0x51424653; // 'SFBQ'
 export const RESPONSE_MAGIC = 0x52424653; // 'SFBR'
@@ -187,4 +189,39 @@ export function segmentBounds(offset: number, length: number, blockBytes: number
     at = next;
   }
   return bounds;
+}
+
+/** Per-segment crcs of a write, computed once and shared by every replica and retry of it. */
+export interface SegmentChecksums {
+  /** The write's offset and block size the segments were cut for. */
+  offset: number;
+  blockBytes: number;
+  /** crc32c of each segment, in order. */
+  crcs: Uint32Array;
+  /** crc32c of all the data (combined from the segment crcs, no second pass). */
+  whole: number;
+}
+
+/** Checksums each segment of `data` written at `offset` once. */
+export function segmentChecksums(data: Uint8Array, offset: number, blockBytes: number): SegmentChecksums {
+  const bounds = segmentBounds(offset, data.length, blockBytes);
+  const crcs = new Uint32Array(bounds.length);
+  let whole = 0;
+  for (let i = 0; i < bounds.length; i++) {
+    const [start, end] = bounds[i] as [number, number];
+    const crc = crc32c(data.subarray(start, end));
+    crcs[i] = crc;
+    whole = i === 0 ? crc : crc32cCombine(whole, crc, end - start);
+  }
+  return { offset, blockBytes, crcs, whole };
+}
+
+/** All segment headers of one batch in one buffer: header i is bytes [8i, 8i + 8). */
+export function encodeSegmentHeaders(lengths: ArrayLike<number>, crcs: ArrayLike<number>): Buffer {
+  const buf = Buffer.allocUnsafe(lengths.length * SEGMENT_HEADER_BYTES);
+  for (let i = 0; i < lengths.length; i++) {
+    buf.writeUInt32LE(lengths[i] as number, i * SEGMENT_HEADER_BYTES);
+    buf.writeUInt32LE((crcs[i] as number) >>> 0, i * SEGMENT_HEADER_BYTES + 4);
+  }
+  return buf;
 }

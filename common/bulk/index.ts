@@ -1,3 +1,4 @@
+export * from './buffer-pool.js';
 export * from './client.js';
 export * from './crc-combine.js';
 export * from './frame.js';

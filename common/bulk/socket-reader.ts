@@ -1,25 +1,44 @@
 // Pull-style reads over a socket with backpressure: the socket is paused
 // while more than highWaterBytes are buffered and nobody is reading, so a
 // fast sender can never make the receiver hold more than that.
+//
+// Bytes arrive either as 'data' events (fresh buffers, kept as they are) or,
+// with `external: true`, through push() from a socket's `onread` callback,
+// whose buffer is reused for the next read: bytes that cannot be consumed at
+// once are then copied. readSegments() consumes a segmented body
+// synchronously as it arrives, straight into the caller's buffer (no
+// per-read buffer, no promise per segment).
 import type { Socket } from 'node:net';
 import { StripeError } from '../errors.js';
+import { SEGMENT_ABORT, SEGMENT_BYTES_MAX, SEGMENT_HEADER_BYTES } from './frame.js';
+
+/** A segmented body being received into `out` (see readSegments). */
+interface SegmentSink {
+  out: Buffer;
+  at: number;
+  header: Buffer;
+  headerFill: number;
+  segmentLeft: number;
+  segmentStart: number;
+  segmentCrc: number;
+  verify: (start: number, length: number, crc: number) => void;
+  aborted: boolean;
+  error: unknown;
+}
 
 export class SocketReader {
   private readonly chunks: Buffer[] = [];
   private bufferedBytes = 0;
   private waiter: (() => void) | undefined;
   private ended: StripeError | undefined;
+  private sink: SegmentSink | undefined;
 
   constructor(
     private readonly socket: Socket,
     private readonly highWaterBytes: number,
+    opts: { external?: boolean } = {},
   ) {
-    socket.on('data', (chunk: Buffer) => {
-      this.chunks.push(chunk);
-      this.bufferedBytes += chunk.length;
-      if (this.bufferedBytes > this.highWaterBytes) socket.pause();
-      this.wake();
-    });
+    if (!opts.external) socket.on('data', (chunk: Buffer) => this.push(chunk, false));
     const finish = (err?: Error): void => {
       this.ended ??= new StripeError(
         'REQ_UNAVAILABLE',
@@ -30,6 +49,19 @@ export class SocketReader {
     socket.on('end', () => finish());
     socket.on('close', () => finish());
     socket.on('error', (err) => finish(err));
+  }
+
+  /** Bytes from the socket; `reused`: the buffer is overwritten after this returns. */
+  push(chunk: Buffer, reused: boolean): void {
+    if (this.sink && this.chunks.length === 0) {
+      const used = this.feed(this.sink, chunk);
+      if (used === chunk.length) return;
+      chunk = chunk.subarray(used);
+    }
+    this.chunks.push(reused ? Buffer.from(chunk) : chunk);
+    this.bufferedBytes += chunk.length;
+    if (this.bufferedBytes > this.highWaterBytes) this.socket.pause();
+    this.wake();
   }
 
   private wake(): void {
@@ -56,7 +88,7 @@ export class SocketReader {
   /** Exactly n bytes (copied only when they span socket chunks). */
   async readExact(n: number): Promise<Buffer> {
     if (n === 0) return Buffer.alloc(0);
-    await this.fill(n);
+    if (this.bufferedBytes < n) await this.fill(n);
     const first = this.chunks[0]!;
     let out: Buffer;
     if (first.length >= n) {
@@ -84,7 +116,7 @@ export class SocketReader {
   async readInto(target: Buffer, targetOffset: number, n: number): Promise<void> {
     let copied = 0;
     while (copied < n) {
-      await this.fill(1);
+      if (this.bufferedBytes === 0) await this.fill(1);
       const chunk = this.chunks[0]!;
       const take = Math.min(chunk.length, n - copied);
       chunk.copy(target, targetOffset + copied, 0, take);
@@ -94,5 +126,101 @@ export class SocketReader {
       else this.chunks[0] = chunk.subarray(take);
     }
     if (this.bufferedBytes <= this.highWaterBytes && this.socket.isPaused()) this.socket.resume();
+  }
+
+  /**
+   * Receives a body of segments (length u32 | crc32c u32 | data) filling all
+   * of `out`, copying data straight into it as bytes arrive; `verify` is
+   * called once per complete segment (it may throw: the read then fails).
+   * Returns false when the sender aborted (an error response follows, to be
+   * read with readExact).
+   */
+  async readSegments(
+    out: Buffer,
+    verify: (start: number, length: number, crc: number) => void,
+  ): Promise<boolean> {
+    const sink: SegmentSink = {
+      out,
+      at: 0,
+      header: Buffer.allocUnsafe(SEGMENT_HEADER_BYTES),
+      headerFill: 0,
+      segmentLeft: 0,
+      segmentStart: 0,
+      segmentCrc: 0,
+      verify,
+      aborted: false,
+      error: undefined,
+    };
+    // What is buffered already goes through the sink first.
+    while (this.chunks.length > 0 && !this.sinkDone(sink)) {
+      const chunk = this.chunks[0]!;
+      const used = this.feed(sink, chunk);
+      this.bufferedBytes -= used;
+      if (used === chunk.length) this.chunks.shift();
+      else this.chunks[0] = chunk.subarray(used);
+    }
+    if (!this.sinkDone(sink)) {
+      this.sink = sink;
+      try {
+        while (!this.sinkDone(sink)) {
+          if (this.ended) throw this.ended;
+          if (this.socket.isPaused()) this.socket.resume();
+          await new Promise<void>((resolve) => {
+            this.waiter = resolve;
+          });
+        }
+      } finally {
+        this.sink = undefined;
+      }
+    }
+    if (sink.error !== undefined) throw sink.error;
+    if (this.bufferedBytes <= this.highWaterBytes && this.socket.isPaused()) this.socket.resume();
+    return !sink.aborted;
+  }
+
+  private sinkDone(sink: SegmentSink): boolean {
+    return sink.aborted || sink.error !== undefined || (sink.at === sink.out.length && sink.segmentLeft === 0);
+  }
+
+  /** Consumes what it can of chunk into the sink; returns the bytes used. */
+  private feed(sink: SegmentSink, chunk: Buffer): number {
+    let used = 0;
+    while (used < chunk.length && !this.sinkDone(sink)) {
+      if (sink.segmentLeft === 0) {
+        const take = Math.min(SEGMENT_HEADER_BYTES - sink.headerFill, chunk.length - used);
+        chunk.copy(sink.header, sink.headerFill, used, used + take);
+        sink.headerFill += take;
+        used += take;
+        if (sink.headerFill < SEGMENT_HEADER_BYTES) break;
+        sink.headerFill = 0;
+        const length = sink.header.readUInt32LE(0);
+        if (length === SEGMENT_ABORT) {
+          sink.aborted = true;
+          break;
+        }
+        if (length === 0 || length > SEGMENT_BYTES_MAX || length > sink.out.length - sink.at) {
+          sink.error = new StripeError('REQ_INTERNAL', 'bulk: segment overruns the body');
+          break;
+        }
+        sink.segmentLeft = length;
+        sink.segmentStart = sink.at;
+        sink.segmentCrc = sink.header.readUInt32LE(4);
+        continue;
+      }
+      const take = Math.min(sink.segmentLeft, chunk.length - used);
+      chunk.copy(sink.out, sink.at, used, used + take);
+      sink.at += take;
+      sink.segmentLeft -= take;
+      used += take;
+      if (sink.segmentLeft === 0) {
+        try {
+          sink.verify(sink.segmentStart, sink.at - sink.segmentStart, sink.segmentCrc);
+        } catch (err) {
+          sink.error = err;
+        }
+      }
+    }
+    if (this.sinkDone(sink)) this.wake();
+    return used;
   }
 }

@@ -35,6 +35,10 @@ export class ClusterService {
   readonly usage = new Map<number, OstUsage>();
   private readonly listeners = new Map<MapListener, () => void>();
   private timer: NodeJS.Timeout | undefined;
+  /** Extra writes that must commit in the same batch as a map change (recovery's holder records). */
+  beforeCommit: ((prev: ClusterState, next: ClusterState) => BatchOp[]) | undefined;
+  /** Sees every heartbeat's per-OST health (slow-disk detection). */
+  onHeartbeat: ((req: HeartbeatRequest__Output) => void) | undefined;
 
   constructor(
     private readonly db: MdsDb,
@@ -83,9 +87,10 @@ export class ClusterService {
     return () => this.listeners.delete(listener);
   }
 
-  private persist(state: ClusterState): Promise<void> {
+  private persist(state: ClusterState, extra: BatchOp[] = []): Promise<void> {
     const epoch = state.map.epoch;
     const ops: BatchOp[] = [
+      ...extra,
       { type: 'put', key: KEYS.clusterCurrent, value: state },
       { type: 'put', key: KEYS.mapEpoch(epoch), value: state },
     ];
@@ -101,7 +106,7 @@ export class ClusterService {
       if (!next || next === this.current) return this.current;
       if (next.map.epoch !== this.current.map.epoch + 1)
         throw new Error(`map change ${reason} skipped an epoch`);
-      await this.persist(next);
+      await this.persist(next, this.beforeCommit?.(this.current, next));
       const now = this.clock.monotonicMs();
       for (const ost of next.map.osts) {
         const before = this.current.map.osts.find((o) => o.id === ost.id);
@@ -112,6 +117,11 @@ export class ClusterService {
       for (const listener of this.listeners.keys()) listener(next);
       return next;
     });
+  }
+
+  /** Runs `work` with no map change in between (recovery updates holders this way). */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.mutex.run(work);
   }
 
   /** A kept epoch, or MAP_UNKNOWN_EPOCH. */
@@ -159,6 +169,7 @@ export class ClusterService {
         ossId: req.ossId,
       });
     this.lastSeenMs.set(req.ossId, this.clock.monotonicMs());
+    this.onHeartbeat?.(req);
     for (const h of req.osts) {
       if (oss.osts.some((o) => o.id === h.ostId))
         this.usage.set(h.ostId, { usedBytes: h.usedBytes, totalBytes: h.totalBytes });

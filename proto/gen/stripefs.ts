@@ -16,6 +16,8 @@ import type { FlushRequest as _stripefs_v1_FlushRequest, FlushRequest__Output as
 import type { FlushResponse as _stripefs_v1_FlushResponse, FlushResponse__Output as _stripefs_v1_FlushResponse__Output } from './stripefs/v1/FlushResponse.js';
 import type { GetMapRequest as _stripefs_v1_GetMapRequest, GetMapRequest__Output as _stripefs_v1_GetMapRequest__Output } from './stripefs/v1/GetMapRequest.js';
 import type { GetMapResponse as _stripefs_v1_GetMapResponse, GetMapResponse__Output as _stripefs_v1_GetMapResponse__Output } from './stripefs/v1/GetMapResponse.js';
+import type { GetPgHoldersRequest as _stripefs_v1_GetPgHoldersRequest, GetPgHoldersRequest__Output as _stripefs_v1_GetPgHoldersRequest__Output } from './stripefs/v1/GetPgHoldersRequest.js';
+import type { GetPgHoldersResponse as _stripefs_v1_GetPgHoldersResponse, GetPgHoldersResponse__Output as _stripefs_v1_GetPgHoldersResponse__Output } from './stripefs/v1/GetPgHoldersResponse.js';
 import type { HealthServiceClient as _stripefs_v1_HealthServiceClient, HealthServiceDefinition as _stripefs_v1_HealthServiceDefinition } from './stripefs/v1/HealthService.js';
 import type { HeartbeatRequest as _stripefs_v1_HeartbeatRequest, HeartbeatRequest__Output as _stripefs_v1_HeartbeatRequest__Output } from './stripefs/v1/HeartbeatRequest.js';
 import type { HeartbeatResponse as _stripefs_v1_HeartbeatResponse, HeartbeatResponse__Output as _stripefs_v1_HeartbeatResponse__Output } from './stripefs/v1/HeartbeatResponse.js';
@@ -42,6 +44,9 @@ import type { ReadRangeRequest as _stripefs_v1_ReadRangeRequest, ReadRangeReques
 import type { ReadRangeResponse as _stripefs_v1_ReadRangeResponse, ReadRangeResponse__Output as _stripefs_v1_ReadRangeResponse__Output } from './stripefs/v1/ReadRangeResponse.js';
 import type { ReaddirRequest as _stripefs_v1_ReaddirRequest, ReaddirRequest__Output as _stripefs_v1_ReaddirRequest__Output } from './stripefs/v1/ReaddirRequest.js';
 import type { ReaddirResponse as _stripefs_v1_ReaddirResponse, ReaddirResponse__Output as _stripefs_v1_ReaddirResponse__Output } from './stripefs/v1/ReaddirResponse.js';
+import type { RecoverPgRequest as _stripefs_v1_RecoverPgRequest, RecoverPgRequest__Output as _stripefs_v1_RecoverPgRequest__Output } from './stripefs/v1/RecoverPgRequest.js';
+import type { RecoverPgResponse as _stripefs_v1_RecoverPgResponse, RecoverPgResponse__Output as _stripefs_v1_RecoverPgResponse__Output } from './stripefs/v1/RecoverPgResponse.js';
+import type { RecoverSource as _stripefs_v1_RecoverSource, RecoverSource__Output as _stripefs_v1_RecoverSource__Output } from './stripefs/v1/RecoverSource.js';
 import type { RegisterOssRequest as _stripefs_v1_RegisterOssRequest, RegisterOssRequest__Output as _stripefs_v1_RegisterOssRequest__Output } from './stripefs/v1/RegisterOssRequest.js';
 import type { RegisterOssResponse as _stripefs_v1_RegisterOssResponse, RegisterOssResponse__Output as _stripefs_v1_RegisterOssResponse__Output } from './stripefs/v1/RegisterOssResponse.js';
 import type { RegisteredOst as _stripefs_v1_RegisteredOst, RegisteredOst__Output as _stripefs_v1_RegisteredOst__Output } from './stripefs/v1/RegisteredOst.js';
@@ -92,6 +97,8 @@ export interface ProtoGrpcType {
       FlushResponse: MessageTypeDefinition<_stripefs_v1_FlushResponse, _stripefs_v1_FlushResponse__Output>
       GetMapRequest: MessageTypeDefinition<_stripefs_v1_GetMapRequest, _stripefs_v1_GetMapRequest__Output>
       GetMapResponse: MessageTypeDefinition<_stripefs_v1_GetMapResponse, _stripefs_v1_GetMapResponse__Output>
+      GetPgHoldersRequest: MessageTypeDefinition<_stripefs_v1_GetPgHoldersRequest, _stripefs_v1_GetPgHoldersRequest__Output>
+      GetPgHoldersResponse: MessageTypeDefinition<_stripefs_v1_GetPgHoldersResponse, _stripefs_v1_GetPgHoldersResponse__Output>
       HealthService: SubtypeConstructor<typeof grpc.Client, _stripefs_v1_HealthServiceClient> & { service: _stripefs_v1_HealthServiceDefinition }
       HeartbeatRequest: MessageTypeDefinition<_stripefs_v1_HeartbeatRequest, _stripefs_v1_HeartbeatRequest__Output>
       HeartbeatResponse: MessageTypeDefinition<_stripefs_v1_HeartbeatResponse, _stripefs_v1_HeartbeatResponse__Output>
@@ -120,6 +127,10 @@ export interface ProtoGrpcType {
       ReadRangeResponse: MessageTypeDefinition<_stripefs_v1_ReadRangeResponse, _stripefs_v1_ReadRangeResponse__Output>
       ReaddirRequest: MessageTypeDefinition<_stripefs_v1_ReaddirRequest, _stripefs_v1_ReaddirRequest__Output>
       ReaddirResponse: MessageTypeDefinition<_stripefs_v1_ReaddirResponse, _stripefs_v1_ReaddirResponse__Output>
+      RecoverMode: EnumTypeDefinition
+      RecoverPgRequest: MessageTypeDefinition<_stripefs_v1_RecoverPgRequest, _stripefs_v1_RecoverPgRequest__Output>
+      RecoverPgResponse: MessageTypeDefinition<_stripefs_v1_RecoverPgResponse, _stripefs_v1_RecoverPgResponse__Output>
+      RecoverSource: MessageTypeDefinition<_stripefs_v1_RecoverSource, _stripefs_v1_RecoverSource__Output>
       RegisterOssRequest: MessageTypeDefinition<_stripefs_v1_RegisterOssRequest, _stripefs_v1_RegisterOssRequest__Output>
       RegisterOssResponse: MessageTypeDefinition<_stripefs_v1_RegisterOssResponse, _stripefs_v1_RegisterOssResponse__Output>
       RegisteredOst: MessageTypeDefinition<_stripefs_v1_RegisteredOst, _stripefs_v1_RegisteredOst__Output>

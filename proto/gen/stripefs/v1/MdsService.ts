@@ -10,6 +10,8 @@ import type { CreateRequest as _stripefs_v1_CreateRequest, CreateRequest__Output
 import type { CreateResponse as _stripefs_v1_CreateResponse, CreateResponse__Output as _stripefs_v1_CreateResponse__Output } from '../../stripefs/v1/CreateResponse.js';
 import type { GetMapRequest as _stripefs_v1_GetMapRequest, GetMapRequest__Output as _stripefs_v1_GetMapRequest__Output } from '../../stripefs/v1/GetMapRequest.js';
 import type { GetMapResponse as _stripefs_v1_GetMapResponse, GetMapResponse__Output as _stripefs_v1_GetMapResponse__Output } from '../../stripefs/v1/GetMapResponse.js';
+import type { GetPgHoldersRequest as _stripefs_v1_GetPgHoldersRequest, GetPgHoldersRequest__Output as _stripefs_v1_GetPgHoldersRequest__Output } from '../../stripefs/v1/GetPgHoldersRequest.js';
+import type { GetPgHoldersResponse as _stripefs_v1_GetPgHoldersResponse, GetPgHoldersResponse__Output as _stripefs_v1_GetPgHoldersResponse__Output } from '../../stripefs/v1/GetPgHoldersResponse.js';
 import type { HeartbeatRequest as _stripefs_v1_HeartbeatRequest, HeartbeatRequest__Output as _stripefs_v1_HeartbeatRequest__Output } from '../../stripefs/v1/HeartbeatRequest.js';
 import type { HeartbeatResponse as _stripefs_v1_HeartbeatResponse, HeartbeatResponse__Output as _stripefs_v1_HeartbeatResponse__Output } from '../../stripefs/v1/HeartbeatResponse.js';
 import type { MkdirRequest as _stripefs_v1_MkdirRequest, MkdirRequest__Output as _stripefs_v1_MkdirRequest__Output } from '../../stripefs/v1/MkdirRequest.js';
@@ -73,6 +75,15 @@ export interface MdsServiceClient extends grpc.Client {
   getMap(argument: _stripefs_v1_GetMapRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
   getMap(argument: _stripefs_v1_GetMapRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
   getMap(argument: _stripefs_v1_GetMapRequest, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
+  GetPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
+  GetPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
+  GetPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
+  getPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
+  getPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
+  getPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
+  getPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
   
   Heartbeat(argument: _stripefs_v1_HeartbeatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
   Heartbeat(argument: _stripefs_v1_HeartbeatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
@@ -198,6 +209,8 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   GetMap: grpc.handleUnaryCall<_stripefs_v1_GetMapRequest__Output, _stripefs_v1_GetMapResponse>;
   
+  GetPgHolders: grpc.handleUnaryCall<_stripefs_v1_GetPgHoldersRequest__Output, _stripefs_v1_GetPgHoldersResponse>;
+  
   Heartbeat: grpc.handleUnaryCall<_stripefs_v1_HeartbeatRequest__Output, _stripefs_v1_HeartbeatResponse>;
   
   Mkdir: grpc.handleUnaryCall<_stripefs_v1_MkdirRequest__Output, _stripefs_v1_MkdirResponse>;
@@ -231,6 +244,7 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   Commit: MethodDefinition<_stripefs_v1_CommitRequest, _stripefs_v1_CommitResponse, _stripefs_v1_CommitRequest__Output, _stripefs_v1_CommitResponse__Output>
   Create: MethodDefinition<_stripefs_v1_CreateRequest, _stripefs_v1_CreateResponse, _stripefs_v1_CreateRequest__Output, _stripefs_v1_CreateResponse__Output>
   GetMap: MethodDefinition<_stripefs_v1_GetMapRequest, _stripefs_v1_GetMapResponse, _stripefs_v1_GetMapRequest__Output, _stripefs_v1_GetMapResponse__Output>
+  GetPgHolders: MethodDefinition<_stripefs_v1_GetPgHoldersRequest, _stripefs_v1_GetPgHoldersResponse, _stripefs_v1_GetPgHoldersRequest__Output, _stripefs_v1_GetPgHoldersResponse__Output>
   Heartbeat: MethodDefinition<_stripefs_v1_HeartbeatRequest, _stripefs_v1_HeartbeatResponse, _stripefs_v1_HeartbeatRequest__Output, _stripefs_v1_HeartbeatResponse__Output>
   Mkdir: MethodDefinition<_stripefs_v1_MkdirRequest, _stripefs_v1_MkdirResponse, _stripefs_v1_MkdirRequest__Output, _stripefs_v1_MkdirResponse__Output>
   Open: MethodDefinition<_stripefs_v1_OpenRequest, _stripefs_v1_OpenResponse, _stripefs_v1_OpenRequest__Output, _stripefs_v1_OpenResponse__Output>

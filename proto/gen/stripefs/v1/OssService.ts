@@ -10,6 +10,8 @@ import type { ListObjectsRequest as _stripefs_v1_ListObjectsRequest, ListObjects
 import type { ListObjectsResponse as _stripefs_v1_ListObjectsResponse, ListObjectsResponse__Output as _stripefs_v1_ListObjectsResponse__Output } from '../../stripefs/v1/ListObjectsResponse.js';
 import type { ReadRangeRequest as _stripefs_v1_ReadRangeRequest, ReadRangeRequest__Output as _stripefs_v1_ReadRangeRequest__Output } from '../../stripefs/v1/ReadRangeRequest.js';
 import type { ReadRangeResponse as _stripefs_v1_ReadRangeResponse, ReadRangeResponse__Output as _stripefs_v1_ReadRangeResponse__Output } from '../../stripefs/v1/ReadRangeResponse.js';
+import type { RecoverPgRequest as _stripefs_v1_RecoverPgRequest, RecoverPgRequest__Output as _stripefs_v1_RecoverPgRequest__Output } from '../../stripefs/v1/RecoverPgRequest.js';
+import type { RecoverPgResponse as _stripefs_v1_RecoverPgResponse, RecoverPgResponse__Output as _stripefs_v1_RecoverPgResponse__Output } from '../../stripefs/v1/RecoverPgResponse.js';
 import type { StatObjectRequest as _stripefs_v1_StatObjectRequest, StatObjectRequest__Output as _stripefs_v1_StatObjectRequest__Output } from '../../stripefs/v1/StatObjectRequest.js';
 import type { StatObjectResponse as _stripefs_v1_StatObjectResponse, StatObjectResponse__Output as _stripefs_v1_StatObjectResponse__Output } from '../../stripefs/v1/StatObjectResponse.js';
 import type { WriteChunkRequest as _stripefs_v1_WriteChunkRequest, WriteChunkRequest__Output as _stripefs_v1_WriteChunkRequest__Output } from '../../stripefs/v1/WriteChunkRequest.js';
@@ -48,6 +50,15 @@ export interface OssServiceClient extends grpc.Client {
   readRange(argument: _stripefs_v1_ReadRangeRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_stripefs_v1_ReadRangeResponse__Output>;
   readRange(argument: _stripefs_v1_ReadRangeRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_stripefs_v1_ReadRangeResponse__Output>;
   
+  RecoverPg(argument: _stripefs_v1_RecoverPgRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RecoverPgResponse__Output>): grpc.ClientUnaryCall;
+  RecoverPg(argument: _stripefs_v1_RecoverPgRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RecoverPgResponse__Output>): grpc.ClientUnaryCall;
+  RecoverPg(argument: _stripefs_v1_RecoverPgRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RecoverPgResponse__Output>): grpc.ClientUnaryCall;
+  RecoverPg(argument: _stripefs_v1_RecoverPgRequest, callback: grpc.requestCallback<_stripefs_v1_RecoverPgResponse__Output>): grpc.ClientUnaryCall;
+  recoverPg(argument: _stripefs_v1_RecoverPgRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RecoverPgResponse__Output>): grpc.ClientUnaryCall;
+  recoverPg(argument: _stripefs_v1_RecoverPgRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RecoverPgResponse__Output>): grpc.ClientUnaryCall;
+  recoverPg(argument: _stripefs_v1_RecoverPgRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RecoverPgResponse__Output>): grpc.ClientUnaryCall;
+  recoverPg(argument: _stripefs_v1_RecoverPgRequest, callback: grpc.requestCallback<_stripefs_v1_RecoverPgResponse__Output>): grpc.ClientUnaryCall;
+  
   StatObject(argument: _stripefs_v1_StatObjectRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatObjectResponse__Output>): grpc.ClientUnaryCall;
   StatObject(argument: _stripefs_v1_StatObjectRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_StatObjectResponse__Output>): grpc.ClientUnaryCall;
   StatObject(argument: _stripefs_v1_StatObjectRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatObjectResponse__Output>): grpc.ClientUnaryCall;
@@ -77,6 +88,8 @@ export interface OssServiceHandlers extends grpc.UntypedServiceImplementation {
   
   ReadRange: grpc.handleServerStreamingCall<_stripefs_v1_ReadRangeRequest__Output, _stripefs_v1_ReadRangeResponse>;
   
+  RecoverPg: grpc.handleUnaryCall<_stripefs_v1_RecoverPgRequest__Output, _stripefs_v1_RecoverPgResponse>;
+  
   StatObject: grpc.handleUnaryCall<_stripefs_v1_StatObjectRequest__Output, _stripefs_v1_StatObjectResponse>;
   
   WriteChunk: grpc.handleClientStreamingCall<_stripefs_v1_WriteChunkRequest__Output, _stripefs_v1_WriteChunkResponse>;
@@ -88,6 +101,7 @@ export interface OssServiceDefinition extends grpc.ServiceDefinition {
   Flush: MethodDefinition<_stripefs_v1_FlushRequest, _stripefs_v1_FlushResponse, _stripefs_v1_FlushRequest__Output, _stripefs_v1_FlushResponse__Output>
   ListObjects: MethodDefinition<_stripefs_v1_ListObjectsRequest, _stripefs_v1_ListObjectsResponse, _stripefs_v1_ListObjectsRequest__Output, _stripefs_v1_ListObjectsResponse__Output>
   ReadRange: MethodDefinition<_stripefs_v1_ReadRangeRequest, _stripefs_v1_ReadRangeResponse, _stripefs_v1_ReadRangeRequest__Output, _stripefs_v1_ReadRangeResponse__Output>
+  RecoverPg: MethodDefinition<_stripefs_v1_RecoverPgRequest, _stripefs_v1_RecoverPgResponse, _stripefs_v1_RecoverPgRequest__Output, _stripefs_v1_RecoverPgResponse__Output>
   StatObject: MethodDefinition<_stripefs_v1_StatObjectRequest, _stripefs_v1_StatObjectResponse, _stripefs_v1_StatObjectRequest__Output, _stripefs_v1_StatObjectResponse__Output>
   WriteChunk: MethodDefinition<_stripefs_v1_WriteChunkRequest, _stripefs_v1_WriteChunkResponse, _stripefs_v1_WriteChunkRequest__Output, _stripefs_v1_WriteChunkResponse__Output>
 }

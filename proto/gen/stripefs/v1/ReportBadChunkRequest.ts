@@ -5,10 +5,14 @@ export interface ReportBadChunkRequest {
   'ostId'?: (number);
   'objectId'?: (string);
   'reason'?: (string);
+  'poolId'?: (number);
+  'pg'?: (number);
 }
 
 export interface ReportBadChunkRequest__Output {
   'ostId': (number);
   'objectId': (string);
   'reason': (string);
+  'poolId': (number);
+  'pg': (number);
 }

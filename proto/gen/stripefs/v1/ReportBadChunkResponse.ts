@@ -2,7 +2,9 @@
 
 
 export interface ReportBadChunkResponse {
+  'repairScheduled'?: (boolean);
 }
 
 export interface ReportBadChunkResponse__Output {
+  'repairScheduled': (boolean);
 }

@@ -1,0 +1,164 @@
+// Admin routes of recovery on the MDS:
+//   GET  /api/recovery        settings, progress, running tasks, totals
+//   PUT  /api/recovery        { maxBytesPerSec?, maxActivePgs?, paused? } at run time (persisted)
+//   GET  /api/health          PG states with progress and the slow OSTs, in one answer
+//   GET  /api/pgs/:pool/:pg   placement and holders of one PG
+// and the Prometheus gauges of recovery and slow OSTs.
+import type { FastifyInstance } from 'fastify';
+import { Gauge, type Registry, StripeError } from '../../common/index.js';
+import type { ClusterService } from '../cluster/service.js';
+import { RECOVERY_PG_STATES } from '../pgstate.js';
+import { summarizeRecoveryPgs } from './progress.js';
+import type { RecoverySettings } from './repairs.js';
+import type { RecoveryService } from './service.js';
+import type { OstHealthTracker } from './slow-osts.js';
+import { pgHolders } from './wire.js';
+
+function parseSettings(body: unknown, current: RecoverySettings): RecoverySettings {
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new StripeError('REQ_INVALID', 'recovery settings must be a JSON object');
+  const next = { ...current };
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (key === 'paused') {
+      if (typeof value !== 'boolean') throw new StripeError('REQ_INVALID', 'paused: expected true or false');
+      next.paused = value;
+    } else if (key === 'maxBytesPerSec') {
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+        throw new StripeError('REQ_INVALID', 'maxBytesPerSec: expected an integer >= 0 (0: unthrottled)');
+      next.maxBytesPerSec = value;
+    } else if (key === 'maxActivePgs') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 4096)
+        throw new StripeError('REQ_INVALID', 'maxActivePgs: expected an integer from 1 to 4096');
+      next.maxActivePgs = value;
+    } else throw new StripeError('REQ_INVALID', `unknown recovery setting ${key}`);
+  }
+  return next;
+}
+
+function number(raw: string, what: string): number {
+  if (!/^\d{1,9}$/.test(raw))
+    throw new StripeError('REQ_INVALID', `${what} ${JSON.stringify(raw)}: expected a number`);
+  return Number(raw);
+}
+
+export function recoveryView(recovery: RecoveryService, cluster: ClusterService, health: OstHealthTracker) {
+  return {
+    pgs: () =>
+      summarizeRecoveryPgs(cluster.state, recovery.holders, recovery.activePgs(), recovery.progress()),
+    slow: () => health.slow(),
+  };
+}
+
+export function registerRecoveryAdmin(
+  app: FastifyInstance,
+  recovery: RecoveryService,
+  cluster: ClusterService,
+  health: OstHealthTracker,
+): void {
+  const status = () => ({
+    ...recovery.settings,
+    progress: recovery.progress(),
+    totals: recovery.totals,
+    repairsQueued: recovery.repairs.queued,
+    staleCopies: recovery.staleCopies.size,
+    active: [...recovery.active.values()].map((a) => ({
+      pool: a.task.poolId,
+      pg: a.task.pg,
+      targetOst: a.task.target.ostId,
+      position: a.task.target.position,
+      mode: a.task.mode,
+      kind: a.task.objectIds.length > 0 ? 'repair' : a.task.lost ? 'recovery' : 'backfill',
+    })),
+  });
+  app.get('/api/recovery', async () => status());
+  app.put('/api/recovery', async (request) => {
+    await recovery.updateSettings(parseSettings(request.body, recovery.settings));
+    return status();
+  });
+  app.get('/api/health', async () => {
+    const pgs = summarizeRecoveryPgs(
+      cluster.state,
+      recovery.holders,
+      recovery.activePgs(),
+      recovery.progress(),
+    );
+    const slow = health.slow();
+    return {
+      ok: pgs.byState.clean === pgs.total && slow.length === 0,
+      epoch: pgs.epoch,
+      pgs: { total: pgs.total, byState: pgs.byState, recovery: pgs.recovery },
+      slowOsts: slow,
+      ostLatency: health.samples(),
+    };
+  });
+  app.get<{ Params: { pool: string; pg: string } }>('/api/pgs/:pool/:pg', async (request) =>
+    pgHolders(cluster.state, recovery.holders, {
+      poolId: number(request.params.pool, 'pool'),
+      pg: number(request.params.pg, 'pg'),
+    }),
+  );
+}
+
+export function registerRecoveryMetrics(
+  registry: Registry,
+  recovery: RecoveryService,
+  cluster: ClusterService,
+  health: OstHealthTracker,
+): void {
+  new Gauge({
+    name: 'stripefs_ost_slow',
+    help: '1 when the OST is flagged slow or flaky (latency outlier or errors)',
+    labelNames: ['ost'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const slow = new Set(health.slow().map((v) => v.ostId));
+      for (const ost of cluster.state.map.osts) this.set({ ost: ost.name }, slow.has(ost.id) ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'stripefs_mds_pgs',
+    help: 'PGs per state, recovery states included',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const pgs = summarizeRecoveryPgs(
+        cluster.state,
+        recovery.holders,
+        recovery.activePgs(),
+        recovery.progress(),
+      );
+      for (const state of RECOVERY_PG_STATES) this.set({ state }, pgs.byState[state]);
+    },
+  });
+  const gauge = (name: string, help: string, value: () => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(value());
+      },
+    });
+  };
+  gauge(
+    'stripefs_mds_recovery_bytes_left',
+    'Bytes recovery and backfill still have to copy (estimate)',
+    () => recovery.progress().bytesLeft,
+  );
+  gauge(
+    'stripefs_mds_recovery_bytes_per_second',
+    'Recovery rate over the last 10 s',
+    () => recovery.progress().rateBytesPerSec,
+  );
+  gauge(
+    'stripefs_mds_recovery_bytes',
+    'Bytes copied by recovery, backfill and repair since start',
+    () => recovery.totals.bytesCopied,
+  );
+  gauge(
+    'stripefs_mds_repaired_objects',
+    'Objects repaired after a bad-chunk report since start',
+    () => recovery.totals.objectsRepaired,
+  );
+}

@@ -1,0 +1,139 @@
+// The recovery planner: a pure function of (cluster state, holders, what is
+// running, settings, now) -> the tasks to start. One PG is one unit of
+// concurrency (Ceph's osd_max_backfills, here cluster-wide); all of a PG's
+// missing copies start together. PGs with the fewest spare up holders go
+// first, so a PG one failure away from unfound recovers before a backfill.
+import { HOLE, placePg } from '../../placement/index.js';
+import type { ClusterState, PoolRecord } from '../cluster/state.js';
+import {
+  type HoldersTable,
+  type PgTarget,
+  parsePgKey,
+  pgKey,
+  sourcesNeeded,
+  targetsOf,
+  upHolders,
+} from './holders.js';
+
+export type RecoverMode = 'absent' | 'absent-or-size' | 'all';
+
+export interface TaskSource {
+  ostId: number;
+  position: number;
+  inPlacement: boolean;
+}
+
+export interface RecoveryTask {
+  poolId: number;
+  pg: number;
+  target: PgTarget;
+  sources: TaskSource[];
+  mode: RecoverMode;
+  /** A holder is down or out: rebuilding redundancy (recovery), not moving data (backfill). */
+  lost: boolean;
+  /** Repairs name their objects; recovery copies the whole PG. */
+  objectIds: string[];
+}
+
+export function taskKey(task: { poolId: number; pg: number; target: PgTarget }): string {
+  return `${task.poolId}/${task.pg}/${task.target.ostId}/${task.target.position}`;
+}
+
+export interface PlanInput {
+  state: ClusterState;
+  holders: HoldersTable;
+  /** PGs with a task running. */
+  activePgs: ReadonlySet<string>;
+  maxActivePgs: number;
+  paused: boolean;
+  /** OSTs with a stale copy of a PG (key `${ostId}/${poolId}/${pg}`): as a target they re-copy everything. */
+  staleCopies: ReadonlySet<string>;
+  /** Task keys that failed recently, with the time before which they are not retried. */
+  notBeforeMs: ReadonlyMap<string, number>;
+  nowMs: number;
+}
+
+export function staleKey(ostId: number, poolId: number, pg: number): string {
+  return `${ostId}/${poolId}/${pg}`;
+}
+
+/** Sources for one target: up holders other than the target, those in the placement first. */
+export function sourcesFor(
+  state: ClusterState,
+  pool: PoolRecord,
+  holders: readonly number[],
+  placement: readonly number[],
+  target: PgTarget,
+): TaskSource[] {
+  const members = new Set(placement.filter((id) => id !== HOLE));
+  const sources = upHolders(state.map, holders)
+    .filter((h) => h.ostId !== target.ostId)
+    .map((h) => ({ ...h, inPlacement: members.has(h.ostId) }));
+  // ec: the old holder of the same position can be copied instead of decoded.
+  const rank = (s: TaskSource): number =>
+    pool.rule.kind === 'erasure' && s.position === target.position ? 0 : s.inPlacement ? 1 : 2;
+  return sources.sort((a, b) => rank(a) - rank(b) || a.position - b.position);
+}
+
+function modeOf(sources: TaskSource[], stale: boolean): RecoverMode {
+  const current = sources.some((s) => s.inPlacement);
+  if (!current) return 'absent';
+  return stale ? 'all' : 'absent-or-size';
+}
+
+interface Candidate {
+  key: string;
+  spare: number;
+  tasks: RecoveryTask[];
+}
+
+function candidateOf(
+  input: PlanInput,
+  pool: PoolRecord,
+  pg: number,
+  holders: readonly number[],
+): Candidate | null {
+  const { state } = input;
+  const placement = placePg(state.map, pool, pg).osts;
+  const up = new Set(state.map.osts.filter((o) => o.state.up).map((o) => o.id));
+  const live = upHolders(state.map, holders);
+  const spare = live.length - sourcesNeeded(pool);
+  if (spare < 0) return null; // unfound: nothing can rebuild it
+  const byId = new Map(state.map.osts.map((o) => [o.id, o]));
+  const lost = holders.some((id) => id !== HOLE && !(byId.get(id)?.state.up && byId.get(id)?.state.in));
+  const tasks: RecoveryTask[] = [];
+  for (const target of targetsOf(pool.rule, holders, placement)) {
+    if (!up.has(target.ostId)) continue;
+    const task = { poolId: pool.id, pg, target };
+    if ((input.notBeforeMs.get(taskKey(task)) ?? 0) > input.nowMs) continue;
+    const sources = sourcesFor(state, pool, holders, placement, target);
+    const direct = sources.some((s) => s.position === target.position) || pool.rule.kind === 'replicated';
+    if (!direct && sources.length < sourcesNeeded(pool)) continue;
+    if (sources.length === 0) continue;
+    const stale = input.staleCopies.has(staleKey(target.ostId, pool.id, pg));
+    tasks.push({ ...task, sources, mode: modeOf(sources, stale), lost, objectIds: [] });
+  }
+  return tasks.length > 0 ? { key: pgKey(pool.id, pg), spare, tasks } : null;
+}
+
+export function planRecovery(input: PlanInput): RecoveryTask[] {
+  if (input.paused) return [];
+  let room = input.maxActivePgs - input.activePgs.size;
+  if (room <= 0) return [];
+  const candidates: Candidate[] = [];
+  for (const [key, holders] of input.holders) {
+    if (input.activePgs.has(key)) continue;
+    const { poolId, pg } = parsePgKey(key);
+    const pool = input.state.pools.find((p) => p.id === poolId);
+    if (!pool || pg >= pool.pgCount) continue;
+    const candidate = candidateOf(input, pool, pg, holders);
+    if (candidate) candidates.push(candidate);
+  }
+  candidates.sort((a, b) => a.spare - b.spare || a.key.localeCompare(b.key, 'en', { numeric: true }));
+  const tasks: RecoveryTask[] = [];
+  for (const candidate of candidates) {
+    if (room-- <= 0) break;
+    tasks.push(...candidate.tasks);
+  }
+  return tasks;
+}

@@ -1,0 +1,101 @@
+// Recovery progress: bytes copied over a sliding window (the rate), and the
+// PG summary with the recovery states, bytes left and an estimate of the time
+// to clean. Pure apart from the rate window's clock, which the caller passes.
+import { placePg } from '../../placement/index.js';
+import type { ClusterState } from '../cluster/state.js';
+import { pgStateWithHolders, RECOVERY_PG_STATES, type RecoveryPgState } from '../pgstate.js';
+import { type HoldersTable, pgKey } from './holders.js';
+
+/** The rate is measured over this window. */
+export const RATE_WINDOW_MS = 10_000;
+/** Completions kept for the rate. */
+const RATE_SAMPLES_MAX = 10_000;
+/** Non-clean PGs listed by /api/pgs at most. */
+export const RECOVERY_NON_CLEAN_LISTED_MAX = 1_000;
+
+export class RateWindow {
+  private readonly samples: { atMs: number; bytes: number }[] = [];
+  private busySinceMs: number | undefined;
+
+  /** Marks when recovery had work, so the rate of a young recovery is not diluted by the idle window. */
+  busy(isBusy: boolean, nowMs: number): void {
+    if (!isBusy) this.busySinceMs = undefined;
+    else this.busySinceMs ??= nowMs;
+  }
+
+  add(bytes: number, nowMs: number): void {
+    this.samples.push({ atMs: nowMs, bytes });
+    if (this.samples.length > RATE_SAMPLES_MAX) this.samples.shift();
+  }
+
+  bytesPerSec(nowMs: number): number {
+    while (this.samples.length > 0 && nowMs - this.samples[0]!.atMs > RATE_WINDOW_MS) this.samples.shift();
+    const bytes = this.samples.reduce((sum, s) => sum + s.bytes, 0);
+    const since = this.busySinceMs ?? nowMs - RATE_WINDOW_MS;
+    const spanMs = Math.max(1_000, Math.min(RATE_WINDOW_MS, nowMs - since));
+    return (bytes * 1000) / spanMs;
+  }
+}
+
+export interface RecoveryProgress {
+  activePgs: number;
+  pendingPgs: number;
+  bytesLeft: number;
+  /** Targets whose size is not estimated yet (bytesLeft is then a lower bound). */
+  unestimatedTargets: number;
+  rateBytesPerSec: number;
+  /** null when nothing is moving, or nothing moved in the window yet. */
+  etaSeconds: number | null;
+}
+
+export interface RecoveryPgSummary {
+  epoch: number;
+  total: number;
+  byState: Record<RecoveryPgState, number>;
+  byPool: Record<string, Record<RecoveryPgState, number>>;
+  nonClean: { pool: string; pg: number; state: RecoveryPgState; osts: number[]; holders?: number[] }[];
+  recovery: RecoveryProgress;
+}
+
+function zero(): Record<RecoveryPgState, number> {
+  return Object.fromEntries(RECOVERY_PG_STATES.map((s) => [s, 0])) as Record<RecoveryPgState, number>;
+}
+
+export function summarizeRecoveryPgs(
+  state: ClusterState,
+  holders: HoldersTable,
+  activePgs: ReadonlySet<string>,
+  progress: RecoveryProgress,
+): RecoveryPgSummary {
+  const summary: RecoveryPgSummary = {
+    epoch: state.map.epoch,
+    total: 0,
+    byState: zero(),
+    byPool: {},
+    nonClean: [],
+    recovery: progress,
+  };
+  for (const pool of state.pools) {
+    const counts = zero();
+    for (let pg = 0; pg < pool.pgCount; pg++) {
+      const placement = placePg(state.map, pool, pg);
+      const key = pgKey(pool.id, pg);
+      const record = holders.get(key);
+      const pgState = pgStateWithHolders(state.map, pool, placement, record, activePgs.has(key));
+      counts[pgState]++;
+      summary.byState[pgState]++;
+      summary.total++;
+      if (pgState !== 'clean' && summary.nonClean.length < RECOVERY_NON_CLEAN_LISTED_MAX) {
+        summary.nonClean.push({
+          pool: pool.name,
+          pg,
+          state: pgState,
+          osts: placement.osts,
+          ...(record ? { holders: [...record] } : {}),
+        });
+      }
+    }
+    summary.byPool[pool.name] = counts;
+  }
+  return summary;
+}

@@ -1,0 +1,439 @@
+// The recovery driver: keeps the holder records (persisted with every map
+// change that moves a PG, see holders.ts), runs the pure planner on a timer,
+// sends each task to the OSS of its target OST (OssService.RecoverPg), and
+// records a finished copy as a holder in one synced batch. Old holders of a
+// PG that became complete are purged; the ones that are down are remembered
+// (stale copies) and purged, or fully re-copied, when they come back.
+import * as grpc from '@grpc/grpc-js';
+import { CLIENT_OPTIONS, type Clock, call, type Logger, Semaphore } from '../../common/index.js';
+import { HOLE, placePg } from '../../placement/index.js';
+import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
+import { contract, type RecoverPgRequest, type RecoverSource } from '../../proto/index.js';
+import type { ClusterService } from '../cluster/service.js';
+import type { ClusterState, PoolRecord } from '../cluster/state.js';
+import type { GroupCommitter } from '../commit.js';
+import type { BatchOp, MdsDb } from '../db.js';
+import { KEYS, numbersOfRecoveryKey } from '../keys.js';
+import { applyDone, holderChanges, parsePgKey, pgKey, targetsOf } from './holders.js';
+import { planRecovery, type RecoveryTask, staleKey, taskKey } from './planner.js';
+import { RateWindow, type RecoveryProgress } from './progress.js';
+import { type BadChunkReport, type RecoverySettings, Repairs } from './repairs.js';
+
+export const RECOVERY_TICK_MS = 200;
+export const RECOVERY_CALL_TIMEOUT_MS = 3_600_000;
+export const RECOVERY_BACKOFF_MS_BASE = 500;
+export const RECOVERY_BACKOFF_MS_MAX = 30_000;
+/** Purge and estimate passes. */
+export const RECOVERY_SLOW_TICK_MS = 2_000;
+/** ListObjects/DeleteObject calls the MDS makes at once (estimates, purges). */
+export const RECOVERY_MDS_CALLS_MAX = 8;
+const SHORT_CALL_MS = 10_000;
+
+const MODE_WIRE = {
+  absent: 'RECOVER_MODE_ABSENT',
+  'absent-or-size': 'RECOVER_MODE_ABSENT_OR_SIZE',
+  all: 'RECOVER_MODE_ALL',
+} as const;
+
+interface Active {
+  task: RecoveryTask;
+  startedMs: number;
+}
+
+export interface RecoveryTotals {
+  tasksDone: number;
+  tasksFailed: number;
+  objectsCopied: number;
+  bytesCopied: number;
+  objectsRepaired: number;
+  staleCopiesPurged: number;
+}
+
+export class RecoveryService {
+  readonly holders = new Map<string, number[]>();
+  readonly staleCopies = new Set<string>();
+  readonly active = new Map<string, Active>();
+  readonly totals: RecoveryTotals = {
+    tasksDone: 0,
+    tasksFailed: 0,
+    objectsCopied: 0,
+    bytesCopied: 0,
+    objectsRepaired: 0,
+    staleCopiesPurged: 0,
+  };
+  readonly repairs: Repairs;
+  settings: RecoverySettings;
+  private readonly retry = new Map<string, { attempts: number; notBeforeMs: number }>();
+  private readonly estimates = new Map<string, number>();
+  private readonly rate = new RateWindow();
+  private readonly calls = new Semaphore(RECOVERY_MDS_CALLS_MAX);
+  private readonly clients = new Map<string, OssServiceClient>();
+  private timer: NodeJS.Timeout | undefined;
+  private slowTimer: NodeJS.Timeout | undefined;
+  private slowRunning = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: MdsDb,
+    private readonly committer: GroupCommitter,
+    private readonly cluster: ClusterService,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    defaults: RecoverySettings,
+  ) {
+    this.settings = { ...defaults };
+    this.repairs = new Repairs(cluster, (task) => this.run(task, true));
+  }
+
+  async init(): Promise<void> {
+    for (const [key, value] of await this.db.iterator(KEYS.holdersRange).all()) {
+      const [poolId, pg] = numbersOfRecoveryKey(key);
+      this.holders.set(pgKey(poolId!, pg!), value as number[]);
+    }
+    for (const key of await this.db.keys(KEYS.staleCopyRange).all()) {
+      const [ostId, poolId, pg] = numbersOfRecoveryKey(key);
+      this.staleCopies.add(staleKey(ostId!, poolId!, pg!));
+    }
+    const stored = (await this.db.get(KEYS.recoverySettings)) as Partial<RecoverySettings> | undefined;
+    if (stored) this.settings = { ...this.settings, ...stored };
+    this.cluster.beforeCommit = (prev, next) => this.onMapChange(prev, next);
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.tick(), RECOVERY_TICK_MS);
+    this.timer.unref();
+    this.slowTimer = setInterval(() => void this.slowTick(), RECOVERY_SLOW_TICK_MS);
+    this.slowTimer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearInterval(this.slowTimer);
+    for (const client of this.clients.values()) client.close();
+  }
+
+  async updateSettings(next: RecoverySettings): Promise<RecoverySettings> {
+    await this.committer.submit([{ type: 'put', key: KEYS.recoverySettings, value: next }]);
+    this.settings = { ...next };
+    this.tick();
+    return this.settings;
+  }
+
+  /** Called inside the map change: holder records that must commit with it. */
+  private onMapChange(prev: ClusterState, next: ClusterState): BatchOp[] {
+    const changes = holderChanges(prev, next, this.holders);
+    const ops: BatchOp[] = [];
+    for (const [key, holders] of changes.set) {
+      const { poolId, pg } = parsePgKey(key);
+      this.holders.set(key, holders);
+      ops.push({ type: 'put', key: KEYS.holders(poolId, pg), value: holders });
+    }
+    for (const key of changes.del) {
+      const { poolId, pg } = parsePgKey(key);
+      this.holders.delete(key);
+      for (const k of this.estimatesOf(key)) this.estimates.delete(k);
+      ops.push({ type: 'del', key: KEYS.holders(poolId, pg) });
+    }
+    return ops;
+  }
+
+  activePgs(): Set<string> {
+    return new Set(
+      [...this.active.values()]
+        .filter((a) => a.task.objectIds.length === 0)
+        .map((a) => pgKey(a.task.poolId, a.task.pg)),
+    );
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    const now = this.clock.monotonicMs();
+    this.rate.busy(this.holders.size > 0, now);
+    const tasks = planRecovery({
+      state: this.cluster.state,
+      holders: this.holders,
+      activePgs: this.activePgs(),
+      maxActivePgs: this.settings.maxActivePgs,
+      paused: this.settings.paused,
+      staleCopies: this.staleCopies,
+      notBeforeMs: new Map([...this.retry].map(([k, v]) => [k, v.notBeforeMs])),
+      nowMs: now,
+    });
+    for (const task of tasks) void this.run(task, false);
+    if (!this.settings.paused) this.repairs.startDue(this.active);
+  }
+
+  /** The byte rate one task gets: the cluster-wide setting shared by the PGs that can run at once. */
+  private shareOf(task: RecoveryTask): number {
+    const max = this.settings.maxBytesPerSec;
+    if (max <= 0) return 0;
+    const pgs = Math.max(1, Math.min(this.settings.maxActivePgs, this.holders.size || 1));
+    const pool = this.cluster.state.pools.find((p) => p.id === task.poolId);
+    const record = this.holders.get(pgKey(task.poolId, task.pg));
+    const targets =
+      pool && record
+        ? Math.max(
+            1,
+            targetsOf(pool.rule, record, placePg(this.cluster.state.map, pool, task.pg).osts).length,
+          )
+        : 1;
+    return Math.max(1, Math.floor(max / pgs / targets));
+  }
+
+  private requestOf(task: RecoveryTask, pool: PoolRecord, state: ClusterState): RecoverPgRequest {
+    const ossOf = (ostId: number) => state.oss.find((o) => o.osts.some((x) => x.id === ostId));
+    const sources: RecoverSource[] = task.sources.flatMap((s) => {
+      const oss = ossOf(s.ostId);
+      return oss
+        ? [
+            {
+              ostId: s.ostId,
+              grpcAddress: oss.grpcAddress,
+              bulkAddress: oss.bulkAddress,
+              position: s.position,
+              inPlacement: s.inPlacement,
+            },
+          ]
+        : [];
+    });
+    const rule =
+      pool.rule.kind === 'erasure'
+        ? {
+            kind: 'RULE_KIND_ERASURE' as const,
+            k: pool.rule.k,
+            m: pool.rule.m,
+            failureDomain: pool.rule.failureDomain,
+          }
+        : {
+            kind: 'RULE_KIND_REPLICATED' as const,
+            size: pool.rule.size,
+            failureDomain: pool.rule.failureDomain,
+          };
+    return {
+      poolId: task.poolId,
+      pg: task.pg,
+      targetOstId: task.target.ostId,
+      position: task.target.position,
+      rule,
+      sources,
+      mapEpoch: state.map.epoch,
+      bytesPerSec: this.shareOf(task),
+      mode: MODE_WIRE[task.mode],
+      objectIds: task.objectIds,
+    };
+  }
+
+  /** Runs one task to the end; never throws. */
+  private async run(task: RecoveryTask, repair: boolean): Promise<void> {
+    const key = repair ? `repair/${task.target.ostId}/${task.objectIds.join(',')}` : taskKey(task);
+    if (this.active.has(key)) return;
+    this.active.set(key, { task, startedMs: this.clock.monotonicMs() });
+    try {
+      const state = this.cluster.state;
+      const pool = state.pools.find((p) => p.id === task.poolId);
+      const oss = state.oss.find((o) => o.osts.some((x) => x.id === task.target.ostId));
+      if (!pool || !oss) throw new Error(`task ${key}: no pool or OSS`);
+      const res = await call(
+        this.clientFor(oss.grpcAddress),
+        'RecoverPg',
+        this.requestOf(task, pool, state),
+        {
+          deadline: Date.now() + RECOVERY_CALL_TIMEOUT_MS,
+        },
+      );
+      this.totals.tasksDone++;
+      this.totals.objectsCopied += res.objectsCopied;
+      this.totals.bytesCopied += res.bytesCopied;
+      this.rate.add(res.bytesCopied, this.clock.monotonicMs());
+      if (repair) this.totals.objectsRepaired += res.objectsCopied;
+      else await this.complete(task);
+      this.retry.delete(key);
+    } catch (err) {
+      this.totals.tasksFailed++;
+      const attempts = (this.retry.get(key)?.attempts ?? 0) + 1;
+      const backoffMs = Math.min(
+        RECOVERY_BACKOFF_MS_MAX,
+        RECOVERY_BACKOFF_MS_BASE * 2 ** Math.min(attempts - 1, 16),
+      );
+      this.retry.set(key, { attempts, notBeforeMs: this.clock.monotonicMs() + backoffMs });
+      this.logger.warn(
+        { err: (err as Error).message, task: key, attempts },
+        'recovery task failed; will retry',
+      );
+    } finally {
+      this.active.delete(key);
+      setImmediate(() => this.tick()); // the next PG starts now, not at the next tick
+    }
+  }
+
+  /** Records the target as a holder, under the cluster mutex so no map change interleaves. */
+  private async complete(task: RecoveryTask): Promise<void> {
+    const stale = await this.cluster.exclusive(async () => {
+      const state = this.cluster.state;
+      const key = pgKey(task.poolId, task.pg);
+      const record = this.holders.get(key);
+      const pool = state.pools.find((p) => p.id === task.poolId);
+      if (!record || !pool) return [];
+      const placement = placePg(state.map, pool, task.pg).osts;
+      const stillWanted =
+        pool.rule.kind === 'erasure'
+          ? placement[task.target.position] === task.target.ostId
+          : placement.includes(task.target.ostId);
+      if (!stillWanted) return [];
+      const done = applyDone(pool.rule, record, placement, task.target);
+      const ops: BatchOp[] = [
+        done.holders
+          ? { type: 'put', key: KEYS.holders(task.poolId, task.pg), value: done.holders }
+          : { type: 'del', key: KEYS.holders(task.poolId, task.pg) },
+        { type: 'del', key: KEYS.staleCopy(task.target.ostId, task.poolId, task.pg) },
+      ];
+      for (const ostId of done.stale)
+        ops.push({ type: 'put', key: KEYS.staleCopy(ostId, task.poolId, task.pg), value: 1 });
+      await this.committer.submit(ops);
+      if (done.holders) this.holders.set(key, done.holders);
+      else this.holders.delete(key);
+      this.staleCopies.delete(staleKey(task.target.ostId, task.poolId, task.pg));
+      for (const ostId of done.stale) this.staleCopies.add(staleKey(ostId, task.poolId, task.pg));
+      this.estimates.delete(taskKey(task));
+      return done.stale;
+    });
+    if (stale.length > 0) void this.slowTick();
+  }
+
+  private clientFor(address: string): OssServiceClient {
+    let client = this.clients.get(address);
+    if (!client) {
+      client = new (contract().OssService)(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+      this.clients.set(address, client);
+    }
+    return client;
+  }
+
+  private estimatesOf(key: string): string[] {
+    return [...this.estimates.keys()].filter((k) => k.startsWith(`${key}/`));
+  }
+
+  /** Purges stale copies whose OST is up and no longer placed, and estimates the bytes of pending targets. */
+  private async slowTick(): Promise<void> {
+    if (this.slowRunning || this.stopped) return;
+    this.slowRunning = true;
+    try {
+      const work: Promise<void>[] = [];
+      for (const key of [...this.staleCopies]) work.push(this.calls.run(() => this.purge(key)));
+      for (const [key, record] of this.holders) {
+        const { poolId, pg } = parsePgKey(key);
+        const pool = this.cluster.state.pools.find((p) => p.id === poolId);
+        if (!pool) continue;
+        for (const target of targetsOf(pool.rule, record, placePg(this.cluster.state.map, pool, pg).osts)) {
+          const tk = taskKey({ poolId, pg, target });
+          if (!this.estimates.has(tk)) work.push(this.calls.run(() => this.estimate(pool, pg, record, tk)));
+        }
+      }
+      await Promise.all(work);
+    } finally {
+      this.slowRunning = false;
+    }
+  }
+
+  private upOss(ostId: number): ClusterState['oss'][number] | undefined {
+    const state = this.cluster.state;
+    if (!state.map.osts.find((o) => o.id === ostId)?.state.up) return undefined;
+    return state.oss.find((o) => o.osts.some((x) => x.id === ostId));
+  }
+
+  private async purge(key: string): Promise<void> {
+    const [ostId, poolId, pg] = key.split('/').map(Number) as [number, number, number];
+    const state = this.cluster.state;
+    const pool = state.pools.find((p) => p.id === poolId);
+    const oss = this.upOss(ostId);
+    if (!pool || !oss) return;
+    if (placePg(state.map, pool, pg).osts.includes(ostId)) return; // placed again: it will be a full re-copy target
+    if (this.holders.get(pgKey(poolId, pg))?.includes(ostId)) return; // still a source
+    const client = this.clientFor(oss.grpcAddress);
+    try {
+      let cursor = '';
+      do {
+        const page = await call(
+          client,
+          'ListObjects',
+          { ostId, poolId, pg, cursor, limit: 1000 },
+          { deadline: Date.now() + SHORT_CALL_MS },
+        );
+        for (const o of page.objects) {
+          const ref = { ostId, objectId: o.objectId, poolId, pg, mapEpoch: this.cluster.state.map.epoch };
+          await call(client, 'DeleteObject', { ref }, { deadline: Date.now() + SHORT_CALL_MS }).catch(
+            () => undefined,
+          );
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+      await this.committer.submit([{ type: 'del', key: KEYS.staleCopy(ostId, poolId, pg) }]);
+      this.staleCopies.delete(key);
+      this.totals.staleCopiesPurged++;
+    } catch (err) {
+      this.logger.debug({ err: (err as Error).message, key }, 'stale copy purge failed; will retry');
+    }
+  }
+
+  private async estimate(pool: PoolRecord, pg: number, record: readonly number[], tk: string): Promise<void> {
+    for (const ostId of record) {
+      if (ostId === HOLE) continue;
+      const oss = this.upOss(ostId);
+      if (!oss) continue;
+      try {
+        let bytes = 0;
+        let cursor = '';
+        do {
+          const page = await call(
+            this.clientFor(oss.grpcAddress),
+            'ListObjects',
+            { ostId, poolId: pool.id, pg, cursor, limit: 1000 },
+            { deadline: Date.now() + SHORT_CALL_MS },
+          );
+          for (const o of page.objects) bytes += Number(o.size);
+          cursor = page.nextCursor;
+        } while (cursor);
+        this.estimates.set(tk, bytes);
+        return;
+      } catch {
+        // try the next holder
+      }
+    }
+  }
+
+  /** ReportBadChunk: schedules a one-object repair when the PG is settled. */
+  reportBadChunk(bad: BadChunkReport): boolean {
+    const scheduled = this.repairs.report(bad, this.holders);
+    this.logger.warn({ ...bad, scheduled }, 'bad chunk reported');
+    if (scheduled) this.tick();
+    return scheduled;
+  }
+
+  progress(): RecoveryProgress {
+    const now = this.clock.monotonicMs();
+    let bytesLeft = 0;
+    let unestimatedTargets = 0;
+    const state = this.cluster.state;
+    for (const [key, record] of this.holders) {
+      const { poolId, pg } = parsePgKey(key);
+      const pool = state.pools.find((p) => p.id === poolId);
+      if (!pool) continue;
+      for (const target of targetsOf(pool.rule, record, placePg(state.map, pool, pg).osts)) {
+        const bytes = this.estimates.get(taskKey({ poolId, pg, target }));
+        if (bytes === undefined) unestimatedTargets++;
+        else bytesLeft += bytes;
+      }
+    }
+    const rateBytesPerSec = this.rate.bytesPerSec(now);
+    const moving = this.holders.size > 0;
+    return {
+      activePgs: this.activePgs().size,
+      pendingPgs: this.holders.size,
+      bytesLeft,
+      unestimatedTargets,
+      rateBytesPerSec,
+      etaSeconds: moving && rateBytesPerSec > 0 ? bytesLeft / rateBytesPerSec : moving ? null : 0,
+    };
+  }
+}

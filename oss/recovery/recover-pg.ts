@@ -1,0 +1,244 @@
+// RecoverPg on the OSS of the target OST: list the PG's objects on a source,
+// decide per object whether the target needs it (see RecoverMode), and copy
+// it in slices over the bulk path (replicated, or ec from the old holder of
+// the same position) or rebuild the chunk from any k others (ec). Writes go
+// through OssCore like any client write, so checksums, the stale-map rule and
+// the fault knobs apply. A token bucket holds the task to its byte rate and
+// an OSS-wide semaphore keeps recovery to a few objects beside client IO.
+import { crc32c } from '../../common/checksum.js';
+import { reconstructAll } from '../../common/erasure.js';
+import { StripeError } from '../../common/errors.js';
+import type { Logger } from '../../common/logging.js';
+import { Semaphore } from '../../common/semaphore.js';
+import type { OssCore } from '../ops.js';
+import {
+  RECOVERY_LIST_PAGE,
+  RECOVERY_OBJECTS_IN_FLIGHT_MAX,
+  RECOVERY_OBJECTS_PER_TASK_MAX,
+  RECOVERY_SLICE_BYTES,
+} from './limits.js';
+import type { ListedObject, SourcePool, SourceRef } from './sources.js';
+import { TokenBucket } from './token-bucket.js';
+
+export type RecoverMode = 'absent' | 'absent-or-size' | 'all';
+
+export interface RecoverRequest {
+  poolId: number;
+  pg: number;
+  targetOstId: number;
+  position: number;
+  rule: { kind: 'replicated' } | { kind: 'erasure'; k: number; m: number };
+  sources: SourceRef[];
+  mapEpoch: number;
+  bytesPerSec: number;
+  mode: RecoverMode;
+  objectIds: string[];
+}
+
+export interface RecoverResult {
+  objectsCopied: number;
+  bytesCopied: number;
+  objectsSkipped: number;
+  objectsFailed: number;
+}
+
+const CHUNK_SUFFIX = /^(.*)\.c(\d+)$/;
+
+/** ec chunk object id -> its group key (`<inode>.0.c3` -> `<inode>.0`). */
+export function groupOf(objectId: string): string {
+  return CHUNK_SUFFIX.exec(objectId)?.[1] ?? objectId;
+}
+
+interface Job {
+  /** Object id on the target. */
+  targetId: string;
+  /** replicated: the object id; ec: the group key. */
+  key: string;
+  size: number;
+  existed: boolean;
+}
+
+export class Recoverer {
+  private readonly slots = new Semaphore(RECOVERY_OBJECTS_IN_FLIGHT_MAX);
+  objectsRepaired = 0;
+  readonly counters = { tasks: 0, tasksFailed: 0, objectsCopied: 0, bytesCopied: 0 };
+
+  constructor(
+    private readonly core: OssCore,
+    private readonly pool: SourcePool,
+    private readonly logger: Logger,
+  ) {}
+
+  async recoverPg(req: RecoverRequest): Promise<RecoverResult> {
+    const h = this.core.handle(req.targetOstId);
+    if (req.sources.length === 0) throw new StripeError('REQ_INVALID', 'RecoverPg without sources');
+    const listed = await this.listSource(req);
+    const local = await this.listLocal(req);
+    const jobs = this.jobsOf(req, listed, local);
+    const result: RecoverResult = { objectsCopied: 0, bytesCopied: 0, objectsSkipped: 0, objectsFailed: 0 };
+    result.objectsSkipped = listed.length - jobs.length;
+    const bucket = new TokenBucket(req.bytesPerSec);
+    const perTask = new Semaphore(RECOVERY_OBJECTS_PER_TASK_MAX);
+    let firstError: unknown;
+    await Promise.all(
+      jobs.map((job) =>
+        perTask.run(() =>
+          this.slots.run(async () => {
+            try {
+              await this.copy(req, job, bucket);
+              result.objectsCopied++;
+              result.bytesCopied += job.size;
+            } catch (err) {
+              result.objectsFailed++;
+              firstError ??= err;
+              if (!job.existed) await h.ost.delete(job.targetId).catch(() => undefined);
+            }
+          }),
+        ),
+      ),
+    );
+    if (req.objectIds.length > 0) this.objectsRepaired += result.objectsCopied;
+    this.counters.tasks++;
+    this.counters.objectsCopied += result.objectsCopied;
+    this.counters.bytesCopied += result.bytesCopied;
+    if (result.objectsFailed > 0) {
+      this.counters.tasksFailed++;
+      this.logger.warn({ err: firstError, pg: `${req.poolId}/${req.pg}`, ...result }, 'recovery incomplete');
+      const e = firstError instanceof StripeError ? firstError : undefined;
+      throw new StripeError(
+        e?.code ?? 'IO_DEGRADED',
+        `PG ${req.poolId}/${req.pg}: ${result.objectsFailed} objects not recovered: ${(firstError as Error)?.message}`,
+      );
+    }
+    return result;
+  }
+
+  /** The PG's objects on the first source that answers (replicated ids, or ec group keys with chunk size). */
+  private async listSource(req: RecoverRequest): Promise<ListedObject[]> {
+    let lastError: unknown;
+    for (const source of req.sources) {
+      try {
+        const objects = await this.pool.list(source, req.poolId, req.pg);
+        const wanted = new Set(req.objectIds.map((id) => (req.rule.kind === 'erasure' ? groupOf(id) : id)));
+        const keyed = objects.map((o) => ({
+          objectId: req.rule.kind === 'erasure' ? groupOf(o.objectId) : o.objectId,
+          size: o.size,
+        }));
+        return wanted.size > 0 ? keyed.filter((o) => wanted.has(o.objectId)) : keyed;
+      } catch (err) {
+        lastError = err;
+      }
+    }
+    throw lastError;
+  }
+
+  private async listLocal(req: RecoverRequest): Promise<Map<string, number>> {
+    const ost = this.core.handle(req.targetOstId).ost;
+    const sizes = new Map<string, number>();
+    let cursor = '';
+    do {
+      const page = await ost.list(req.poolId, req.pg, cursor, RECOVERY_LIST_PAGE);
+      for (const o of page.objects) sizes.set(o.objectId, o.size);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return sizes;
+  }
+
+  private jobsOf(req: RecoverRequest, listed: ListedObject[], local: Map<string, number>): Job[] {
+    return listed.flatMap((o) => {
+      const targetId = req.rule.kind === 'erasure' ? `${o.objectId}.c${req.position}` : o.objectId;
+      const have = local.get(targetId);
+      const needed =
+        req.mode === 'all' || have === undefined || (req.mode === 'absent-or-size' && have !== o.size);
+      return needed ? [{ targetId, key: o.objectId, size: o.size, existed: have !== undefined }] : [];
+    });
+  }
+
+  private async copy(req: RecoverRequest, job: Job, bucket: TokenBucket): Promise<void> {
+    let offset = 0;
+    do {
+      const length = Math.min(RECOVERY_SLICE_BYTES, job.size - offset);
+      await bucket.take(length);
+      const data = await this.sliceOf(req, job, offset, length);
+      await this.writeLocal(req, job.targetId, offset, data, offset + length >= job.size);
+      offset += length;
+    } while (offset < job.size);
+  }
+
+  /** One slice of the target's object: copied from a holder of it, or rebuilt from k chunks. */
+  private async sliceOf(req: RecoverRequest, job: Job, offset: number, length: number): Promise<Buffer> {
+    if (length === 0) return Buffer.alloc(0);
+    const same = req.sources.filter((s) => req.rule.kind === 'replicated' || s.position === req.position);
+    let lastError: unknown;
+    for (const source of same) {
+      try {
+        return await this.readFrom(req, source, job.targetId, offset, length);
+      } catch (err) {
+        lastError = err;
+      }
+    }
+    if (req.rule.kind === 'replicated') throw lastError;
+    return this.rebuild(req, req.rule.k, req.rule.m, job.key, offset, length);
+  }
+
+  private async readFrom(
+    req: RecoverRequest,
+    source: SourceRef,
+    objectId: string,
+    offset: number,
+    length: number,
+  ): Promise<Buffer> {
+    const ref = { ostId: source.ostId, objectId, poolId: req.poolId, pg: req.pg, mapEpoch: req.mapEpoch };
+    const data = await this.pool.bulkOf(source.bulkAddress).read(ref, offset, length);
+    if (data.length === length) return data;
+    const padded = Buffer.alloc(length); // chunk objects are equal-sized; a short read is a hole
+    data.copy(padded);
+    return padded;
+  }
+
+  private async rebuild(
+    req: RecoverRequest,
+    k: number,
+    m: number,
+    group: string,
+    offset: number,
+    length: number,
+  ): Promise<Buffer> {
+    const shards = Buffer.alloc((k + m) * length);
+    const present = new Array<boolean>(k + m).fill(false);
+    const others = req.sources.filter((s) => s.position !== req.position && s.position < k + m);
+    let have = 0;
+    for (let i = 0; i < others.length && have < k; ) {
+      const batch = others.slice(i, i + (k - have));
+      i += batch.length;
+      const reads = await Promise.allSettled(
+        batch.map((s) => this.readFrom(req, s, `${group}.c${s.position}`, offset, length)),
+      );
+      reads.forEach((r, n) => {
+        if (r.status !== 'fulfilled') return;
+        const position = batch[n]!.position;
+        r.value.copy(shards, position * length);
+        present[position] = true;
+        have++;
+      });
+    }
+    if (have < k)
+      throw new StripeError('IO_DEGRADED', `${group}: only ${have} of the ${k} chunks needed could be read`);
+    reconstructAll(shards, k, m, present);
+    return Buffer.from(shards.subarray(req.position * length, (req.position + 1) * length));
+  }
+
+  private async writeLocal(
+    req: RecoverRequest,
+    objectId: string,
+    offset: number,
+    data: Buffer,
+    last: boolean,
+  ): Promise<void> {
+    const ref = { ostId: req.targetOstId, objectId, poolId: req.poolId, pg: req.pg, mapEpoch: req.mapEpoch };
+    async function* pieces(): AsyncGenerator<{ data: Buffer }> {
+      if (data.length > 0) yield { data };
+    }
+    await this.core.write(ref, offset, data.length, crc32c(data), last, pieces());
+  }
+}

@@ -1,0 +1,74 @@
+// Connections from this OSS to the source OSSs of a recovery: gRPC for
+// listings, the bulk path for data. Kept per address and closed with the OSS.
+import * as grpc from '@grpc/grpc-js';
+import { BulkClient } from '../../common/bulk/client.js';
+import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
+import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
+import { contract } from '../../proto/index.js';
+import {
+  RECOVERY_BULK_CONNECTIONS_MAX,
+  RECOVERY_LIST_PAGE,
+  RECOVERY_LIST_TIMEOUT_MS,
+  RECOVERY_PG_OBJECTS_MAX,
+} from './limits.js';
+
+export interface SourceRef {
+  ostId: number;
+  grpcAddress: string;
+  bulkAddress: string;
+  position: number;
+  inPlacement: boolean;
+}
+
+export interface ListedObject {
+  objectId: string;
+  size: number;
+}
+
+export class SourcePool {
+  private readonly grpcClients = new Map<string, OssServiceClient>();
+  private readonly bulkClients = new Map<string, BulkClient>();
+
+  grpcOf(address: string): OssServiceClient {
+    let client = this.grpcClients.get(address);
+    if (!client) {
+      client = new (contract().OssService)(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+      this.grpcClients.set(address, client);
+    }
+    return client;
+  }
+
+  bulkOf(address: string): BulkClient {
+    let client = this.bulkClients.get(address);
+    if (!client) {
+      client = new BulkClient(address, { connectionsMax: RECOVERY_BULK_CONNECTIONS_MAX });
+      this.bulkClients.set(address, client);
+    }
+    return client;
+  }
+
+  /** Every object of (pool, pg) on a source OST, paged. */
+  async list(source: SourceRef, poolId: number, pg: number): Promise<ListedObject[]> {
+    const out: ListedObject[] = [];
+    let cursor = '';
+    do {
+      const page = await call(
+        this.grpcOf(source.grpcAddress),
+        'ListObjects',
+        { ostId: source.ostId, poolId, pg, cursor, limit: RECOVERY_LIST_PAGE },
+        { deadline: Date.now() + RECOVERY_LIST_TIMEOUT_MS },
+      );
+      for (const o of page.objects) out.push({ objectId: o.objectId, size: Number(o.size) });
+      if (out.length > RECOVERY_PG_OBJECTS_MAX) throw new Error(`PG ${poolId}/${pg} lists over the limit`);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return out;
+  }
+
+  close(): void {
+    for (const c of this.grpcClients.values()) c.close();
+    for (const c of this.bulkClients.values()) c.close();
+    this.grpcClients.clear();
+    this.bulkClients.clear();
+  }
+}

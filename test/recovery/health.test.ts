@@ -1,0 +1,131 @@
+// Slow-disk detection and scrub on a real cluster.
+// - The latency knob (50 ms on one OST) makes that OST an outlier: /api/health,
+//   /api/cluster and the stripefs_ost_slow gauge flag it, and only it.
+// - Bytes flipped in a replica and in an ec chunk on disk are found by an
+//   on-demand scrub (POST /api/scrub on the OSS), reported to the MDS, and
+//   repaired from good copies: a second scrub finds nothing, the files read.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Layout, StripeClient } from '../../client/index.js';
+import { seedFromEnv } from '../../common/random.js';
+import { type Cluster, clusterAvailable, seededBytes, setOstFaults } from '../client/cluster.js';
+import { adminJson, MiB, type RecoveryAnswer, startRecoveryCluster } from './helpers.js';
+
+const SEED = seedFromEnv();
+console.log(`recovery health seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
+const S = 64 * 1024;
+const LAYOUTS: Record<string, Layout> = {
+  rep3: { pattern: 'replicated', stripeSize: S, stripeCount: 4, replicas: 3, failureDomain: 'host' },
+  ec42: { pattern: 'ec', stripeSize: S, k: 4, m: 2, failureDomain: 'host' },
+};
+const SLOW_OST = 3;
+
+interface ScrubReport {
+  objectsScanned: number;
+  errorsFound: number;
+  bad: { ostId: number; objectId: string; reason: string; repairScheduled: boolean }[];
+}
+
+/** Every stored copy of an object: [oss index, path]. */
+function copiesOf(cluster: Cluster, objectId: string): [number, string][] {
+  const found: [number, string][] = [];
+  cluster.oss.forEach((_, i) => {
+    for (const ost of ['ost0', 'ost1']) {
+      const objects = join(cluster.dir, `oss${i}`, ost, 'objects');
+      for (const fanout of readdirSync(objects)) {
+        if (readdirSync(join(objects, fanout)).includes(objectId))
+          found.push([i, join(objects, fanout, objectId)]);
+      }
+    }
+  });
+  return found;
+}
+
+function flipBytes(path: string, at: number): void {
+  const data = readFileSync(path);
+  for (let i = at; i < at + 8; i++) data[i] = data[i]! ^ 0xa5;
+  writeFileSync(path, data);
+}
+
+describe.skipIf(!clusterAvailable())('slow disks and scrub', () => {
+  let cluster: Cluster;
+  let client: StripeClient;
+  const files = new Map<string, Buffer>();
+
+  beforeAll(async () => {
+    cluster = await startRecoveryCluster();
+    client = await StripeClient.connect({
+      mds: cluster.mdsAddress,
+      seed: SEED,
+      limits: { cacheBytesMax: 0 },
+    });
+    let n = 0;
+    for (const [name, layout] of Object.entries(LAYOUTS)) {
+      await client.mkdir(`/${name}`);
+      for (let i = 0; i < 16; i++) {
+        const data = seededBytes(MiB + n * 4099, SEED + n++);
+        await client.writeFile(`/${name}/f${i}`, data, { layout });
+        files.set(`/${name}/f${i}`, data);
+      }
+    }
+  });
+  afterAll(async () => {
+    await client?.close();
+    await cluster?.stop();
+  });
+
+  it('flags the OST with added latency as slow, and only it', async () => {
+    await setOstFaults(cluster, SLOW_OST, { latencyMs: 50 });
+    let slow: { ostId: number; reason: string }[] = [];
+    for (let round = 0; round < 10; round++) {
+      for (const [path, data] of files) expect((await client.readFile(path)).equals(data)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 500)); // a heartbeat carries the new p50s
+      const health = await adminJson<{ slowOsts: typeof slow; ostLatency: unknown }>(cluster, '/api/health');
+      slow = health.slowOsts;
+      if (slow.length > 0) break;
+    }
+    console.log(`slow: ${JSON.stringify(slow)}`);
+    expect(slow.map((v) => v.ostId)).toEqual([SLOW_OST]);
+    const map = await adminJson<{ map: { osts: { id: number; slow?: boolean }[] } }>(cluster, '/api/cluster');
+    expect(map.map.osts.filter((o) => o.slow).map((o) => o.id)).toEqual([SLOW_OST]);
+    const metrics = await (await fetch(`http://127.0.0.1:${cluster.mds.ready.adminPort}/metrics`)).text();
+    expect(metrics).toMatch(new RegExp(`stripefs_ost_slow\\{ost="ost${SLOW_OST}"[^}]*\\} 1`));
+    await setOstFaults(cluster, SLOW_OST, null);
+  }, 120_000);
+
+  it('scrub finds flipped bytes in a replica and an ec chunk and repairs them', async () => {
+    const rep = (await client.stat('/rep3/f1')).inode;
+    const ec = (await client.stat('/ec42/f2')).inode;
+    const targets = [copiesOf(cluster, `${rep}.0`)[1]!, copiesOf(cluster, `${ec}.0.c1`)[0]!];
+    expect(targets.every(Boolean)).toBe(true);
+    for (const [, path] of targets) flipBytes(path, 70_000);
+    const repairedBefore = (await adminJson<RecoveryAnswer>(cluster, '/api/recovery')).totals.objectsRepaired;
+    const bad: ScrubReport['bad'] = [];
+    for (const [oss] of targets) {
+      const res = await fetch(`http://127.0.0.1:${cluster.oss[oss]!.ready.adminPort}/api/scrub`, {
+        method: 'POST',
+      });
+      const report = (await res.json()) as ScrubReport;
+      bad.push(...report.bad);
+    }
+    console.log(`scrub found: ${JSON.stringify(bad)}`);
+    expect(bad.map((b) => b.objectId).sort()).toEqual([`${rep}.0`, `${ec}.0.c1`].sort());
+    expect(bad.every((b) => b.reason === 'OBJ_CHECKSUM' && b.repairScheduled)).toBe(true);
+    const deadline = Date.now() + 30_000;
+    let repaired = 0;
+    while (Date.now() < deadline && repaired < 2) {
+      repaired =
+        (await adminJson<RecoveryAnswer>(cluster, '/api/recovery')).totals.objectsRepaired - repairedBefore;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(repaired).toBe(2);
+    for (const [oss] of targets) {
+      const res = await fetch(`http://127.0.0.1:${cluster.oss[oss]!.ready.adminPort}/api/scrub`, {
+        method: 'POST',
+      });
+      expect(((await res.json()) as ScrubReport).errorsFound).toBe(0);
+    }
+    for (const [path, data] of files) expect((await client.readFile(path)).equals(data), path).toBe(true);
+  }, 120_000);
+});

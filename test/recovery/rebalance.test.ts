@@ -1,0 +1,121 @@
+// Rebalance: an OSS with two OSTs joins a loaded cluster. The data that
+// moves is compared with (a) what the placement change requires (the copies
+// the new placement has that the old one did not: recovery's own estimate
+// before it starts, so any extra copying shows) and (b) the theoretical
+// minimum from the weights (the new OSTs' share of all stored bytes). Every
+// replicated and ec file reads byte-exact during the move; raid0 files (one
+// copy, so a read during the move needs the client's map-history fallback,
+// which the client does not have yet) are checked after it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Layout, StripeClient } from '../../client/index.js';
+import { seedFromEnv } from '../../common/random.js';
+import { type Cluster, clusterAvailable, seededBytes, waitForOsts } from '../client/cluster.js';
+import type { StartedProcess } from '../helpers/process.js';
+import {
+  adminJson,
+  MiB,
+  pgs,
+  type RecoveryAnswer,
+  startExtraOss,
+  startRecoveryCluster,
+  waitClean,
+} from './helpers.js';
+
+const SEED = seedFromEnv();
+console.log(`recovery rebalance seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
+const S = 64 * 1024;
+const MOVING: Record<string, Layout> = {
+  rep2: { pattern: 'replicated', stripeSize: S, stripeCount: 8, replicas: 2, failureDomain: 'host' },
+  ec42: { pattern: 'ec', stripeSize: S, k: 4, m: 2, failureDomain: 'host' },
+};
+const RAID0: Layout = { pattern: 'raid0', stripeSize: S, stripeCount: 4 };
+const FILES = 40;
+
+interface ClusterAnswer {
+  epoch: number;
+  counts: { usedBytes: number };
+  map: { osts: { id: number; weight: number; host: string }[] };
+}
+
+describe.skipIf(!clusterAvailable())('rebalance when an OSS joins', () => {
+  let cluster: Cluster;
+  let client: StripeClient;
+  let extra: StartedProcess | undefined;
+  const files = new Map<string, Buffer>();
+
+  beforeAll(async () => {
+    cluster = await startRecoveryCluster({ STRIPEFS_MDS_PG_COUNT: '128' });
+    client = await StripeClient.connect({
+      mds: cluster.mdsAddress,
+      seed: SEED,
+      limits: { cacheBytesMax: 0 },
+    });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await extra?.stop();
+    await cluster?.stop();
+  });
+
+  it('moves close to the minimum and every file reads during and after the move', async () => {
+    let n = 0;
+    for (const [name, layout] of [...Object.entries(MOVING), ['raid0', RAID0] as const]) {
+      await client.mkdir(`/${name}`);
+      for (let i = 0; i < FILES; i++) {
+        const data = seededBytes(256 * 1024 + ((n * 104729) % (768 * 1024)), SEED + n++);
+        await client.writeFile(`/${name}/f${i}`, data, { layout });
+        files.set(`/${name}/f${i}`, data);
+      }
+    }
+    await adminJson(cluster, '/api/recovery', {
+      method: 'PUT',
+      body: { paused: true, maxBytesPerSec: 2 * MiB },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // usage reaches the MDS with heartbeats
+    const before = await adminJson<ClusterAnswer>(cluster, '/api/cluster');
+    const copiedBefore = (await adminJson<RecoveryAnswer>(cluster, '/api/recovery')).totals.bytesCopied;
+
+    extra = await startExtraOss(cluster, { ossId: 'oss6', host: 'h6', rack: 'r3' });
+    await waitForOsts(cluster.mdsAddress, 14);
+    const after = await adminJson<ClusterAnswer>(cluster, '/api/cluster');
+    const newWeight = after.map.osts.filter((o) => o.host === 'h6').reduce((s, o) => s + o.weight, 0);
+    const totalWeight = after.map.osts.reduce((s, o) => s + o.weight, 0);
+    const idealBytes = (before.counts.usedBytes * newWeight) / totalWeight;
+    let required = await pgs(cluster);
+    for (
+      let i = 0;
+      i < 100 && (required.recovery as { unestimatedTargets?: number }).unestimatedTargets !== 0;
+      i++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      required = await pgs(cluster);
+    }
+    expect(required.byState.remapped).toBeGreaterThan(0);
+    const requiredBytes = required.recovery.bytesLeft;
+
+    await adminJson(cluster, '/api/recovery', { method: 'PUT', body: { paused: false } });
+    const moving = await pgs(cluster);
+    expect(moving.byState.clean).toBeLessThan(moving.total); // the reads below start during the move
+    let readsDuring = 0;
+    for (const [path, data] of files) {
+      if (path.startsWith('/raid0')) continue;
+      expect((await client.readFile(path)).equals(data), `${path} during the move`).toBe(true);
+      readsDuring++;
+    }
+    const midway = await pgs(cluster);
+    await waitClean(cluster, 120_000, after.epoch);
+    for (const [path, data] of files)
+      expect((await client.readFile(path)).equals(data), `${path} after`).toBe(true);
+    const moved =
+      (await adminJson<RecoveryAnswer>(cluster, '/api/recovery')).totals.bytesCopied - copiedBefore;
+    console.log(
+      `rebalance: stored ${(before.counts.usedBytes / MiB).toFixed(1)} MiB, moved ${(moved / MiB).toFixed(2)} MiB; ` +
+        `placement change requires ${(requiredBytes / MiB).toFixed(2)} MiB (x${(moved / requiredBytes).toFixed(3)}), ` +
+        `weight minimum ${(idealBytes / MiB).toFixed(2)} MiB (x${(moved / idealBytes).toFixed(3)}); ` +
+        `${readsDuring} files read during the move (states then ${JSON.stringify(midway.byState)})`,
+    );
+    expect(moved).toBeGreaterThan(0);
+    expect(moved / requiredBytes).toBeLessThanOrEqual(1.25);
+    expect(moved / idealBytes).toBeLessThanOrEqual(1.25);
+  }, 240_000);
+});
