@@ -10,11 +10,19 @@ import { type MapView, mapViewFromWire } from './map.js';
 
 const WATCH_RESTART_MS = 500;
 
+/** How long a PG's holders answer is reused, and how many answers are kept. */
+const HOLDERS_CACHE_MS = 1_000;
+const HOLDERS_CACHE_ENTRIES_MAX = 4_096;
+
 export class MdsClient {
   readonly grpc: MdsServiceClient;
   private view: MapView | undefined;
   private watch: grpc.ClientReadableStream<{ map: ClusterMap__Output | null }> | undefined;
   private closed = false;
+  private readonly holdersCache = new Map<
+    string,
+    { atMs: number; answer: Promise<{ holders: number[]; clean: boolean }> }
+  >();
   private refreshing: Promise<MapView> | undefined;
   private readonly listeners = new Set<(view: MapView) => void>();
 
@@ -116,8 +124,28 @@ export class MdsClient {
   async setLayout(path: string, layout: Layout): Promise<Attr__Output> {
     return must((await call(this.grpc, 'SetLayout', { path, layout })).attr);
   }
-  reportBadChunk(ostId: number, objectId: string, reason: string): Promise<void> {
-    return call(this.grpc, 'ReportBadChunk', { ostId, objectId, reason }).then(() => undefined);
+  reportBadChunk(ostId: number, objectId: string, reason: string, poolId = 0, pg = 0): Promise<void> {
+    return call(this.grpc, 'ReportBadChunk', { ostId, objectId, reason, poolId, pg }).then(() => undefined);
+  }
+
+  /**
+   * The OSTs that hold a PG's data while it has not yet moved to its current
+   * placement (recovery or rebalance in progress). Cached briefly per PG and
+   * map epoch: a scan of a file asks for the same PGs again and again.
+   */
+  pgHolders(poolId: number, pg: number): Promise<{ holders: number[]; clean: boolean }> {
+    const key = `${poolId}:${pg}:${this.view?.epoch ?? 0}`;
+    const now = performance.now();
+    const cached = this.holdersCache.get(key);
+    if (cached && now - cached.atMs < HOLDERS_CACHE_MS) return cached.answer;
+    const answer = call(this.grpc, 'GetPgHolders', { poolId, pg }).then((r) => ({
+      holders: r.holders,
+      clean: r.clean,
+    }));
+    if (this.holdersCache.size >= HOLDERS_CACHE_ENTRIES_MAX) this.holdersCache.clear();
+    this.holdersCache.set(key, { atMs: now, answer });
+    answer.catch(() => this.holdersCache.delete(key));
+    return answer;
   }
 
   close(): void {

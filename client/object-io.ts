@@ -2,8 +2,9 @@
 // times out or fails its checksum is skipped for the next; an ec chunk that
 // cannot be read is rebuilt from any k others; bad chunks are reported to the
 // MDS for repair. When nothing works the error names the objects and OSTs.
-import { crc32c } from '../common/checksum.js';
+import { segmentChecksums } from '../common/bulk/frame.js';
 import { isErrorCode, StripeError } from '../common/errors.js';
+import { LIMITS } from '../common/limits.js';
 import type { ObjectRef } from '../proto/index.js';
 import type { ClientCounters } from './counters.js';
 import { reconstruct } from './ec.js';
@@ -127,15 +128,65 @@ export class ObjectIo {
           if (code === 'MAP_STALE') throw err;
         }
       }
-      // Every copy says "no such object": a hole (never written), which reads as zeros.
-      if (failures.length > 0 && failures.every((f) => f.code === 'OBJ_NOT_FOUND'))
-        return Buffer.alloc(length);
+      // Every placed copy says "no such object". While the PG is moving (recovery,
+      // rebalance) the data may still sit on its old holders: ask them before
+      // calling it a hole (never written), which reads as zeros.
+      if (failures.length > 0 && failures.every((f) => f.code === 'OBJ_NOT_FOUND')) {
+        const moved = await this.readFromHolders(view, target, offset, length, failures);
+        if (moved) return moved;
+        if (failures.every((f) => f.code === 'OBJ_NOT_FOUND')) return Buffer.alloc(length);
+      }
       throw new StripeError('IO_DEGRADED', `no replica of ${target.objectId} could be read`, {
         objects: [target.objectId],
         osts: target.osts,
         failures,
       });
     });
+  }
+
+  /** Reads from the PG's old holders that the placement no longer names; undefined when none has the object. */
+  private async readFromHolders(
+    view: MapView,
+    target: ObjectTarget,
+    offset: number,
+    length: number,
+    failures: Failure[],
+  ): Promise<Buffer | undefined> {
+    const answer = await this.deps.mds.pgHolders(target.poolId, target.pg).catch(() => undefined);
+    if (!answer || answer.clean) return undefined;
+    const tried = new Set(failures.map((f) => f.ost));
+    for (const ost of answer.holders.filter((id) => id >= 0 && !tried.has(id))) {
+      try {
+        const data = await this.readOne(view, target, ost, offset, length, true);
+        this.deps.counters.degradedReads++;
+        return data;
+      } catch (err) {
+        failures.push({ ost, code: codeOf(err) });
+      }
+    }
+    return undefined;
+  }
+
+  /** ec: the chunk of position `chunk` from the PG's old holder of that position, if it differs. */
+  private async readEcFromHolder(
+    view: MapView,
+    primary: ObjectTarget,
+    chunk: number,
+    chunkOffset: number,
+    length: number,
+    failures: Failure[],
+  ): Promise<Buffer | undefined> {
+    const answer = await this.deps.mds.pgHolders(primary.poolId, primary.pg).catch(() => undefined);
+    const holder = answer && !answer.clean ? answer.holders[chunk] : undefined;
+    if (holder === undefined || holder < 0 || failures.some((f) => f.ost === holder)) return undefined;
+    try {
+      const data = await this.readOne(view, primary, holder, chunkOffset, length, true);
+      this.deps.counters.degradedReads++;
+      return data;
+    } catch (err) {
+      failures.push({ ost: holder, code: codeOf(err) });
+      return undefined;
+    }
   }
 
   /**
@@ -183,6 +234,10 @@ export class ObjectIo {
         known,
       );
       if (rebuilt) return rebuilt;
+      // Not enough chunks where the map puts them: while the PG is moving, the
+      // chunk of this position may still be on its old holder.
+      const moved = await this.readEcFromHolder(view, primary, chunk, chunkOffset, length, failures);
+      if (moved) return moved;
       // Not enough other chunks: last resort, the suspect primary itself.
       if (primaryOst !== undefined && up && failures.every((f) => f.ost !== primaryOst)) {
         try {
@@ -191,10 +246,12 @@ export class ObjectIo {
           failures.push({ ost: primaryOst, code: codeOf(err) });
         }
       }
+      const stripe = Math.floor(chunkOffset / fileLayout.layout.stripeSize);
       throw new StripeError(
         'IO_DEGRADED',
-        `not enough chunks could be read to rebuild ${primary.objectId} at ${chunkOffset}+${length}`,
+        `not enough chunks could be read to rebuild stripe ${stripe} of ${primary.objectId} at ${chunkOffset}+${length}`,
         {
+          stripes: [stripe],
           objects: targets.map((t) => t.objectId),
           osts: targets.map((t) => t.osts[0] ?? -1),
           failures,
@@ -266,16 +323,17 @@ export class ObjectIo {
     return Buffer.from(shards.subarray(chunk * length, (chunk + 1) * length));
   }
 
-  /** Writes `data` at `offset` to every copy of a target (all must store it), returning what to flush at sync. */
+  /** Writes `data` at `offset` to every copy of a target (the up ones when the map says some are down and min_size allows), returning what to flush at sync. */
   writeTarget(locate: (view: MapView) => ObjectTarget, offset: number, data: Uint8Array): Promise<Touched[]> {
-    // Once for every replica and every retry.
-    const checksum = crc32c(data);
+    // Once for every replica and every retry: the bulk path's per-segment crcs, and from them the whole crc.
+    const checksums = segmentChecksums(data, offset, LIMITS.checksumBlockBytes);
+    const checksum = checksums.whole;
     return withRetries(this.deps, async (view) => {
       const target = locate(view);
       if (target.osts.length === 0)
         throw new StripeError('IO_FAILED', `no OST holds ${target.objectId}`, { objects: [target.objectId] });
       const started = performance.now();
-      const touched: Touched[] = target.osts.map((ost) => {
+      const touched: Touched[] = this.copiesToWrite(view, target).map((ost) => {
         const endpoint = this.endpoint(view, ost);
         if (!endpoint)
           throw new StripeError('IO_FAILED', `OST ${ost} has no address`, {
@@ -285,7 +343,7 @@ export class ObjectIo {
         return { ost, endpoint, ref: this.ref(target, ost) };
       });
       const results = await Promise.allSettled(
-        touched.map((t) => this.deps.pool.writeChunk(t.endpoint, t.ref, offset, data, checksum)),
+        touched.map((t) => this.deps.pool.writeChunk(t.endpoint, t.ref, offset, data, checksum, checksums)),
       );
       this.deps.counters.latencies.record('writeChunk', performance.now() - started);
       const failures: Failure[] = [];
@@ -319,6 +377,23 @@ export class ObjectIo {
         },
       );
     });
+  }
+
+  /**
+   * The copies a write goes to: all of them; or, when the map says some are
+   * down, only the up ones if they are at least the pool's min_size (Ceph's
+   * rule: a PG with min_size members up accepts writes). Below min_size every
+   * copy is tried (the map may be behind), so the write fails as before.
+   * raid0 objects and ec chunks have one home each: min_size is 1 copy of 1.
+   */
+  private copiesToWrite(view: MapView, target: ObjectTarget): number[] {
+    const up = target.osts.filter((ost) => view.osts.get(ost)?.up ?? false);
+    if (up.length === target.osts.length) return target.osts;
+    const replicated = view.pools.get(target.poolId)?.rule.kind === 'replicated' && target.osts.length > 1;
+    const minSize = replicated
+      ? (view.poolMinSizes.get(target.poolId) ?? target.osts.length)
+      : target.osts.length;
+    return up.length >= Math.max(1, minSize) ? up : target.osts;
   }
 
   /** fsync one written copy at its OSS (retried like any request). */

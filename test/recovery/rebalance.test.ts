@@ -3,9 +3,9 @@
 // the new placement has that the old one did not: recovery's own estimate
 // before it starts, so any extra copying shows) and (b) the theoretical
 // minimum from the weights (the new OSTs' share of all stored bytes). Every
-// replicated and ec file reads byte-exact during the move; raid0 files (one
-// copy, so a read during the move needs the client's map-history fallback,
-// which the client does not have yet) are checked after it.
+// file reads byte-exact during the move and after it; raid0 files have one
+// copy, so their reads during the move prove the client finds data that has
+// not moved yet on the PG's old holders (GetPgHolders).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
@@ -92,13 +92,18 @@ describe.skipIf(!clusterAvailable())('rebalance when an OSS joins', () => {
     }
     expect(required.byState.remapped).toBeGreaterThan(0);
     const requiredBytes = required.recovery.bytesLeft;
+    // Recovery is still paused: nothing has moved, so every remapped PG's data
+    // is only on its old holders, and every file must still read exactly.
+    for (const [path, data] of files) {
+      expect((await client.readFile(path)).equals(data), `${path} before the move`).toBe(true);
+    }
+    expect(client.stats().degradedReads).toBeGreaterThan(0);
 
     await adminJson(cluster, '/api/recovery', { method: 'PUT', body: { paused: false } });
     const moving = await pgs(cluster);
     expect(moving.byState.clean).toBeLessThan(moving.total); // the reads below start during the move
     let readsDuring = 0;
     for (const [path, data] of files) {
-      if (path.startsWith('/raid0')) continue;
       expect((await client.readFile(path)).equals(data), `${path} during the move`).toBe(true);
       readsDuring++;
     }
