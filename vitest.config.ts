@@ -4,7 +4,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', '{placement,common,mds,oss,client,cli}/**/*.test.ts'],
     exclude: ['dist/**', 'node_modules/**', 'data/**'],
-    testTimeout: 60_000,
+    // Generous: the machines are shared, and a test that starts a cluster can be
+    // slow without being wrong. Speed is measured by the benchmarks, not here.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Two cores: tests that start clusters run one file at a time per worker.

@@ -52,7 +52,7 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
   const ready = await new Promise<ReadyLine>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`${options.script} not ready in time:\n${tail.join('\n')}`)),
-      options.readyTimeoutMs ?? 20_000,
+      options.readyTimeoutMs ?? 60_000,
     );
     createInterface({ input: child.stdout! }).on('line', (line) => {
       try {

@@ -71,7 +71,7 @@ describe('durability', () => {
     } finally {
       await stopMds(second);
     }
-  });
+  }, 240_000);
 
   it('two clients renaming into the same name: one wins, nothing is lost', async () => {
     const seed = seedFromEnv();
