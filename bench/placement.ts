@@ -143,7 +143,32 @@ function result(
   baseline: number | null,
   command: string,
 ): BenchResult {
-  return { id, value, unit, baseline, ratio: baseline ? value / baseline : null, command };
+  return {
+    id: `placement.${id}`,
+    value,
+    unit,
+    baseline,
+    ratio: baseline ? value / baseline : null,
+    command,
+    ...(baseline === null
+      ? {}
+      : { baselineName: hasCrushtool() ? 'Ceph crushtool, same run' : 'Ceph crushtool, from the issue' }),
+  };
+}
+
+let crushtoolPresent: boolean | undefined;
+/** Whether Ceph's crushtool can be run here (checked once). */
+function hasCrushtool(): boolean {
+  if (crushtoolPresent === undefined) {
+    try {
+      execFileSync('crushtool', ['--help'], { stdio: 'pipe' });
+      crushtoolPresent = true;
+    } catch (err) {
+      // crushtool --help exits non-zero but prints usage when it exists
+      crushtoolPresent = (err as { code?: string }).code !== 'ENOENT';
+    }
+  }
+  return crushtoolPresent;
 }
 
 export async function runPlacementBench(opts: { quick: boolean }): Promise<BenchResult[]> {
@@ -235,16 +260,8 @@ function printTable(results: BenchResult[]): void {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const quick = process.argv.includes('--quick');
-  const hasCrushtool = (() => {
-    try {
-      execFileSync('crushtool', ['--help'], { stdio: 'pipe' });
-      return true;
-    } catch (e) {
-      return (e as { status?: number }).status !== undefined; // prints help then exits non-zero
-    }
-  })();
   console.log(
-    `ceph baseline: ${hasCrushtool ? 'crushtool, same maps and inputs' : 'figures from the issue'}`,
+    `ceph baseline: ${hasCrushtool() ? 'crushtool, same maps and inputs' : 'figures from the issue'}`,
   );
   printTable(await runPlacementBench({ quick }));
 }
