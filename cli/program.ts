@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerClusterCommands } from './commands/cluster.js';
 import { registerFileCommands } from './commands/files.js';
+import { registerFsckCommands } from './commands/fsck.js';
 import { registerPlacementCommands } from './commands/placement.js';
 
 export function buildProgram(): Command {
@@ -15,5 +16,6 @@ export function buildProgram(): Command {
   registerAdminCommands(program);
   registerFileCommands(program);
   registerPlacementCommands(program);
+  registerFsckCommands(program);
   return program;
 }

@@ -17,6 +17,8 @@ export interface MapView {
   epoch: number;
   map: ClusterMap;
   pools: Map<number, Pool>;
+  /** Per pool: the fewest copies (replicated) that still accept writes (the MDS's min_size). */
+  poolMinSizes: Map<number, number>;
   osts: Map<number, OstEndpoint>;
 }
 
@@ -45,8 +47,11 @@ export function mapViewFromWire(wire: WireMap): MapView {
     rootName: wire.rootName,
   };
   const pools = new Map<number, Pool>();
-  for (const p of wire.pools)
+  const poolMinSizes = new Map<number, number>();
+  for (const p of wire.pools) {
     pools.set(p.id, { id: p.id, name: p.name, pgCount: p.pgCount, rule: ruleFromWire(p.rule, p.name) });
+    poolMinSizes.set(p.id, p.minSize);
+  }
   const osts = new Map<number, OstEndpoint>();
   for (const o of wire.osts) {
     osts.set(o.id, {
@@ -58,5 +63,5 @@ export function mapViewFromWire(wire: WireMap): MapView {
       host: o.host,
     });
   }
-  return { epoch: wire.epoch, map, pools, osts };
+  return { epoch: wire.epoch, map, pools, poolMinSizes, osts };
 }

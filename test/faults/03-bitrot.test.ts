@@ -1,0 +1,174 @@
+// Scenario 3: bitrot. Bytes are flipped in object files on disk, behind the
+// OSS's back: a replica of replicated files, a data chunk and a parity chunk
+// of ec files.
+//   workload  6 replicated:3 and 6 ec:4+2 files (host domain), local copies
+//   fault     flip 8 bytes in the primary replica of object 0 of each
+//             replicated file, and in chunk c0 (data) and c4 (parity) of each
+//             ec file (so a rebuild of c0 also meets the bad parity)
+//   safety    every file reads back identical; the client reports the bad
+//             copies (ReportBadChunk); the OSSs count checksum errors; a scrub
+//             finds the corrupt parity chunks a normal read never touches
+//   converge  the MDS repairs what was reported: a second scrub of every OSS
+//             finds no error, and `stripefs fsck` reports a clean state
+import { open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OssIo } from '../../cli/fsck/oss-io.js';
+import type { Layout, StripeClient } from '../../client/index.js';
+import { runCli } from '../helpers/cli.js';
+import { freePortRange } from '../helpers/ports.js';
+import { type FaultCluster, rackLayout, startFaultCluster } from './harness.js';
+import { connectReader, suiteSeed, Workload } from './workload.js';
+
+const SEED = suiteSeed('faults/03-bitrot');
+const S = 64 * 1024;
+const REP3: Layout = {
+  pattern: 'replicated',
+  replicas: 3,
+  failureDomain: 'host',
+  stripeCount: 2,
+  stripeSize: S,
+};
+const EC42: Layout = { pattern: 'ec', k: 4, m: 2, failureDomain: 'host', stripeSize: S };
+
+interface ScrubReport {
+  errorsFound: number;
+  bad: { ostId: number; objectId: string; reason: string; repairScheduled: boolean }[];
+}
+
+/** Flips `count` bytes of an object file from `offset` (XOR 0xff), found under the OST's fan-out folders. */
+async function flipBytes(objectsDir: string, objectId: string, offset: number, count = 8): Promise<void> {
+  for (const fanout of await readdir(objectsDir)) {
+    const names = await readdir(join(objectsDir, fanout));
+    if (!names.includes(objectId)) continue;
+    const file = await open(join(objectsDir, fanout, objectId), 'r+');
+    try {
+      const bytes = Buffer.alloc(count);
+      const { bytesRead } = await file.read(bytes, 0, count, offset);
+      for (let i = 0; i < bytesRead; i++) bytes[i] = (bytes[i] as number) ^ 0xff;
+      await file.write(bytes, 0, bytesRead, offset);
+      return;
+    } finally {
+      await file.close();
+    }
+  }
+  throw new Error(`object ${objectId} not found under ${objectsDir}`);
+}
+
+describe('scenario 3: bitrot in data and parity is detected, read around, counted and repaired', () => {
+  let cluster: FaultCluster;
+  let client: StripeClient;
+  const work = new Workload(SEED + 3, 1 << 20);
+  let corrupted = 0;
+
+  beforeAll(async () => {
+    cluster = await startFaultCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2) });
+    client = await connectReader(cluster.mdsAddress, SEED);
+    // Skip the 0-byte and 1-byte edge files: there must be bytes to rot.
+    for (let i = 0; i < 2; i++) work.nextContents();
+    await work.writeMany(client, '/rep', 6, REP3);
+    await work.writeMany(client, '/ec', 6, EC42);
+  }, 90_000);
+  afterAll(async () => {
+    await client?.close();
+    await cluster?.stop();
+  });
+
+  const scrubAll = async (): Promise<ScrubReport[]> =>
+    Promise.all(
+      cluster.specs.map(async (spec) => {
+        const res = await fetch(`${cluster.adminUrlOf(spec.id)}/api/scrub`, { method: 'POST' });
+        expect(res.ok).toBe(true);
+        return (await res.json()) as ScrubReport;
+      }),
+    );
+
+  it('flipped bytes: every file reads back identical and the bad copies are reported and counted', async () => {
+    for (const [path, data] of work.files) {
+      const report = await client.getLayout(path);
+      const at = Math.min(1000, data.length - 8);
+      if (path.startsWith('/rep/')) {
+        const object = report.objects[0];
+        if (!object) continue;
+        await flipBytes(cluster.objectsDirOf(object.osts[0] as number), object.objectId, at);
+        corrupted++;
+      } else {
+        for (const chunk of [0, 4]) {
+          const object = report.objects[chunk];
+          if (!object) continue;
+          await flipBytes(cluster.objectsDirOf(object.osts[0] as number), object.objectId, at);
+          corrupted++;
+        }
+      }
+    }
+    expect(await work.verify(client)).toEqual([]);
+    expect(client.stats().badChunksReported).toBeGreaterThan(0);
+    // The OSSs count what their checksums caught.
+    let checksumErrors = 0;
+    for (const spec of cluster.specs) {
+      const text = await (await fetch(`${cluster.adminUrlOf(spec.id)}/metrics`)).text();
+      for (const line of text.split('\n'))
+        if (line.startsWith('stripefs_oss_checksum_errors_total'))
+          checksumErrors += Number(line.split(' ').pop());
+    }
+    console.log(
+      `corrupted ${corrupted} copies; client reported ${client.stats().badChunksReported}; OSS counted ${checksumErrors}`,
+    );
+    expect(checksumErrors).toBeGreaterThan(0);
+  });
+
+  it('a scrub finds the corruption (parity included) and converges to clean after repair', async () => {
+    // The first pass may find copies the repairs already fixed; it must not find more than were rotted.
+    const first = await scrubAll();
+    const found = first.reduce((n, r) => n + r.errorsFound, 0);
+    console.log(`first scrub found ${found}: ${JSON.stringify(first.flatMap((r) => r.bad))}`);
+    expect(found).toBeLessThanOrEqual(corrupted);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const again = await scrubAll();
+      const left = again.reduce((n, r) => n + r.errorsFound, 0);
+      if (left === 0) break;
+      if (Date.now() > deadline)
+        throw new Error(`still corrupt after 30 s: ${JSON.stringify(again.flatMap((r) => r.bad))}`);
+    }
+    expect(await work.verify(client)).toEqual([]);
+    const fsck = await runCli(['fsck', '--mds', cluster.mdsAddress, '--json'], { timeoutMs: 60_000 });
+    expect(fsck.code, fsck.stdout + fsck.stderr).toBe(0);
+  });
+  it('fsck finds rot nobody has read yet and an orphan object, and --repair fixes both', async () => {
+    // A fresh file whose replica rots before anyone reads it, and an object that belongs to no file.
+    const data = work.nextContents();
+    await work.write(client, '/rep/unread', REP3, data.length > 1000 ? data : Buffer.alloc(300_000, 7));
+    const report = await client.getLayout('/rep/unread');
+    const object = report.objects[0] as (typeof report.objects)[number];
+    await flipBytes(cluster.objectsDirOf(object.osts[0] as number), object.objectId, 500);
+    const io = new OssIo();
+    const orphanOst = object.osts[1] as number;
+    const address = `127.0.0.1:${cluster.oss.get(cluster.ossOfOst(orphanOst).id)?.ready.grpcPort}`;
+    await io.writeWhole(
+      address,
+      { ostId: orphanOst, objectId: '999999.0', poolId: report.poolId ?? 0, pg: object.pg, mapEpoch: 0 },
+      Buffer.alloc(4096, 1),
+    );
+    io.close();
+    const check = await runCli(['fsck', '--mds', cluster.mdsAddress, '--json'], { timeoutMs: 60_000 });
+    expect(check.code, check.stderr).toBe(1);
+    const found = JSON.parse(check.stdout) as {
+      problems: { kind: string; objectId: string; ostId: number; recoverable: boolean }[];
+      orphans: { objectId: string; ostId: number; reason: string }[];
+    };
+    expect(found.problems).toContainEqual(
+      expect.objectContaining({ kind: 'corrupt', objectId: object.objectId, recoverable: true }),
+    );
+    expect(found.orphans).toContainEqual(
+      expect.objectContaining({ objectId: '999999.0', reason: 'no-file' }),
+    );
+    const fixed = await runCli(['fsck', '--mds', cluster.mdsAddress, '--repair'], { timeoutMs: 60_000 });
+    console.log(fixed.stdout);
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+    const again = await runCli(['fsck', '--mds', cluster.mdsAddress], { timeoutMs: 60_000 });
+    expect(again.code, again.stdout).toBe(0);
+    expect(await work.verify(client)).toEqual([]);
+  });
+});

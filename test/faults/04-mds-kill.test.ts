@@ -1,0 +1,112 @@
+// Scenario 4: SIGKILL the MDS while 100 writers create, write and close files.
+//   workload  100 concurrent writers, each writing small replicated:3 and
+//             ec:4+2 files (up to 128 KiB) in a loop; a file counts as
+//             acknowledged when its close (the size commit) returned
+//   fault     SIGKILL the MDS mid-way, start it again on the same port
+//   safety    every writer's operation ends: success or a coded error
+//   converge  after the restart every acknowledged file is present with its
+//             size and its bytes; `stripefs fsck` lists as unfinished only
+//             files whose close was never acknowledged, finds no lost data
+//             and no orphan, and --repair leaves it clean (exit 0)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Layout, StripeClient } from '../../client/index.js';
+import { isErrorCode } from '../../common/errors.js';
+import { runCli } from '../helpers/cli.js';
+import { freePortRange } from '../helpers/ports.js';
+import { type FaultCluster, rackLayout, startFaultCluster, waitForMap } from './harness.js';
+import { codeOf, connectReader, settle, suiteSeed, Workload } from './workload.js';
+
+const SEED = suiteSeed('faults/04-mds-kill');
+const S = 64 * 1024;
+const REP3: Layout = {
+  pattern: 'replicated',
+  replicas: 3,
+  failureDomain: 'host',
+  stripeCount: 2,
+  stripeSize: S,
+};
+const EC42: Layout = { pattern: 'ec', k: 4, m: 2, failureDomain: 'host', stripeSize: S };
+const WRITERS = 100;
+
+describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged close', () => {
+  let cluster: FaultCluster;
+  let client: StripeClient;
+  const work = new Workload(SEED, 128 * 1024);
+  const attempted = new Set<string>();
+
+  beforeAll(async () => {
+    cluster = await startFaultCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2) });
+    client = await connectReader(cluster.mdsAddress, SEED, 3_000);
+    await client.mkdir('/w', { recursive: true });
+  }, 90_000);
+  afterAll(async () => {
+    await client?.close();
+    await cluster?.stop();
+  });
+
+  it('100 writers while the MDS is SIGKILLed: every operation ends with success or a code', async () => {
+    let running = true;
+    const codes = new Map<string, number>();
+    const writers = Array.from({ length: WRITERS }, async (_, w) => {
+      for (let i = 0; running; i++) {
+        const path = `/w/${w}-${i}`;
+        attempted.add(path);
+        const result = await settle(work.write(client, path, (w + i) % 2 === 0 ? REP3 : EC42));
+        if (!result.ok) {
+          const code = codeOf(result.err);
+          expect(isErrorCode(code), `${path}: ${code}`).toBe(true);
+          codes.set(code, (codes.get(code) ?? 0) + 1);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const before = work.files.size;
+    await cluster.killMds();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await cluster.startMds();
+    await waitForMap(
+      cluster.mdsAddress,
+      (osts) => osts.length === cluster.ostCount() && osts.every((o) => o.up),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    running = false;
+    await Promise.all(writers);
+    console.log(
+      `acknowledged ${before} before the kill, ${work.files.size} in all of ${attempted.size}; errors ${JSON.stringify([...codes])}`,
+    );
+    expect(work.files.size).toBeGreaterThan(before);
+  }, 90_000);
+
+  it('converges: every acknowledged close is present with its size and bytes', async () => {
+    for (const [path, data] of work.files) expect((await client.stat(path)).size, path).toBe(data.length);
+    expect(await work.verify(client)).toEqual([]);
+  }, 90_000);
+
+  it('fsck: only unacknowledged files are unfinished; what is missing is recoverable and --repair fixes it', async () => {
+    const fsck = await runCli(['fsck', '--mds', cluster.mdsAddress, '--json'], { timeoutMs: 90_000 });
+    const report = JSON.parse(fsck.stdout) as {
+      clean: boolean;
+      unfinished: { path: string }[];
+      problems: { kind: string; recoverable: boolean }[];
+      lost: unknown[];
+      orphans: unknown[];
+    };
+    console.log(
+      `fsck: clean=${report.clean}, ${report.unfinished.length} unfinished copies, ${report.problems.length} problems, ${report.orphans.length} orphans`,
+    );
+    for (const u of report.unfinished)
+      expect(work.files.has(u.path), `${u.path} was acknowledged`).toBe(false);
+    expect(report.lost).toEqual([]);
+    expect(report.orphans).toEqual([]);
+    // Copies skipped while an OSS looked down across the restart (writes at min_size) are
+    // not re-synced by the servers yet: fsck names them and --repair rewrites them.
+    for (const p of report.problems) expect(p).toMatchObject({ kind: 'missing', recoverable: true });
+    expect(fsck.code).toBe(report.problems.length === 0 ? 0 : 1);
+    if (report.problems.length > 0) {
+      const repaired = await runCli(['fsck', '--mds', cluster.mdsAddress, '--repair'], { timeoutMs: 90_000 });
+      expect(repaired.code, repaired.stdout.slice(-2000) + repaired.stderr).toBe(0);
+    }
+    expect(await work.verify(client)).toEqual([]);
+  }, 90_000);
+});
