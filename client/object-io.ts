@@ -76,6 +76,7 @@ export class ObjectIo {
     offset: number,
     length: number,
     lastResort: boolean,
+    shortAnswer?: { short: boolean },
   ): Promise<Buffer> {
     const endpoint = this.endpoint(view, ost);
     if (!endpoint) throw new StripeError('REQ_UNAVAILABLE', `OST ${ost} has no address`);
@@ -94,6 +95,7 @@ export class ObjectIo {
     this.deps.counters.latencies.record('readChunk', performance.now() - started);
     this.deps.counters.addOstBytes(this.deps.counters.bytesReadPerOst, ost, data.length);
     if (data.length === length) return data;
+    if (shortAnswer) shortAnswer.short = true;
     const padded = Buffer.alloc(length);
     data.copy(padded);
     return padded;
@@ -116,9 +118,26 @@ export class ObjectIo {
       const target = locateObject(view, fileLayout, inode, objectIndex);
       const failures: Failure[] = [];
       const order = this.tryOrder(view, target.osts);
+      // A copy shorter than the range may be one that missed writes while its
+      // OST was down: prefer a full answer from another copy, and fall back to
+      // the short one (a sparse tail) only when no copy has more.
+      let shortCopy: Buffer | undefined;
       for (const [rank, ost] of order.entries()) {
         try {
-          const data = await this.readOne(view, target, ost, offset, length, rank === order.length - 1);
+          const answer = { short: false };
+          const data = await this.readOne(
+            view,
+            target,
+            ost,
+            offset,
+            length,
+            rank === order.length - 1,
+            answer,
+          );
+          if (answer.short && rank < order.length - 1) {
+            shortCopy ??= data;
+            continue;
+          }
           if (rank > 0) this.deps.counters.degradedReads++;
           return data;
         } catch (err) {
@@ -128,6 +147,7 @@ export class ObjectIo {
           if (code === 'MAP_STALE') throw err;
         }
       }
+      if (shortCopy) return shortCopy;
       // Every placed copy says "no such object". While the PG is moving (recovery,
       // rebalance) the data may still sit on its old holders: ask them before
       // calling it a hole (never written), which reads as zeros.
@@ -353,7 +373,16 @@ export class ObjectIo {
           this.deps.counters.addOstBytes(this.deps.counters.bytesWrittenPerOst, ost, data.length);
         else failures.push({ ost, code: codeOf(result.reason) });
       });
-      if (failures.length === 0) return touched;
+      if (failures.length === 0) {
+        // Copies skipped because their OST is down missed this write: the MDS
+        // re-copies them from a good copy once the OST is back.
+        for (const ost of target.osts.filter((o) => !touched.some((t) => t.ost === o))) {
+          this.deps.mds
+            .reportBadChunk(ost, target.objectId, 'WRITE_SKIPPED', target.poolId, target.pg)
+            .catch(() => undefined);
+        }
+        return touched;
+      }
       const stale = failures.some((f) => f.code === 'MAP_STALE');
       const final = failures.find(
         (f) =>

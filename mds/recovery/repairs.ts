@@ -83,8 +83,18 @@ export class Repairs {
 
   startDue(active: ReadonlyMap<string, { task: RecoveryTask }>): void {
     let running = [...active.values()].filter((a) => a.task.objectIds.length > 0).length;
+    const state = this.cluster.state;
     for (const [key, task] of this.queue) {
       if (running >= REPAIRS_ACTIVE_MAX) return;
+      // A copy a client skipped while its OST was down waits until the OST is
+      // up again; one whose OST left the placement is recovery's business.
+      const pool = state.pools.find((p) => p.id === task.poolId);
+      const placement = pool ? placePg(state.map, pool, task.pg).osts : [];
+      if (placement[task.target.position] !== task.target.ostId) {
+        this.queue.delete(key);
+        continue;
+      }
+      if (!state.map.osts.find((o) => o.id === task.target.ostId)?.state.up) continue;
       this.queue.delete(key);
       running++;
       void this.start(task);
