@@ -3,10 +3,12 @@
 // measured in the same run (raw TCP pump between two processes; writing the
 // same amount of new data to the same disk). Also reports the bare default
 // gRPC stream and how O_DIRECT and overwrites change the disk's rate.
-//   node dist/bench/oss.js [--quick]
+// CPU time of both processes (this one, and the OSS from /proc) is reported
+// per GiB moved, so the data path can be judged on a loaded machine too.
+//   node dist/bench/oss.js [--quick] [--bulk-only]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -40,6 +42,46 @@ async function parallel(count: number, limit: number, task: (i: number) => Promi
   await Promise.all(Array.from({ length: count }, (_, i) => slots.run(() => task(i))));
 }
 
+/** CPU ms [user, system] a process has used so far: ours from process.cpuUsage, a child's from /proc. */
+function cpuMs(pid?: number): [number, number] {
+  if (pid === undefined) {
+    const u = process.cpuUsage();
+    return [u.user / 1000, u.system / 1000];
+  }
+  try {
+    // Fields after the command name: state is [0], utime [11], stime [12], in clock ticks (100 Hz on Linux).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return [Number(f[11]) * 10, Number(f[12]) * 10];
+  } catch {
+    return [Number.NaN, Number.NaN];
+  }
+}
+
+interface CpuPerGiB {
+  user: number;
+  system: number;
+}
+
+/** Runs `work` and returns its rate plus the CPU ms per GiB moved of this process and of `pid`. */
+async function timedCpu(
+  bytes: number,
+  pid: number,
+  work: () => Promise<void>,
+): Promise<{ rate: number; client: CpuPerGiB; server: CpuPerGiB }> {
+  const c0 = cpuMs();
+  const s0 = cpuMs(pid);
+  const rate = await timed(bytes, work);
+  const c1 = cpuMs();
+  const s1 = cpuMs(pid);
+  const gib = bytes / 2 ** 30;
+  return {
+    rate,
+    client: { user: (c1[0] - c0[0]) / gib, system: (c1[1] - c0[1]) / gib },
+    server: { user: (s1[0] - s0[0]) / gib, system: (s1[1] - s0[1]) / gib },
+  };
+}
+
 /** Raw TCP: a child process pumps `totalBytes` to us as fast as it can. */
 async function rawSocketPump(totalBytes: number): Promise<number> {
   const server = createServer();
@@ -68,7 +110,7 @@ async function rawSocketPump(totalBytes: number): Promise<number> {
 async function diskWrite(
   dir: string,
   totalBytes: number,
-  mode: 'new' | 'overwrite' | 'odirect',
+  mode: 'new' | 'overwrite' | 'odirect' | 'recycle',
 ): Promise<number> {
   const raw = Buffer.alloc(CHUNK_BYTES + 8192, 3);
   let chunk: Buffer = raw.subarray(0, CHUNK_BYTES);
@@ -76,8 +118,14 @@ async function diskWrite(
     mode === 'odirect'
       ? constants.O_CREAT | constants.O_WRONLY | constants.O_DIRECT
       : constants.O_CREAT | constants.O_WRONLY | (mode === 'new' ? constants.O_TRUNC : 0);
-  const file = join(dir, `disk-${mode === 'odirect' ? 'direct' : 'paged'}`);
+  let file = join(dir, `disk-${mode === 'odirect' ? 'direct' : 'paged'}`);
   if (mode === 'odirect') chunk = await alignedChunk(file, raw);
+  if (mode === 'recycle') {
+    // What an OST's free list does: a deleted object's file is renamed, then overwritten as a new object.
+    const reused = join(dir, 'disk-recycled');
+    renameSync(file, reused);
+    file = reused;
+  }
   const fh = await open(file, flags, 0o644);
   const rate = await timed(totalBytes, () =>
     parallel(totalBytes / CHUNK_BYTES, DISK_QUEUE_DEPTH, async (i) => {
@@ -106,6 +154,7 @@ async function alignedChunk(file: string, raw: Buffer): Promise<Buffer> {
 }
 
 interface OssProcess {
+  pid: number;
   grpcPort: number;
   bulkPort: number;
   ostIds: number[];
@@ -118,7 +167,9 @@ async function startOssProcess(dataDir: string): Promise<OssProcess> {
     mkdirSync(join(dataDir, `ost${i}`), { recursive: true });
     writeFileSync(join(dataDir, `ost${i}`, 'ost-id.json'), JSON.stringify({ id: i }));
   }
-  const child = spawn(process.execPath, [join(here, '..', 'oss', 'main.js')], {
+  // e.g. STRIPEFS_BENCH_OSS_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the OSS.
+  const nodeArgs = (process.env.STRIPEFS_BENCH_OSS_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(here, '..', 'oss', 'main.js')], {
     env: {
       ...process.env,
       STRIPEFS_OSS_ID: 'bench',
@@ -137,6 +188,7 @@ async function startOssProcess(dataDir: string): Promise<OssProcess> {
   });
   return {
     ...ready,
+    pid: child.pid as number,
     ostIds: [0, 1],
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -190,7 +242,7 @@ function grpcWrite(
   });
 }
 
-export async function runOssBench(opts: { quick: boolean }): Promise<BenchResult[]> {
+export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }): Promise<BenchResult[]> {
   const totalBytes = (opts.quick ? 512 : 2048) * 1024 * 1024;
   const grpcBytes = (opts.quick ? 128 : 512) * 1024 * 1024;
   const chunks = totalBytes / CHUNK_BYTES;
@@ -200,16 +252,27 @@ export async function runOssBench(opts: { quick: boolean }): Promise<BenchResult
   const add = (id: string, value: number, unit: string, baseline: number | null): void => {
     results.push({ id, value, unit, baseline, ratio: baseline ? value / baseline : null, command });
   };
+  const addCpu = (id: string, m: { client: CpuPerGiB; server: CpuPerGiB }): void => {
+    for (const [side, cpu] of [
+      ['client', m.client],
+      ['oss', m.server],
+    ] as const) {
+      add(`${id}.cpu-${side}-user`, cpu.user, 'CPU ms/GiB', null);
+      add(`${id}.cpu-${side}-system`, cpu.system, 'CPU ms/GiB', null);
+    }
+  };
   try {
     const socketRate = await rawSocketPump(totalBytes);
     const diskNew = await diskWrite(work, totalBytes, 'new');
     const diskOverwrite = await diskWrite(work, totalBytes, 'overwrite');
+    const diskRecycle = await diskWrite(work, totalBytes, 'recycle');
     const diskDirect = await diskWrite(work, totalBytes, 'odirect');
-    rmSync(join(work, 'disk-paged'), { force: true });
+    rmSync(join(work, 'disk-recycled'), { force: true });
     rmSync(join(work, 'disk-direct'), { force: true });
     add('baseline.socket-pump', socketRate, 'GB/s', null);
     add('baseline.disk-write-new', diskNew, 'GB/s', null);
     add('disk.write-overwrite', diskOverwrite, 'GB/s', diskNew);
+    add('disk.write-recycled-file', diskRecycle, 'GB/s', diskNew);
     add('disk.write-odirect-new', diskDirect, 'GB/s', diskNew);
 
     const oss = await startOssProcess(join(work, 'oss'));
@@ -224,19 +287,22 @@ export async function runOssBench(opts: { quick: boolean }): Promise<BenchResult
       mapEpoch: 0,
     });
     try {
-      const writeRate = await timed(totalBytes, () =>
+      const write = await timedCpu(totalBytes, oss.pid, () =>
         parallel(chunks, IN_FLIGHT, async (i) => {
           await bulk.write(ref(i, 'b'), 0, data, crc);
         }),
       );
-      add('oss.bulk.write', writeRate, 'GB/s', diskNew);
-      const readRate = await timed(totalBytes, () =>
+      add('oss.bulk.write', write.rate, 'GB/s', diskNew);
+      addCpu('oss.bulk.write', write);
+      const read = await timedCpu(totalBytes, oss.pid, () =>
         parallel(chunks, IN_FLIGHT, async (i) => {
           const got = await bulk.read(ref(i, 'b'), 0, CHUNK_BYTES);
           if (got.length !== CHUNK_BYTES) throw new Error('short read');
         }),
       );
-      add('oss.bulk.read', readRate, 'GB/s', socketRate);
+      add('oss.bulk.read', read.rate, 'GB/s', socketRate);
+      addCpu('oss.bulk.read', read);
+      if (opts.bulkOnly) return results;
       const v1 = contract();
       const plain = new v1.OssService(`127.0.0.1:${oss.grpcPort}`, grpc.credentials.createInsecure(), {
         'grpc.max_receive_message_length': 8 * 1024 * 1024,
@@ -275,5 +341,10 @@ function printTable(results: BenchResult[]): void {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  printTable(await runOssBench({ quick: process.argv.includes('--quick') }));
+  printTable(
+    await runOssBench({
+      quick: process.argv.includes('--quick'),
+      bulkOnly: process.argv.includes('--bulk-only'),
+    }),
+  );
 }

@@ -55,11 +55,10 @@ export class StripeFileHandle {
     if (this.writer?.dirty) await this.writer.flush();
     const at = position ?? this.position;
     const started = performance.now();
-    const data = await this.reader.read(at, length);
+    const bytesRead = await this.reader.readInto(buffer, offset, at, length);
     this.ctx.counters.latencies.record('read', performance.now() - started);
-    buffer.set(data, offset);
-    if (position === null) this.position += data.length;
-    return { bytesRead: data.length, buffer };
+    if (position === null) this.position += bytesRead;
+    return { bytesRead, buffer };
   }
 
   async write(

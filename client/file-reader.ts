@@ -24,13 +24,31 @@ export class FileReader {
 
   /** Reads [position, position+length) clipped to the file size. */
   async read(position: number, length: number): Promise<Buffer> {
+    const end = Math.min(this.sizeBytes(), position + length);
+    if (end <= position) return Buffer.alloc(0);
+    const out = Buffer.allocUnsafe(end - position);
+    await this.readInto(out, 0, position, out.length);
+    return out;
+  }
+
+  /**
+   * Reads [position, position+length) clipped to the file size straight into
+   * target at targetOffset (one copy out of the cached blocks); returns the bytes read.
+   */
+  async readInto(
+    target: Uint8Array,
+    targetOffset: number,
+    position: number,
+    length: number,
+  ): Promise<number> {
     const size = this.sizeBytes();
     const end = Math.min(size, position + length);
-    if (end <= position) return Buffer.alloc(0);
+    if (end <= position) return 0;
+    if (targetOffset < 0 || targetOffset + (end - position) > target.length)
+      throw new RangeError('read outside the buffer');
     this.runReadahead(position, end - position, size);
     const first = Math.floor(position / this.blockBytes);
     const last = Math.floor((end - 1) / this.blockBytes);
-    const out = Buffer.allocUnsafe(end - position);
     const blocks: Promise<void>[] = [];
     for (let b = first; b <= last; b++) {
       blocks.push(
@@ -38,13 +56,15 @@ export class FileReader {
           const blockStart = b * this.blockBytes;
           const from = Math.max(position, blockStart);
           const to = Math.min(end, blockStart + this.blockBytes);
-          data.copy(out, from - position, from - blockStart, to - blockStart);
+          target.set(data.subarray(from - blockStart, to - blockStart), targetOffset + from - position);
         }),
       );
     }
-    await Promise.all(blocks);
-    this.ctx.counters.bytesRead += out.length;
-    return out;
+    // Every block settles before this returns: none may write into the caller's buffer afterwards.
+    for (const settled of await Promise.allSettled(blocks))
+      if (settled.status === 'rejected') throw settled.reason;
+    this.ctx.counters.bytesRead += end - position;
+    return end - position;
   }
 
   private runReadahead(offset: number, length: number, size: number): void {

@@ -3,6 +3,7 @@
 // sent; full units go out at once, in parallel with the next ones, up to a
 // byte budget of unacknowledged data (write-behind, memory bounded). flush()
 // returns when every byte sent so far is acknowledged by every copy.
+import { BufferPool } from '../common/bulk/buffer-pool.js';
 import { StripeError } from '../common/errors.js';
 import type { ClientContext } from './context.js';
 import { encodeParity } from './ec.js';
@@ -10,6 +11,9 @@ import type { FileLayout } from './layout.js';
 import { locateEcChunks, locateObject, type ObjectTarget } from './locate.js';
 import type { Touched } from './object-io.js';
 import { assembleStripe, ecStripeDataBytes, mapRange } from './striping.js';
+
+/** Idle write buffers one open file keeps for reuse, at most (rounded up to two buffers). */
+const WRITE_BUFFERS_IDLE_BYTES = 16 * 1024 * 1024;
 
 interface PendingUnit {
   unit: number;
@@ -32,6 +36,12 @@ export class FileWriter {
   private stripeIndex = 0;
   private stripeFill = 0;
   private stripeSent = 0;
+  /**
+   * Whole-unit (raid0/replicated) or whole-stripe-with-parity (ec) buffers,
+   * reused once every copy acknowledged them: fresh memory is slow to touch
+   * the first time and large allocations showed up as GC time in profiles.
+   */
+  private readonly buffers: BufferPool;
 
   constructor(
     private readonly ctx: ClientContext,
@@ -41,7 +51,15 @@ export class FileWriter {
     private appendAt: number,
     /** ec: reads bytes already in the file (the start of a partial last stripe that an append completes). */
     private readonly readBack: (position: number, length: number) => Promise<Buffer>,
-  ) {}
+  ) {
+    const { layout } = fileLayout;
+    const bytes =
+      layout.pattern === 'ec'
+        ? ((layout.k as number) + (layout.m as number)) * layout.stripeSize
+        : layout.stripeSize;
+    // Sends take and acknowledgements give back about one for one: a few idle buffers suffice.
+    this.buffers = new BufferPool(bytes, Math.max(2, Math.ceil(WRITE_BUFFERS_IDLE_BYTES / bytes)));
+  }
 
   get dirty(): boolean {
     return this.pending !== undefined || this.inflight.size > 0 || this.stripeFill > this.stripeSent;
@@ -58,7 +76,9 @@ export class FileWriter {
         if (p) await this.sendUnit(p);
         const unitLeft =
           this.fileLayout.layout.stripeSize - (e.fileOffset % this.fileLayout.layout.stripeSize);
-        this.pending = { ...e, buf: Buffer.allocUnsafe(unitLeft), length: 0 };
+        const buf =
+          unitLeft === this.buffers.bufferBytes ? this.buffers.take() : Buffer.allocUnsafe(unitLeft);
+        this.pending = { ...e, buf, length: 0 };
       }
       const q = this.pending as PendingUnit;
       q.buf.set(piece, q.length);
@@ -77,6 +97,8 @@ export class FileWriter {
         data,
       );
       this.remember(touched);
+      // Every copy has it: nothing reads the buffer any more (on failure it is left to the collector).
+      this.buffers.give(p.buf);
     });
   }
 
@@ -95,7 +117,9 @@ export class FileWriter {
     let at = 0;
     while (at < data.length) {
       if (!this.stripe) {
-        const stripe = Buffer.alloc(stripeBytes);
+        // Room for the parity too: a full stripe is encoded in place (data shards are its k units).
+        // Bytes not yet appended are never sent (a partial stripe is sent as a copy of its filled part).
+        const stripe = this.buffers.take();
         const index = Math.floor(this.appendAt / stripeBytes);
         const fill = this.appendAt % stripeBytes;
         // Appending to a file whose last stripe is partial: that stripe is encoded again whole.
@@ -118,18 +142,23 @@ export class FileWriter {
       if (this.stripeFill === stripeBytes) {
         const full = this.stripe;
         this.stripe = undefined;
-        await this.sendStripe(this.stripeIndex, full);
+        await this.sendStripe(this.stripeIndex, full.subarray(0, stripeBytes), full);
       }
     }
   }
 
-  /** Encodes one stripe (full, or the partial last one at flush) and sends its k+m chunks in parallel. */
-  private async sendStripe(stripe: number, data: Buffer): Promise<void> {
+  /**
+   * Encodes one stripe (full, or the partial last one at flush) and sends its k+m chunks in parallel.
+   * `whole`: a pooled buffer of (k+m) units whose start is `data`, a full stripe, encoded in place
+   * and given back once every chunk is acknowledged.
+   */
+  private async sendStripe(stripe: number, data: Buffer, whole?: Buffer): Promise<void> {
     const { layout } = this.fileLayout;
     const k = layout.k as number;
     const m = layout.m as number;
     const shardBytes = Math.min(layout.stripeSize, data.length);
-    const shards = assembleStripe(layout, data, shardBytes);
+    const inPlace = whole !== undefined && data.length === k * layout.stripeSize;
+    const shards = inPlace ? whole : assembleStripe(layout, data, shardBytes);
     encodeParity(shards, k, m);
     await this.send(shards.length, async () => {
       const writes: Promise<Touched[]>[] = [];
@@ -145,6 +174,7 @@ export class FileWriter {
         );
       }
       for (const touched of await Promise.all(writes)) this.remember(touched);
+      if (inPlace) this.buffers.give(shards);
     });
   }
 

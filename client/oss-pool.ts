@@ -7,6 +7,7 @@
 // connections as the per-OSS limit and reuses them.
 import * as grpc from '@grpc/grpc-js';
 import { BulkClient } from '../common/bulk/client.js';
+import type { SegmentChecksums } from '../common/bulk/frame.js';
 import { crc32c } from '../common/checksum.js';
 import { StripeError } from '../common/errors.js';
 import { CLIENT_OPTIONS, call, fromGrpcError } from '../common/grpc.js';
@@ -87,19 +88,23 @@ export class OssPool {
     return { deadline: Date.now() + this.limits.requestTimeoutMs };
   }
 
-  /** Stores `data` at `offset` of the object; resolves when the OSS has it (in its page cache). */
+  /**
+   * Stores `data` at `offset` of the object; resolves when the OSS has it (in its page cache).
+   * `checksums` (segmentChecksums of data at offset) is shared by every replica and retry of one write.
+   */
   writeChunk(
     endpoint: OssEndpoint,
     ref: ObjectRef,
     offset: number,
     data: Uint8Array,
     checksum = crc32c(data),
+    checksums?: SegmentChecksums,
   ): Promise<void> {
     return this.bounded(endpoint, async (conn) => {
       if (conn.bulk) {
         this.requests.bulk++;
         const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.length);
-        await conn.bulk.write(bulkRef(ref), offset, buf, checksum);
+        await conn.bulk.write(bulkRef(ref), offset, buf, checksum, checksums ? { checksums } : {});
         return;
       }
       this.requests.grpc++;

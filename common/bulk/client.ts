@@ -12,7 +12,6 @@ import {
   type BulkRef,
   decodeErrorBody,
   decodeResponseHeader,
-  decodeSegmentHeader,
   encodeRequest,
   encodeSegmentHeaders,
   RESPONSE_FIXED_BYTES,
@@ -34,6 +33,8 @@ export interface BulkClientOptions {
 
 export const BULK_CONNECTIONS_DEFAULT = 16;
 export const BULK_TIMEOUT_MS_DEFAULT = 30_000;
+/** The reused buffer each connection's socket reads into. */
+export const BULK_SOCKET_READ_BYTES = 256 * 1024;
 /** Bytes a connection buffers before it stops reading from the socket. */
 export const BULK_READ_HIGH_WATER_BYTES = 8 * 1024 * 1024;
 
@@ -125,25 +126,20 @@ export class BulkClient {
       const header = await this.readHeader(conn);
       if (header.bodyBytes > length) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
       const out = Buffer.allocUnsafe(header.bodyBytes);
-      let at = 0;
-      while (at < out.length) {
-        const seg = decodeSegmentHeader(await conn.reader.readExact(SEGMENT_HEADER_BYTES));
-        if (seg.abort) await this.readHeader(conn); // throws the error that follows
-        if (seg.length > out.length - at)
-          throw new StripeError('REQ_INTERNAL', 'bulk: segment overruns the body');
-        await conn.reader.readInto(out, at, seg.length);
-        if (crc32c(out.subarray(at, at + seg.length)) !== seg.crc) {
+      // Segments land in `out` as they arrive and are verified there (one copy, one crc pass).
+      const complete = await conn.reader.readSegments(out, (start, segmentLength, crc) => {
+        if (crc32c(out.subarray(start, start + segmentLength)) !== crc) {
           throw new StripeError(
             'OBJ_CHECKSUM',
             `bulk read of ${ref.objectId}: data failed its checksum in transit`,
             {
               detectedBy: 'client',
-              objectOffset: offset + at,
+              objectOffset: offset + start,
             },
           );
         }
-        at += seg.length;
-      }
+      });
+      if (!complete) await this.readHeader(conn); // throws the error that follows the abort
       return out;
     });
   }
@@ -193,7 +189,22 @@ export class BulkClient {
 
   private open(): Promise<Connection> {
     return new Promise((resolve, reject) => {
-      const socket = connect({ host: this.host, port: this.port, noDelay: true });
+      // Socket reads land in one reused buffer per connection (no allocation per read);
+      // the reader copies them on, straight into a read's destination when one is waiting.
+      let reader: SocketReader | undefined;
+      const socket = connect({
+        host: this.host,
+        port: this.port,
+        noDelay: true,
+        onread: {
+          buffer: Buffer.allocUnsafe(BULK_SOCKET_READ_BYTES),
+          callback: (bytes: number, buf: Uint8Array): boolean => {
+            (reader as SocketReader).push(Buffer.from(buf.buffer, buf.byteOffset, bytes), true);
+            return true;
+          },
+        },
+      });
+      reader = new SocketReader(socket, BULK_READ_HIGH_WATER_BYTES, { external: true });
       const onError = (err: Error): void => {
         reject(new StripeError('REQ_UNAVAILABLE', `bulk connect to ${this.address}: ${err.message}`));
       };
@@ -203,7 +214,7 @@ export class BulkClient {
         socket.on('error', () => {
           // surfaced through the reader as REQ_UNAVAILABLE
         });
-        resolve({ socket, reader: new SocketReader(socket, BULK_READ_HIGH_WATER_BYTES) });
+        resolve({ socket, reader: reader as SocketReader });
       });
     });
   }

@@ -179,7 +179,9 @@ export class SocketReader {
   }
 
   private sinkDone(sink: SegmentSink): boolean {
-    return sink.aborted || sink.error !== undefined || (sink.at === sink.out.length && sink.segmentLeft === 0);
+    return (
+      sink.aborted || sink.error !== undefined || (sink.at === sink.out.length && sink.segmentLeft === 0)
+    );
   }
 
   /** Consumes what it can of chunk into the sink; returns the bytes used. */
