@@ -30,6 +30,9 @@ async function startMdsProcess(dataDir: string) {
       STRIPEFS_MDS_GRPC_PORT: '0',
       STRIPEFS_MDS_ADMIN_PORT: '0',
       STRIPEFS_LOG_LEVEL: 'warn',
+      // The bench registers one OSS that never heartbeats (no data moves):
+      // keep it in for the whole run so a long run can still create files.
+      STRIPEFS_MDS_OUT_GRACE_MS: '86400000',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -73,17 +73,26 @@ async function main(): Promise<void> {
   const onlyIndex = args.indexOf('--only');
   const only = onlyIndex >= 0 ? (args[onlyIndex + 1] ?? '').split(',') : Object.keys(SUITES);
   const results: BenchResult[] = [];
+  const failed: string[] = [];
   for (const name of only) {
     const load = SUITES[name];
     if (!load) throw new Error(`unknown suite ${name}; suites: ${Object.keys(SUITES).join(', ')}`);
     process.stderr.write(`bench: ${name}${quick ? ' (quick)' : ''}...\n`);
     const started = Date.now();
-    const suite = await load();
-    const suiteResults = await suite({ quick });
-    results.push(...suiteResults);
-    process.stderr.write(
-      `bench: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s (${suiteResults.length} figures)\n`,
-    );
+    try {
+      const suite = await load();
+      const suiteResults = await suite({ quick });
+      results.push(...suiteResults);
+      process.stderr.write(
+        `bench: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s (${suiteResults.length} figures)\n`,
+      );
+    } catch (err) {
+      // One failing suite must not lose the others' figures: report it and go on.
+      failed.push(name);
+      process.stderr.write(
+        `bench: ${name} FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
+    }
   }
   const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}${quick ? ', --quick' : ''}`;
   mkdirSync('bench/results', { recursive: true });
@@ -91,8 +100,12 @@ async function main(): Promise<void> {
   const table = markdown(results, machine);
   writeFileSync(join('bench/results', 'latest.md'), table);
   renderCharts(results, 'bench/results');
-  if (only.length === Object.keys(SUITES).length) updateReadme(table);
+  if (only.length === Object.keys(SUITES).length && failed.length === 0) updateReadme(table);
   process.stdout.write(`${table}\n`);
+  if (failed.length > 0) {
+    process.stderr.write(`bench: suites that failed: ${failed.join(', ')}\n`);
+    process.exitCode = 1;
+  }
 }
 
 await main();
