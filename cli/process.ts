@@ -35,6 +35,16 @@ export interface StartOptions {
 
 const STDERR_TAIL_LINES = 40;
 
+/**
+ * Every child still running. When this process exits (a launcher that
+ * crashes, a test worker that gives up on a timed-out test) they are killed
+ * with it: a server is never left behind without its owner.
+ */
+const liveChildren = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of liveChildren) child.kill('SIGKILL');
+});
+
 export async function startProcess(options: StartOptions): Promise<StartedProcess> {
   const child = spawn(process.execPath, [options.script, ...(options.args ?? [])], {
     env: { ...process.env, STRIPEFS_LOG_LEVEL: 'warn', ...options.env },
@@ -46,8 +56,12 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
     tail.push(line);
     if (tail.length > STDERR_TAIL_LINES) tail.shift();
   });
+  liveChildren.add(child);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('exit', (code, signal) => {
+      liveChildren.delete(child);
+      resolve({ code, signal });
+    });
   });
   const ready = await new Promise<ReadyLine>((resolve, reject) => {
     const timer = setTimeout(
