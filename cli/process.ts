@@ -31,6 +31,11 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Also append the child's stderr (its log) to this stream. */
   logTo?: NodeJS.WritableStream;
+  /**
+   * A command that execs node, put in front of it: e.g. ['ip', 'netns',
+   * 'exec', NAME] runs the server inside a network namespace.
+   */
+  execVia?: string[];
 }
 
 const STDERR_TAIL_LINES = 40;
@@ -46,7 +51,8 @@ process.once('exit', () => {
 });
 
 export async function startProcess(options: StartOptions): Promise<StartedProcess> {
-  const child = spawn(process.execPath, [options.script, ...(options.args ?? [])], {
+  const [command, ...prefix] = [...(options.execVia ?? []), process.execPath];
+  const child = spawn(command as string, [...prefix, options.script, ...(options.args ?? [])], {
     env: { ...process.env, STRIPEFS_LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

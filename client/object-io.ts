@@ -13,7 +13,7 @@ import { locateEcChunks, locateObject, type ObjectTarget } from './locate.js';
 import type { MapView } from './map.js';
 import type { OssEndpoint, OssPool } from './oss-pool.js';
 import type { OstHealth } from './ost-health.js';
-import { type RetryDeps, withRetries } from './retry.js';
+import { isTransientRequestCode, type RetryDeps, withRetries } from './retry.js';
 
 export interface Touched {
   ost: number;
@@ -384,17 +384,7 @@ export class ObjectIo {
         return touched;
       }
       const stale = failures.some((f) => f.code === 'MAP_STALE');
-      const final = failures.find(
-        (f) =>
-          ![
-            'REQ_UNAVAILABLE',
-            'REQ_TIMEOUT',
-            'REQ_INTERNAL',
-            'FAULT_INJECTED',
-            'OBJ_WRITE_CHECKSUM',
-            'MAP_STALE',
-          ].includes(f.code),
-      );
+      const final = failures.find((f) => !isTransientRequestCode(f.code));
       throw new StripeError(
         final && isErrorCode(final.code) ? final.code : 'IO_FAILED',
         `writing ${target.objectId} failed on OSTs ${failures.map((f) => f.ost).join(',')}`,

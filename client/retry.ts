@@ -9,19 +9,24 @@ import type { ClientLimits } from './limits.js';
 import type { MapView } from './map.js';
 import type { MdsClient } from './mds-client.js';
 
-const TRANSIENT = new Set([
+/** Failures of one request to one server that a later attempt may not see. */
+const TRANSIENT_REQUEST_CODES: ReadonlySet<string> = new Set([
   'REQ_UNAVAILABLE',
   'REQ_TIMEOUT',
   'REQ_INTERNAL',
   'FAULT_INJECTED',
   'OBJ_WRITE_CHECKSUM',
   'MAP_STALE',
-  'IO_DEGRADED',
-  'IO_FAILED',
 ]);
+/** The client's own summaries of transient request failures are transient too. */
+const TRANSIENT = new Set([...TRANSIENT_REQUEST_CODES, 'IO_DEGRADED', 'IO_FAILED']);
 
 export function isTransient(err: unknown): boolean {
   return err instanceof StripeError && TRANSIENT.has(err.code);
+}
+
+export function isTransientRequestCode(code: string): boolean {
+  return TRANSIENT_REQUEST_CODES.has(code);
 }
 
 export interface RetryDeps {

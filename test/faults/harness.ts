@@ -3,13 +3,11 @@
 // laid out in hosts and racks as the launcher does (one OSS per host). Each
 // OSS can be killed and revived with its data, started inside a network
 // namespace, or given its own configuration (a small quota).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { MdsClient } from '../../client/mds-client.js';
-import { type ReadyLine, type StartedProcess, startProcess } from '../helpers/process.js';
+import { type StartedProcess, startProcess } from '../helpers/process.js';
 
 export const MDS_SCRIPT = 'dist/mds/main.js';
 export const OSS_SCRIPT = 'dist/oss/main.js';
@@ -68,54 +66,14 @@ export function rackLayout(hosts: number, perRack: number, osts = 2): OssSpec[] 
   }));
 }
 
-/** Like startProcess, but through `ip netns exec` (which execs node, so the pid is node's). */
-async function startInNamespace(netns: string, env: Record<string, string>): Promise<StartedProcess> {
-  const child: ChildProcess = spawn('ip', ['netns', 'exec', netns, process.execPath, OSS_SCRIPT], {
-    env: { ...process.env, STRIPEFS_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** startProcess through `ip netns exec` (which execs node, so the pid is node's). */
+function startInNamespace(netns: string, env: Record<string, string>): Promise<StartedProcess> {
+  return startProcess({
+    script: OSS_SCRIPT,
+    env,
+    execVia: ['ip', 'netns', 'exec', netns],
+    readyTimeoutMs: 20_000,
   });
-  const tail: string[] = [];
-  createInterface({ input: child.stderr! }).on('line', (line) => {
-    tail.push(line);
-    if (tail.length > 40) tail.shift();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-  const ready = await new Promise<ReadyLine>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`OSS in ${netns} not ready:\n${tail.join('\n')}`)),
-      20_000,
-    );
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const parsed = JSON.parse(line) as ReadyLine;
-        if (parsed.event === 'ready') {
-          clearTimeout(timer);
-          resolve(parsed);
-        }
-      } catch {
-        // not the ready line
-      }
-    });
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`OSS in ${netns} exited (${code ?? signal}):\n${tail.join('\n')}`));
-    });
-  });
-  const alive = (): boolean => child.exitCode === null && child.signalCode === null;
-  const kill = async (signal: NodeJS.Signals = 'SIGKILL'): Promise<void> => {
-    if (alive()) child.kill(signal);
-    await exited;
-  };
-  const stop = async (graceMs = 5_000): Promise<void> => {
-    if (!alive()) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await exited;
-    clearTimeout(timer);
-  };
-  return { ready, child, exited, stderrTail: () => tail.join('\n'), stop, kill };
 }
 
 export async function startFaultCluster(options: FaultClusterOptions): Promise<FaultCluster> {
