@@ -126,6 +126,11 @@ export const CONFIG_SCHEMA = {
     doc: 'Capacity (quota) of each OST in bytes; 0: the free space of the disk',
   },
   'oss.fsync': { kind: { type: 'bool' }, default: true, doc: 'fsync on flush (false only for experiments)' },
+  'oss.directIo': {
+    kind: { type: 'bool' },
+    default: true,
+    doc: 'Write whole aligned 4 KiB blocks with O_DIRECT, bypassing the page cache, where the file system supports it (checked at start)',
+  },
   'oss.faultSeed': {
     kind: { type: 'int', min: 0, max: 4_294_967_295 },
     default: 1,

@@ -49,10 +49,17 @@ async function openOsts(config: Config, logger: Logger): Promise<OstHandle[]> {
       name: `ost${i}`,
       capacityBytes: config['oss.ostCapacityBytes'],
       fsync: config['oss.fsync'],
+      directIo: config['oss.directIo'],
     });
     handles.push({ ost, faults: new OstFaults((config['oss.faultSeed'] + i) >>> 0) });
     logger.info(
-      { ost: ost.name, id: ost.id, objects: ost.objectCount, usedBytes: ost.usedBytes },
+      {
+        ost: ost.name,
+        id: ost.id,
+        objects: ost.objectCount,
+        usedBytes: ost.usedBytes,
+        directIo: ost.directIo,
+      },
       'OST open',
     );
   }
@@ -72,6 +79,8 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
       usedBytes: () => h.ost.usedBytes,
       totalBytes: () => h.ost.capacityBytes,
       objectCount: () => h.ost.objectCount,
+      directWriteBytes: () => h.ost.directWriteBytes,
+      pagedWriteBytes: () => h.ost.pagedWriteBytes,
     })),
   );
   const mapView = new MapView();

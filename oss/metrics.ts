@@ -52,6 +52,9 @@ export interface OstUsageSource {
   usedBytes(): number;
   totalBytes(): number;
   objectCount(): number;
+  /** Data bytes written to disk with O_DIRECT and through the page cache. */
+  directWriteBytes(): number;
+  pagedWriteBytes(): number;
 }
 
 export class OssMetrics {
@@ -104,6 +107,14 @@ export class OssMetrics {
     gauge('stripefs_oss_used_bytes', 'Bytes stored per OST', (u) => u.usedBytes());
     gauge('stripefs_oss_total_bytes', 'Capacity per OST', (u) => u.totalBytes());
     gauge('stripefs_oss_objects', 'Objects per OST', (u) => u.objectCount());
+    gauge(
+      'stripefs_oss_direct_write_bytes',
+      'Data bytes written with O_DIRECT (aligned whole blocks) since start',
+      (u) => u.directWriteBytes(),
+    );
+    gauge('stripefs_oss_paged_write_bytes', 'Data bytes written through the page cache since start', (u) =>
+      u.pagedWriteBytes(),
+    );
   }
 
   of(ost: string): OstCounters {

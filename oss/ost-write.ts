@@ -47,6 +47,7 @@ export async function writeObject(
   checkRange(p.offset, p.length);
   const release = await ost.locks.acquire(p.objectId, true);
   let fh: FileHandle | undefined;
+  let direct: FileHandle | undefined;
   let old: ObjectMeta | undefined;
   let writer: FileWriter | undefined;
   try {
@@ -61,6 +62,8 @@ export async function writeObject(
       );
     }
     fh = await open(ost.pathOf(p.objectId), constants.O_RDWR | constants.O_CREAT, 0o644);
+    if (ost.directIo && p.length >= ost.blockBytes)
+      direct = await open(ost.pathOf(p.objectId), constants.O_WRONLY | constants.O_DIRECT);
     const B = ost.blockBytes;
     const start = Math.min(p.offset, oldSize);
     const builder = new BlockCrcBuilder(B, Math.floor(start / B));
@@ -76,7 +79,7 @@ export async function writeObject(
       await fh.truncate(oldSize); // bytes past the old size may be crash debris: holes must read as zeros
       builder.addZeros(p.offset - oldSize);
     }
-    const fileWriter = new FileWriter(fh);
+    const fileWriter = new FileWriter(fh, direct);
     writer = fileWriter;
     let received = 0;
     for await (const piece of pieces) {
@@ -96,7 +99,12 @@ export async function writeObject(
       else await fileWriter.append(piece.data, p.offset + received);
       received += piece.data.length;
     }
-    await fileWriter.finish();
+    try {
+      await fileWriter.finish();
+    } finally {
+      ost.directWriteBytes += fileWriter.directBytes;
+      ost.pagedWriteBytes += fileWriter.pagedBytes;
+    }
     if (received !== p.length)
       throw new StripeError('REQ_INVALID', `got ${received} of ${p.length} declared bytes`);
     if (p.length > 0 && builder.dataCrc32c !== p.declaredCrc >>> 0) {
@@ -125,6 +133,7 @@ export async function writeObject(
     else if (fh && old) await fh.truncate(old.size).catch(() => undefined);
     throw noSpace(err);
   } finally {
+    await direct?.close().catch(() => undefined);
     await fh?.close().catch(() => undefined);
     release();
   }
@@ -145,7 +154,10 @@ async function commit(
   const lastTouched = firstBlock + crcs.length - 1;
   const firstGroup = Math.floor(firstBlock / CRC_GROUP_BLOCKS);
   const lastGroup = Math.floor(Math.max(lastTouched, blocksTotal - 1, 0) / CRC_GROUP_BLOCKS);
-  const existing = await ost.blockCrcs(objectId, firstGroup * CRC_GROUP_BLOCKS, lastGroup * CRC_GROUP_BLOCKS);
+  // A new object has no crc groups yet (delete removes them with the meta): nothing to merge.
+  const existing = old
+    ? await ost.blockCrcs(objectId, firstGroup * CRC_GROUP_BLOCKS, lastGroup * CRC_GROUP_BLOCKS)
+    : new Map<number, Uint32Array>();
   const batch = ost.db.batch();
   batch.put(keys.meta(objectId), Buffer.from(encodeMeta(meta)));
   if (old && (old.poolId !== meta.poolId || old.pg !== meta.pg))

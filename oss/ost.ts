@@ -2,11 +2,13 @@
 // classic-level index (index/). The index is the truth: an object exists
 // when its meta record does; a data file without one is debris from a crash
 // before the write was acknowledged and is removed at open.
-import { mkdir, open, readdir, readFile, rm, statfs, unlink, writeFile } from 'node:fs/promises';
+import { constants, mkdir, open, readdir, readFile, rm, statfs, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
+import { BUFFER_ALIGN_BYTES, isAligned } from '../common/bulk/buffer-pool.js';
 import { StripeError } from '../common/errors.js';
 import { LIMITS } from '../common/limits.js';
+import { dataBuffers } from './buffers.js';
 import { CRC_GROUP_BLOCKS, decodeCrcs, decodeMeta, keys, type ObjectMeta, prefixEnd } from './index-keys.js';
 import { objectPath } from './object-id.js';
 import { ObjectLocks } from './object-lock.js';
@@ -18,6 +20,8 @@ export interface OstOptions {
   capacityBytes: number;
   fsync: boolean;
   blockBytes?: number;
+  /** Write whole aligned blocks with O_DIRECT when the file system supports it. */
+  directIo?: boolean;
 }
 
 const ID_FILE = 'ost-id.json';
@@ -31,6 +35,11 @@ export class Ost {
   usedBytes = 0;
   objectCount = 0;
   capacityBytes = 0;
+  /** Aligned writes bypass the page cache (O_DIRECT): asked for and supported by the file system. */
+  directIo = false;
+  /** Data bytes written with O_DIRECT and through the page cache since open. */
+  directWriteBytes = 0;
+  pagedWriteBytes = 0;
   /** Cluster-wide id from the MDS; undefined until the first registration ever. */
   id: number | undefined;
   private closed = false;
@@ -60,6 +69,7 @@ export class Ost {
     await db.open();
     const ost = new Ost(opts, db);
     ost.id = await readPersistedId(opts.dir);
+    ost.directIo = opts.directIo === true && (await directIoWorks(opts.dir));
     await ost.scan();
     await ost.refreshCapacity();
     return ost;
@@ -203,6 +213,27 @@ export class Ost {
     if (this.closed) return;
     this.closed = true;
     await this.db.close();
+  }
+}
+
+/** One aligned O_DIRECT write to a scratch file: tmpfs and some others refuse it. */
+async function directIoWorks(dir: string): Promise<boolean> {
+  const probe = join(dir, '.direct-io-probe');
+  const buf = dataBuffers.take();
+  try {
+    if (!isAligned(buf)) return false;
+    const fh = await open(probe, constants.O_CREAT | constants.O_WRONLY | constants.O_DIRECT, 0o644);
+    try {
+      await fh.write(buf, 0, BUFFER_ALIGN_BYTES, 0);
+      return true;
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return false;
+  } finally {
+    dataBuffers.give(buf);
+    await rm(probe, { force: true }).catch(() => undefined);
   }
 }
 
