@@ -31,7 +31,11 @@ export class BlockCache {
     readaheadWasteBytes: 0,
   };
 
-  constructor(readonly capacityBytes: number) {
+  constructor(
+    readonly capacityBytes: number,
+    /** Where dropped blocks go for reuse (client/block-pool.ts). */
+    private readonly pool?: { recycle(block: Buffer): void },
+  ) {
     if (!Number.isSafeInteger(capacityBytes) || capacityBytes < 0)
       throw new Error(`bad cache capacity ${capacityBytes}`);
   }
@@ -71,7 +75,7 @@ export class BlockCache {
   put(file: number, block: number, data: Buffer, prefetched = false): void {
     if (data.length > this.capacityBytes) return;
     const key = `${file}:${block}`;
-    this.remove(key, false);
+    this.remove(key, false, data);
     const entry: Entry = { file, block, data, prefetchedUnread: prefetched };
     this.entries.set(key, entry);
     let keys = this.byFile.get(file);
@@ -100,7 +104,8 @@ export class BlockCache {
     }
   }
 
-  private remove(key: string, countWaste: boolean): void {
+  /** `kept`: the buffer is being stored again under this key, so it is not recycled. */
+  private remove(key: string, countWaste: boolean, kept?: Buffer): void {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
@@ -112,5 +117,6 @@ export class BlockCache {
     const keys = this.byFile.get(entry.file);
     keys?.delete(key);
     if (keys?.size === 0) this.byFile.delete(entry.file);
+    if (entry.data !== kept) this.pool?.recycle(entry.data);
   }
 }

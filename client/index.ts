@@ -3,6 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { seededRandom, seedFromEnv } from '../common/random.js';
 import type { Attr__Output } from '../proto/index.js';
+import { BlockPool } from './block-pool.js';
 import { BlockCache } from './cache.js';
 import type { ClientContext } from './context.js';
 import { ClientCounters } from './counters.js';
@@ -76,14 +77,19 @@ export class StripeClient {
     const mds = new MdsClient(options.mds);
     await mds.start();
     const counters = new ClientCounters(limits.latencyBucketsPerDecade);
-    const pool = new OssPool(limits, counters.requests);
+    // Read blocks are reused once the cache drops them (client/block-pool.ts).
+    const blocks = new BlockPool(
+      limits.cacheBlockBytes,
+      Math.ceil(limits.cacheBytesMax / limits.cacheBlockBytes / 4),
+    );
+    const pool = new OssPool(limits, counters.requests, (bytes) => blocks.take(bytes));
     const random = seededRandom(options.seed ?? seedFromEnv());
     const health = new OstHealth(limits.ostSuspectMs);
     const io = new ObjectIo({ mds, limits, random, counters, pool, health });
     const ctx: ClientContext = {
       mds,
       io,
-      cache: new BlockCache(limits.cacheBytesMax),
+      cache: new BlockCache(limits.cacheBytesMax, blocks),
       limits,
       counters,
       blocksInFlight: new Map(),

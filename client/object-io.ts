@@ -438,7 +438,8 @@ async function peekSiblings(siblings: EcSiblings, k: number, chunk: number): Pro
     waits.push(
       Promise.resolve(peeked).then(
         (data) => {
-          known.set(j, data);
+          // A copy: the cache may drop (and reuse) its block while the rebuild waits for others.
+          known.set(j, Buffer.from(data));
         },
         () => undefined,
       ),

@@ -52,6 +52,8 @@ export class OssPool {
     private readonly limits: ClientLimits,
     /** Requests sent per transport, for stats and tests. */
     private readonly requests: { bulk: number; grpc: number },
+    /** Buffers bulk reads land in (the client's block pool). */
+    private readonly allocRead?: (bytes: number) => Buffer,
   ) {
     this.total = new Semaphore(limits.inFlightTotalMax);
   }
@@ -151,7 +153,7 @@ export class OssPool {
         });
       if (conn.bulk) {
         this.requests.bulk++;
-        return conn.bulk.read(bulkRef(ref), offset, length);
+        return conn.bulk.read(bulkRef(ref), offset, length, this.allocRead);
       }
       this.requests.grpc++;
       return this.grpcRead(conn.client, ref, offset, length);

@@ -120,12 +120,18 @@ export class BulkClient {
     });
   }
 
-  async read(ref: BulkRef, offset: number, length: number): Promise<Buffer> {
+  /** `alloc` supplies the buffer the body lands in (a block pool); by default a fresh one. */
+  async read(
+    ref: BulkRef,
+    offset: number,
+    length: number,
+    alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
+  ): Promise<Buffer> {
     return this.withConnection(async (conn) => {
       conn.socket.write(encodeRequest({ op: 'read', ref, offset, length, crc32c: 0, truncate: false }));
       const header = await this.readHeader(conn);
       if (header.bodyBytes > length) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
-      const out = Buffer.allocUnsafe(header.bodyBytes);
+      const out = alloc(header.bodyBytes);
       // Segments land in `out` as they arrive and are verified there (one copy, one crc pass).
       const complete = await conn.reader.readSegments(out, (start, segmentLength, crc) => {
         if (crc32c(out.subarray(start, start + segmentLength)) !== crc) {

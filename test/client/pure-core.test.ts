@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { backoffMs } from '../../client/backoff.js';
+import { BlockPool } from '../../client/block-pool.js';
 import { BlockCache } from '../../client/cache.js';
 import { encodeParity, reconstruct } from '../../client/ec.js';
 import { layoutFromWire, layoutToWire, normalizeLayout, parseLayout } from '../../client/layout.js';
@@ -152,6 +153,32 @@ describe('block cache', () => {
       ),
       { seed: SEED, numRuns: 200 },
     );
+  });
+});
+
+describe('block pool', () => {
+  it('reuses blocks the cache drops, only after the quarantine, and never one still cached', () => {
+    const pool = new BlockPool(1000, 100, 2);
+    const cache = new BlockCache(3000, pool);
+    const taken = Array.from({ length: 6 }, () => pool.take(1000));
+    expect(new Set(taken.map((b) => b.buffer)).size).toBe(6);
+    taken.forEach((b, i) => {
+      cache.put(1, i, b);
+    });
+    // Blocks 0..2 were evicted: two wait in quarantine, the first is free again.
+    expect(pool.idle).toBe(1);
+    const again = pool.take(1000);
+    expect(again.buffer).toBe(taken[0]?.buffer);
+    for (let i = 3; i < 6; i++) expect(cache.get(1, i)?.buffer).toBe(taken[i]?.buffer);
+    // Storing the same buffer again under its key does not recycle it.
+    cache.put(1, 5, taken[5] as Buffer);
+    expect(pool.idle).toBe(0);
+    // Short blocks (under half a block) and foreign buffers are not pooled.
+    expect(pool.take(400).buffer.byteLength).not.toBe(1000);
+    pool.recycle(Buffer.alloc(1000));
+    // Dropping blocks 3..5 pushes 1, 2 and 3 out of the quarantine; 4 and 5 still wait.
+    cache.invalidate(1);
+    expect(pool.idle).toBe(3);
   });
 });
 
