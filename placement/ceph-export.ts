@@ -15,14 +15,20 @@ const EC_CHOOSE_TRIES = 100;
 /** The Ceph steps equivalent to a stripefs rule (size comes from --num-rep / the pool). */
 export function cephStepsOf(rule: RuleSpec, rootName: string): CephRuleStep[] {
   const take: CephRuleStep = { op: 'take', item: rule.root ?? rootName };
-  if (rule.kind === 'replicated') {
-    return [take, { op: 'chooseleaf', mode: 'firstn', num: 0, type: rule.failureDomain }, { op: 'emit' }];
-  }
+  const mode = rule.kind === 'replicated' ? 'firstn' : 'indep';
+  const steps = rule.steps ?? [{ type: rule.failureDomain, count: 0 }];
+  const chooses: CephRuleStep[] = steps.map((s, i) => ({
+    op: i === steps.length - 1 ? 'chooseleaf' : 'choose',
+    mode,
+    num: s.count,
+    type: s.type,
+  }));
+  if (rule.kind === 'replicated') return [take, ...chooses, { op: 'emit' }];
   return [
     { op: 'set_chooseleaf_tries', value: EC_CHOOSELEAF_TRIES },
     { op: 'set_choose_tries', value: EC_CHOOSE_TRIES },
     take,
-    { op: 'chooseleaf', mode: 'indep', num: 0, type: rule.failureDomain },
+    ...chooses,
     { op: 'emit' },
   ];
 }
@@ -42,7 +48,7 @@ function stepText(s: CephRuleStep): string {
 }
 
 function toCephRule(r: CephRule | RuleSpec, i: number, rootName: string): CephRule {
-  if ('steps' in r) return r;
+  if (!('kind' in r)) return r;
   const type = r.kind === 'replicated' ? 'replicated' : 'erasure';
   return { id: i, name: `${type}_rule_${i}`, type, steps: cephStepsOf(r, rootName) };
 }

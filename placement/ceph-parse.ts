@@ -1,7 +1,7 @@
 import type { CephImport, CephRule, CephRuleStep } from './ceph-types.js';
 import { PlacementError } from './errors.js';
 import { validateMap } from './map-validate.js';
-import type { BucketItem, OstItem } from './types.js';
+import type { BucketItem, ChooseStep, OstItem, RuleSpec } from './types.js';
 
 interface Line {
   no: number; // 1-based line number in the input
@@ -53,7 +53,7 @@ export function parseCephCrushText(text: string): CephImport {
       devices.set(w2, num(line, w1, 'a device id'));
     } else if (w0 === 'type')
       types.push({ id: num(line, w1, 'a type id'), name: w2 ?? fail(line, 'type without a name') });
-    else if (w0 === 'rule') i = parseRule(lines, i, rules);
+    else if (w0 === 'rule') i = parseRule(lines, i, rules, leafTypeOf(types));
     else if (w3 === undefined && w2 === '{' && w1 && types.some((t) => t.name === w0)) {
       i = parseBucket(lines, i, w0, w1, buckets);
     } else fail(line, `unsupported statement '${line.words.join(' ')}'`, 'PLACEMENT_UNSUPPORTED');
@@ -88,7 +88,12 @@ function parseBucket(lines: Line[], start: number, type: string, name: string, o
   return fail(bucket.line, `bucket '${name}' is not closed with '}'`);
 }
 
-function parseRule(lines: Line[], start: number, out: CephRule[]): number {
+/** The leaf type: the declared type with the lowest id (types precede rules in crushtool -d output). */
+function leafTypeOf(types: { id: number; name: string }[]): string | undefined {
+  return [...types].sort((a, b) => a.id - b.id)[0]?.name;
+}
+
+function parseRule(lines: Line[], start: number, out: CephRule[], leafType: string | undefined): number {
   const head = lines[start]!;
   const name = head.words[1];
   if (!name || head.words[2] !== '{') fail(head, "expected 'rule NAME {'");
@@ -99,8 +104,8 @@ function parseRule(lines: Line[], start: number, out: CephRule[]): number {
     if (!w0) continue;
     if (w0 === '}') {
       if (rule.id < 0) fail(head, `rule '${name}' has no id`);
-      const spec = ruleSpecOf(rule.steps, rule.type);
-      out.push(spec ? { ...rule, asRuleSpec: spec } : rule);
+      const spec = ruleSpecOf(rule.steps, rule.type, leafType);
+      out.push(typeof spec === 'string' ? { ...rule, notRunnable: spec } : { ...rule, asRuleSpec: spec });
       return i;
     }
     if (w0 === 'id' || w0 === 'ruleset') rule.id = num(line, w1, 'a rule id');
@@ -132,22 +137,50 @@ function parseStep(line: Line, ...w: (string | undefined)[]): CephRuleStep {
   return fail(line, `unsupported step '${w.filter(Boolean).join(' ')}'`, 'PLACEMENT_UNSUPPORTED');
 }
 
-/** take R / chooseleaf firstn|indep N type T / emit is the shape of stripefs's own rules. */
-function ruleSpecOf(steps: CephRuleStep[], type: CephRule['type']): CephRule['asRuleSpec'] {
+/** Width of an imported rule when a count is relative (<= 0): Ceph's usual pool sizes. */
+const DEFAULT_REPLICATED_SIZE = 3;
+const DEFAULT_ERASURE = { k: 4, m: 2 };
+
+/**
+ * take R / [choose firstn|indep N type T]... / chooseleaf firstn|indep N type T / emit (or a
+ * last choose of the leaf type): every step applies to each item the previous one produced
+ * (rule.steps); one step is the plain rule.
+ * The width is the product of the counts when all are positive, else Ceph's usual pool size
+ * (3, or 4+2) until --num-rep says otherwise.
+ */
+function ruleSpecOf(steps: CephRuleStep[], type: CephRule['type'], leafType?: string): RuleSpec | string {
   const core = steps.filter((s) => s.op !== 'set_choose_tries' && s.op !== 'set_chooseleaf_tries');
-  const [take, choose, emit] = core;
-  if (core.length !== 3 || take?.op !== 'take' || emit?.op !== 'emit' || choose?.op !== 'chooseleaf')
-    return undefined;
-  if (choose.num < 0) return undefined;
-  if (choose.mode === 'firstn' && type === 'replicated') {
-    return { kind: 'replicated', size: choose.num || 3, failureDomain: choose.type, root: take.item };
+  const take = core[0];
+  const chooses = core.slice(1, -1);
+  if (take?.op !== 'take' || core.at(-1)?.op !== 'emit' || chooses.length === 0)
+    return 'only rules of the form take / choose... / chooseleaf / emit can run';
+  const modes = new Set<string>();
+  const list: ChooseStep[] = [];
+  for (const [i, c] of chooses.entries()) {
+    if (c.op !== 'choose' && c.op !== 'chooseleaf')
+      return `step '${c.op}' between take and emit is not supported`;
+    if (c.op === 'choose' && i === chooses.length - 1 && c.type !== leafType)
+      return `the last step must be chooseleaf, or choose of the leaf type '${leafType}'`;
+    if (c.op === 'chooseleaf' && i !== chooses.length - 1) return 'chooseleaf must be the last choose step';
+    modes.add(c.mode);
+    list.push({ type: c.type, count: c.num });
   }
-  if (choose.mode === 'indep') {
-    return choose.num
-      ? { kind: 'erasure', k: choose.num, m: 0, failureDomain: choose.type, root: take.item }
-      : { kind: 'erasure', k: 4, m: 2, failureDomain: choose.type, root: take.item };
+  if (modes.size > 1) return 'firstn and indep steps cannot be mixed in one rule';
+  const last = chooses.at(-1) as Extract<CephRuleStep, { mode: string }>;
+  const counts = list.map((c) => c.count);
+  const product = counts.every((c) => c > 0) ? counts.reduce((a, b) => a * b, 1) : 0;
+  const extras = {
+    failureDomain: last.type,
+    root: take.item,
+    ...(list.length > 1 || (product === 0 && counts[0] !== 0) ? { steps: list } : {}),
+  };
+  if (last.mode === 'firstn') {
+    if (type !== 'replicated') return 'firstn steps in an erasure rule are not supported';
+    return { kind: 'replicated', size: product || DEFAULT_REPLICATED_SIZE, ...extras };
   }
-  return undefined;
+  return product
+    ? { kind: 'erasure', k: product, m: 0, ...extras }
+    : { kind: 'erasure', ...DEFAULT_ERASURE, ...extras };
 }
 
 function assemble(

@@ -12,8 +12,10 @@ export interface CephRule {
   name: string;
   type: 'replicated' | 'erasure';
   steps: CephRuleStep[];
-  /** The stripefs rule with the same intent, when the steps are take / chooseleaf / emit. */
+  /** The stripefs rule with the same intent, when the steps are take / choose... / chooseleaf / emit. */
   asRuleSpec?: RuleSpec;
+  /** Why there is no asRuleSpec (for the CLI's error). */
+  notRunnable?: string;
 }
 
 export interface CephImport {

@@ -1,7 +1,8 @@
 import { assert } from './errors.js';
 import { flatLayout } from './layout.js';
 import { ruleWidth } from './rule.js';
-import type { ClusterMap, RuleSpec } from './types.js';
+import { stepCount, steppedLayout } from './stepped-layout.js';
+import type { ChooseStep, ClusterMap, RuleSpec } from './types.js';
 
 /** Water-filling rounds are bounded by the domain count; this caps a malformed loop. */
 const WATER_FILL_ROUNDS_MAX = 1 << 16;
@@ -14,6 +15,7 @@ const WATER_FILL_ROUNDS_MAX = 1 << 16;
  * min(n, domain count). Used for the simulator's "expected" column and the ideal movement.
  */
 export function expectedShares(map: ClusterMap, rule: RuleSpec): Map<number, number> {
+  if (rule.steps !== undefined) return steppedShares(map, rule, rule.steps);
   const layout = flatLayout(map, rule.root ?? map.rootName, rule.failureDomain);
   const domainWeight = new Float64Array(layout.domainNames.length);
   layout.leafIds.forEach((_, i) => {
@@ -25,6 +27,50 @@ export function expectedShares(map: ClusterMap, rule: RuleSpec): Map<number, num
     const d = layout.leafDomain[i]!;
     const w = layout.leafIn[i] === 1 ? layout.leafWeight16[i]! : 0;
     out.set(id, w === 0 ? 0 : (share[d]! * w) / domainWeight[d]!);
+  });
+  return out;
+}
+
+/**
+ * Multi-step rules: each step water-fills its `count` picks over the children of every parent
+ * by in weight, so an item's chance to be chosen is its parent's chance times its water-filled
+ * share; a chosen domain holds one member, shared by its in OSTs by weight. The width cap on
+ * the total (when the counts multiply to more than the width) is not modelled.
+ */
+function steppedShares(map: ClusterMap, rule: RuleSpec, steps: ChooseStep[]): Map<number, number> {
+  const layout = steppedLayout(map, rule.root ?? map.rootName, steps);
+  const { levels, leafIds, leafIn, leafWeight16 } = layout;
+  const width = ruleWidth(rule);
+  const inWeight = (first: number, end: number) => {
+    let w = 0;
+    for (let i = first; i < end; i++) w += leafIn[i] === 1 ? leafWeight16[i]! : 0;
+    return w;
+  };
+  let chance = [1]; // the root is always there
+  for (const level of levels) {
+    const next = new Array<number>(level.itemNames.length).fill(0);
+    const want = Math.max(0, Math.min(stepCount(level.count, width), width));
+    chance.forEach((parentChance, parent) => {
+      const first = level.childStart[parent]!;
+      const end = level.childStart[parent + 1]!;
+      const weights = [];
+      for (let c = first; c < end; c++) weights.push(inWeight(level.itemStart[c]!, level.itemStart[c + 1]!));
+      waterFill(weights, want).forEach((share, k) => {
+        next[first + k] = parentChance * share;
+      });
+    });
+    chance = next;
+  }
+  const last = levels.at(-1)!;
+  const out = new Map<number, number>();
+  chance.forEach((domainChance, d) => {
+    const first = last.itemStart[d]!;
+    const end = last.itemStart[d + 1]!;
+    const total = inWeight(first, end);
+    for (let i = first; i < end; i++) {
+      const w = leafIn[i] === 1 ? leafWeight16[i]! : 0;
+      out.set(leafIds[i]!, w === 0 ? 0 : (domainChance * w) / total);
+    }
   });
   return out;
 }

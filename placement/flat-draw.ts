@@ -1,5 +1,6 @@
 import { premixWord } from './hash.js';
 import type { FlatLayout } from './layout.js';
+import { RULE_SIZE_MAX } from './limits.js';
 import { ln16 } from './ln.js';
 
 /**
@@ -15,6 +16,9 @@ import { ln16 } from './ln.js';
  * u only and take ln16 once per class or domain winner; the outcome is bit-for-bit that of
  * computing every draw.
  */
+
+/** Premixed attempt words of erasure draws: positions 2q and 2q + 1 share attempt q. */
+export const PAIR_PREMIX = Int32Array.from({ length: RULE_SIZE_MAX >> 1 }, (_, q) => premixWord(q));
 
 /**
  * hash32x3(x, leafId, r) (hash.ts) inlined and split: `leafState` folds the leaf id into the

@@ -1,7 +1,6 @@
-import { leafHash, leafState } from './flat-draw.js';
-import { premixWord } from './hash.js';
+import { leafHash, leafState, PAIR_PREMIX } from './flat-draw.js';
+import { packedLeaf, scanPacked } from './flat-packed.js';
 import type { FlatLayout } from './layout.js';
-import { PACKED_KEY_LEAVES_MAX, RULE_SIZE_MAX } from './limits.js';
 import { ln16 } from './ln.js';
 
 /**
@@ -10,11 +9,6 @@ import { ln16 } from './ln.js';
  * i.e. one murmur3 word gives the 16-bit u of two positions (its low and high halves, which
  * the fmix32 finaliser makes independent). The draw is ln16(u) / weight16, as everywhere.
  */
-
-/** Premixed attempt words: positions 2q and 2q + 1 share attempt q. */
-const PAIR_PREMIX = Int32Array.from({ length: RULE_SIZE_MAX >> 1 }, (_, q) => premixWord(q));
-/** Packed keys hold (u << 15) | (PACKED_LEAVES_MAX - 1 - leaf index): non-negative int32s. */
-const PACKED_LEAVES_MAX = PACKED_KEY_LEAVES_MAX;
 
 /** u of position p's draw of a leaf whose state (input and id folded) is given. */
 export function positionU(state: number, p: number): number {
@@ -29,12 +23,12 @@ export function positionU(state: number, p: number): number {
  * ties: the first domain), where the matching starts.
  */
 export function scanPositions(layout: FlatLayout, hx: number, n: number): void {
-  const { leafPremix, leafStates, posChoice, posChoiceKey } = layout;
-  for (let i = 0; i < leafPremix.length; i++) leafStates[i] = leafState(hx, leafPremix[i]!);
   if (layout.packedKeys) {
-    scanPacked(layout, n);
+    scanPacked(layout, hx, n);
     return;
   }
+  const { leafPremix, leafStates, posChoice, posChoiceKey } = layout;
+  for (let i = 0; i < leafPremix.length; i++) leafStates[i] = leafState(hx, leafPremix[i]!);
   for (let p = 0; p < n; p++) {
     posChoice[p] = -1;
     posChoiceKey[p] = Number.NEGATIVE_INFINITY;
@@ -42,62 +36,9 @@ export function scanPositions(layout: FlatLayout, hx: number, n: number): void {
   scanWeighted(layout, n);
 }
 
-/**
- * max(a, b) for int32 a, b >= 0 without a branch: the comparison is a coin flip per leaf, and a
- * mispredicted branch cost more than the arithmetic (measured 35 % on the whole scan).
- */
-function maxNonNegative(a: number, b: number): number {
-  return b + ((a - b) & ((b - a) >> 31));
-}
-
-/** One weight: per position pair and domain run, the max packed key kept in locals. */
-function scanPacked(layout: FlatLayout, n: number): void {
-  const { domainStart, leafStates, pairKey, posChoice, posChoiceKey } = layout;
-  const domainCount = domainStart.length - 1;
-  for (let p = 0; p < n; p += 2) {
-    const pr = PAIR_PREMIX[p >> 1]!;
-    const evenBase = p * domainCount;
-    const oddBase = evenBase + domainCount;
-    let evenChoice = -1;
-    let evenChoiceKey = -1;
-    let oddChoice = -1;
-    let oddChoiceKey = -1;
-    for (let d = 0, first = 0; d < domainCount; d++) {
-      const end = domainStart[d + 1]!;
-      let even = 0; // keys are >= 0 and unique per leaf, so 0 is a neutral start
-      let odd = 0;
-      for (let i = first; i < end; i++) {
-        const h = leafHash(leafStates[i]!, pr);
-        const low = PACKED_LEAVES_MAX - 1 - i;
-        even = maxNonNegative(even, ((h & 0xffff) << 15) | low);
-        odd = maxNonNegative(odd, ((h >>> 16) << 15) | low);
-      }
-      first = end;
-      pairKey[evenBase + d] = even;
-      if (even > evenChoiceKey) {
-        evenChoiceKey = even;
-        evenChoice = d;
-      }
-      if (p + 1 === n) continue; // odd width: the last position has no odd partner
-      pairKey[oddBase + d] = odd;
-      if (odd > oddChoiceKey) {
-        oddChoiceKey = odd;
-        oddChoice = d;
-      }
-    }
-    posChoice[p] = evenChoice;
-    posChoiceKey[p] = evenChoiceKey;
-    if (p + 1 === n) break;
-    posChoice[p + 1] = oddChoice;
-    posChoiceKey[p + 1] = oddChoiceKey;
-  }
-}
-
 /** The leaf of a (position, domain) pair: decoded from the packed key, or as the weighted scan stored it. */
 export function pairLeafOf(layout: FlatLayout, slot: number): number {
-  return layout.packedKeys
-    ? PACKED_LEAVES_MAX - 1 - (layout.pairKey[slot]! & (PACKED_LEAVES_MAX - 1))
-    : layout.pairLeaf[slot]!;
+  return layout.packedKeys ? packedLeaf(layout.pairKeyPacked[slot]!) : layout.pairLeaf[slot]!;
 }
 
 /**
@@ -159,13 +100,13 @@ function recordPair(layout: FlatLayout, p: number, d: number, leaf: number, u: n
  * Position p's best in leaf among domains not held (its own draw, so the replacement of an
  * out member is the member's next choice); -1 when there is none. One bounded pass.
  */
-export function bestInLeafOutsideHeld(layout: FlatLayout, p: number): number {
-  const { held, leafDomain, leafIn, leafStates, leafInvWeight } = layout;
+export function bestInLeafOutsideHeld(layout: FlatLayout, hx: number, p: number): number {
+  const { held, leafDomain, leafIn, leafPremix, leafInvWeight } = layout;
   let best = -1;
   let bestDraw = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < leafStates.length; i++) {
+  for (let i = 0; i < leafPremix.length; i++) {
     if (held[leafDomain[i]!] === 1 || leafIn[i] !== 1) continue;
-    const draw = ln16(positionU(leafStates[i]!, p)) * leafInvWeight[i]!;
+    const draw = ln16(positionU(leafState(hx, leafPremix[i]!), p)) * leafInvWeight[i]!;
     if (draw > bestDraw) {
       bestDraw = draw;
       best = i;

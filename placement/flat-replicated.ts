@@ -1,7 +1,7 @@
 import { assert } from './errors.js';
 import { scanDomains } from './flat-draw.js';
 import { type FlatLayout, inputState } from './layout.js';
-import type { Placement, Tracer } from './types.js';
+import type { Tracer } from './types.js';
 
 /** Attempt number of the single draw of replicated rules; replacements reuse the same draw. */
 const REPLICATED_ATTEMPT = 0;
@@ -29,8 +29,16 @@ function bestFreeDomain(keys: Float64Array, taken: Uint8Array): number {
  *    and the domains no other member holds. Out never changes which domains are drawn, so
  *    marking an OST out moves only the copies it held.
  * Changing one leaf's weight changes only that leaf's draw, so copies move only to or from it.
+ * Writes the members, best first, to out[0..count) and returns count (size when complete);
+ * allocates nothing.
  */
-export function placeReplicatedFlat(layout: FlatLayout, size: number, x: number, trace?: Tracer): Placement {
+export function placeReplicatedFlat(
+  layout: FlatLayout,
+  size: number,
+  x: number,
+  out: Int32Array,
+  trace?: Tracer,
+): number {
   const hx = inputState(x);
   scanDomains(layout, hx, REPLICATED_ATTEMPT);
   const { keyAll, bestAll, keyIn, bestIn, held, leafIn } = layout;
@@ -44,14 +52,14 @@ export function placeReplicatedFlat(layout: FlatLayout, size: number, x: number,
     held[d] = 1;
     chosen[chosenCount] = d;
   }
-  const osts: number[] = [];
+  let count = 0;
   for (let rank = 0; rank < chosenCount; rank++) {
     const d = chosen[rank]!;
     const leaf = bestAll[d]!;
     trace?.(domainStep(layout, rank, d, 'accepted'));
     if (leafIn[leaf] === 1) {
-      finalDomains[osts.length] = d;
-      osts.push(pushLeaf(layout, rank, d, leaf, trace));
+      finalDomains[count] = d;
+      out[count++] = pushLeaf(layout, rank, d, leaf, trace);
       continue;
     }
     trace?.(leafStep(layout, rank, d, leaf, 'rejected', 'out'));
@@ -64,11 +72,11 @@ export function placeReplicatedFlat(layout: FlatLayout, size: number, x: number,
     }
     held[r] = 1;
     trace?.({ ...domainStep(layout, rank, r, 'accepted'), reason: 'replacement' });
-    finalDomains[osts.length] = r;
-    osts.push(pushLeaf(layout, rank, r, bestIn[r]!, trace));
+    finalDomains[count] = r;
+    out[count++] = pushLeaf(layout, rank, r, bestIn[r]!, trace);
   }
-  assertDistinct(finalDomains, osts.length);
-  return { osts, complete: osts.length === size };
+  assertDistinct(finalDomains, count);
+  return count;
 }
 
 function pushLeaf(layout: FlatLayout, rank: number, d: number, leaf: number, trace?: Tracer): number {
@@ -124,7 +132,8 @@ export function assertDistinct(domains: ArrayLike<number>, count: number): void 
     const d = domains[i]!;
     if (d < 0) continue;
     for (let j = i + 1; j < count; j++) {
-      assert(domains[j] !== d, `two members in one failure domain (domain index ${d})`);
+      // the message is built only on failure: this runs n^2 / 2 times per placement
+      if (domains[j] === d) assert(false, `two members in one failure domain (domain index ${d})`);
     }
   }
 }

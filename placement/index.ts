@@ -9,7 +9,16 @@ export * from './limits.js';
 export { buildTopology, parseTopologySpec, type TopologySpec } from './map-build.js';
 export { addOsts, countFailureDomains, failureDomainOf, setOstState, setOstWeight } from './map-edit.js';
 export { validateMap } from './map-validate.js';
-export { objectToPg, pgInput, placeInput, placeObject, placePg, stableMod } from './place.js';
+export {
+  objectToPg,
+  type Placer,
+  pgInput,
+  placeInput,
+  placeObject,
+  placePg,
+  placerFor,
+  stableMod,
+} from './place.js';
 export { checkRuleSpec, formatRuleSpec, parseRuleSpec, ruleWidth } from './rule.js';
 export {
   checkRange,

@@ -24,7 +24,10 @@ export interface FlatLayout {
   leafClass: Int32Array;
   classInvWeight: Float64Array; // 1 / weight16 of each class
   allIn: boolean; // no leaf is out: the in-only scan and out replacement are skipped
-  /** One weight and < 2^15 leaves: erasure keys are packed (u, leaf) integers (flat-positions.ts). */
+  /**
+   * One weight and fewer than 2^15 leaves: erasure keys are packed (u, leaf) integers
+   * (flat-positions.ts), all >= 1 because the leaf part 2^15 - 1 - index is (index <= 2^15 - 2).
+   */
   packedKeys: boolean;
   /** Leaves of domain d are leafIndex domainStart[d] .. domainStart[d+1]-1 (depth-first order keeps them together). */
   domainStart: Int32Array;
@@ -38,15 +41,17 @@ export interface FlatLayout {
   bestIn: Int32Array;
   held: Uint8Array;
   bestU: Int32Array; // u of each domain's best leaf, sized domainCount
-  leafStates: Int32Array; // erasure scratch: each leaf's hash state for the current input
+  leafStates: Int32Array; // weighted erasure scratch: each leaf's hash state for the current input
   posLeaf: Int32Array; // erasure scratch, RULE_SIZE_MAX long
   posDomain: Int32Array;
   posChoice: Int32Array; // erasure: each unplaced position's best free domain (-1: none left)
   posChoiceKey: Float64Array; // its key
+  posChoiceKeyPacked: Int32Array; // its key when packedKeys (0: none)
   posOrder: Int32Array; // erasure: unplaced positions, best choice first
   // erasure: per (position p, domain d) at p * domainCount + d, the best leaf of d in p's draw
   pairLeaf: Int32Array; // written by the weighted scan only (packed keys carry the leaf)
-  pairKey: Float64Array; // its key: the draw, or the packed (u, leaf) integer when packedKeys
+  pairKey: Float64Array; // its key (the draw), written by the weighted scan
+  pairKeyPacked: Int32Array; // the packed (u, leaf) key when packedKeys
 }
 
 /** Ceph stores weights as 16.16 fixed point; we round the same way so imported maps agree. */
@@ -144,7 +149,7 @@ function buildLayout(map: ClusterMap, rootName: string, domainType: string): Fla
     leafClass: Int32Array.from(weights16, (w) => classWeights.indexOf(w)),
     classInvWeight: Float64Array.from(classWeights, (w) => 1 / w),
     allIn: osts.every((o) => o.state.in),
-    packedKeys: classWeights.length === 1 && ids.length <= PACKED_KEY_LEAVES_MAX,
+    packedKeys: classWeights.length === 1 && ids.length < PACKED_KEY_LEAVES_MAX,
     domainStart: domainStarts(domainOfLeaf, domainNames.length),
     leafNames: osts.map((o) => o.name),
     domainNames,
@@ -160,9 +165,11 @@ function buildLayout(map: ClusterMap, rootName: string, domainType: string): Fla
     posDomain: new Int32Array(RULE_SIZE_MAX),
     posChoice: new Int32Array(RULE_SIZE_MAX),
     posChoiceKey: new Float64Array(RULE_SIZE_MAX),
+    posChoiceKeyPacked: new Int32Array(RULE_SIZE_MAX),
     posOrder: new Int32Array(RULE_SIZE_MAX),
     pairLeaf: new Int32Array(RULE_SIZE_MAX * domainCount),
     pairKey: new Float64Array(RULE_SIZE_MAX * domainCount),
+    pairKeyPacked: new Int32Array(RULE_SIZE_MAX * domainCount),
   };
 }
 

@@ -7,6 +7,8 @@
 export const CHOOSE_TRIES_MAX = 50;
 /** Largest replica count or k+m a rule may ask for. */
 export const RULE_SIZE_MAX = 32;
+/** Most choose steps in one rule (each descends at least one level of the hierarchy). */
+export const RULE_STEPS_MAX = 8;
 /** Largest OST weight accepted; 16.16 fixed point must fit an unsigned 32-bit word. */
 export const OST_WEIGHT_MAX = 65535;
 /** Fixed-point scale of weights: 0x10000 is 1.0, as in Ceph's CRUSH. */

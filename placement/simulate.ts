@@ -1,7 +1,7 @@
 import { PlacementError } from './errors.js';
 import { expectedShares } from './expectation.js';
 import { SIMULATE_INPUTS_MAX } from './limits.js';
-import { placeInput } from './place.js';
+import { placerFor } from './place.js';
 import { ruleWidth } from './rule.js';
 import type { ClusterMap, RuleSpec } from './types.js';
 
@@ -39,14 +39,34 @@ export function checkRange(opts: InputRange): number {
 /** Utilisation of every OST over inputs minX..maxX against the ideal expectation (see expectation.ts). */
 export function simulate(map: ClusterMap, rule: RuleSpec, opts: InputRange): SimulateResult {
   const inputs = checkRange(opts);
-  const counts = new Map<number, number>(map.osts.map((o) => [o.id, 0]));
+  const placer = placerFor(map, rule);
+  const out = new Int32Array(placer.width);
+  const counter = ostCounter(map);
   let unplaced = 0;
   for (let x = opts.minX; x <= opts.maxX; x++) {
-    const p = placeInput(map, rule, x);
-    if (!p.complete) unplaced++;
-    for (const id of p.osts) if (id >= 0) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const placed = placer.placeInto(x, out);
+    if (placed !== placer.width) unplaced++;
+    const length = rule.kind === 'replicated' ? placed : placer.width;
+    for (let i = 0; i < length; i++) if (out[i]! >= 0) counter.counts[counter.slotOf(out[i]!)]!++;
   }
-  return summarise(counts, expectedShares(map, rule), inputs, unplaced);
+  return summarise(counter.toMap(), expectedShares(map, rule), inputs, unplaced);
+}
+
+/** Above this id spread, counts go through a Map instead of a dense array indexed by OST id. */
+const DENSE_ID_SLACK = 1024;
+
+/** Per-OST counters without a Map lookup per member: dense by id when ids are compact. */
+function ostCounter(map: ClusterMap) {
+  const ids = map.osts.map((o) => o.id);
+  const maxId = ids.reduce((m, id) => Math.max(m, id), -1);
+  const dense = maxId < 4 * ids.length + DENSE_ID_SLACK;
+  const slots = dense ? undefined : new Map(ids.map((id, i) => [id, i]));
+  const counts = new Float64Array(dense ? maxId + 1 : ids.length);
+  return {
+    counts,
+    slotOf: dense ? (id: number) => id : (id: number) => slots!.get(id)!,
+    toMap: () => new Map(ids.map((id, i) => [id, counts[dense ? id : i]!])),
+  };
 }
 
 export function summarise(
@@ -90,9 +110,15 @@ export function diffMaps(
 ): DiffResult {
   const inputs = checkRange(opts);
   const width = ruleWidth(rule);
+  const placerBefore = placerFor(before, rule);
+  const placerAfter = placerFor(after, rule);
+  const a = new Int32Array(width);
+  const b = new Int32Array(width);
   let moved = 0;
   for (let x = opts.minX; x <= opts.maxX; x++) {
-    moved += movedMembers(rule, placeInput(before, rule, x).osts, placeInput(after, rule, x).osts);
+    const countA = placerBefore.placeInto(x, a);
+    const countB = placerAfter.placeInto(x, b);
+    moved += rule.kind === 'replicated' ? newMembers(a, countA, b, countB) : changedPositions(a, b, width);
   }
   const slots = inputs * width;
   const idealFraction = idealMovedFraction(before, after, rule);
@@ -102,13 +128,31 @@ export function diffMaps(
   return { movedFraction, idealFraction, ratio, moved, slots };
 }
 
+/** Replicated: members of after that were not in before. Erasure: positions whose OST changed. */
 export function movedMembers(rule: RuleSpec, before: number[], after: number[]): number {
+  return rule.kind === 'replicated'
+    ? newMembers(before, before.length, after, after.length)
+    : changedPositions(before, after, after.length);
+}
+
+function newMembers(
+  before: ArrayLike<number>,
+  countBefore: number,
+  after: ArrayLike<number>,
+  countAfter: number,
+) {
   let moved = 0;
-  if (rule.kind === 'replicated') {
-    for (const id of after) if (!before.includes(id)) moved++;
-    return moved;
+  for (let i = 0; i < countAfter; i++) {
+    let found = false;
+    for (let j = 0; j < countBefore && !found; j++) found = before[j] === after[i];
+    if (!found) moved++;
   }
-  for (let p = 0; p < after.length; p++) if (after[p] !== before[p]) moved++;
+  return moved;
+}
+
+function changedPositions(before: ArrayLike<number>, after: ArrayLike<number>, width: number): number {
+  let moved = 0;
+  for (let p = 0; p < width; p++) if (after[p] !== before[p]) moved++;
   return moved;
 }
 

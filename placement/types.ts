@@ -23,9 +23,24 @@ export interface ClusterMap {
   rootName: string;
 }
 
+/**
+ * One choose step of a multi-step rule: pick `count` distinct items of `type` under every item
+ * the previous step produced (the last step picks failure domains and a leaf in each). As in
+ * Ceph, count <= 0 means (rule width + count).
+ */
+export interface ChooseStep {
+  type: string;
+  count: number;
+}
+
+/**
+ * A rule. Without `steps` it is one choose step: `size` (or k+m) distinct failure domains under
+ * the root. With `steps`, they run in order, each on every item the previous one produced
+ * (`rack=2,host=2`: two racks, then two hosts in each); the last step's type is failureDomain.
+ */
 export type RuleSpec =
-  | { kind: 'replicated'; size: number; failureDomain: string; root?: string }
-  | { kind: 'erasure'; k: number; m: number; failureDomain: string; root?: string };
+  | { kind: 'replicated'; size: number; failureDomain: string; root?: string; steps?: ChooseStep[] }
+  | { kind: 'erasure'; k: number; m: number; failureDomain: string; root?: string; steps?: ChooseStep[] };
 
 export interface Pool {
   id: number;

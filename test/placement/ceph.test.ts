@@ -77,14 +77,33 @@ describe('Ceph text CRUSH map import', () => {
       root: 'default',
     });
     expect(rules[1]!.steps[0]).toEqual({ op: 'set_chooseleaf_tries', value: 5 });
-    expect(rules[2]!.asRuleSpec).toBeUndefined();
     expect(rules[2]!.steps[1]).toEqual({ op: 'choose', mode: 'firstn', num: 2, type: 'rack' });
+    expect(rules[2]!.asRuleSpec).toEqual({
+      kind: 'replicated',
+      size: 2,
+      failureDomain: 'host',
+      root: 'default',
+      steps: [
+        { type: 'rack', count: 2 },
+        { type: 'host', count: 1 },
+      ],
+    });
   });
 
-  it('places with an imported rule', () => {
+  it('places with an imported rule, multi-step ones too', () => {
     const p = placeInput(map, rules[0]!.asRuleSpec!, 42);
     expect(p.complete).toBe(true);
     expect(new Set(p.osts.map((o) => failureDomainOf(map, o, 'host'))).size).toBe(3);
+    const two = placeInput(map, rules[2]!.asRuleSpec!, 42);
+    expect(two.complete).toBe(true);
+    expect(new Set(two.osts.map((o) => failureDomainOf(map, o, 'rack'))).size).toBe(2);
+  });
+
+  it('says why a rule cannot run', () => {
+    const mixed = SAMPLE.replace('step chooseleaf firstn 1 type host', 'step chooseleaf indep 1 type host');
+    expect(parseCephCrushText(mixed).rules[2]!.notRunnable).toMatch(/cannot be mixed/);
+    const hosts = SAMPLE.replace('step chooseleaf firstn 1 type host', 'step choose firstn 1 type host');
+    expect(parseCephCrushText(hosts).rules[2]!.notRunnable).toMatch(/last step must be chooseleaf/);
   });
 
   it('round-trips export -> import for the sample and for a stripefs topology', () => {

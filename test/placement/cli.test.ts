@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerPlacementCommands } from '../../cli/commands/placement.js';
@@ -39,6 +40,7 @@ describe('stripefs placement CLI', () => {
       'stddev',
       'unplaced',
       'mappingsPerSecond',
+      'cpuMappingsPerSecond',
       'osts',
     ]) {
       expect(r).toHaveProperty(key);
@@ -97,6 +99,34 @@ describe('stripefs placement CLI', () => {
       '7',
     ]);
     expect(human.out[0]).toMatch(/accepted/);
+  });
+
+  it('runs a multi-step Ceph rule (--rule-id) in test, diff and explain', async () => {
+    const sample = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'ceph-sample.crush.txt');
+    const common = ['--map', sample, '--rule-id', '2', '--json'];
+    const test = JSON.parse((await runCli(['placement', 'test', ...common, '--inputs', '2000'])).out[0]!);
+    expect(test.rule).toBe('replicated:2:rack=2,host=1:default');
+    expect(test.unplaced).toBe(0);
+    expect(test.osts.reduce((s: number, o: { count: number }) => s + o.count, 0)).toBe(4000);
+    const diff = JSON.parse(
+      (
+        await runCli([
+          'placement',
+          'diff',
+          '--before',
+          sample,
+          ...common.slice(2),
+          '--out',
+          '3',
+          '--inputs',
+          '2000',
+        ])
+      ).out[0]!,
+    );
+    expect(diff.ratio).toBeGreaterThan(0);
+    const explain = JSON.parse((await runCli(['placement', 'explain', ...common, '--input', '5'])).out[0]!);
+    expect(explain.steps.filter((s: { level: string }) => s.level === 'rack')).toHaveLength(2);
+    expect(explain.steps.at(-1).level).toBe('result');
   });
 
   it('bad input: one line on stderr and exit code 2', async () => {

@@ -37,6 +37,12 @@ describe('naive reference (float log straw2) agrees with the engine', () => {
       'ec:2+1:rack',
       'replicated:2:ost',
       'ec:8+3:ost',
+      'replicated:4:rack=2,host=2',
+      'replicated:3:rack=2,ost=2',
+      'replicated:5:rack=-1,host=0',
+      'ec:4+2:rack=3,host=2',
+      'ec:5+1:rack=2,host=2',
+      'ec:3+2:rack=2,host=2,ost=1',
     ]) {
       it(`${name}: ${text}`, () => {
         const rule = parseRuleSpec(text);
