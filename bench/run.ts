@@ -1,7 +1,9 @@
-// `npm run bench [-- --quick] [-- --only placement,oss]`: runs every benchmark
-// of the project, each beside its same-run baseline, and writes
-// bench/results/latest.json, bench/results/latest.md, the SVG charts, and the
-// Performance section of README.md.
+// `npm run bench [-- --quick] [-- --only placement,oss] [-- --out dir]`: runs
+// every benchmark of the project, each beside its same-run baseline, and writes
+// latest.json, latest.md and the SVG charts to bench/results (or `--out`, e.g.
+// to keep a branch's run beside main's), and the Performance section of
+// README.md after a full run into bench/results. STRIPEFS_BENCH_FAIL_SUITE=name
+// makes that suite throw at its start (the runner's own test uses it).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -18,9 +20,12 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   mds: async () => (await import('./mds.js')).runMdsBench,
   client: async () => (await import('./client.js')).runClientBench,
   recovery: async () => (await import('./recovery.js')).runRecoveryBench,
+  smallfiles: async () => (await import('./smallfiles.js')).runSmallFilesBench,
+  erasure: async () => (await import('./erasure.js')).runErasureBench,
 };
 
 const MiB = 1024 * 1024;
+const RESULTS_DIR = 'bench/results';
 
 async function runBaselines({ quick }: { quick: boolean }): Promise<BenchResult[]> {
   const bytes = (quick ? 256 : 1024) * MiB;
@@ -38,6 +43,10 @@ async function runBaselines({ quick }: { quick: boolean }): Promise<BenchResult[
     result('baseline.fs-unlinks', meta.unlinksPerSec, 'ops/s', cmd),
     result('baseline.memcpy', memoryCopy(bytes * 4) / GB, 'GB/s', cmd),
   ];
+}
+
+function suiteCommand(names: string, quick: boolean): string {
+  return `npm run bench -- --only ${names}${quick ? ' --quick' : ''}`;
 }
 
 function markdown(results: BenchResult[], machine: string): string {
@@ -67,40 +76,74 @@ function updateReadme(table: string): void {
   writeFileSync('README.md', `${readme.slice(0, from + start.length)}\n${table}\n${readme.slice(to)}`);
 }
 
+/** Runs the suites in order; one failing suite is reported and the others still run. */
+async function runSuites(
+  only: string[],
+  quick: boolean,
+): Promise<{ results: BenchResult[]; failed: string[] }> {
+  const results: BenchResult[] = [];
+  const failed: string[] = [];
+  // Wall-clock seconds per suite, as results too, so a budget overrun shows in latest.json.
+  const timings: BenchResult[] = [];
+  const runStarted = performance.now();
+  const since = (started: number) => (performance.now() - started) / 1000;
+  const unknown = only.filter((name) => !SUITES[name]);
+  if (unknown.length > 0)
+    throw new Error(`unknown suite ${unknown.join(', ')}; suites: ${Object.keys(SUITES).join(', ')}`);
+  for (const name of only) {
+    const load = SUITES[name] as () => Promise<Suite>;
+    process.stderr.write(
+      `bench: ${name}${quick ? ' (quick)' : ''}... (${since(runStarted).toFixed(0)} s so far)\n`,
+    );
+    const started = performance.now();
+    let outcome: string;
+    try {
+      if (process.env.STRIPEFS_BENCH_FAIL_SUITE === name)
+        throw new Error('failed on purpose (STRIPEFS_BENCH_FAIL_SUITE)');
+      const suite = await load();
+      const suiteResults = await suite({ quick });
+      results.push(...suiteResults);
+      outcome = `${suiteResults.length} figures`;
+    } catch (err) {
+      // One failing suite must not lose the others' figures: report it and go on.
+      failed.push(name);
+      outcome = 'FAILED';
+      process.stderr.write(
+        `bench: ${name} FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
+    }
+    const seconds = since(started);
+    process.stderr.write(`bench: ${name} done in ${seconds.toFixed(1)} s (${outcome})\n`);
+    timings.push(
+      result(`bench.seconds.${name}`, seconds, 's', suiteCommand(name, quick), undefined, outcome),
+    );
+  }
+  const total = since(runStarted);
+  const all = only.length === Object.keys(SUITES).length;
+  const totalCommand = all
+    ? `npm run bench${quick ? ' -- --quick' : ''}`
+    : suiteCommand(only.join(','), quick);
+  timings.push(result('bench.seconds.total', total, 's', totalCommand));
+  process.stderr.write(`bench: ${only.length} suites in ${total.toFixed(1)} s\n`);
+  return { results: [...results, ...timings], failed };
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   const onlyIndex = args.indexOf('--only');
   const only = onlyIndex >= 0 ? (args[onlyIndex + 1] ?? '').split(',') : Object.keys(SUITES);
-  const results: BenchResult[] = [];
-  const failed: string[] = [];
-  for (const name of only) {
-    const load = SUITES[name];
-    if (!load) throw new Error(`unknown suite ${name}; suites: ${Object.keys(SUITES).join(', ')}`);
-    process.stderr.write(`bench: ${name}${quick ? ' (quick)' : ''}...\n`);
-    const started = Date.now();
-    try {
-      const suite = await load();
-      const suiteResults = await suite({ quick });
-      results.push(...suiteResults);
-      process.stderr.write(
-        `bench: ${name} done in ${((Date.now() - started) / 1000).toFixed(1)} s (${suiteResults.length} figures)\n`,
-      );
-    } catch (err) {
-      // One failing suite must not lose the others' figures: report it and go on.
-      failed.push(name);
-      process.stderr.write(
-        `bench: ${name} FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-      );
-    }
-  }
+  const outIndex = args.indexOf('--out');
+  const out = outIndex >= 0 ? (args[outIndex + 1] ?? RESULTS_DIR) : RESULTS_DIR;
+  const { results, failed } = await runSuites(only, quick);
   const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}${quick ? ', --quick' : ''}`;
-  mkdirSync('bench/results', { recursive: true });
-  writeFileSync(join('bench/results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   const table = markdown(results, machine);
-  writeFileSync(join('bench/results', 'latest.md'), table);
-  renderCharts(results, 'bench/results');
-  if (only.length === Object.keys(SUITES).length && failed.length === 0) updateReadme(table);
+  writeFileSync(join(out, 'latest.md'), table);
+  renderCharts(results, out);
+  const complete = only.length === Object.keys(SUITES).length && failed.length === 0;
+  if (complete && out === RESULTS_DIR) updateReadme(table);
   process.stdout.write(`${table}\n`);
   if (failed.length > 0) {
     process.stderr.write(`bench: suites that failed: ${failed.join(', ')}\n`);

@@ -1,0 +1,25 @@
+// The small-file bench end to end on a real cluster with a few files: every
+// figure is there with its same-run node:fs baseline (the bench itself checks
+// every byte read back and the listing's sizes).
+import { describe, expect, it } from 'vitest';
+import { runSmallFilesBench } from '../../bench/smallfiles.js';
+import { clusterAvailable } from '../client/cluster.js';
+
+describe.skipIf(!clusterAvailable())('small-file bench', () => {
+  it('writes, reads back, opens and lists the files beside node:fs', async () => {
+    const results = await runSmallFilesBench({ quick: true, files: 200 });
+    expect(results.map((r) => [r.id, r.unit])).toEqual([
+      ['smallfiles.read', 'files/s'],
+      ['smallfiles.read-bytes', 'GB/s'],
+      ['smallfiles.read-vs-direct', 'files/s'],
+      ['smallfiles.read-vs-open', 'files/s'],
+      ['smallfiles.write', 'files/s'],
+      ['smallfiles.list-with-attrs', 'entries/s'],
+    ]);
+    for (const r of results) {
+      expect(Number.isFinite(r.value) && r.value > 0, r.id).toBe(true);
+      expect(r.baseline, r.id).toBeGreaterThan(0);
+      expect(r.command).toBe('node dist/bench/smallfiles.js --quick');
+    }
+  });
+});
