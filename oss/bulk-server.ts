@@ -1,7 +1,7 @@
 // The OSS end of the bulk data path (common/bulk/frame.ts): a plain TCP
 // server, one request at a time per connection, reading write segments with
 // backpressure (SocketReader) and sending read segments as the socket drains.
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server, Socket } from 'node:net';
 import { crc32cCombine } from '../common/bulk/crc-combine.js';
 import {
   type BulkRequest,
@@ -15,7 +15,7 @@ import {
   SEGMENT_ABORT,
   SEGMENT_HEADER_BYTES,
 } from '../common/bulk/frame.js';
-import { SocketReader } from '../common/bulk/socket-reader.js';
+import { type SegmentRun, SocketReader } from '../common/bulk/socket-reader.js';
 import { StripeError } from '../common/errors.js';
 import { DATA_BUFFER_BYTES, dataBuffers } from './buffers.js';
 import { BULK_CONNECTIONS_MAX, BULK_SERVER_HIGH_WATER_BYTES } from './limits.js';
@@ -50,46 +50,50 @@ async function handleWrite(
   req: BulkRequest,
 ): Promise<void> {
   let remaining = req.length;
+  /** A segment whose header was read but whose bytes were not (it did not fit the last buffer). */
+  let pending: { length: number; crc: number } | undefined;
   /**
-   * Segments are copied from the socket straight into pooled 1 MiB staging
-   * buffers (the only copy on this side); a full buffer goes on as one piece
-   * whose crc is combined from the segments' crcs, verified once in
-   * writeObject, and written to the file as it is.
+   * Segments land straight from the socket in pooled 1 MiB buffers (the only
+   * copy on this side, no buffer per socket read); a buffer of whole
+   * segments goes on as one piece whose crc is combined from the segments'
+   * crcs, verified once in writeObject, and written to the file as it is.
    */
   async function* pieces(): AsyncGenerator<WritePiece> {
-    let staging: Buffer | undefined;
-    let fill = 0;
-    let crc = 0;
-    const piece = (): WritePiece => {
-      const whole = staging as Buffer;
-      const out: WritePiece = { data: whole.subarray(0, fill), crc, release: () => dataBuffers.give(whole) };
-      staging = undefined;
-      fill = 0;
-      return out;
-    };
-    try {
-      while (remaining > 0) {
-        const seg = decodeSegmentHeader(await reader.readExact(SEGMENT_HEADER_BYTES));
-        if (seg.abort) throw new FramingError('REQ_INVALID', 'the client aborted the write');
-        if (seg.length === 0 || seg.length > remaining)
-          throw new FramingError('REQ_INVALID', `bad segment length ${seg.length}`);
-        if (staging && fill + seg.length > DATA_BUFFER_BYTES) yield piece();
-        if (seg.length > DATA_BUFFER_BYTES) {
-          const data = await reader.readExact(seg.length);
-          remaining -= seg.length;
-          yield { data, crc: seg.crc };
-          continue;
-        }
-        staging ??= dataBuffers.take();
-        await reader.readInto(staging, fill, seg.length);
-        crc = fill === 0 ? seg.crc : crc32cCombine(crc, seg.crc, seg.length);
-        fill += seg.length;
-        remaining -= seg.length;
-        if (fill === DATA_BUFFER_BYTES || remaining === 0) yield piece();
+    while (remaining > 0) {
+      const large = pending !== undefined && pending.length > DATA_BUFFER_BYTES;
+      const whole = large ? Buffer.allocUnsafe((pending as { length: number }).length) : dataBuffers.take();
+      const give = (): void => {
+        if (!large) dataBuffers.give(whole);
+      };
+      const out = large ? whole : whole.subarray(0, Math.min(DATA_BUFFER_BYTES, remaining));
+      let crc = 0;
+      let run: SegmentRun;
+      try {
+        run = await reader.readSegmentRun(
+          out,
+          remaining,
+          (start, length, segmentCrc) => {
+            crc = start === 0 ? segmentCrc : crc32cCombine(crc, segmentCrc, length);
+          },
+          pending,
+        );
+      } catch (err) {
+        give();
+        if (err instanceof StripeError && err.code === 'REQ_INVALID')
+          throw new FramingError(err.code, err.message);
+        throw err;
       }
-    } finally {
-      // Not handed on (an error): nothing else holds it.
-      if (staging) dataBuffers.give(staging);
+      pending = run.pending;
+      remaining -= run.filled;
+      if (run.aborted) {
+        give();
+        throw new FramingError('REQ_INVALID', 'the client aborted the write');
+      }
+      if (run.filled === 0) {
+        give(); // the pending segment is larger than a pooled buffer: the next round allocates its size
+        continue;
+      }
+      yield { data: out.subarray(0, run.filled), crc, release: give };
     }
   }
   try {
@@ -98,6 +102,11 @@ async function handleWrite(
   } catch (err) {
     if (err instanceof FramingError) throw err;
     // Keep the connection in step: consume the segments the client is still sending.
+    if (pending) {
+      await reader.readExact(pending.length);
+      remaining -= pending.length;
+      pending = undefined;
+    }
     while (remaining > 0) {
       const seg = decodeSegmentHeader(await reader.readExact(SEGMENT_HEADER_BYTES));
       if (seg.abort) break;
@@ -153,8 +162,10 @@ async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Prom
   }
 }
 
-async function serveConnection(core: OssCore, socket: Socket): Promise<void> {
-  const reader = new SocketReader(socket, BULK_SERVER_HIGH_WATER_BYTES);
+/** The reused buffer each connection's socket reads into (see startBulkServer). */
+const SOCKET_READ_BYTES = 256 * 1024;
+
+async function serveConnection(core: OssCore, socket: Socket, reader: SocketReader): Promise<void> {
   try {
     for (;;) {
       const fixed = await reader.readExact(REQUEST_FIXED_BYTES);
@@ -174,6 +185,47 @@ async function serveConnection(core: OssCore, socket: Socket): Promise<void> {
   }
 }
 
+const readers = new WeakMap<Socket, SocketReader>();
+
+function readerOf(socket: Socket): SocketReader {
+  return readers.get(socket) ?? new SocketReader(socket, BULK_SERVER_HIGH_WATER_BYTES);
+}
+
+/**
+ * A socket over the accepted one's handle that reads into a reused buffer
+ * (its reader registered in `readers`); the accepted one is released without
+ * closing the handle. Falls back to the accepted socket when Node's internals
+ * differ from what this expects.
+ */
+function adoptWithUserBuffer(accepted: Socket): Socket {
+  const inner = accepted as unknown as { _handle: unknown };
+  const handle = inner._handle;
+  if (!handle || typeof (handle as { useUserBuffer?: unknown }).useUserBuffer !== 'function') {
+    accepted.resume();
+    return accepted;
+  }
+  let reader: SocketReader | undefined;
+  // `handle` and a server-side `onread` are not in the published types; Node's own servers wrap accepted handles this way.
+  const options = {
+    handle,
+    readable: true,
+    writable: true,
+    onread: {
+      buffer: Buffer.allocUnsafe(SOCKET_READ_BYTES),
+      callback: (bytes: number, buf: Uint8Array): boolean => {
+        return (reader as SocketReader).push(Buffer.from(buf.buffer, buf.byteOffset, bytes), true);
+      },
+    },
+  };
+  const socket = new Socket(options as ConstructorParameters<typeof Socket>[0]);
+  reader = new SocketReader(socket, BULK_SERVER_HIGH_WATER_BYTES, { external: true });
+  readers.set(socket, reader);
+  inner._handle = null;
+  accepted.destroy();
+  socket.setNoDelay(true);
+  return socket;
+}
+
 export interface BulkServer {
   port: number;
   close(): Promise<void>;
@@ -181,11 +233,22 @@ export interface BulkServer {
 
 export async function startBulkServer(core: OssCore, host: string, port: number): Promise<BulkServer> {
   const sockets = new Set<Socket>();
-  const server: Server = createServer({ noDelay: true }, (socket) => {
+  // Accepted connections start paused and are re-wrapped with `onread`, so the
+  // kernel's bytes land in one reused buffer per connection and go from there
+  // straight into the staging buffers (readSegmentRun): a plain server socket
+  // allocates a fresh buffer per read, which the collector then chases.
+  // net.Server has no onread option; the accepted socket hands its handle over.
+  const server: Server = createServer({ noDelay: true, pauseOnConnect: true }, (accepted) => {
+    // Adopted sockets leave the server's own count, so the limit is kept here.
+    if (sockets.size >= BULK_CONNECTIONS_MAX) {
+      accepted.destroy();
+      return;
+    }
+    const socket = adoptWithUserBuffer(accepted);
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
-    void serveConnection(core, socket);
+    void serveConnection(core, socket, readerOf(socket));
   });
   server.maxConnections = BULK_CONNECTIONS_MAX;
   await new Promise<void>((resolve, reject) => {

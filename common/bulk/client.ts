@@ -205,8 +205,7 @@ export class BulkClient {
         onread: {
           buffer: Buffer.allocUnsafe(BULK_SOCKET_READ_BYTES),
           callback: (bytes: number, buf: Uint8Array): boolean => {
-            (reader as SocketReader).push(Buffer.from(buf.buffer, buf.byteOffset, bytes), true);
-            return true;
+            return (reader as SocketReader).push(Buffer.from(buf.buffer, buf.byteOffset, bytes), true);
           },
         },
       });

@@ -24,6 +24,23 @@ interface SegmentSink {
   verify: (start: number, length: number, crc: number) => void;
   aborted: boolean;
   error: unknown;
+  /**
+   * Run mode (readSegmentRun): stop before a segment that does not fit in
+   * what is left of `out` (its header is kept as `pending`) and when the body
+   * has no bytes left; otherwise such a segment is an error.
+   */
+  run: boolean;
+  bodyLeft: number;
+  pending: { length: number; crc: number } | undefined;
+}
+
+/** What readSegmentRun consumed. */
+export interface SegmentRun {
+  /** Bytes of `out` filled with whole segments. */
+  filled: number;
+  aborted: boolean;
+  /** The next segment's header, read but not consumed: it did not fit in `out`. */
+  pending: { length: number; crc: number } | undefined;
 }
 
 export class SocketReader {
@@ -32,12 +49,15 @@ export class SocketReader {
   private waiter: (() => void) | undefined;
   private ended: StripeError | undefined;
   private sink: SegmentSink | undefined;
+  /** Bytes arrive through push() from a reused buffer: read only while someone waits (see push). */
+  private readonly external: boolean;
 
   constructor(
     private readonly socket: Socket,
     private readonly highWaterBytes: number,
     opts: { external?: boolean } = {},
   ) {
+    this.external = opts.external === true;
     if (!opts.external) socket.on('data', (chunk: Buffer) => this.push(chunk, false));
     const finish = (err?: Error): void => {
       this.ended ??= new StripeError(
@@ -51,17 +71,24 @@ export class SocketReader {
     socket.on('error', (err) => finish(err));
   }
 
-  /** Bytes from the socket; `reused`: the buffer is overwritten after this returns. */
-  push(chunk: Buffer, reused: boolean): void {
+  /**
+   * Bytes from the socket; `reused`: the buffer is overwritten after this
+   * returns. Returns false when the socket should stop reading for now: bytes
+   * nobody was waiting for had to be copied out of a reused buffer, so the
+   * kernel keeps the next ones until a read asks (and resumes the socket).
+   */
+  push(chunk: Buffer, reused: boolean): boolean {
     if (this.sink && this.chunks.length === 0) {
       const used = this.feed(this.sink, chunk);
-      if (used === chunk.length) return;
+      if (used === chunk.length) return true;
       chunk = chunk.subarray(used);
     }
     this.chunks.push(reused ? Buffer.from(chunk) : chunk);
     this.bufferedBytes += chunk.length;
-    if (this.bufferedBytes > this.highWaterBytes) this.socket.pause();
+    const more = !reused && this.bufferedBytes <= this.highWaterBytes;
+    if (!more) this.socket.pause();
     this.wake();
+    return more;
   }
 
   private wake(): void {
@@ -108,7 +135,8 @@ export class SocketReader {
       }
     }
     this.bufferedBytes -= n;
-    if (this.bufferedBytes <= this.highWaterBytes && this.socket.isPaused()) this.socket.resume();
+    if (!this.external && this.bufferedBytes <= this.highWaterBytes && this.socket.isPaused())
+      this.socket.resume();
     return out;
   }
 
@@ -125,7 +153,8 @@ export class SocketReader {
       if (take === chunk.length) this.chunks.shift();
       else this.chunks[0] = chunk.subarray(take);
     }
-    if (this.bufferedBytes <= this.highWaterBytes && this.socket.isPaused()) this.socket.resume();
+    if (!this.external && this.bufferedBytes <= this.highWaterBytes && this.socket.isPaused())
+      this.socket.resume();
   }
 
   /**
@@ -139,7 +168,42 @@ export class SocketReader {
     out: Buffer,
     verify: (start: number, length: number, crc: number) => void,
   ): Promise<boolean> {
-    const sink: SegmentSink = {
+    const sink = this.newSink(out, verify, false, Number.POSITIVE_INFINITY);
+    await this.drain(sink);
+    return !sink.aborted;
+  }
+
+  /**
+   * Receives whole segments of a body of `bodyLeft` more bytes into `out`,
+   * straight from the socket, until `out` is full, the next segment does not
+   * fit (returned as `pending`, to be passed back with a buffer it fits in),
+   * or the body is complete. `onSegment` is called per complete segment.
+   */
+  async readSegmentRun(
+    out: Buffer,
+    bodyLeft: number,
+    onSegment: (start: number, length: number, crc: number) => void,
+    pending?: { length: number; crc: number },
+  ): Promise<SegmentRun> {
+    const sink = this.newSink(out, onSegment, true, bodyLeft);
+    if (pending) {
+      if (pending.length > out.length || pending.length > bodyLeft)
+        throw new StripeError('REQ_INTERNAL', 'bulk: a pending segment does not fit');
+      sink.segmentLeft = pending.length;
+      sink.segmentCrc = pending.crc;
+      sink.bodyLeft -= pending.length;
+    }
+    await this.drain(sink);
+    return { filled: sink.at, aborted: sink.aborted, pending: sink.pending };
+  }
+
+  private newSink(
+    out: Buffer,
+    verify: (start: number, length: number, crc: number) => void,
+    run: boolean,
+    bodyLeft: number,
+  ): SegmentSink {
+    return {
       out,
       at: 0,
       header: Buffer.allocUnsafe(SEGMENT_HEADER_BYTES),
@@ -150,7 +214,14 @@ export class SocketReader {
       verify,
       aborted: false,
       error: undefined,
+      run,
+      bodyLeft,
+      pending: undefined,
     };
+  }
+
+  /** Feeds buffered bytes, then the socket's, into the sink until it is done. */
+  private async drain(sink: SegmentSink): Promise<void> {
     // What is buffered already goes through the sink first.
     while (this.chunks.length > 0 && !this.sinkDone(sink)) {
       const chunk = this.chunks[0]!;
@@ -174,13 +245,16 @@ export class SocketReader {
       }
     }
     if (sink.error !== undefined) throw sink.error;
-    if (this.bufferedBytes <= this.highWaterBytes && this.socket.isPaused()) this.socket.resume();
-    return !sink.aborted;
+    if (!this.external && this.bufferedBytes <= this.highWaterBytes && this.socket.isPaused())
+      this.socket.resume();
   }
 
   private sinkDone(sink: SegmentSink): boolean {
     return (
-      sink.aborted || sink.error !== undefined || (sink.at === sink.out.length && sink.segmentLeft === 0)
+      sink.aborted ||
+      sink.error !== undefined ||
+      sink.pending !== undefined ||
+      (sink.segmentLeft === 0 && (sink.at === sink.out.length || (sink.run && sink.bodyLeft === 0)))
     );
   }
 
@@ -200,7 +274,17 @@ export class SocketReader {
           sink.aborted = true;
           break;
         }
-        if (length === 0 || length > SEGMENT_BYTES_MAX || length > sink.out.length - sink.at) {
+        if (sink.run) {
+          if (length === 0 || length > SEGMENT_BYTES_MAX || length > sink.bodyLeft) {
+            sink.error = new StripeError('REQ_INVALID', `bad segment length ${length}`);
+            break;
+          }
+          if (length > sink.out.length - sink.at) {
+            sink.pending = { length, crc: sink.header.readUInt32LE(4) };
+            break;
+          }
+          sink.bodyLeft -= length;
+        } else if (length === 0 || length > SEGMENT_BYTES_MAX || length > sink.out.length - sink.at) {
           sink.error = new StripeError('REQ_INTERNAL', 'bulk: segment overruns the body');
           break;
         }

@@ -1,0 +1,152 @@
+// The bulk server's write path against hand-made frames over a raw socket:
+// segments larger than a staging buffer, tiny ones, odd sizes, headers split
+// across TCP writes, a zero-length segment (framing error: answered, then the
+// connection closes, the server stays up) and a client abort (nothing stored).
+import { randomBytes } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  decodeErrorBody,
+  decodeResponseHeader,
+  encodeRequest,
+  encodeSegmentHeader,
+  RESPONSE_FIXED_BYTES,
+  SEGMENT_ABORT,
+} from '../../common/bulk/frame.js';
+import { type FakeMds, startFakeMds } from './fake-mds.js';
+import { crc32c, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
+
+const MiB = 1024 * 1024;
+
+/** Sends `frames` in pieces of `drip` bytes, then reads one response (header + error body). */
+async function exchange(
+  port: number,
+  frames: Buffer,
+  drip: number,
+): Promise<{ ok: boolean; code?: string; closed: boolean }> {
+  const socket: Socket = connect({ host: '127.0.0.1', port });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  let got = Buffer.alloc(0);
+  let closed = false;
+  const answered = new Promise<void>((resolve) => {
+    const check = (): void => {
+      if (got.length < RESPONSE_FIXED_BYTES) return;
+      const header = decodeResponseHeader(got.subarray(0, RESPONSE_FIXED_BYTES));
+      if (got.length >= RESPONSE_FIXED_BYTES + (header.ok ? 0 : header.bodyBytes)) resolve();
+    };
+    socket.on('data', (chunk: Buffer) => {
+      got = Buffer.concat([got, chunk]);
+      check();
+    });
+    socket.on('close', () => {
+      closed = true;
+      resolve();
+    });
+  });
+  socket.on('error', () => undefined);
+  for (let at = 0; at < frames.length; at += drip) {
+    if (!socket.write(frames.subarray(at, at + drip))) await new Promise((r) => socket.once('drain', r));
+  }
+  await answered;
+  const header = decodeResponseHeader(got.subarray(0, RESPONSE_FIXED_BYTES));
+  const result = header.ok
+    ? { ok: true, closed }
+    : {
+        ok: false,
+        code: decodeErrorBody(got.subarray(RESPONSE_FIXED_BYTES, RESPONSE_FIXED_BYTES + header.bodyBytes))
+          .code,
+        closed,
+      };
+  await new Promise((r) => setTimeout(r, 50));
+  result.closed = closed || socket.destroyed;
+  socket.destroy();
+  return result;
+}
+
+function writeFrames(
+  r: ReturnType<typeof ref>,
+  data: Buffer,
+  cuts: number[],
+  opts: { abortAfter?: number } = {},
+): Buffer {
+  const parts: Buffer[] = [
+    encodeRequest({
+      op: 'write',
+      ref: r,
+      offset: 0,
+      length: data.length,
+      crc32c: crc32c(data),
+      truncate: false,
+    }),
+  ];
+  let at = 0;
+  cuts.forEach((length, i) => {
+    if (opts.abortAfter === i) {
+      parts.push(encodeSegmentHeader(SEGMENT_ABORT, 0));
+      return;
+    }
+    const seg = data.subarray(at, at + length);
+    parts.push(encodeSegmentHeader(seg.length, crc32c(seg)), seg);
+    at += length;
+  });
+  return Buffer.concat(parts);
+}
+
+describe('OSS bulk write framing', () => {
+  let mds: FakeMds;
+  let oss: OssUnderTest;
+  let port: number;
+  const tmp = tempDir('stripefs-oss-frames-');
+
+  beforeAll(async () => {
+    mds = await startFakeMds();
+    oss = await startOss(mds, tmp.dir);
+    port = Number(oss.bulk.address.slice(oss.bulk.address.lastIndexOf(':') + 1));
+  });
+  afterAll(async () => {
+    await oss?.stop();
+    await mds?.close();
+    tmp.remove();
+  });
+
+  it('stores any segmentation byte-exact: larger than staging, tiny, odd, headers split', async () => {
+    const cuts = [3 * MiB, 100, MiB - 50, 700 * 1024, 1, 2 * MiB + 7];
+    const data = randomBytes(cuts.reduce((a, b) => a + b, 0));
+    for (const drip of [1_000_003, 4096 + 3]) {
+      const r = ref(oss.ostIds[0]!, `frames.${drip}`);
+      const answer = await exchange(port, writeFrames(r, data, cuts), drip);
+      expect(answer).toMatchObject({ ok: true, closed: false });
+      expect((await oss.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
+    }
+  });
+
+  it('a zero-length segment is a framing error: answered with a code, then closed; the server stays up', async () => {
+    const data = randomBytes(1000);
+    const r = ref(oss.ostIds[0]!, 'frames.zero');
+    const frames = Buffer.concat([
+      encodeRequest({ op: 'write', ref: r, offset: 0, length: 1000, crc32c: crc32c(data), truncate: false }),
+      encodeSegmentHeader(0, 0),
+    ]);
+    const answer = await exchange(port, frames, 64);
+    expect(answer).toMatchObject({ ok: false, code: 'REQ_INVALID', closed: true });
+    const ok = ref(oss.ostIds[0]!, 'frames.after');
+    await oss.bulk.write(ok, 0, data, crc32c(data));
+    expect((await oss.bulk.read(ok, 0, 1000)).equals(data)).toBe(true);
+  });
+
+  it('a client abort mid-write stores nothing', async () => {
+    const data = randomBytes(3 * MiB);
+    const r = ref(oss.ostIds[0]!, 'frames.abort');
+    const answer = await exchange(
+      port,
+      writeFrames(r, data, [MiB + 5, MiB, MiB - 5], { abortAfter: 2 }),
+      65536,
+    );
+    expect(answer.ok).toBe(false);
+    const read = await oss.bulk.read(r, 0, 10).catch((e: unknown) => e);
+    expect((read as { code?: string }).code).toBe('OBJ_NOT_FOUND');
+  });
+});
