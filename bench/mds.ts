@@ -1,24 +1,27 @@
 // MDS benchmark: a real MDS process over loopback gRPC, 16 concurrent
-// callers, beside the same operations on the local file system (node:fs) in
-// the same run and on the same disk: creates/s, stats/s, StatMany entries/s,
-// a listing with attributes (readdir pages vs readdir + stat), unlinks/s.
+// callers through the client library (MdsClient: coalesced stats, creates and
+// unlinks over a few connections), beside the same operations on the local
+// file system (node:fs) in the same run and on the same disk: creates/s,
+// stats/s, StatMany entries/s, a listing with attributes (readdir pages vs
+// readdir + stat), unlinks/s; and the CPU each side spends per operation.
 // `node dist/bench/mds.js [--quick]` prints a table.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
-import { CLIENT_OPTIONS, call, Semaphore } from '../common/index.js';
-import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
+import { MdsClient } from '../client/mds-client.js';
+import { CLIENT_OPTIONS, call } from '../common/index.js';
 import { contract } from '../proto/index.js';
 import { localMetadata } from './baselines.js';
 import { type BenchResult, result } from './types.js';
 
 const CALLERS = 16;
-const CHANNELS = 4;
 const STAT_MANY_BATCH = 100;
 const LIST_PAGE_ENTRIES = 10_000;
+/** Operations of the ceiling figures (Ping, and stats with one RPC each). */
+const CEILING_OPS_MAX = 20_000;
 const BENCH_DIR = 'data/bench';
 
 async function startMdsProcess(dataDir: string) {
@@ -47,30 +50,45 @@ async function startMdsProcess(dataDir: string) {
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
-  return { port, stop };
+  return { port, pid: child.pid!, stop };
 }
 
 function seconds(startNs: bigint): number {
   return Number(process.hrtime.bigint() - startNs) / 1e9;
 }
 
-/** Runs op(i) for i < count with CALLERS in flight; returns operations per second. */
-async function timed(count: number, op: (i: number) => Promise<unknown>): Promise<number> {
-  const gate = new Semaphore(CALLERS);
-  const start = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: count }, (_, i) => gate.run(() => op(i))));
-  return count / seconds(start);
+/** CPU microseconds a process has used (user + system), from /proc. */
+function processCpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticksPerSec = 100;
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSec;
 }
 
-async function listWithAttrs(client: MdsServiceClient, path: string): Promise<number> {
-  let cursor = '';
-  let entries = 0;
-  do {
-    const page = await call(client, 'Readdir', { path, cursor, limit: LIST_PAGE_ENTRIES, withAttrs: true });
-    entries += page.entries.length;
-    cursor = page.nextCursor;
-  } while (cursor);
-  return entries;
+interface Timed {
+  perSec: number;
+  clientCpuUsPerOp: number;
+  mdsCpuUsPerOp: number;
+}
+
+/**
+ * CALLERS loops, each running op(i) for the next i < count and waiting for it
+ * before taking another: operations per second and CPU per operation.
+ */
+async function timed(mdsPid: number, count: number, op: (i: number) => Promise<unknown>): Promise<Timed> {
+  const start = process.hrtime.bigint();
+  const clientCpu = process.cpuUsage();
+  const mdsCpuUs = processCpuUs(mdsPid);
+  let next = 0;
+  const caller = async (): Promise<void> => {
+    while (next < count) await op(next++);
+  };
+  await Promise.all(Array.from({ length: CALLERS }, caller));
+  const used = process.cpuUsage(clientCpu);
+  return {
+    perSec: count / seconds(start),
+    clientCpuUsPerOp: (used.user + used.system) / count,
+    mdsCpuUsPerOp: (processCpuUs(mdsPid) - mdsCpuUs) / count,
+  };
 }
 
 export async function runMdsBench(opts: { quick: boolean }): Promise<BenchResult[]> {
@@ -80,58 +98,63 @@ export async function runMdsBench(opts: { quick: boolean }): Promise<BenchResult
   const local = await localMetadata(BENCH_DIR, files, CALLERS);
   const dataDir = join(BENCH_DIR, `mds-${process.pid}`);
   const mds = await startMdsProcess(dataDir);
-  const clients = Array.from(
-    { length: CHANNELS },
-    (_, i) =>
-      new (contract().MdsService)(`127.0.0.1:${mds.port}`, grpc.credentials.createInsecure(), {
-        ...CLIENT_OPTIONS,
-        'grpc.use_local_subchannel_pool': 1,
-        'stripefs.channel': i,
-      }),
-  );
-  const pick = (i: number) => clients[i % CHANNELS]!;
+  const address = `127.0.0.1:${mds.port}`;
+  const client = new MdsClient(address);
+  const single = new MdsClient(address, { batching: false });
+  const health = new (contract().HealthService)(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
   try {
-    await call(clients[0]!, 'RegisterOss', {
+    await call(client.grpc, 'RegisterOss', {
       ossId: 'bench',
       host: 'h0',
       rack: 'r0',
       grpcAddress: '127.0.0.1:1',
       osts: [{ name: 'ost0', totalBytes: 2 ** 40 }],
     });
-    await call(clients[0]!, 'Mkdir', { path: '/bench' });
+    await client.mkdir('/bench', false);
     const name = (i: number) => `/bench/f${i}`;
+    const ceilingOps = Math.min(files, CEILING_OPS_MAX);
     // The ceiling on this machine right now: a unary call that touches no metadata, to the same process.
-    const health = new (contract().HealthService)(
-      `127.0.0.1:${mds.port}`,
-      grpc.credentials.createInsecure(),
-      CLIENT_OPTIONS,
+    const ping = await timed(mds.pid, ceilingOps, () => call(health, 'Ping', { payload: '' }));
+    const creates = await timed(mds.pid, files, (i) =>
+      client.create(name(i), { exclusive: false, truncate: false }),
     );
-    const pings = await timed(Math.min(files, 20_000), () => call(health, 'Ping', { payload: '' }));
-    health.close();
-    const ping = { value: pings, name: `bare gRPC Ping to the MDS, ${CALLERS} concurrent` };
-    const creates = await timed(files, (i) => call(pick(i), 'Create', { path: name(i) }));
-    const stats = await timed(files, (i) => call(pick(i), 'Stat', { path: name(i) }));
-    const statMany =
-      (await timed(files / STAT_MANY_BATCH, (b) =>
-        call(pick(b), 'StatMany', {
-          paths: Array.from({ length: STAT_MANY_BATCH }, (_, j) => name(b * STAT_MANY_BATCH + j)),
-        }),
-      )) * STAT_MANY_BATCH;
+    const stats = await timed(mds.pid, files, (i) => client.stat(name(i)));
+    const statsSingle = await timed(mds.pid, ceilingOps, (i) => single.stat(name(i)));
+    const statMany = await timed(mds.pid, files / STAT_MANY_BATCH, (b) =>
+      call(client.grpc, 'StatMany', {
+        paths: Array.from({ length: STAT_MANY_BATCH }, (_, j) => name(b * STAT_MANY_BATCH + j)),
+      }),
+    );
     const listStart = process.hrtime.bigint();
-    const listed = await listWithAttrs(clients[0]!, '/bench');
+    const listed = (await client.readdir('/bench', true, LIST_PAGE_ENTRIES)).length;
     if (listed !== files) throw new Error(`listed ${listed} of ${files}`);
     const listing = listed / seconds(listStart);
-    const unlinks = await timed(files, (i) => call(pick(i), 'Unlink', { path: name(i) }));
+    const unlinks = await timed(mds.pid, files, (i) => client.unlink(name(i)));
     const fs = (value: number, what: string) => ({
       value,
       name: `node:fs ${what}, ${CALLERS} concurrent, same disk`,
     });
+    const pingBaseline = { value: ping.perSec, name: `bare gRPC Ping to the MDS, ${CALLERS} concurrent` };
+    const cpu = (id: string, t: Timed): BenchResult[] => [
+      result(`${id}.cpu-client`, t.clientCpuUsPerOp, 'CPU us/op', cmd),
+      result(`${id}.cpu-mds`, t.mdsCpuUsPerOp, 'CPU us/op', cmd),
+    ];
     return [
-      result('mds.creates', creates, 'ops/s', cmd, fs(local.createsPerSec, 'writeFile')),
-      result('mds.stats', stats, 'ops/s', cmd, fs(local.statsPerSec, 'stat')),
+      result('mds.creates', creates.perSec, 'ops/s', cmd, fs(local.createsPerSec, 'writeFile')),
+      ...cpu('mds.creates', creates),
+      result('mds.stats', stats.perSec, 'ops/s', cmd, fs(local.statsPerSec, 'stat')),
+      ...cpu('mds.stats', stats),
+      result(
+        'mds.stats-single-rpc',
+        statsSingle.perSec,
+        'ops/s',
+        cmd,
+        pingBaseline,
+        'MdsClient without batching: one Stat RPC per call',
+      ),
       result(
         'mds.statmany',
-        statMany,
+        statMany.perSec * STAT_MANY_BATCH,
         'entries/s',
         cmd,
         fs(local.statsPerSec, 'stat'),
@@ -145,13 +168,24 @@ export async function runMdsBench(opts: { quick: boolean }): Promise<BenchResult
         fs(local.listPerSec, 'readdir + stat'),
         `Readdir pages of ${LIST_PAGE_ENTRIES} with attributes, one caller`,
       ),
-      result('mds.unlinks', unlinks, 'ops/s', cmd, fs(local.unlinksPerSec, 'unlink')),
-      result('mds.ping', pings, 'ops/s', cmd, undefined, 'no metadata: the gRPC ceiling in this run'),
-      result('mds.stats-vs-ping', stats, 'ops/s', cmd, ping),
-      result('mds.creates-vs-ping', creates, 'ops/s', cmd, ping),
+      result('mds.unlinks', unlinks.perSec, 'ops/s', cmd, fs(local.unlinksPerSec, 'unlink')),
+      ...cpu('mds.unlinks', unlinks),
+      result(
+        'mds.ping',
+        ping.perSec,
+        'ops/s',
+        cmd,
+        undefined,
+        'no metadata: the unary gRPC ceiling in this run',
+      ),
+      ...cpu('mds.ping', ping),
+      result('mds.stats-vs-ping', stats.perSec, 'ops/s', cmd, pingBaseline),
+      result('mds.creates-vs-ping', creates.perSec, 'ops/s', cmd, pingBaseline),
     ];
   } finally {
-    for (const c of clients) c.close();
+    client.close();
+    single.close();
+    health.close();
     await mds.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

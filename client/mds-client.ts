@@ -1,21 +1,52 @@
 // Typed wrapper over MdsService. Keeps the current cluster map: a WatchMap
 // stream pushes new epochs; GetMap is the fallback when the stream is down
-// and when a data request answered MAP_STALE.
+// and when a data request answered MAP_STALE. Stats (and opens), creates and
+// unlinks issued together are coalesced into one batched call (mds-batch.ts), and
+// calls can be spread over several connections (one by default).
 import * as grpc from '@grpc/grpc-js';
+import { StripeError } from '../common/errors.js';
 import { CLIENT_OPTIONS, call } from '../common/grpc.js';
+import { LIMITS } from '../common/limits.js';
 import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
 import type { Attr__Output, ClusterMap__Output, DirEntry__Output, Layout } from '../proto/index.js';
 import { contract } from '../proto/index.js';
 import { type MapView, mapViewFromWire } from './map.js';
+import { CallBatcher, errorOfItem } from './mds-batch.js';
 
 const WATCH_RESTART_MS = 500;
+
+/**
+ * Connections to the MDS. One is the default: measured with 16 callers on two
+ * cores, more connections spread the same calls over more HTTP/2 writes and
+ * cost both sides more CPU per call without raising the rate (docs/ARCHITECTURE.md).
+ */
+export const MDS_CHANNELS_DEFAULT = 1;
+export const MDS_CHANNELS_MAX = 16;
+/** Stats one coalesced StatMany carries at most. */
+export const STAT_BATCH_PATHS_MAX = 1_000;
+
+export interface MdsClientOptions {
+  /** Connections to open (default MDS_CHANNELS_DEFAULT). */
+  channels?: number;
+  /** Coalesce concurrent stats, creates and unlinks (default true). */
+  batching?: boolean;
+}
+
+type CreateItem = { path: string; exclusive: boolean; truncate: boolean; layout?: Layout };
 
 /** How long a PG's holders answer is reused, and how many answers are kept. */
 const HOLDERS_CACHE_MS = 1_000;
 const HOLDERS_CACHE_ENTRIES_MAX = 4_096;
 
 export class MdsClient {
+  /** The first connection (the map watch and callers that want a raw client use it). */
   readonly grpc: MdsServiceClient;
+  private readonly channels: MdsServiceClient[];
+  private nextChannel = 0;
+  readonly batching: boolean;
+  readonly statBatcher: CallBatcher<string, Attr__Output>;
+  readonly createBatcher: CallBatcher<CreateItem, Attr__Output>;
+  readonly unlinkBatcher: CallBatcher<string, void>;
   private view: MapView | undefined;
   private watch: grpc.ClientReadableStream<{ map: ClusterMap__Output | null }> | undefined;
   private closed = false;
@@ -26,9 +57,62 @@ export class MdsClient {
   private refreshing: Promise<MapView> | undefined;
   private readonly listeners = new Set<(view: MapView) => void>();
 
-  constructor(readonly address: string) {
+  constructor(
+    readonly address: string,
+    options: MdsClientOptions = {},
+  ) {
+    const count = options.channels ?? MDS_CHANNELS_DEFAULT;
+    if (!Number.isInteger(count) || count < 1 || count > MDS_CHANNELS_MAX)
+      throw new StripeError('REQ_INVALID', `MDS channels must be 1..${MDS_CHANNELS_MAX}, got ${count}`);
     const v1 = contract();
-    this.grpc = new v1.MdsService(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+    // A local subchannel pool per client gives each its own connection.
+    this.channels = Array.from(
+      { length: count },
+      (_, i) =>
+        new v1.MdsService(address, grpc.credentials.createInsecure(), {
+          ...CLIENT_OPTIONS,
+          ...(count > 1 ? { 'grpc.use_local_subchannel_pool': 1, 'stripefs.mds-channel': i } : {}),
+        }),
+    );
+    this.grpc = this.channels[0]!;
+    this.batching = options.batching ?? true;
+    this.statBatcher = new CallBatcher({
+      itemsMax: STAT_BATCH_PATHS_MAX,
+      one: async (path) => must((await call(this.channel(), 'Stat', { path })).attr),
+      many: async (paths) =>
+        (await call(this.channel(), 'StatMany', { paths })).results.map((r) =>
+          r.found && r.attr
+            ? r.attr
+            : errorOfItem(
+                r.error ?? { code: r.errorCode, message: `${r.path}: ${r.errorCode}`, detailsJson: '' },
+              ),
+        ),
+    });
+    this.createBatcher = new CallBatcher({
+      itemsMax: LIMITS.namespaceBatchItemsMax,
+      one: async (item) => must((await call(this.channel(), 'Create', item)).attr),
+      many: async (items) =>
+        (await call(this.channel(), 'CreateMany', { items })).results.map((r) =>
+          r.error ? errorOfItem(r.error) : must(r.attr),
+        ),
+    });
+    this.unlinkBatcher = new CallBatcher({
+      itemsMax: LIMITS.namespaceBatchItemsMax,
+      one: async (path) => {
+        await call(this.channel(), 'Unlink', { path });
+      },
+      many: async (paths) =>
+        (await call(this.channel(), 'UnlinkMany', { items: paths.map((path) => ({ path })) })).results.map(
+          (r) => (r.error ? errorOfItem(r.error) : undefined),
+        ),
+    });
+  }
+
+  /** The next connection, round robin. */
+  private channel(): MdsServiceClient {
+    const channel = this.channels[this.nextChannel]!;
+    this.nextChannel = (this.nextChannel + 1) % this.channels.length;
+    return channel;
   }
 
   /** Fetches the map once and starts watching for newer epochs. */
@@ -48,7 +132,7 @@ export class MdsClient {
 
   /** GetMap now; concurrent callers share one request. */
   refreshMap(): Promise<MapView> {
-    this.refreshing ??= call(this.grpc, 'GetMap', { epoch: 0 })
+    this.refreshing ??= call(this.channel(), 'GetMap', { epoch: 0 })
       .then((res) => {
         if (!res.map) throw new Error('GetMap returned no map');
         this.accept(res.map);
@@ -83,49 +167,64 @@ export class MdsClient {
   }
 
   mkdir(path: string, parents: boolean, layout?: Layout): Promise<Attr__Output> {
-    return call(this.grpc, 'Mkdir', { path, parents, ...(layout ? { layout } : {}) }).then((r) =>
+    return call(this.channel(), 'Mkdir', { path, parents, ...(layout ? { layout } : {}) }).then((r) =>
       must(r.attr),
     );
   }
   rmdir(path: string): Promise<void> {
-    return call(this.grpc, 'Rmdir', { path }).then(() => undefined);
+    return call(this.channel(), 'Rmdir', { path }).then(() => undefined);
   }
-  async create(
+  create(
     path: string,
     opts: { exclusive: boolean; truncate: boolean; layout?: Layout },
   ): Promise<Attr__Output> {
-    return must((await call(this.grpc, 'Create', { path, ...opts })).attr);
+    const item = { path, ...opts };
+    return this.batching
+      ? this.createBatcher.submit(item)
+      : call(this.channel(), 'Create', item).then((r) => must(r.attr));
   }
-  async open(path: string): Promise<Attr__Output> {
-    return must((await call(this.grpc, 'Open', { path })).attr);
+  /**
+   * Open is Stat on the MDS plus the map epoch, which this client already
+   * follows through its watch; so with batching on, opens join the stats.
+   */
+  open(path: string): Promise<Attr__Output> {
+    return this.batching
+      ? this.statBatcher.submit(path)
+      : call(this.channel(), 'Open', { path }).then((r) => must(r.attr));
   }
-  async stat(path: string): Promise<Attr__Output> {
-    return must((await call(this.grpc, 'Stat', { path })).attr);
+  stat(path: string): Promise<Attr__Output> {
+    return this.batching
+      ? this.statBatcher.submit(path)
+      : call(this.channel(), 'Stat', { path }).then((r) => must(r.attr));
   }
   async readdir(path: string, withAttrs: boolean, pageEntries: number): Promise<DirEntry__Output[]> {
     const all: DirEntry__Output[] = [];
     let cursor = '';
     do {
-      const page = await call(this.grpc, 'Readdir', { path, cursor, limit: pageEntries, withAttrs });
+      const page = await call(this.channel(), 'Readdir', { path, cursor, limit: pageEntries, withAttrs });
       all.push(...page.entries);
       cursor = page.nextCursor;
     } while (cursor !== '');
     return all;
   }
   rename(fromPath: string, toPath: string): Promise<void> {
-    return call(this.grpc, 'Rename', { fromPath, toPath }).then(() => undefined);
+    return call(this.channel(), 'Rename', { fromPath, toPath }).then(() => undefined);
   }
   unlink(path: string): Promise<void> {
-    return call(this.grpc, 'Unlink', { path }).then(() => undefined);
+    return this.batching
+      ? this.unlinkBatcher.submit(path)
+      : call(this.channel(), 'Unlink', { path }).then(() => undefined);
   }
   async commit(inode: number, size: number, mtimeMs: number): Promise<Attr__Output> {
-    return must((await call(this.grpc, 'Commit', { inode, size, mtimeMs })).attr);
+    return must((await call(this.channel(), 'Commit', { inode, size, mtimeMs })).attr);
   }
   async setLayout(path: string, layout: Layout): Promise<Attr__Output> {
-    return must((await call(this.grpc, 'SetLayout', { path, layout })).attr);
+    return must((await call(this.channel(), 'SetLayout', { path, layout })).attr);
   }
   reportBadChunk(ostId: number, objectId: string, reason: string, poolId = 0, pg = 0): Promise<void> {
-    return call(this.grpc, 'ReportBadChunk', { ostId, objectId, reason, poolId, pg }).then(() => undefined);
+    return call(this.channel(), 'ReportBadChunk', { ostId, objectId, reason, poolId, pg }).then(
+      () => undefined,
+    );
   }
 
   /**
@@ -138,7 +237,7 @@ export class MdsClient {
     const now = performance.now();
     const cached = this.holdersCache.get(key);
     if (cached && now - cached.atMs < HOLDERS_CACHE_MS) return cached.answer;
-    const answer = call(this.grpc, 'GetPgHolders', { poolId, pg }).then((r) => ({
+    const answer = call(this.channel(), 'GetPgHolders', { poolId, pg }).then((r) => ({
       holders: r.holders,
       clean: r.clean,
     }));
@@ -151,7 +250,7 @@ export class MdsClient {
   close(): void {
     this.closed = true;
     this.watch?.cancel();
-    this.grpc.close();
+    for (const channel of this.channels) channel.close();
   }
 }
 

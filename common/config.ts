@@ -83,6 +83,26 @@ export const CONFIG_SCHEMA = {
     default: 10,
     doc: 'An OST is flagged slow only when its recent p50 latency is also above this many ms',
   },
+  'mds.scrubIntervalMs': {
+    kind: { type: 'int', min: 0, max: 2_147_483_647 }, // a timer's longest interval (24.8 days)
+    default: 604_800_000,
+    doc: 'Time between background deep scrubs of every PG, run by the MDS (0: off; `stripefs scrub` starts one now)',
+  },
+  'mds.scrubMaxBytesPerSec': {
+    kind: { type: 'int', min: 0, max: Number.MAX_SAFE_INTEGER },
+    default: 64 * 1024 * 1024,
+    doc: 'Cluster-wide deep-scrub read rate in bytes/s, shared by the PGs scrubbing at once (0: unthrottled)',
+  },
+  'mds.scrubMaxActivePgs': {
+    kind: { type: 'int', min: 1, max: 4096 },
+    default: 2,
+    doc: 'PGs deep-scrubbed at once, cluster-wide',
+  },
+  'mds.newOstWeightSteps': {
+    kind: { type: 'int', min: 0, max: 1000 },
+    default: 0,
+    doc: 'Phase a newly added OST in: its weight rises to its capacity weight in this many steps, each once the cluster is clean (0 or 1: at once)',
+  },
   'oss.scrubBytesPerSec': {
     kind: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER },
     default: 32 * 1024 * 1024,

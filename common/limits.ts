@@ -19,6 +19,8 @@ export const LIMITS = {
   readdirPageEntriesMax: 10_000,
   /** Paths one StatMany call accepts. */
   statManyPathsMax: 10_000,
+  /** Items one CreateMany or UnlinkMany call accepts (a client batches at most this many). */
+  namespaceBatchItemsMax: 1_000,
   /** Smallest and largest stripe unit. */
   stripeSizeBytesMin: 64 * KiB,
   stripeSizeBytesMax: 64 * MiB,

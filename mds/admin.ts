@@ -15,6 +15,16 @@ function parseOstId(raw: string): number {
   return Number(raw);
 }
 
+/** The destroy queue as /api/destroy-queue shows it. */
+export interface DestroyQueueView {
+  /** Records (removed files) waiting. */
+  files: number;
+  /** Records finished since the MDS started. */
+  completed: number;
+  /** Deletes not sent since start because the OST was down or its OSS was backing off. */
+  skippedDeletes: number;
+}
+
 /** What recovery adds to the admin API (PG summary with recovery states, slow OSTs). */
 export interface AdminRecoveryView {
   pgs(): unknown;
@@ -24,7 +34,7 @@ export interface AdminRecoveryView {
 export function buildAdmin(
   cluster: ClusterService,
   metrics: MdsMetrics,
-  destroyQueue: () => Promise<number>,
+  destroyQueue: () => Promise<DestroyQueueView>,
   recovery?: AdminRecoveryView,
 ): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
@@ -40,10 +50,10 @@ export function buildAdmin(
     void reply.status(coded.httpStatus).send(coded.toJSON());
   });
   app.get('/healthz', async () => ({ status: 'ok', server: 'mds', mapEpoch: cluster.state.map.epoch }));
-  app.get('/api/destroy-queue', async () => ({ files: await destroyQueue() }));
+  app.get('/api/destroy-queue', () => destroyQueue());
   app.get('/metrics', async (_request, reply) => {
     metrics.mapEpoch.set(cluster.state.map.epoch);
-    metrics.destroyQueued.set(await destroyQueue());
+    metrics.destroyQueued.set((await destroyQueue()).files);
     void reply.header('content-type', metrics.registry.contentType);
     return metrics.registry.metrics();
   });

@@ -24,6 +24,8 @@ import { parseLayoutText } from './layout.js';
 import { createMdsMetrics } from './metrics.js';
 import { Namespace } from './namespace.js';
 import { recoveryView, registerRecoveryAdmin, registerRecoveryMetrics } from './recovery/admin.js';
+import { WeightPhases } from './recovery/phases.js';
+import { ScrubService } from './recovery/scrub-service.js';
 import { RecoveryService } from './recovery/service.js';
 import { OstHealthTracker } from './recovery/slow-osts.js';
 
@@ -80,13 +82,29 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     () => clock.monotonicMs(),
   );
   cluster.onHeartbeat = (req) => ostHealth.record(req);
+  const scrub = new ScrubService(cluster, recovery.holders, clock, logger, {
+    maxBytesPerSec: config['mds.scrubMaxBytesPerSec'],
+    maxActivePgs: config['mds.scrubMaxActivePgs'],
+    intervalMs: config['mds.scrubIntervalMs'],
+  });
+  const phases = new WeightPhases(
+    db,
+    committer,
+    cluster,
+    recovery,
+    clock,
+    logger,
+    config['mds.newOstWeightSteps'],
+  );
+  await phases.init();
+  const healing = { recovery, cluster, health: ostHealth, scrub, phases };
   const ns = new Namespace(db, committer, clock, rootDefault, {
     epoch: () => cluster.state.map.epoch,
     map: () => cluster.state.map,
     ensurePool: (rule) => cluster.ensurePool(rule),
   });
   await ns.init();
-  const destroyer = new DestroyWorker(db, committer, cluster, clock, logger);
+  const destroyer = new DestroyWorker(db, committer, cluster, clock, logger, () => ns.lastMutationMs);
   ns.onDestroyQueued = () => destroyer.wake();
 
   const metrics = createMdsMetrics();
@@ -95,25 +113,24 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
   server.addService(v1.MdsService.service, mdsHandlers(ns, cluster, metrics, logger, recovery));
   server.addService(v1.HealthService.service, healthHandlers(cluster));
   const grpcPort = await bindServer(server, config['mds.bindHost'], config['mds.grpcPort']);
-  const admin = buildAdmin(
-    cluster,
-    metrics,
-    () => destroyer.queueLength(),
-    recoveryView(recovery, cluster, ostHealth),
-  );
-  registerRecoveryAdmin(admin, recovery, cluster, ostHealth);
-  registerRecoveryMetrics(metrics.registry, recovery, cluster, ostHealth);
+  const admin = buildAdmin(cluster, metrics, () => destroyer.view(), recoveryView(healing));
+  registerRecoveryAdmin(admin, healing);
+  registerRecoveryMetrics(metrics.registry, healing);
   await admin.listen({ host: config['mds.bindHost'], port: config['mds.adminPort'] });
   const address = admin.server.address();
   const adminPort = typeof address === 'object' && address ? address.port : config['mds.adminPort'];
   cluster.start();
   destroyer.start();
   recovery.start();
+  scrub.start();
+  phases.start();
   logger.info({ grpcPort, adminPort, epoch: cluster.state.map.epoch }, 'mds started');
 
   const close = async (): Promise<void> => {
     cluster.stop();
     recovery.stop();
+    scrub.stop();
+    phases.stop();
     await shutdownServer(server, SHUTDOWN_GRACE_MS);
     await admin.close();
     await destroyer.stop();

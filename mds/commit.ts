@@ -1,7 +1,10 @@
 // Group commit: a synced LevelDB write costs about as much for one key as for
 // thousands, so concurrent operations' batches are merged into one synced
 // batch. Each submit() resolves when the write holding its ops is on disk.
-// While one write is in flight the next group accumulates.
+// While one write is in flight the next group accumulates; an idle committer
+// starts its write at the end of the current event-loop turn (setImmediate),
+// so the items of one CreateMany, or calls that arrived together, share the
+// first write instead of the first one going alone.
 //
 // A failed write is fatal: operations after it were decided on state that may
 // not exist on disk, so the process must restart from what the disk holds.
@@ -34,7 +37,9 @@ export class GroupCommitter {
     if (ops.length === 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ ops, resolve, reject });
-      if (!this.writing) void this.drain();
+      if (this.writing) return;
+      this.writing = true;
+      setImmediate(() => void this.drain());
     });
   }
 
@@ -57,7 +62,6 @@ export class GroupCommitter {
   }
 
   private async drain(): Promise<void> {
-    this.writing = true;
     while (this.pending.length > 0 && !this.failure) {
       const group = this.takeGroup();
       const ops = group.flatMap((w) => w.ops);

@@ -13,6 +13,7 @@ import type { MdsMetrics } from './metrics.js';
 import type { Namespace } from './namespace.js';
 import { commit } from './ops/commit.js';
 import { create } from './ops/create.js';
+import { createMany, unlinkMany } from './ops/many.js';
 import { mkdir } from './ops/mkdir.js';
 import { readdir } from './ops/readdir.js';
 import { rmdir, unlink } from './ops/remove.js';
@@ -64,6 +65,13 @@ export function mdsHandlers(
     Unlink: coded('unlink', metrics, (r) => unlink(ns, r)),
     Commit: coded('commit', metrics, (r) => commit(ns, r)),
     SetLayout: coded('setLayout', metrics, (r) => setLayout(ns, r)),
+    // Items that fail count as errors of the single operation.
+    CreateMany: coded('createMany', metrics, (r) =>
+      createMany(ns, r, (e) => metrics.errors.inc({ op: 'create', code: e.code })),
+    ),
+    UnlinkMany: coded('unlinkMany', metrics, (r) =>
+      unlinkMany(ns, r, (e) => metrics.errors.inc({ op: 'unlink', code: e.code })),
+    ),
     GetMap: coded('getMap', metrics, async (r) => {
       const state = await cluster.atEpoch(r.epoch);
       return { map: stateToWire(state, state === cluster.state ? cluster.usage : undefined) };

@@ -14,6 +14,7 @@
 //   R/h/<pool>/<pg>      recovery: the holders of a PG whose holders differ from its placement
 //   R/s/<ost>/<pool>/<pg> recovery: an OST keeps a stale copy of a PG (purge it, or re-copy all)
 //   R/cfg                recovery settings changed at run time (PUT /api/recovery)
+//   R/w/<ost>            a phased weight change of an OST in progress (target, step)
 
 export const SCHEMA_VERSION = 1;
 
@@ -45,9 +46,11 @@ export const KEYS = {
     `R/s/${hex16(ostId)}/${hex16(poolId)}/${hex16(pg)}`,
   staleCopyRange: { gt: 'R/s/', lt: 'R/s0' },
   recoverySettings: 'R/cfg',
+  weightPhase: (ostId: number): string => `R/w/${hex16(ostId)}`,
+  weightPhaseRange: { gt: 'R/w/', lt: 'R/w0' },
 } as const;
 
-/** (pool, pg) of a holders key, or (ost, pool, pg) of a stale-copy key. */
+/** (pool, pg) of a holders key, (ost, pool, pg) of a stale-copy key, or (ost) of a weight-phase key. */
 export function numbersOfRecoveryKey(key: string): number[] {
   return key
     .slice(4)

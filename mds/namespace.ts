@@ -47,6 +47,8 @@ export class Namespace {
   private dirChanges = 0;
   /** Called after a transaction queued objects for destruction. */
   onDestroyQueued: () => void = () => {};
+  /** Monotonic time the last mutation started (background work yields while it is recent). */
+  lastMutationMs = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly db: MdsDb,
@@ -81,6 +83,7 @@ export class Namespace {
     let result: T;
     let durable: Promise<void>;
     let afterDurable: (() => void)[] = [];
+    this.lastMutationMs = this.clock.monotonicMs();
     await this.mutex.acquire();
     try {
       const txn = new Txn(this.db, this.overlay);

@@ -85,7 +85,9 @@ export class Txn implements Reader {
     }
     const pending = this.overlay.lookup(key);
     if (pending.hit) return pending.value as T | undefined;
-    return (await this.db.get(key)) as T | undefined;
+    // Synchronous: mutations run one at a time, so a hop to the thread pool
+    // here would stall every mutation queued behind this one.
+    return this.db.getSync(key) as T | undefined;
   }
 
   put(key: string, value: unknown): void {

@@ -24,6 +24,7 @@ import { registerRecoveryMetrics } from './recovery/metrics.js';
 import { Recoverer } from './recovery/recover-pg.js';
 import { Scrubber } from './recovery/scrub.js';
 import { SourcePool } from './recovery/sources.js';
+import { PgScrubber } from './scrub/pg-scrub.js';
 
 export interface OssDeps {
   clock?: Clock;
@@ -101,7 +102,10 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
 
   const grpcServer = new grpc.Server(SERVER_OPTIONS);
   const v1 = contract();
-  grpcServer.addService(v1.OssService.service, ossServiceHandlers(core, recoverer));
+  grpcServer.addService(
+    v1.OssService.service,
+    ossServiceHandlers(core, recoverer, new PgScrubber(sources, logger)),
+  );
   grpcServer.addService(v1.HealthService.service, {
     Ping: unary<PingRequest__Output, PingResponse>(async (req) => ({
       payload: req.payload,

@@ -28,6 +28,8 @@ import type { OssCore, Ref } from './ops.js';
 import type { WritePiece } from './ost-write.js';
 import type { Recoverer } from './recovery/recover-pg.js';
 import { recoverRequestFromWire } from './recovery/wire.js';
+import { scrubHandlers } from './scrub/grpc.js';
+import type { PgScrubber } from './scrub/pg-scrub.js';
 
 export function refFromWire(ref: ObjectRef__Output | null | undefined): Ref {
   if (!ref) throw new StripeError('REQ_INVALID', 'request has no object ref');
@@ -119,8 +121,16 @@ function readRange(
   };
 }
 
-export function ossServiceHandlers(core: OssCore, recoverer?: Recoverer): OssServiceHandlers {
+export function ossServiceHandlers(
+  core: OssCore,
+  recoverer?: Recoverer,
+  pgScrubber?: PgScrubber,
+): OssServiceHandlers {
+  const unavailable = unary<unknown, never>(async () => {
+    throw new StripeError('REQ_UNAVAILABLE', 'this OSS does not run deep scrub');
+  });
   return {
+    ...(pgScrubber ? scrubHandlers(core, pgScrubber) : { DigestObjects: unavailable, ScrubPg: unavailable }),
     RecoverPg: unary<RecoverPgRequest__Output, RecoverPgResponse>(async (req) => {
       if (!recoverer) throw new StripeError('REQ_UNAVAILABLE', 'this OSS does not run recovery');
       return recoverer.recoverPg(recoverRequestFromWire(req));

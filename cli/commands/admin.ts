@@ -1,4 +1,4 @@
-// Cluster administration: df, health, ost out|in|reweight, fault set|clear.
+// Cluster administration: df, health, scrub, ost out|in|reweight, fault set|clear.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { StripeError } from '../../common/errors.js';
@@ -6,6 +6,7 @@ import type { MapOst__Output } from '../../proto/index.js';
 import { adminRequest, adminUrlOf, type ConnectFlags, fetchMap } from '../connect.js';
 import { formatBytes, table } from '../format.js';
 import { CliError, printJson } from '../output.js';
+import { type ScrubFlags, type ScrubTaskAnswer, scrub, scrubLine } from './scrub.js';
 
 interface JsonFlags extends ConnectFlags {
   json?: boolean;
@@ -59,13 +60,29 @@ export async function df(flags: JsonFlags): Promise<void> {
   process.stdout.write(`map epoch ${map.epoch}\n`);
 }
 
+interface WeightPhaseAnswer {
+  ostId: number;
+  fromWeight: number;
+  targetWeight: number;
+  currentWeight: number;
+  stepsDone: number;
+  stepsTotal: number;
+  trigger: string;
+  waitingForClean: boolean;
+}
+
 interface PgSummary {
   epoch: number;
   total: number;
   byState: Record<string, number>;
   nonClean: { pool: string; pg: number; state: string; osts: number[] }[];
   recovery?: { bytesLeft: number; rateBytesPerSec: number; etaSeconds: number | null; activePgs: number };
+  scrub?: { activePgs: number; running: ScrubTaskAnswer[]; last: ScrubTaskAnswer | null };
+  phases?: WeightPhaseAnswer[];
 }
+
+/** PG states in which every copy is where it is placed. */
+const SETTLED_STATES = new Set(['clean', 'scrubbing']);
 
 interface MdsHealth {
   slowOsts: { ostId: number; reason: string }[];
@@ -76,6 +93,8 @@ export interface HealthReport {
   epoch: number;
   osts: { total: number; up: number; in: number; down: string[]; out: string[] };
   pgs: { total: number; byState: Record<string, number>; recovery?: PgSummary['recovery'] };
+  scrub?: PgSummary['scrub'];
+  phases?: PgSummary['phases'];
   slowOsts: MdsHealth['slowOsts'];
   problems: string[];
 }
@@ -93,8 +112,11 @@ export async function healthReport(flags: ConnectFlags): Promise<HealthReport> {
   if (down.length > 0) problems.push(`${down.length} OSTs down: ${down.join(', ')}`);
   if (out.length > 0) problems.push(`${out.length} OSTs out: ${out.join(', ')}`);
   for (const [state, count] of Object.entries(pgs.byState)) {
-    if (state !== 'clean' && count > 0) problems.push(`${count} PGs ${state}`);
+    if (!SETTLED_STATES.has(state) && count > 0) problems.push(`${count} PGs ${state}`);
   }
+  const last = pgs.scrub?.last;
+  if (last && last.errorsFound > last.errorsFixed)
+    problems.push(`scrub #${last.id} left ${last.errorsFound - last.errorsFixed} errors unfixed`);
   for (const slow of slowOsts) problems.push(`ost${slow.ostId} slow: ${slow.reason}`);
   return {
     ok: problems.length === 0,
@@ -107,6 +129,8 @@ export async function healthReport(flags: ConnectFlags): Promise<HealthReport> {
       out,
     },
     pgs: { total: pgs.total, byState: pgs.byState, ...(pgs.recovery ? { recovery: pgs.recovery } : {}) },
+    ...(pgs.scrub ? { scrub: pgs.scrub } : {}),
+    ...(pgs.phases ? { phases: pgs.phases } : {}),
     slowOsts,
     problems,
   };
@@ -141,6 +165,13 @@ async function health(flags: JsonFlags & { wait?: string }): Promise<void> {
         `  recovery: ${formatBytes(r.bytesLeft)} left at ${formatBytes(r.rateBytesPerSec)}/s, ${r.activePgs} PGs active, ETA ${eta}\n`,
       );
     }
+    for (const t of report.scrub?.running ?? []) process.stdout.write(`  ${scrubLine(t)}\n`);
+    for (const p of report.phases ?? []) {
+      const waiting = p.waitingForClean ? ', waiting for clean' : '';
+      process.stdout.write(
+        `  reweight ost${p.ostId}: ${p.currentWeight.toFixed(4)} -> ${p.targetWeight.toFixed(4)}, step ${p.stepsDone}/${p.stepsTotal}${waiting}\n`,
+      );
+    }
     for (const problem of report.problems) process.stdout.write(`  - ${problem}\n`);
   }
   if (!report.ok) process.exitCode = 1;
@@ -156,11 +187,26 @@ async function ostAction(
   action: 'out' | 'in' | 'reweight',
   id: string,
   weight: string | undefined,
-  flags: JsonFlags,
+  flags: JsonFlags & { step?: string },
 ) {
   const body = action === 'reweight' ? { weight: Number(weight) } : undefined;
   if (action === 'reweight' && (!Number.isFinite(body?.weight) || (body?.weight ?? -1) < 0)) {
     throw new CliError('REQ_INVALID', `reweight expects a weight >= 0, got ${weight}`);
+  }
+  if (action === 'reweight' && flags.step !== undefined) {
+    const step = Number(flags.step);
+    if (!Number.isFinite(step) || step <= 0)
+      throw new CliError('REQ_INVALID', `--step expects a weight > 0, got ${flags.step}`);
+    const phase = await adminRequest<WeightPhaseAnswer>(`${adminUrlOf(flags)}/api/phases`, 'POST', {
+      ostId: ostId(id),
+      weight: body?.weight,
+      step,
+    });
+    if (flags.json) return printJson(phase);
+    process.stdout.write(
+      `ost${ostId(id)} reweight ${phase.fromWeight} -> ${phase.targetWeight} in steps of ${step}, each once the cluster is clean (see stripefs health)\n`,
+    );
+    return;
   }
   const result = await adminRequest<{ mapEpoch: number }>(
     `${adminUrlOf(flags)}/api/osts/${ostId(id)}/${action}`,
@@ -229,16 +275,28 @@ export function registerAdminCommands(program: Command): void {
   withConnect(program.command('health').description('PG states, down and out OSTs; exit 0 when all is clean'))
     .option('--wait <seconds>', 'wait up to this long for the cluster to be clean')
     .action(health);
-  const ost = program.command('ost').description('mark OSTs out or in, or change their weight');
+  withConnect(
+    program.command('scrub').description('deep scrub: compare the copies of every PG (or one) and repair'),
+  )
+    .option('--pg <pool/pg>', 'scrub one PG (pool id or name, then PG number)')
+    .option('--no-repair', 'report only')
+    .option('--no-wait', 'return once the scrub is queued')
+    .action((flags: ScrubFlags) => scrub(flags));
+  const ost = program.command('ost').alias('osd').description('mark OSTs out or in, or change their weight');
   withConnect(ost.command('out <ost>').description('take an OST out of placement')).action(
     (id: string, f: JsonFlags) => ostAction('out', id, undefined, f),
   );
   withConnect(ost.command('in <ost>').description('put an OST back into placement')).action(
     (id: string, f: JsonFlags) => ostAction('in', id, undefined, f),
   );
-  withConnect(ost.command('reweight <ost> <weight>').description('set an OST placement weight')).action(
-    (id: string, weight: string, f: JsonFlags) => ostAction('reweight', id, weight, f),
-  );
+  withConnect(ost.command('reweight <ost> <weight>').description('set an OST placement weight'))
+    .option(
+      '--step <weight>',
+      'move towards the weight in steps of this size, each once the cluster is clean',
+    )
+    .action((id: string, weight: string, f: JsonFlags & { step?: string }) =>
+      ostAction('reweight', id, weight, f),
+    );
   const fault = program
     .command('fault')
     .description('simulation knobs of one OST: latency, bandwidth, failures, hang');

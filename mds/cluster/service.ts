@@ -37,6 +37,8 @@ export class ClusterService {
   private timer: NodeJS.Timeout | undefined;
   /** Extra writes that must commit in the same batch as a map change (recovery's holder records). */
   beforeCommit: ((prev: ClusterState, next: ClusterState) => BatchOp[]) | undefined;
+  /** May amend a change before it commits (phased weights cap a new OST's first weight). */
+  adjust: ((prev: ClusterState, next: ClusterState) => ClusterState) | undefined;
   /** Sees every heartbeat's per-OST health (slow-disk detection). */
   onHeartbeat: ((req: HeartbeatRequest__Output) => void) | undefined;
 
@@ -102,8 +104,9 @@ export class ClusterService {
   /** One map change: computed, persisted, then published. Returns the state after it. */
   async change(edit: (state: ClusterState) => ClusterState | null, reason: string): Promise<ClusterState> {
     return this.mutex.run(async () => {
-      const next = edit(this.current);
-      if (!next || next === this.current) return this.current;
+      const edited = edit(this.current);
+      if (!edited || edited === this.current) return this.current;
+      const next = this.adjust ? this.adjust(this.current, edited) : edited;
       if (next.map.epoch !== this.current.map.epoch + 1)
         throw new Error(`map change ${reason} skipped an epoch`);
       await this.persist(next, this.beforeCommit?.(this.current, next));

@@ -1,5 +1,6 @@
-// stat, open and StatMany (statahead): read-only, outside the mutex, from
-// the database alone so they see only acknowledged state.
+// stat, open and StatMany (statahead, and the client's coalesced stats):
+// read-only, outside the mutex, from the database alone so they see only
+// acknowledged state. A StatMany item fails with the error Stat would raise.
 import { LIMITS, StripeError } from '../../common/index.js';
 import type {
   OpenRequest__Output,
@@ -14,6 +15,7 @@ import { KEYS } from '../keys.js';
 import type { Namespace } from '../namespace.js';
 import { parsePath } from '../paths.js';
 import { type NodeRecord, toAttr } from '../records.js';
+import { itemError } from './item-error.js';
 
 export async function stat(ns: Namespace, request: StatRequest__Output): Promise<StatResponse> {
   const found = await ns.resolve(ns.reader, parsePath(request.path));
@@ -37,6 +39,7 @@ export async function statMany(ns: Namespace, request: StatManyRequest__Output):
     found: false,
     attr: null,
     errorCode: '',
+    error: null,
   }));
   const parents = new Map<string, Promise<number>>();
   const keys: string[] = [];
@@ -51,6 +54,7 @@ export async function statMany(ns: Namespace, request: StatManyRequest__Output):
             found: true,
             attr: toAttr(await ns.root(ns.reader), ns.rootDefault),
             errorCode: '',
+            error: null,
           };
           return;
         }
@@ -64,7 +68,8 @@ export async function statMany(ns: Namespace, request: StatManyRequest__Output):
         keys.push(KEYS.dentry(await parent, name));
         slots.push(i);
       } catch (err) {
-        results[i]!.errorCode = err instanceof StripeError ? err.code : 'REQ_INTERNAL';
+        const error = itemError(err);
+        Object.assign(results[i]!, { errorCode: error.code, error });
       }
     }),
   );
@@ -72,7 +77,13 @@ export async function statMany(ns: Namespace, request: StatManyRequest__Output):
   values.forEach((node, j) => {
     const result = results[slots[j]!]!;
     if (node) Object.assign(result, { found: true, attr: toAttr(node, ns.rootDefault) });
-    else result.errorCode = 'NS_NOT_FOUND';
+    else {
+      // What Stat of the same path raises (parsePath has normalised nothing away).
+      const error = itemError(
+        new StripeError('NS_NOT_FOUND', `${result.path} does not exist`, { path: result.path }),
+      );
+      Object.assign(result, { errorCode: error.code, error });
+    }
   });
   return { results };
 }

@@ -1,18 +1,33 @@
 // Admin routes of recovery on the MDS:
 //   GET  /api/recovery        settings, progress, running tasks, totals
 //   PUT  /api/recovery        { maxBytesPerSec?, maxActivePgs?, paused? } at run time (persisted)
-//   GET  /api/health          PG states with progress and the slow OSTs, in one answer
+//   GET  /api/health          PG states with progress, scrub, weight phases and slow OSTs
 //   GET  /api/pgs/:pool/:pg   placement and holders of one PG
-// and the Prometheus gauges of recovery and slow OSTs.
+//   POST /api/scrub           { pool?, pg?, repair? }: start a deep scrub (every PG, or one)
+//   GET  /api/scrub[/:id]     scrub settings and tasks, or one task with its findings
+//   POST /api/phases          { ostId, weight, step }: move a weight in steps
+//   GET  /api/phases, DELETE /api/phases/:ost
+// and the Prometheus gauges of recovery, scrub and slow OSTs.
 import type { FastifyInstance } from 'fastify';
 import { Gauge, type Registry, StripeError } from '../../common/index.js';
 import type { ClusterService } from '../cluster/service.js';
-import { RECOVERY_PG_STATES } from '../pgstate.js';
-import { summarizeRecoveryPgs } from './progress.js';
+import type { WeightPhases } from './phases.js';
+import { SUMMARY_PG_STATES, settled, summarizeRecoveryPgs } from './progress.js';
 import type { RecoverySettings } from './repairs.js';
+import { registerScrubAdmin, scrubSummary } from './scrub-admin.js';
+import type { ScrubService } from './scrub-service.js';
 import type { RecoveryService } from './service.js';
 import type { OstHealthTracker } from './slow-osts.js';
 import { pgHolders } from './wire.js';
+
+/** The self-healing services the admin API and metrics read. */
+export interface HealingParts {
+  recovery: RecoveryService;
+  cluster: ClusterService;
+  health: OstHealthTracker;
+  scrub: ScrubService;
+  phases: WeightPhases;
+}
 
 function parseSettings(body: unknown, current: RecoverySettings): RecoverySettings {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
@@ -41,20 +56,26 @@ function number(raw: string, what: string): number {
   return Number(raw);
 }
 
-export function recoveryView(recovery: RecoveryService, cluster: ClusterService, health: OstHealthTracker) {
+function summaryOf(parts: HealingParts) {
+  const { recovery, cluster, scrub } = parts;
+  return summarizeRecoveryPgs(
+    cluster.state,
+    recovery.holders,
+    recovery.activePgs(),
+    recovery.progress(),
+    scrub.scrubbingPgs(),
+  );
+}
+
+export function recoveryView(parts: HealingParts) {
   return {
-    pgs: () =>
-      summarizeRecoveryPgs(cluster.state, recovery.holders, recovery.activePgs(), recovery.progress()),
-    slow: () => health.slow(),
+    pgs: () => ({ ...summaryOf(parts), scrub: scrubSummary(parts.scrub), phases: parts.phases.view() }),
+    slow: () => parts.health.slow(),
   };
 }
 
-export function registerRecoveryAdmin(
-  app: FastifyInstance,
-  recovery: RecoveryService,
-  cluster: ClusterService,
-  health: OstHealthTracker,
-): void {
+export function registerRecoveryAdmin(app: FastifyInstance, parts: HealingParts): void {
+  const { recovery, cluster, health } = parts;
   const status = () => ({
     ...recovery.settings,
     progress: recovery.progress(),
@@ -76,17 +97,14 @@ export function registerRecoveryAdmin(
     return status();
   });
   app.get('/api/health', async () => {
-    const pgs = summarizeRecoveryPgs(
-      cluster.state,
-      recovery.holders,
-      recovery.activePgs(),
-      recovery.progress(),
-    );
+    const pgs = summaryOf(parts);
     const slow = health.slow();
     return {
-      ok: pgs.byState.clean === pgs.total && slow.length === 0,
+      ok: settled(pgs) && slow.length === 0,
       epoch: pgs.epoch,
       pgs: { total: pgs.total, byState: pgs.byState, recovery: pgs.recovery },
+      scrub: scrubSummary(parts.scrub),
+      phases: parts.phases.view(),
       slowOsts: slow,
       ostLatency: health.samples(),
     };
@@ -97,14 +115,11 @@ export function registerRecoveryAdmin(
       pg: number(request.params.pg, 'pg'),
     }),
   );
+  registerScrubAdmin(app, parts);
 }
 
-export function registerRecoveryMetrics(
-  registry: Registry,
-  recovery: RecoveryService,
-  cluster: ClusterService,
-  health: OstHealthTracker,
-): void {
+export function registerRecoveryMetrics(registry: Registry, parts: HealingParts): void {
+  const { recovery, cluster, health, scrub } = parts;
   new Gauge({
     name: 'stripefs_ost_slow',
     help: '1 when the OST is flagged slow or flaky (latency outlier or errors)',
@@ -122,13 +137,8 @@ export function registerRecoveryMetrics(
     labelNames: ['state'],
     registers: [registry],
     collect() {
-      const pgs = summarizeRecoveryPgs(
-        cluster.state,
-        recovery.holders,
-        recovery.activePgs(),
-        recovery.progress(),
-      );
-      for (const state of RECOVERY_PG_STATES) this.set({ state }, pgs.byState[state]);
+      const pgs = summaryOf(parts);
+      for (const state of SUMMARY_PG_STATES) this.set({ state }, pgs.byState[state]);
     },
   });
   const gauge = (name: string, help: string, value: () => number): void => {
@@ -161,4 +171,17 @@ export function registerRecoveryMetrics(
     'Objects repaired after a bad-chunk report since start',
     () => recovery.totals.objectsRepaired,
   );
+  const scrubTotal = (pick: (t: ScrubService['tasks'][number]) => number) => () =>
+    scrub.tasks.reduce((sum, t) => sum + pick(t), 0);
+  gauge(
+    'stripefs_mds_scrub_errors_found',
+    'Copies deep scrub found wrong (tasks kept in memory)',
+    scrubTotal((t) => t.errorsFound),
+  );
+  gauge(
+    'stripefs_mds_scrub_errors_fixed',
+    'Copies deep scrub repaired (tasks kept in memory)',
+    scrubTotal((t) => t.errorsFixed),
+  );
+  gauge('stripefs_mds_scrub_active_pgs', 'PGs being deep-scrubbed now', () => scrub.scrubbingPgs().size);
 }

@@ -48,17 +48,28 @@ export interface RecoveryProgress {
   etaSeconds: number | null;
 }
 
+/** `scrubbing`: a clean PG whose copies a deep scrub is comparing now. */
+export type SummaryPgState = RecoveryPgState | 'scrubbing';
+export const SUMMARY_PG_STATES: readonly SummaryPgState[] = [...RECOVERY_PG_STATES, 'scrubbing'];
+/** States in which a PG holds every copy where it is placed (health counts them as clean). */
+export const SETTLED_PG_STATES: readonly SummaryPgState[] = ['clean', 'scrubbing'];
+
 export interface RecoveryPgSummary {
   epoch: number;
   total: number;
-  byState: Record<RecoveryPgState, number>;
-  byPool: Record<string, Record<RecoveryPgState, number>>;
-  nonClean: { pool: string; pg: number; state: RecoveryPgState; osts: number[]; holders?: number[] }[];
+  byState: Record<SummaryPgState, number>;
+  byPool: Record<string, Record<SummaryPgState, number>>;
+  nonClean: { pool: string; pg: number; state: SummaryPgState; osts: number[]; holders?: number[] }[];
   recovery: RecoveryProgress;
 }
 
-function zero(): Record<RecoveryPgState, number> {
-  return Object.fromEntries(RECOVERY_PG_STATES.map((s) => [s, 0])) as Record<RecoveryPgState, number>;
+function zero(): Record<SummaryPgState, number> {
+  return Object.fromEntries(SUMMARY_PG_STATES.map((s) => [s, 0])) as Record<SummaryPgState, number>;
+}
+
+/** Every PG clean or scrubbing. */
+export function settled(summary: Pick<RecoveryPgSummary, 'byState' | 'total'>): boolean {
+  return summary.byState.clean + summary.byState.scrubbing === summary.total;
 }
 
 export function summarizeRecoveryPgs(
@@ -66,6 +77,7 @@ export function summarizeRecoveryPgs(
   holders: HoldersTable,
   activePgs: ReadonlySet<string>,
   progress: RecoveryProgress,
+  scrubbing: ReadonlySet<string> = new Set(),
 ): RecoveryPgSummary {
   const summary: RecoveryPgSummary = {
     epoch: state.map.epoch,
@@ -81,11 +93,13 @@ export function summarizeRecoveryPgs(
       const placement = placePg(state.map, pool, pg);
       const key = pgKey(pool.id, pg);
       const record = holders.get(key);
-      const pgState = pgStateWithHolders(state.map, pool, placement, record, activePgs.has(key));
+      const recoveryState = pgStateWithHolders(state.map, pool, placement, record, activePgs.has(key));
+      const pgState: SummaryPgState =
+        recoveryState === 'clean' && scrubbing.has(key) ? 'scrubbing' : recoveryState;
       counts[pgState]++;
       summary.byState[pgState]++;
       summary.total++;
-      if (pgState !== 'clean' && summary.nonClean.length < RECOVERY_NON_CLEAN_LISTED_MAX) {
+      if (!SETTLED_PG_STATES.includes(pgState) && summary.nonClean.length < RECOVERY_NON_CLEAN_LISTED_MAX) {
         summary.nonClean.push({
           pool: pool.name,
           pg,

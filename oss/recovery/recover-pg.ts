@@ -11,6 +11,7 @@ import { StripeError } from '../../common/errors.js';
 import type { Logger } from '../../common/logging.js';
 import { Semaphore } from '../../common/semaphore.js';
 import type { OssCore } from '../ops.js';
+import { keepVersion } from './keep-version.js';
 import {
   RECOVERY_LIST_PAGE,
   RECOVERY_OBJECTS_IN_FLIGHT_MAX,
@@ -55,6 +56,8 @@ interface Job {
   /** replicated: the object id; ec: the group key. */
   key: string;
   size: number;
+  /** The source's version, which the copy takes (see keepVersion). */
+  version: number;
   existed: boolean;
 }
 
@@ -123,6 +126,7 @@ export class Recoverer {
         const keyed = objects.map((o) => ({
           objectId: req.rule.kind === 'erasure' ? groupOf(o.objectId) : o.objectId,
           size: o.size,
+          version: o.version,
         }));
         return wanted.size > 0 ? keyed.filter((o) => wanted.has(o.objectId)) : keyed;
       } catch (err) {
@@ -150,19 +154,23 @@ export class Recoverer {
       const have = local.get(targetId);
       const needed =
         req.mode === 'all' || have === undefined || (req.mode === 'absent-or-size' && have !== o.size);
-      return needed ? [{ targetId, key: o.objectId, size: o.size, existed: have !== undefined }] : [];
+      return needed
+        ? [{ targetId, key: o.objectId, size: o.size, version: o.version, existed: have !== undefined }]
+        : [];
     });
   }
 
   private async copy(req: RecoverRequest, job: Job, bucket: TokenBucket): Promise<void> {
     let offset = 0;
+    let written = 0;
     do {
       const length = Math.min(RECOVERY_SLICE_BYTES, job.size - offset);
       await bucket.take(length);
       const data = await this.sliceOf(req, job, offset, length);
-      await this.writeLocal(req, job.targetId, offset, data, offset + length >= job.size);
+      written = await this.writeLocal(req, job.targetId, offset, data, offset + length >= job.size);
       offset += length;
     } while (offset < job.size);
+    await keepVersion(this.core.handle(req.targetOstId).ost, job.targetId, written, job.version);
   }
 
   /** One slice of the target's object: copied from a holder of it, or rebuilt from k chunks. */
@@ -234,11 +242,11 @@ export class Recoverer {
     offset: number,
     data: Buffer,
     last: boolean,
-  ): Promise<void> {
+  ): Promise<number> {
     const ref = { ostId: req.targetOstId, objectId, poolId: req.poolId, pg: req.pg, mapEpoch: req.mapEpoch };
     async function* pieces(): AsyncGenerator<{ data: Buffer }> {
       if (data.length > 0) yield { data };
     }
-    await this.core.write(ref, offset, data.length, crc32c(data), last, pieces());
+    return (await this.core.write(ref, offset, data.length, crc32c(data), last, pieces())).version;
   }
 }

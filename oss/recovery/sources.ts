@@ -23,6 +23,8 @@ export interface SourceRef {
 export interface ListedObject {
   objectId: string;
   size: number;
+  /** Writes applied to the source's copy: a copy made from it keeps this version. */
+  version: number;
 }
 
 export class SourcePool {
@@ -58,7 +60,8 @@ export class SourcePool {
         { ostId: source.ostId, poolId, pg, cursor, limit: RECOVERY_LIST_PAGE },
         { deadline: Date.now() + RECOVERY_LIST_TIMEOUT_MS },
       );
-      for (const o of page.objects) out.push({ objectId: o.objectId, size: Number(o.size) });
+      for (const o of page.objects)
+        out.push({ objectId: o.objectId, size: Number(o.size), version: Number(o.version) });
       if (out.length > RECOVERY_PG_OBJECTS_MAX) throw new Error(`PG ${poolId}/${pg} lists over the limit`);
       cursor = page.nextCursor;
     } while (cursor);

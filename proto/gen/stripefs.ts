@@ -7,10 +7,15 @@ import type { Attr as _stripefs_v1_Attr, Attr__Output as _stripefs_v1_Attr__Outp
 import type { ClusterMap as _stripefs_v1_ClusterMap, ClusterMap__Output as _stripefs_v1_ClusterMap__Output } from './stripefs/v1/ClusterMap.js';
 import type { CommitRequest as _stripefs_v1_CommitRequest, CommitRequest__Output as _stripefs_v1_CommitRequest__Output } from './stripefs/v1/CommitRequest.js';
 import type { CommitResponse as _stripefs_v1_CommitResponse, CommitResponse__Output as _stripefs_v1_CommitResponse__Output } from './stripefs/v1/CommitResponse.js';
+import type { CreateManyRequest as _stripefs_v1_CreateManyRequest, CreateManyRequest__Output as _stripefs_v1_CreateManyRequest__Output } from './stripefs/v1/CreateManyRequest.js';
+import type { CreateManyResponse as _stripefs_v1_CreateManyResponse, CreateManyResponse__Output as _stripefs_v1_CreateManyResponse__Output } from './stripefs/v1/CreateManyResponse.js';
+import type { CreateManyResult as _stripefs_v1_CreateManyResult, CreateManyResult__Output as _stripefs_v1_CreateManyResult__Output } from './stripefs/v1/CreateManyResult.js';
 import type { CreateRequest as _stripefs_v1_CreateRequest, CreateRequest__Output as _stripefs_v1_CreateRequest__Output } from './stripefs/v1/CreateRequest.js';
 import type { CreateResponse as _stripefs_v1_CreateResponse, CreateResponse__Output as _stripefs_v1_CreateResponse__Output } from './stripefs/v1/CreateResponse.js';
 import type { DeleteObjectRequest as _stripefs_v1_DeleteObjectRequest, DeleteObjectRequest__Output as _stripefs_v1_DeleteObjectRequest__Output } from './stripefs/v1/DeleteObjectRequest.js';
 import type { DeleteObjectResponse as _stripefs_v1_DeleteObjectResponse, DeleteObjectResponse__Output as _stripefs_v1_DeleteObjectResponse__Output } from './stripefs/v1/DeleteObjectResponse.js';
+import type { DigestObjectsRequest as _stripefs_v1_DigestObjectsRequest, DigestObjectsRequest__Output as _stripefs_v1_DigestObjectsRequest__Output } from './stripefs/v1/DigestObjectsRequest.js';
+import type { DigestObjectsResponse as _stripefs_v1_DigestObjectsResponse, DigestObjectsResponse__Output as _stripefs_v1_DigestObjectsResponse__Output } from './stripefs/v1/DigestObjectsResponse.js';
 import type { DirEntry as _stripefs_v1_DirEntry, DirEntry__Output as _stripefs_v1_DirEntry__Output } from './stripefs/v1/DirEntry.js';
 import type { FlushRequest as _stripefs_v1_FlushRequest, FlushRequest__Output as _stripefs_v1_FlushRequest__Output } from './stripefs/v1/FlushRequest.js';
 import type { FlushResponse as _stripefs_v1_FlushResponse, FlushResponse__Output as _stripefs_v1_FlushResponse__Output } from './stripefs/v1/FlushResponse.js';
@@ -21,6 +26,7 @@ import type { GetPgHoldersResponse as _stripefs_v1_GetPgHoldersResponse, GetPgHo
 import type { HealthServiceClient as _stripefs_v1_HealthServiceClient, HealthServiceDefinition as _stripefs_v1_HealthServiceDefinition } from './stripefs/v1/HealthService.js';
 import type { HeartbeatRequest as _stripefs_v1_HeartbeatRequest, HeartbeatRequest__Output as _stripefs_v1_HeartbeatRequest__Output } from './stripefs/v1/HeartbeatRequest.js';
 import type { HeartbeatResponse as _stripefs_v1_HeartbeatResponse, HeartbeatResponse__Output as _stripefs_v1_HeartbeatResponse__Output } from './stripefs/v1/HeartbeatResponse.js';
+import type { ItemError as _stripefs_v1_ItemError, ItemError__Output as _stripefs_v1_ItemError__Output } from './stripefs/v1/ItemError.js';
 import type { Layout as _stripefs_v1_Layout, Layout__Output as _stripefs_v1_Layout__Output } from './stripefs/v1/Layout.js';
 import type { ListObjectsRequest as _stripefs_v1_ListObjectsRequest, ListObjectsRequest__Output as _stripefs_v1_ListObjectsRequest__Output } from './stripefs/v1/ListObjectsRequest.js';
 import type { ListObjectsResponse as _stripefs_v1_ListObjectsResponse, ListObjectsResponse__Output as _stripefs_v1_ListObjectsResponse__Output } from './stripefs/v1/ListObjectsResponse.js';
@@ -30,6 +36,7 @@ import type { MapOst as _stripefs_v1_MapOst, MapOst__Output as _stripefs_v1_MapO
 import type { MdsServiceClient as _stripefs_v1_MdsServiceClient, MdsServiceDefinition as _stripefs_v1_MdsServiceDefinition } from './stripefs/v1/MdsService.js';
 import type { MkdirRequest as _stripefs_v1_MkdirRequest, MkdirRequest__Output as _stripefs_v1_MkdirRequest__Output } from './stripefs/v1/MkdirRequest.js';
 import type { MkdirResponse as _stripefs_v1_MkdirResponse, MkdirResponse__Output as _stripefs_v1_MkdirResponse__Output } from './stripefs/v1/MkdirResponse.js';
+import type { ObjectDigest as _stripefs_v1_ObjectDigest, ObjectDigest__Output as _stripefs_v1_ObjectDigest__Output } from './stripefs/v1/ObjectDigest.js';
 import type { ObjectRef as _stripefs_v1_ObjectRef, ObjectRef__Output as _stripefs_v1_ObjectRef__Output } from './stripefs/v1/ObjectRef.js';
 import type { OpenRequest as _stripefs_v1_OpenRequest, OpenRequest__Output as _stripefs_v1_OpenRequest__Output } from './stripefs/v1/OpenRequest.js';
 import type { OpenResponse as _stripefs_v1_OpenResponse, OpenResponse__Output as _stripefs_v1_OpenResponse__Output } from './stripefs/v1/OpenResponse.js';
@@ -57,6 +64,9 @@ import type { ReportBadChunkResponse as _stripefs_v1_ReportBadChunkResponse, Rep
 import type { RmdirRequest as _stripefs_v1_RmdirRequest, RmdirRequest__Output as _stripefs_v1_RmdirRequest__Output } from './stripefs/v1/RmdirRequest.js';
 import type { RmdirResponse as _stripefs_v1_RmdirResponse, RmdirResponse__Output as _stripefs_v1_RmdirResponse__Output } from './stripefs/v1/RmdirResponse.js';
 import type { Rule as _stripefs_v1_Rule, Rule__Output as _stripefs_v1_Rule__Output } from './stripefs/v1/Rule.js';
+import type { ScrubFinding as _stripefs_v1_ScrubFinding, ScrubFinding__Output as _stripefs_v1_ScrubFinding__Output } from './stripefs/v1/ScrubFinding.js';
+import type { ScrubPgRequest as _stripefs_v1_ScrubPgRequest, ScrubPgRequest__Output as _stripefs_v1_ScrubPgRequest__Output } from './stripefs/v1/ScrubPgRequest.js';
+import type { ScrubPgResponse as _stripefs_v1_ScrubPgResponse, ScrubPgResponse__Output as _stripefs_v1_ScrubPgResponse__Output } from './stripefs/v1/ScrubPgResponse.js';
 import type { SetLayoutRequest as _stripefs_v1_SetLayoutRequest, SetLayoutRequest__Output as _stripefs_v1_SetLayoutRequest__Output } from './stripefs/v1/SetLayoutRequest.js';
 import type { SetLayoutResponse as _stripefs_v1_SetLayoutResponse, SetLayoutResponse__Output as _stripefs_v1_SetLayoutResponse__Output } from './stripefs/v1/SetLayoutResponse.js';
 import type { StatManyRequest as _stripefs_v1_StatManyRequest, StatManyRequest__Output as _stripefs_v1_StatManyRequest__Output } from './stripefs/v1/StatManyRequest.js';
@@ -66,6 +76,9 @@ import type { StatObjectRequest as _stripefs_v1_StatObjectRequest, StatObjectReq
 import type { StatObjectResponse as _stripefs_v1_StatObjectResponse, StatObjectResponse__Output as _stripefs_v1_StatObjectResponse__Output } from './stripefs/v1/StatObjectResponse.js';
 import type { StatRequest as _stripefs_v1_StatRequest, StatRequest__Output as _stripefs_v1_StatRequest__Output } from './stripefs/v1/StatRequest.js';
 import type { StatResponse as _stripefs_v1_StatResponse, StatResponse__Output as _stripefs_v1_StatResponse__Output } from './stripefs/v1/StatResponse.js';
+import type { UnlinkManyRequest as _stripefs_v1_UnlinkManyRequest, UnlinkManyRequest__Output as _stripefs_v1_UnlinkManyRequest__Output } from './stripefs/v1/UnlinkManyRequest.js';
+import type { UnlinkManyResponse as _stripefs_v1_UnlinkManyResponse, UnlinkManyResponse__Output as _stripefs_v1_UnlinkManyResponse__Output } from './stripefs/v1/UnlinkManyResponse.js';
+import type { UnlinkManyResult as _stripefs_v1_UnlinkManyResult, UnlinkManyResult__Output as _stripefs_v1_UnlinkManyResult__Output } from './stripefs/v1/UnlinkManyResult.js';
 import type { UnlinkRequest as _stripefs_v1_UnlinkRequest, UnlinkRequest__Output as _stripefs_v1_UnlinkRequest__Output } from './stripefs/v1/UnlinkRequest.js';
 import type { UnlinkResponse as _stripefs_v1_UnlinkResponse, UnlinkResponse__Output as _stripefs_v1_UnlinkResponse__Output } from './stripefs/v1/UnlinkResponse.js';
 import type { WatchMapRequest as _stripefs_v1_WatchMapRequest, WatchMapRequest__Output as _stripefs_v1_WatchMapRequest__Output } from './stripefs/v1/WatchMapRequest.js';
@@ -87,10 +100,15 @@ export interface ProtoGrpcType {
       ClusterMap: MessageTypeDefinition<_stripefs_v1_ClusterMap, _stripefs_v1_ClusterMap__Output>
       CommitRequest: MessageTypeDefinition<_stripefs_v1_CommitRequest, _stripefs_v1_CommitRequest__Output>
       CommitResponse: MessageTypeDefinition<_stripefs_v1_CommitResponse, _stripefs_v1_CommitResponse__Output>
+      CreateManyRequest: MessageTypeDefinition<_stripefs_v1_CreateManyRequest, _stripefs_v1_CreateManyRequest__Output>
+      CreateManyResponse: MessageTypeDefinition<_stripefs_v1_CreateManyResponse, _stripefs_v1_CreateManyResponse__Output>
+      CreateManyResult: MessageTypeDefinition<_stripefs_v1_CreateManyResult, _stripefs_v1_CreateManyResult__Output>
       CreateRequest: MessageTypeDefinition<_stripefs_v1_CreateRequest, _stripefs_v1_CreateRequest__Output>
       CreateResponse: MessageTypeDefinition<_stripefs_v1_CreateResponse, _stripefs_v1_CreateResponse__Output>
       DeleteObjectRequest: MessageTypeDefinition<_stripefs_v1_DeleteObjectRequest, _stripefs_v1_DeleteObjectRequest__Output>
       DeleteObjectResponse: MessageTypeDefinition<_stripefs_v1_DeleteObjectResponse, _stripefs_v1_DeleteObjectResponse__Output>
+      DigestObjectsRequest: MessageTypeDefinition<_stripefs_v1_DigestObjectsRequest, _stripefs_v1_DigestObjectsRequest__Output>
+      DigestObjectsResponse: MessageTypeDefinition<_stripefs_v1_DigestObjectsResponse, _stripefs_v1_DigestObjectsResponse__Output>
       DirEntry: MessageTypeDefinition<_stripefs_v1_DirEntry, _stripefs_v1_DirEntry__Output>
       FileType: EnumTypeDefinition
       FlushRequest: MessageTypeDefinition<_stripefs_v1_FlushRequest, _stripefs_v1_FlushRequest__Output>
@@ -102,6 +120,7 @@ export interface ProtoGrpcType {
       HealthService: SubtypeConstructor<typeof grpc.Client, _stripefs_v1_HealthServiceClient> & { service: _stripefs_v1_HealthServiceDefinition }
       HeartbeatRequest: MessageTypeDefinition<_stripefs_v1_HeartbeatRequest, _stripefs_v1_HeartbeatRequest__Output>
       HeartbeatResponse: MessageTypeDefinition<_stripefs_v1_HeartbeatResponse, _stripefs_v1_HeartbeatResponse__Output>
+      ItemError: MessageTypeDefinition<_stripefs_v1_ItemError, _stripefs_v1_ItemError__Output>
       Layout: MessageTypeDefinition<_stripefs_v1_Layout, _stripefs_v1_Layout__Output>
       LayoutPattern: EnumTypeDefinition
       ListObjectsRequest: MessageTypeDefinition<_stripefs_v1_ListObjectsRequest, _stripefs_v1_ListObjectsRequest__Output>
@@ -112,6 +131,7 @@ export interface ProtoGrpcType {
       MdsService: SubtypeConstructor<typeof grpc.Client, _stripefs_v1_MdsServiceClient> & { service: _stripefs_v1_MdsServiceDefinition }
       MkdirRequest: MessageTypeDefinition<_stripefs_v1_MkdirRequest, _stripefs_v1_MkdirRequest__Output>
       MkdirResponse: MessageTypeDefinition<_stripefs_v1_MkdirResponse, _stripefs_v1_MkdirResponse__Output>
+      ObjectDigest: MessageTypeDefinition<_stripefs_v1_ObjectDigest, _stripefs_v1_ObjectDigest__Output>
       ObjectRef: MessageTypeDefinition<_stripefs_v1_ObjectRef, _stripefs_v1_ObjectRef__Output>
       OpenRequest: MessageTypeDefinition<_stripefs_v1_OpenRequest, _stripefs_v1_OpenRequest__Output>
       OpenResponse: MessageTypeDefinition<_stripefs_v1_OpenResponse, _stripefs_v1_OpenResponse__Output>
@@ -142,6 +162,9 @@ export interface ProtoGrpcType {
       RmdirResponse: MessageTypeDefinition<_stripefs_v1_RmdirResponse, _stripefs_v1_RmdirResponse__Output>
       Rule: MessageTypeDefinition<_stripefs_v1_Rule, _stripefs_v1_Rule__Output>
       RuleKind: EnumTypeDefinition
+      ScrubFinding: MessageTypeDefinition<_stripefs_v1_ScrubFinding, _stripefs_v1_ScrubFinding__Output>
+      ScrubPgRequest: MessageTypeDefinition<_stripefs_v1_ScrubPgRequest, _stripefs_v1_ScrubPgRequest__Output>
+      ScrubPgResponse: MessageTypeDefinition<_stripefs_v1_ScrubPgResponse, _stripefs_v1_ScrubPgResponse__Output>
       SetLayoutRequest: MessageTypeDefinition<_stripefs_v1_SetLayoutRequest, _stripefs_v1_SetLayoutRequest__Output>
       SetLayoutResponse: MessageTypeDefinition<_stripefs_v1_SetLayoutResponse, _stripefs_v1_SetLayoutResponse__Output>
       StatManyRequest: MessageTypeDefinition<_stripefs_v1_StatManyRequest, _stripefs_v1_StatManyRequest__Output>
@@ -151,6 +174,9 @@ export interface ProtoGrpcType {
       StatObjectResponse: MessageTypeDefinition<_stripefs_v1_StatObjectResponse, _stripefs_v1_StatObjectResponse__Output>
       StatRequest: MessageTypeDefinition<_stripefs_v1_StatRequest, _stripefs_v1_StatRequest__Output>
       StatResponse: MessageTypeDefinition<_stripefs_v1_StatResponse, _stripefs_v1_StatResponse__Output>
+      UnlinkManyRequest: MessageTypeDefinition<_stripefs_v1_UnlinkManyRequest, _stripefs_v1_UnlinkManyRequest__Output>
+      UnlinkManyResponse: MessageTypeDefinition<_stripefs_v1_UnlinkManyResponse, _stripefs_v1_UnlinkManyResponse__Output>
+      UnlinkManyResult: MessageTypeDefinition<_stripefs_v1_UnlinkManyResult, _stripefs_v1_UnlinkManyResult__Output>
       UnlinkRequest: MessageTypeDefinition<_stripefs_v1_UnlinkRequest, _stripefs_v1_UnlinkRequest__Output>
       UnlinkResponse: MessageTypeDefinition<_stripefs_v1_UnlinkResponse, _stripefs_v1_UnlinkResponse__Output>
       WatchMapRequest: MessageTypeDefinition<_stripefs_v1_WatchMapRequest, _stripefs_v1_WatchMapRequest__Output>

@@ -2,13 +2,22 @@
 // file's objects in the same batch; the worker deletes them on the OSS (a
 // fake that records DeleteObject), retries while the OSS fails, survives a
 // SIGKILL of the MDS, and forgets a record only once every delete succeeded.
+// It sends nothing to an OST that is down, and it drains while the namespace
+// stays busy (it yields to mutations but is never starved).
 import { describe, expect, it } from 'vitest';
 import { call } from '../../common/index.js';
+import type { DestroyQueueView } from '../../mds/admin.js';
 import { registerOss, startFakeOss, startMds, stopMds, tempDir } from './helpers.js';
 
-async function queueLength(adminUrl: string): Promise<number> {
-  return ((await (await fetch(`${adminUrl}/api/destroy-queue`)).json()) as { files: number }).files;
+async function queueView(adminUrl: string): Promise<DestroyQueueView> {
+  return (await (await fetch(`${adminUrl}/api/destroy-queue`)).json()) as DestroyQueueView;
 }
+
+async function queueLength(adminUrl: string): Promise<number> {
+  return (await queueView(adminUrl)).files;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('destroy queue', () => {
   it('deletes removed files objects on the OSSs, across failures and a restart', async () => {
@@ -64,6 +73,68 @@ describe('destroy queue', () => {
       expect(fake.deletes.length).toBe(calls);
     } finally {
       await stopMds(restarted);
+      await fake.close();
+    }
+  });
+
+  it('sends no deletes to a down OST, and deletes once it is back', async () => {
+    const fake = await startFakeOss();
+    const mds = await startMds(tempDir('mds-destroy-down'), { STRIPEFS_MDS_HEARTBEAT_TIMEOUT_MS: '300' });
+    const c = mds.client;
+    let beating: NodeJS.Timeout | undefined;
+    try {
+      const reg = await registerOss(c, { ossId: 'oss-a', host: 'h0', osts: 2, grpcAddress: fake.address });
+      const ostIds = reg.osts.map((o) => o.id);
+      await call(c, 'Mkdir', { path: '/d', layout: { pattern: 'LAYOUT_PATTERN_RAID0', stripeCount: 2 } });
+      const allDown = async () =>
+        (await call(c, 'GetMap', { epoch: 0 })).map!.osts.every((o) => !o.state?.up);
+      while (!(await allDown())) await pause(50);
+      const inodes: number[] = [];
+      for (let i = 0; i < 6; i++) inodes.push((await call(c, 'Create', { path: `/d/f${i}` })).attr!.inode);
+      for (let i = 0; i < 6; i++) await call(c, 'Unlink', { path: `/d/f${i}` });
+      while ((await queueView(mds.adminUrl)).skippedDeletes === 0) await pause(50);
+      expect(fake.deletes).toHaveLength(0);
+      expect(await queueLength(mds.adminUrl)).toBe(6);
+
+      const heartbeat = () =>
+        void call(c, 'Heartbeat', {
+          ossId: 'oss-a',
+          osts: ostIds.map((ostId) => ({ ostId, usedBytes: 0, totalBytes: 2 ** 40 })),
+        }).catch(() => undefined);
+      heartbeat();
+      beating = setInterval(heartbeat, 100);
+      while ((await queueLength(mds.adminUrl)) > 0) await pause(50);
+      const expected = inodes.flatMap((ino) => [`${ino}.0`, `${ino}.1`]).sort();
+      expect([...new Set(fake.deletes.map((d) => d.ref!.objectId))].sort()).toEqual(expected);
+      expect((await queueView(mds.adminUrl)).completed).toBe(6);
+    } finally {
+      clearInterval(beating);
+      await stopMds(mds);
+      await fake.close();
+    }
+  });
+
+  it('drains while the namespace stays busy', async () => {
+    const fake = await startFakeOss();
+    const mds = await startMds(tempDir('mds-destroy-busy'), { STRIPEFS_MDS_HEARTBEAT_TIMEOUT_MS: '60000' });
+    const c = mds.client;
+    const files = 100;
+    try {
+      await registerOss(c, { ossId: 'oss-a', host: 'h0', osts: 2, grpcAddress: fake.address });
+      await call(c, 'Mkdir', { path: '/d' });
+      await call(c, 'Mkdir', { path: '/busy' });
+      for (let i = 0; i < files; i++) await call(c, 'Create', { path: `/d/f${i}` });
+      await Promise.all(Array.from({ length: files }, (_, i) => call(c, 'Unlink', { path: `/d/f${i}` })));
+      // Mutations back to back (creates queue nothing) until every record is gone.
+      let created = 0;
+      while ((await queueLength(mds.adminUrl)) > 0) {
+        for (let i = 0; i < 10; i++) await call(c, 'Create', { path: `/busy/n${created++}` });
+      }
+      expect((await queueView(mds.adminUrl)).completed).toBe(files);
+      expect(new Set(fake.deletes.map((d) => d.ref!.objectId)).size).toBe(files);
+      process.stdout.write(`destroy while busy: ${files} records drained during ${created} creates\n`);
+    } finally {
+      await stopMds(mds);
       await fake.close();
     }
   });

@@ -1,16 +1,84 @@
 // SIGKILL during 1,000 concurrent creates, then restart: every acknowledged
 // create is there with its inode, every entry is whole (attributes inline and
 // a back pointer, so Commit by inode finds it), and new inodes never collide.
-// Also: two clients racing renames into one name lose nothing.
+// The same through the client library, whose concurrent creates travel as
+// CreateMany batches. Also: two clients racing renames into one name lose
+// nothing.
 import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
+import { MdsClient } from '../../client/mds-client.js';
 import { CLIENT_OPTIONS, call, seededRandom, seedFromEnv } from '../../common/index.js';
 import { contract } from '../../proto/index.js';
-import { codeOf, registerOss, startMds, stopMds, tempDir } from './helpers.js';
+import { codeOf, type MdsUnderTest, registerOss, startMds, stopMds, tempDir } from './helpers.js';
 
 const CONCURRENT = 1_000;
 const KILL_AFTER_ACKS = 500;
 const CREATES_MAX = 50_000;
+
+/**
+ * Keeps CONCURRENT creates in flight through `create` until KILL_AFTER_ACKS
+ * are acknowledged, SIGKILLs the MDS among them, and returns name -> inode of
+ * every acknowledged create.
+ */
+async function createsUntilKilled(
+  mds: MdsUnderTest,
+  create: (path: string) => Promise<number>,
+): Promise<Map<string, number>> {
+  const acked = new Map<string, number>();
+  let issued = 0;
+  let killing: Promise<void> | undefined;
+  const worker = async (): Promise<void> => {
+    while (!killing && issued < CREATES_MAX) {
+      const name = `f${issued++}`;
+      try {
+        acked.set(name, await create(`/burst/${name}`));
+        if (acked.size >= KILL_AFTER_ACKS && !killing) killing = mds.proc.kill('SIGKILL');
+      } catch {
+        return; // the server is gone
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENT }, worker));
+  await (killing ?? mds.proc.kill('SIGKILL'));
+  expect(acked.size).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
+  expect(issued - acked.size).toBeGreaterThan(0); // the kill landed while creates were in flight
+  process.stdout.write(
+    `durability: ${acked.size} acknowledged, ${issued - acked.size} in flight at SIGKILL\n`,
+  );
+  return acked;
+}
+
+/** Restarts the MDS on `dir`: every acknowledged create is listed with its inode, whole, and inodes stay unique. */
+async function checkAfterRestart(dir: string, acked: Map<string, number>): Promise<void> {
+  const second = await startMds(dir);
+  try {
+    const listed = new Map<string, number>();
+    let cursor = '';
+    do {
+      const page = await call(second.client, 'Readdir', {
+        path: '/burst',
+        cursor,
+        limit: 500,
+        withAttrs: true,
+      });
+      for (const e of page.entries) {
+        expect(e.attr?.inode).toBe(e.inode);
+        expect(e.attr?.layout?.poolId).toBeGreaterThan(0);
+        listed.set(e.name, e.inode);
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    for (const [name, inode] of acked) expect(listed.get(name), name).toBe(inode);
+    const inodes = new Set(listed.values());
+    expect(inodes.size).toBe(listed.size);
+    for (const inode of inodes)
+      expect(await codeOf(call(second.client, 'Commit', { inode, size: 1 }))).toBe('OK');
+    const fresh = await call(second.client, 'Create', { path: '/burst/after-restart' });
+    expect(inodes.has(fresh.attr!.inode)).toBe(false);
+  } finally {
+    await stopMds(second);
+  }
+}
 
 describe('durability', () => {
   it('keeps every acknowledged create across SIGKILL, with nothing half-made', async () => {
@@ -18,59 +86,29 @@ describe('durability', () => {
     const first = await startMds(dir);
     await registerOss(first.client, { ossId: 'oss-a', host: 'h0' });
     await call(first.client, 'Mkdir', { path: '/burst' });
-    const acked = new Map<string, number>();
-    let issued = 0;
-    let killing: Promise<void> | undefined;
-    // CONCURRENT workers keep that many creates in flight until the kill lands among them.
-    const worker = async (): Promise<void> => {
-      while (!killing && issued < CREATES_MAX) {
-        const name = `f${issued++}`;
-        try {
-          const res = await call(first.client, 'Create', { path: `/burst/${name}` });
-          acked.set(name, res.attr!.inode);
-          if (acked.size >= KILL_AFTER_ACKS && !killing) killing = first.proc.kill('SIGKILL');
-        } catch {
-          return; // the server is gone
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENT }, worker));
-    await (killing ?? first.proc.kill('SIGKILL'));
-    first.client.close();
-    expect(acked.size).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
-    expect(issued - acked.size).toBeGreaterThan(0); // the kill landed while creates were in flight
-    process.stdout.write(
-      `durability: ${acked.size} acknowledged, ${issued - acked.size} in flight at SIGKILL\n`,
+    const acked = await createsUntilKilled(
+      first,
+      async (path) => (await call(first.client, 'Create', { path })).attr!.inode,
     );
+    first.client.close();
+    await checkAfterRestart(dir, acked);
+  }, 240_000);
 
-    const second = await startMds(dir);
-    try {
-      const listed = new Map<string, number>();
-      let cursor = '';
-      do {
-        const page = await call(second.client, 'Readdir', {
-          path: '/burst',
-          cursor,
-          limit: 500,
-          withAttrs: true,
-        });
-        for (const e of page.entries) {
-          expect(e.attr?.inode).toBe(e.inode);
-          expect(e.attr?.layout?.poolId).toBeGreaterThan(0);
-          listed.set(e.name, e.inode);
-        }
-        cursor = page.nextCursor;
-      } while (cursor);
-      for (const [name, inode] of acked) expect(listed.get(name), name).toBe(inode);
-      const inodes = new Set(listed.values());
-      expect(inodes.size).toBe(listed.size);
-      for (const inode of inodes)
-        expect(await codeOf(call(second.client, 'Commit', { inode, size: 1 }))).toBe('OK');
-      const fresh = await call(second.client, 'Create', { path: '/burst/after-restart' });
-      expect(inodes.has(fresh.attr!.inode)).toBe(false);
-    } finally {
-      await stopMds(second);
-    }
+  it('keeps every create acknowledged from a CreateMany batch across SIGKILL', async () => {
+    const dir = tempDir('mds-crash-batched');
+    const first = await startMds(dir);
+    await registerOss(first.client, { ossId: 'oss-a', host: 'h0' });
+    await call(first.client, 'Mkdir', { path: '/burst' });
+    const client = new MdsClient(`127.0.0.1:${first.proc.ready.grpcPort}`);
+    const acked = await createsUntilKilled(
+      first,
+      async (path) => (await client.create(path, { exclusive: false, truncate: false })).inode,
+    );
+    // The creates really travelled in batches.
+    expect(client.createBatcher.itemsBatched).toBeGreaterThan(client.createBatcher.batchesSent);
+    client.close();
+    first.client.close();
+    await checkAfterRestart(dir, acked);
   }, 240_000);
 
   it('two clients renaming into the same name: one wins, nothing is lost', async () => {

@@ -1,11 +1,18 @@
 // The MDS's pure cores without a process: path rules, the failure detector as
-// a script of (state, now) -> actions, PG states, and the objects a removed
-// file leaves behind.
+// a script of (state, now) -> actions, PG states, the objects a removed file
+// leaves behind, and how hard the destroy worker may run.
 import { describe, expect, it } from 'vitest';
 import { StripeError } from '../../common/index.js';
 import { detectFailures, type OstLiveness } from '../../mds/cluster/detector.js';
 import { addPool, initialState, registerOss } from '../../mds/cluster/state.js';
 import { objectsOf } from '../../mds/destroy/objects.js';
+import {
+  DESTROY_BUSY_PASS_GAP_MS,
+  DESTROY_BUSY_RECORDS_PER_PASS_MAX,
+  DESTROY_QUIET_MS,
+  DESTROY_RECORDS_PER_PASS_MAX,
+  planPass,
+} from '../../mds/destroy/pace.js';
 import { parseLayoutText } from '../../mds/layout.js';
 import { parsePath } from '../../mds/paths.js';
 import { pgStateOf, summarizePgs } from '../../mds/pgstate.js';
@@ -107,5 +114,33 @@ describe('cluster state and PG states', () => {
     const targets = objectsOf({ ino: 42, layout, queuedAtMs: 0 }, [state]);
     expect(targets).toHaveLength(6); // 2 objects x 3 copies
     expect(new Set(targets.map((t) => t.objectId))).toEqual(new Set(['42.0', '42.1']));
+  });
+});
+
+describe('destroy pacing', () => {
+  // (now, last mutation, last pass start) -> how long to wait and how many records to take.
+  it('drains at full budget when the namespace is quiet and yields while it is busy', () => {
+    const quietFor = DESTROY_QUIET_MS;
+    // No mutation yet, or the last one DESTROY_QUIET_MS ago: at once, full budget.
+    expect(planPass(1_000, Number.NEGATIVE_INFINITY, 990)).toEqual({
+      waitMs: 0,
+      recordsMax: DESTROY_RECORDS_PER_PASS_MAX,
+    });
+    expect(planPass(10_000, 10_000 - quietFor, 9_999)).toEqual({
+      waitMs: 0,
+      recordsMax: DESTROY_RECORDS_PER_PASS_MAX,
+    });
+    // A mutation just now, a pass 100 ms ago: wait out the gap, then a small budget.
+    expect(planPass(10_000, 10_000, 9_900)).toEqual({
+      waitMs: DESTROY_BUSY_PASS_GAP_MS - 100,
+      recordsMax: DESTROY_BUSY_RECORDS_PER_PASS_MAX,
+    });
+    // Busy, but the last pass is older than the gap: now, small budget (progress is never starved).
+    expect(planPass(10_000, 9_999, 10_000 - DESTROY_BUSY_PASS_GAP_MS)).toEqual({
+      waitMs: 0,
+      recordsMax: DESTROY_BUSY_RECORDS_PER_PASS_MAX,
+    });
+    expect(DESTROY_BUSY_RECORDS_PER_PASS_MAX).toBeLessThan(DESTROY_RECORDS_PER_PASS_MAX);
+    expect(DESTROY_BUSY_RECORDS_PER_PASS_MAX).toBeGreaterThan(0);
   });
 });

@@ -6,6 +6,8 @@ import type { AdminOstRequest as _stripefs_v1_AdminOstRequest, AdminOstRequest__
 import type { AdminOstResponse as _stripefs_v1_AdminOstResponse, AdminOstResponse__Output as _stripefs_v1_AdminOstResponse__Output } from '../../stripefs/v1/AdminOstResponse.js';
 import type { CommitRequest as _stripefs_v1_CommitRequest, CommitRequest__Output as _stripefs_v1_CommitRequest__Output } from '../../stripefs/v1/CommitRequest.js';
 import type { CommitResponse as _stripefs_v1_CommitResponse, CommitResponse__Output as _stripefs_v1_CommitResponse__Output } from '../../stripefs/v1/CommitResponse.js';
+import type { CreateManyRequest as _stripefs_v1_CreateManyRequest, CreateManyRequest__Output as _stripefs_v1_CreateManyRequest__Output } from '../../stripefs/v1/CreateManyRequest.js';
+import type { CreateManyResponse as _stripefs_v1_CreateManyResponse, CreateManyResponse__Output as _stripefs_v1_CreateManyResponse__Output } from '../../stripefs/v1/CreateManyResponse.js';
 import type { CreateRequest as _stripefs_v1_CreateRequest, CreateRequest__Output as _stripefs_v1_CreateRequest__Output } from '../../stripefs/v1/CreateRequest.js';
 import type { CreateResponse as _stripefs_v1_CreateResponse, CreateResponse__Output as _stripefs_v1_CreateResponse__Output } from '../../stripefs/v1/CreateResponse.js';
 import type { GetMapRequest as _stripefs_v1_GetMapRequest, GetMapRequest__Output as _stripefs_v1_GetMapRequest__Output } from '../../stripefs/v1/GetMapRequest.js';
@@ -34,6 +36,8 @@ import type { StatManyRequest as _stripefs_v1_StatManyRequest, StatManyRequest__
 import type { StatManyResponse as _stripefs_v1_StatManyResponse, StatManyResponse__Output as _stripefs_v1_StatManyResponse__Output } from '../../stripefs/v1/StatManyResponse.js';
 import type { StatRequest as _stripefs_v1_StatRequest, StatRequest__Output as _stripefs_v1_StatRequest__Output } from '../../stripefs/v1/StatRequest.js';
 import type { StatResponse as _stripefs_v1_StatResponse, StatResponse__Output as _stripefs_v1_StatResponse__Output } from '../../stripefs/v1/StatResponse.js';
+import type { UnlinkManyRequest as _stripefs_v1_UnlinkManyRequest, UnlinkManyRequest__Output as _stripefs_v1_UnlinkManyRequest__Output } from '../../stripefs/v1/UnlinkManyRequest.js';
+import type { UnlinkManyResponse as _stripefs_v1_UnlinkManyResponse, UnlinkManyResponse__Output as _stripefs_v1_UnlinkManyResponse__Output } from '../../stripefs/v1/UnlinkManyResponse.js';
 import type { UnlinkRequest as _stripefs_v1_UnlinkRequest, UnlinkRequest__Output as _stripefs_v1_UnlinkRequest__Output } from '../../stripefs/v1/UnlinkRequest.js';
 import type { UnlinkResponse as _stripefs_v1_UnlinkResponse, UnlinkResponse__Output as _stripefs_v1_UnlinkResponse__Output } from '../../stripefs/v1/UnlinkResponse.js';
 import type { WatchMapRequest as _stripefs_v1_WatchMapRequest, WatchMapRequest__Output as _stripefs_v1_WatchMapRequest__Output } from '../../stripefs/v1/WatchMapRequest.js';
@@ -66,6 +70,15 @@ export interface MdsServiceClient extends grpc.Client {
   create(argument: _stripefs_v1_CreateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
   create(argument: _stripefs_v1_CreateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
   create(argument: _stripefs_v1_CreateRequest, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
+  
+  CreateMany(argument: _stripefs_v1_CreateManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CreateManyResponse__Output>): grpc.ClientUnaryCall;
+  CreateMany(argument: _stripefs_v1_CreateManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CreateManyResponse__Output>): grpc.ClientUnaryCall;
+  CreateMany(argument: _stripefs_v1_CreateManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CreateManyResponse__Output>): grpc.ClientUnaryCall;
+  CreateMany(argument: _stripefs_v1_CreateManyRequest, callback: grpc.requestCallback<_stripefs_v1_CreateManyResponse__Output>): grpc.ClientUnaryCall;
+  createMany(argument: _stripefs_v1_CreateManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CreateManyResponse__Output>): grpc.ClientUnaryCall;
+  createMany(argument: _stripefs_v1_CreateManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CreateManyResponse__Output>): grpc.ClientUnaryCall;
+  createMany(argument: _stripefs_v1_CreateManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CreateManyResponse__Output>): grpc.ClientUnaryCall;
+  createMany(argument: _stripefs_v1_CreateManyRequest, callback: grpc.requestCallback<_stripefs_v1_CreateManyResponse__Output>): grpc.ClientUnaryCall;
   
   GetMap(argument: _stripefs_v1_GetMapRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
   GetMap(argument: _stripefs_v1_GetMapRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
@@ -193,6 +206,15 @@ export interface MdsServiceClient extends grpc.Client {
   unlink(argument: _stripefs_v1_UnlinkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_UnlinkResponse__Output>): grpc.ClientUnaryCall;
   unlink(argument: _stripefs_v1_UnlinkRequest, callback: grpc.requestCallback<_stripefs_v1_UnlinkResponse__Output>): grpc.ClientUnaryCall;
   
+  UnlinkMany(argument: _stripefs_v1_UnlinkManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_UnlinkManyResponse__Output>): grpc.ClientUnaryCall;
+  UnlinkMany(argument: _stripefs_v1_UnlinkManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_UnlinkManyResponse__Output>): grpc.ClientUnaryCall;
+  UnlinkMany(argument: _stripefs_v1_UnlinkManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_UnlinkManyResponse__Output>): grpc.ClientUnaryCall;
+  UnlinkMany(argument: _stripefs_v1_UnlinkManyRequest, callback: grpc.requestCallback<_stripefs_v1_UnlinkManyResponse__Output>): grpc.ClientUnaryCall;
+  unlinkMany(argument: _stripefs_v1_UnlinkManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_UnlinkManyResponse__Output>): grpc.ClientUnaryCall;
+  unlinkMany(argument: _stripefs_v1_UnlinkManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_UnlinkManyResponse__Output>): grpc.ClientUnaryCall;
+  unlinkMany(argument: _stripefs_v1_UnlinkManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_UnlinkManyResponse__Output>): grpc.ClientUnaryCall;
+  unlinkMany(argument: _stripefs_v1_UnlinkManyRequest, callback: grpc.requestCallback<_stripefs_v1_UnlinkManyResponse__Output>): grpc.ClientUnaryCall;
+  
   WatchMap(argument: _stripefs_v1_WatchMapRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_stripefs_v1_WatchMapResponse__Output>;
   WatchMap(argument: _stripefs_v1_WatchMapRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_stripefs_v1_WatchMapResponse__Output>;
   watchMap(argument: _stripefs_v1_WatchMapRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_stripefs_v1_WatchMapResponse__Output>;
@@ -206,6 +228,8 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   Commit: grpc.handleUnaryCall<_stripefs_v1_CommitRequest__Output, _stripefs_v1_CommitResponse>;
   
   Create: grpc.handleUnaryCall<_stripefs_v1_CreateRequest__Output, _stripefs_v1_CreateResponse>;
+  
+  CreateMany: grpc.handleUnaryCall<_stripefs_v1_CreateManyRequest__Output, _stripefs_v1_CreateManyResponse>;
   
   GetMap: grpc.handleUnaryCall<_stripefs_v1_GetMapRequest__Output, _stripefs_v1_GetMapResponse>;
   
@@ -235,6 +259,8 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   Unlink: grpc.handleUnaryCall<_stripefs_v1_UnlinkRequest__Output, _stripefs_v1_UnlinkResponse>;
   
+  UnlinkMany: grpc.handleUnaryCall<_stripefs_v1_UnlinkManyRequest__Output, _stripefs_v1_UnlinkManyResponse>;
+  
   WatchMap: grpc.handleServerStreamingCall<_stripefs_v1_WatchMapRequest__Output, _stripefs_v1_WatchMapResponse>;
   
 }
@@ -243,6 +269,7 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   AdminOst: MethodDefinition<_stripefs_v1_AdminOstRequest, _stripefs_v1_AdminOstResponse, _stripefs_v1_AdminOstRequest__Output, _stripefs_v1_AdminOstResponse__Output>
   Commit: MethodDefinition<_stripefs_v1_CommitRequest, _stripefs_v1_CommitResponse, _stripefs_v1_CommitRequest__Output, _stripefs_v1_CommitResponse__Output>
   Create: MethodDefinition<_stripefs_v1_CreateRequest, _stripefs_v1_CreateResponse, _stripefs_v1_CreateRequest__Output, _stripefs_v1_CreateResponse__Output>
+  CreateMany: MethodDefinition<_stripefs_v1_CreateManyRequest, _stripefs_v1_CreateManyResponse, _stripefs_v1_CreateManyRequest__Output, _stripefs_v1_CreateManyResponse__Output>
   GetMap: MethodDefinition<_stripefs_v1_GetMapRequest, _stripefs_v1_GetMapResponse, _stripefs_v1_GetMapRequest__Output, _stripefs_v1_GetMapResponse__Output>
   GetPgHolders: MethodDefinition<_stripefs_v1_GetPgHoldersRequest, _stripefs_v1_GetPgHoldersResponse, _stripefs_v1_GetPgHoldersRequest__Output, _stripefs_v1_GetPgHoldersResponse__Output>
   Heartbeat: MethodDefinition<_stripefs_v1_HeartbeatRequest, _stripefs_v1_HeartbeatResponse, _stripefs_v1_HeartbeatRequest__Output, _stripefs_v1_HeartbeatResponse__Output>
@@ -257,5 +284,6 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   Stat: MethodDefinition<_stripefs_v1_StatRequest, _stripefs_v1_StatResponse, _stripefs_v1_StatRequest__Output, _stripefs_v1_StatResponse__Output>
   StatMany: MethodDefinition<_stripefs_v1_StatManyRequest, _stripefs_v1_StatManyResponse, _stripefs_v1_StatManyRequest__Output, _stripefs_v1_StatManyResponse__Output>
   Unlink: MethodDefinition<_stripefs_v1_UnlinkRequest, _stripefs_v1_UnlinkResponse, _stripefs_v1_UnlinkRequest__Output, _stripefs_v1_UnlinkResponse__Output>
+  UnlinkMany: MethodDefinition<_stripefs_v1_UnlinkManyRequest, _stripefs_v1_UnlinkManyResponse, _stripefs_v1_UnlinkManyRequest__Output, _stripefs_v1_UnlinkManyResponse__Output>
   WatchMap: MethodDefinition<_stripefs_v1_WatchMapRequest, _stripefs_v1_WatchMapResponse, _stripefs_v1_WatchMapRequest__Output, _stripefs_v1_WatchMapResponse__Output>
 }

@@ -1,12 +1,14 @@
 // Original file: proto/stripefs/v1/stripefs.proto
 
 import type { Attr as _stripefs_v1_Attr, Attr__Output as _stripefs_v1_Attr__Output } from '../../stripefs/v1/Attr.js';
+import type { ItemError as _stripefs_v1_ItemError, ItemError__Output as _stripefs_v1_ItemError__Output } from '../../stripefs/v1/ItemError.js';
 
 export interface StatManyResult {
   'path'?: (string);
   'found'?: (boolean);
   'attr'?: (_stripefs_v1_Attr | null);
   'errorCode'?: (string);
+  'error'?: (_stripefs_v1_ItemError | null);
 }
 
 export interface StatManyResult__Output {
@@ -14,4 +16,5 @@ export interface StatManyResult__Output {
   'found': (boolean);
   'attr': (_stripefs_v1_Attr__Output | null);
   'errorCode': (string);
+  'error': (_stripefs_v1_ItemError__Output | null);
 }

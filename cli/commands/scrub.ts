@@ -1,0 +1,80 @@
+// stripefs scrub [--pg POOL/PG]: a deep scrub of every PG (or one) through
+// the MDS, which compares the copies of every object (ec: recomputes parity)
+// and repairs the wrong ones. Waits for the end by default, printing progress
+// on stderr; exit 1 when an error was left unfixed.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { adminRequest, adminUrlOf, type ConnectFlags } from '../connect.js';
+import { formatBytes } from '../format.js';
+import { CliError, printJson } from '../output.js';
+
+export interface ScrubFlags extends ConnectFlags {
+  json?: boolean;
+  pg?: string;
+  repair?: boolean;
+  wait?: boolean;
+}
+
+export interface ScrubTaskAnswer {
+  id: number;
+  scope: string;
+  state: 'running' | 'done';
+  pgsTotal: number;
+  pgsDone: number;
+  pgsSkipped: number;
+  pgsFailed: number;
+  objectsScanned: number;
+  bytesScanned: number;
+  errorsFound: number;
+  errorsFixed: number;
+  objectsBusy: number;
+  findings: {
+    pool: number;
+    pg: number;
+    objectId: string;
+    ostId: number;
+    problem: string;
+    detail: string;
+    fixed: boolean;
+  }[];
+  skipped: { pool: number; pg: number; reason: string }[];
+}
+
+const SCRUB_POLL_MS = 500;
+
+/** "3/17" or "rep-3-host/17": pool by id or name, then the PG number. */
+export function parsePgArg(raw: string): { pool: number | string; pg: number } {
+  const match = /^([A-Za-z0-9_.:+-]+)[/.](\d{1,9})$/.exec(raw);
+  if (!match) throw new CliError('REQ_INVALID', `--pg expects POOL/PG (pool id or name), got ${raw}`);
+  const pool = /^\d+$/.test(match[1]!) ? Number(match[1]) : match[1]!;
+  return { pool, pg: Number(match[2]) };
+}
+
+/** One progress line (also what `stripefs health` prints for a running scrub). */
+export function scrubLine(t: Omit<ScrubTaskAnswer, 'findings' | 'skipped'>): string {
+  const finished = t.pgsDone + t.pgsSkipped + t.pgsFailed;
+  return (
+    `scrub #${t.id} (${t.scope}): ${finished}/${t.pgsTotal} PGs, ${t.objectsScanned} objects, ` +
+    `${formatBytes(t.bytesScanned)}, errors ${t.errorsFound} found / ${t.errorsFixed} fixed` +
+    (t.pgsSkipped + t.pgsFailed > 0 ? `, ${t.pgsSkipped} PGs skipped, ${t.pgsFailed} failed` : '')
+  );
+}
+
+export async function scrub(flags: ScrubFlags): Promise<void> {
+  const body = { ...(flags.pg ? parsePgArg(flags.pg) : {}), repair: flags.repair !== false };
+  const base = adminUrlOf(flags);
+  let task = await adminRequest<ScrubTaskAnswer>(`${base}/api/scrub`, 'POST', body);
+  while (flags.wait !== false && task.state === 'running') {
+    if (!flags.json) process.stderr.write(`\r${scrubLine(task)}`);
+    await sleep(SCRUB_POLL_MS);
+    task = await adminRequest<ScrubTaskAnswer>(`${base}/api/scrub/${task.id}`);
+  }
+  if (task.state === 'done' && task.errorsFixed < task.errorsFound) process.exitCode = 1;
+  if (flags.json) return printJson(task);
+  if (flags.wait !== false) process.stderr.write('\n');
+  process.stdout.write(`${scrubLine(task)}${task.state === 'running' ? ' (running)' : ''}\n`);
+  for (const f of task.findings)
+    process.stdout.write(
+      `  ${f.fixed ? 'fixed' : 'NOT FIXED'}  pg ${f.pool}/${f.pg} ${f.objectId} on ost${f.ostId}: ${f.problem} (${f.detail})\n`,
+    );
+  for (const s of task.skipped) process.stdout.write(`  skipped pg ${s.pool}/${s.pg}: ${s.reason}\n`);
+}

@@ -1,0 +1,71 @@
+// CreateMany and UnlinkMany: the calls a client coalesces from concurrent
+// callers. Each item is its own operation (its own transaction and atomic
+// batch; the group commit merges their writes) and fails alone with the
+// error the single call would raise. All items start at once: each reaches
+// the namespace mutex before its first await, so they are applied in item
+// order, and the reply waits until every item's write is on disk.
+import { LIMITS, StripeError } from '../../common/index.js';
+import type {
+  CreateManyRequest__Output,
+  CreateManyResponse,
+  ItemError,
+  UnlinkManyRequest__Output,
+  UnlinkManyResponse,
+} from '../../proto/index.js';
+import type { Namespace } from '../namespace.js';
+import { create } from './create.js';
+import { itemError } from './item-error.js';
+import { unlink } from './remove.js';
+
+type Outcome<T> = { value: T; error: null } | { value: null; error: ItemError };
+
+/** Called once per failed item (metrics). */
+export type OnItemError = (error: ItemError) => void;
+
+async function eachItem<Req, Res>(
+  items: readonly Req[],
+  what: string,
+  run: (item: Req) => Promise<Res>,
+  onError: OnItemError,
+): Promise<Outcome<Res>[]> {
+  if (items.length > LIMITS.namespaceBatchItemsMax) {
+    throw new StripeError('REQ_INVALID', `${what} takes at most ${LIMITS.namespaceBatchItemsMax} items`, {
+      count: items.length,
+    });
+  }
+  return Promise.all(
+    items.map((item) =>
+      run(item).then(
+        (value): Outcome<Res> => ({ value, error: null }),
+        (err: unknown): Outcome<Res> => {
+          const error = itemError(err);
+          onError(error);
+          return { value: null, error };
+        },
+      ),
+    ),
+  );
+}
+
+export async function createMany(
+  ns: Namespace,
+  request: CreateManyRequest__Output,
+  onError: OnItemError = () => {},
+): Promise<CreateManyResponse> {
+  const outcomes = await eachItem(request.items, 'CreateMany', (item) => create(ns, item), onError);
+  return {
+    results: outcomes.map((o) =>
+      o.error ? { attr: null, error: o.error } : { attr: o.value.attr, error: null },
+    ),
+    mapEpoch: ns.cluster.epoch(),
+  };
+}
+
+export async function unlinkMany(
+  ns: Namespace,
+  request: UnlinkManyRequest__Output,
+  onError: OnItemError = () => {},
+): Promise<UnlinkManyResponse> {
+  const outcomes = await eachItem(request.items, 'UnlinkMany', (item) => unlink(ns, item), onError);
+  return { results: outcomes.map((o) => ({ error: o.error })) };
+}

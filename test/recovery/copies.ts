@@ -1,0 +1,117 @@
+// Direct access to the stored copies of an object, for the scrub tests:
+// where the copies of a file's object (or ec chunk) are placed, each copy's
+// bytes and version read straight from its OST, and planting a wrong copy on
+// one OST through its OSS (delete, then write it `version` times: valid block
+// checksums and the version we want, as a stale or divergent copy has).
+import * as grpc from '@grpc/grpc-js';
+import { MdsClient } from '../../client/mds-client.js';
+import { BulkClient } from '../../common/bulk/client.js';
+import { crc32c } from '../../common/checksum.js';
+import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
+import { objectToPg, placePg } from '../../placement/index.js';
+import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
+import { contract } from '../../proto/index.js';
+import type { Cluster } from '../client/cluster.js';
+
+export interface CopyRef {
+  ostId: number;
+  objectId: string;
+  poolId: number;
+  pg: number;
+}
+
+export class Copies {
+  private readonly grpcClients = new Map<number, OssServiceClient>();
+  private readonly bulkClients = new Map<number, BulkClient>();
+  private epoch = 0;
+
+  private constructor(
+    private readonly mds: MdsClient,
+    private view: Awaited<ReturnType<MdsClient['refreshMap']>>,
+  ) {
+    this.epoch = view.epoch;
+  }
+
+  static async open(cluster: Cluster): Promise<Copies> {
+    const mds = new MdsClient(cluster.mdsAddress);
+    return new Copies(mds, await mds.refreshMap());
+  }
+
+  async refresh(): Promise<void> {
+    this.view = await this.mds.refreshMap();
+    this.epoch = this.view.epoch;
+  }
+
+  /** The pool whose rule matches: replicated `size`, or ec `k`+`m`. */
+  poolOf(match: { size?: number; k?: number; m?: number }): number {
+    for (const pool of this.view.pools.values()) {
+      const r = pool.rule;
+      if (match.size !== undefined && r.kind === 'replicated' && r.size === match.size) return pool.id;
+      if (match.k !== undefined && r.kind === 'erasure' && r.k === match.k && r.m === match.m) return pool.id;
+    }
+    throw new Error(`no pool ${JSON.stringify(match)}`);
+  }
+
+  /** `placed` under the newest map (a pool is created by the first file of its layout). */
+  async locate(match: { size?: number; k?: number; m?: number }, objectId: string): Promise<CopyRef[]> {
+    await this.refresh();
+    return this.placed(this.poolOf(match), objectId);
+  }
+
+  /** Every placed copy of an object: replicated ids are `<inode>.<index>`, ec chunks `<inode>.0.c<position>`. */
+  placed(poolId: number, objectId: string): CopyRef[] {
+    const pool = this.view.pools.get(poolId)!;
+    const chunk = /^(.*)\.c(\d+)$/.exec(objectId);
+    const key = pool.rule.kind === 'erasure' && chunk ? chunk[1]! : objectId;
+    const pg = objectToPg(pool, key);
+    const osts = placePg(this.view.map, pool, pg).osts;
+    const members = chunk && pool.rule.kind === 'erasure' ? [osts[Number(chunk[2])]!] : osts;
+    return members.map((ostId) => ({ ostId, objectId, poolId, pg }));
+  }
+
+  private grpcOf(ostId: number): OssServiceClient {
+    let client = this.grpcClients.get(ostId);
+    if (!client) {
+      const address = this.view.osts.get(ostId)!.grpcAddress;
+      client = new (contract().OssService)(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+      this.grpcClients.set(ostId, client);
+    }
+    return client;
+  }
+
+  private bulkOf(ostId: number): BulkClient {
+    let client = this.bulkClients.get(ostId);
+    if (!client) {
+      client = new BulkClient(this.view.osts.get(ostId)!.bulkAddress);
+      this.bulkClients.set(ostId, client);
+    }
+    return client;
+  }
+
+  private wire(ref: CopyRef) {
+    return { ...ref, mapEpoch: this.epoch };
+  }
+
+  async stat(ref: CopyRef): Promise<{ size: number; version: number }> {
+    const res = await call(this.grpcOf(ref.ostId), 'StatObject', { ref: this.wire(ref) });
+    return { size: Number(res.size), version: Number(res.version) };
+  }
+
+  async bytes(ref: CopyRef): Promise<Buffer> {
+    const { size } = await this.stat(ref);
+    return this.bulkOf(ref.ostId).read(this.wire(ref), 0, size);
+  }
+
+  /** Replaces the copy with `data`, written `version` times (so its version is exactly that). */
+  async plant(ref: CopyRef, data: Buffer, version: number): Promise<void> {
+    await call(this.grpcOf(ref.ostId), 'DeleteObject', { ref: this.wire(ref) });
+    for (let i = 0; i < version; i++)
+      await this.bulkOf(ref.ostId).write(this.wire(ref), 0, data, crc32c(data), { truncate: true });
+  }
+
+  close(): void {
+    for (const c of this.grpcClients.values()) c.close();
+    for (const c of this.bulkClients.values()) c.close();
+    this.mds.close();
+  }
+}
