@@ -6,7 +6,6 @@
 import { BufferPool } from '../common/bulk/buffer-pool.js';
 import { StripeError } from '../common/errors.js';
 import type { ClientContext } from './context.js';
-import { encodeParity } from './ec.js';
 import type { FileLayout } from './layout.js';
 import { locateEcChunks, locateObject, type ObjectTarget } from './locate.js';
 import type { Touched } from './object-io.js';
@@ -158,9 +157,10 @@ export class FileWriter {
     const m = layout.m as number;
     const shardBytes = Math.min(layout.stripeSize, data.length);
     const inPlace = whole !== undefined && data.length === k * layout.stripeSize;
-    const shards = inPlace ? whole : assembleStripe(layout, data, shardBytes);
-    encodeParity(shards, k, m);
-    await this.send(shards.length, async () => {
+    const unencoded = inPlace ? whole : assembleStripe(layout, data, shardBytes);
+    await this.send(unencoded.length, async () => {
+      // Possibly on a worker thread: `unencoded` may be detached from here on.
+      const shards = await this.ctx.encoder.encode(unencoded, k, m);
       const writes: Promise<Touched[]>[] = [];
       for (let j = 0; j < k + m; j++) {
         const locate = (view: Parameters<typeof locateEcChunks>[0]): ObjectTarget =>

@@ -7,6 +7,7 @@ import { BlockPool } from './block-pool.js';
 import { BlockCache } from './cache.js';
 import type { ClientContext } from './context.js';
 import { ClientCounters } from './counters.js';
+import { EcEncoder } from './ec-encoder.js';
 import { type OpenFlags, StripeFileHandle } from './file-handle.js';
 import { type FileLayout, type Layout, layoutFromWire, layoutToWire } from './layout.js';
 import { type ClientLimits, clientLimits } from './limits.js';
@@ -90,6 +91,7 @@ export class StripeClient {
       mds,
       io,
       cache: new BlockCache(limits.cacheBytesMax, blocks),
+      encoder: new EcEncoder(limits.ecEncodeWorkers),
       limits,
       counters,
       blocksInFlight: new Map(),
@@ -218,5 +220,6 @@ export class StripeClient {
   async close(): Promise<void> {
     this.pool.close();
     this.ctx.mds.close();
+    await this.ctx.encoder.close();
   }
 }
