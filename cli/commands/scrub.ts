@@ -3,6 +3,7 @@
 // and repairs the wrong ones. Waits for the end by default, printing progress
 // on stderr; exit 1 when an error was left unfixed.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ScrubTask } from '../../mds/recovery/scrub-service.js';
 import { adminRequest, adminUrlOf, type ConnectFlags } from '../connect.js';
 import { formatBytes } from '../format.js';
 import { CliError, printJson } from '../output.js';
@@ -14,30 +15,8 @@ export interface ScrubFlags extends ConnectFlags {
   wait?: boolean;
 }
 
-export interface ScrubTaskAnswer {
-  id: number;
-  scope: string;
-  state: 'running' | 'done';
-  pgsTotal: number;
-  pgsDone: number;
-  pgsSkipped: number;
-  pgsFailed: number;
-  objectsScanned: number;
-  bytesScanned: number;
-  errorsFound: number;
-  errorsFixed: number;
-  objectsBusy: number;
-  findings: {
-    pool: number;
-    pg: number;
-    objectId: string;
-    ostId: number;
-    problem: string;
-    detail: string;
-    fixed: boolean;
-  }[];
-  skipped: { pool: number; pg: number; reason: string }[];
-}
+/** A scrub task as the MDS admin API answers it (JSON of the MDS's own record). */
+export type ScrubTaskAnswer = ScrubTask;
 
 const SCRUB_POLL_MS = 500;
 

@@ -9,24 +9,13 @@ import {
   setOstState,
   setOstWeight,
 } from '../../placement/index.js';
+import { arbInput, arbWeightedMap } from './arbitraries.js';
 import { testSeed } from './seed.js';
 
 const RUNS = 40;
 const INPUTS_PER_RUN = 64;
 
-/** A random regular topology plus random weights, from fast-check. */
-const arbMap = fc
-  .record({
-    racks: fc.integer({ min: 2, max: 5 }),
-    hostsPerRack: fc.integer({ min: 1, max: 4 }),
-    ostsPerHost: fc.integer({ min: 1, max: 3 }),
-    weights: fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 60, maxLength: 60 }),
-  })
-  .map(({ weights, ...spec }) => {
-    let map = buildTopology(spec);
-    for (const o of map.osts) map = setOstWeight(map, o.id, weights[o.id % weights.length]! / 8);
-    return map;
-  });
+const arbMap = arbWeightedMap({ racks: 2, hostsPerRack: 1 });
 const arbRule = fc.constantFrom(
   'replicated:3:rack',
   'replicated:2:host',
@@ -34,7 +23,6 @@ const arbRule = fc.constantFrom(
   'ec:4+2:host',
   'ec:3+2:ost',
 );
-const arbInput = fc.integer({ min: 0, max: 0xffffffff });
 
 function domains(map: ClusterMap, osts: number[], type: string): string[] {
   return osts.filter((o) => o >= 0).map((o) => failureDomainOf(map, o, type)!);

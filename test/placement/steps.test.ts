@@ -16,25 +16,14 @@ import {
   simulate,
   toCephCrushText,
 } from '../../placement/index.js';
+import { arbInput, arbWeightedMap } from './arbitraries.js';
 import { testSeed } from './seed.js';
 
 /** Multi-step rules: choose racks, then hosts in each (Ceph's 'choose ... / chooseleaf ...'). */
 const RUNS = 30;
 const INPUTS_PER_RUN = 48;
 
-const arbMap = fc
-  .record({
-    racks: fc.integer({ min: 3, max: 5 }),
-    hostsPerRack: fc.integer({ min: 2, max: 4 }),
-    ostsPerHost: fc.integer({ min: 1, max: 3 }),
-    weights: fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 60, maxLength: 60 }),
-  })
-  .map(({ weights, ...spec }) => {
-    let map = buildTopology(spec);
-    for (const o of map.osts) map = setOstWeight(map, o.id, weights[o.id % weights.length]! / 8);
-    return map;
-  });
-const arbInput = fc.integer({ min: 0, max: 0xffffffff });
+const arbMap = arbWeightedMap({ racks: 3, hostsPerRack: 2 });
 
 const REP = 'replicated:4:rack=2,host=2';
 const EC = 'ec:4+2:rack=3,host=2';
