@@ -7,7 +7,7 @@
 // The cluster: STRIPEFS_BENCH_MDS=host:port uses a running one (e.g. from
 // `stripefs cluster up`; the degraded figure is then skipped, since it kills an
 // OSS); otherwise the bench starts its own (1 MDS + 6 OSSs, the test helper)
-// in a temporary folder and stops it. `--quick`: 128 MiB per file, else 1 GiB.
+// in a temporary folder and stops it. `--quick`: 64 MiB per file, else 1 GiB.
 import { spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { once } from 'node:events';
@@ -136,7 +136,7 @@ async function connect(mds: string, limits: Partial<ClientLimits> = {}): Promise
 
 export async function runClientBench(opts: { quick: boolean }): Promise<BenchResult[]> {
   const command = `node dist/bench/client.js${opts.quick ? ' --quick' : ''}`;
-  const sizeBytes = (opts.quick ? 128 : 1024) * MiB;
+  const sizeBytes = (opts.quick ? 64 : 1024) * MiB;
   const results: BenchResult[] = [];
   const add = (
     id: string,

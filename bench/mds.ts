@@ -92,7 +92,7 @@ async function timed(mdsPid: number, count: number, op: (i: number) => Promise<u
 }
 
 export async function runMdsBench(opts: { quick: boolean }): Promise<BenchResult[]> {
-  const files = opts.quick ? 10_000 : 100_000;
+  const files = opts.quick ? 3_000 : 100_000;
   const cmd = `node dist/bench/mds.js${opts.quick ? ' --quick' : ''}`;
   mkdirSync(BENCH_DIR, { recursive: true });
   const local = await localMetadata(BENCH_DIR, files, CALLERS);

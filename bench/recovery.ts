@@ -1,6 +1,6 @@
 // Recovery benchmark: a real cluster (1 MDS, 6 OSSs x 2 OSTs, hosts h0..h5 in
 // racks r0..r2), replicated:2:host data written so one host holds `hostBytes`
-// (quick 256 MiB, full 2 GiB); SIGKILL one host and time the down mark and
+// (quick 128 MiB, full 2 GiB); SIGKILL one host and time the down mark and
 // the return to clean at the default throttle, then SIGKILL a host in
 // another rack and time it unthrottled. The recovery rate is the bytes copied
 // over the time from the out mark to clean, judged against the cluster's
@@ -98,7 +98,7 @@ async function loseHost(
 }
 
 export async function runRecoveryBench(opts: { quick: boolean }): Promise<BenchResult[]> {
-  const hostBytes = (opts.quick ? 256 : 2048) * MiB;
+  const hostBytes = (opts.quick ? 128 : 2048) * MiB;
   const logicalBytes = (hostBytes * HOSTS) / REPLICAS;
   const files = Math.ceil(logicalBytes / FILE_BYTES);
   const command = `node dist/bench/recovery.js${opts.quick ? ' --quick' : ''}`;

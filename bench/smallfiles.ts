@@ -1,4 +1,4 @@
-// Small-file benchmark: 10,000 files of 32 KiB (quick: 2,000) written through
+// Small-file benchmark: 10,000 files of 32 KiB (quick: 500) written through
 // the client library into a directory whose default layout is raid0 with one
 // stripe (one object per file), then read back whole (readFile) by a fresh
 // client with 16 readers in flight, beside the same files written and read with
@@ -170,7 +170,7 @@ async function stripefsSide(mds: string, files: number, body: Buffer, cleanUp: b
 /** `files` defaults to 2,000 quick, 10,000 full. */
 export async function runSmallFilesBench(opts: { quick: boolean; files?: number }): Promise<BenchResult[]> {
   const command = `node dist/bench/smallfiles.js${opts.quick ? ' --quick' : ''}`;
-  const files = opts.files ?? (opts.quick ? 2_000 : 10_000);
+  const files = opts.files ?? (opts.quick ? 500 : 10_000);
   const body = seededBytes(FILE_BYTES, 10);
   const external = process.env.STRIPEFS_BENCH_MDS;
   const cluster = external ? undefined : await startCluster({ heartbeatIntervalMs: 500 });
