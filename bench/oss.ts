@@ -294,10 +294,15 @@ export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }):
       );
       add('oss.bulk.write', write.rate, 'GB/s', diskNew);
       addCpu('oss.bulk.write', write);
+      // Reads land in reused buffers, as the client library's block pool does (client/block-pool.ts).
+      const spare: Buffer[] = [];
       const read = await timedCpu(totalBytes, oss.pid, () =>
         parallel(chunks, IN_FLIGHT, async (i) => {
-          const got = await bulk.read(ref(i, 'b'), 0, CHUNK_BYTES);
+          const got = await bulk.read(ref(i, 'b'), 0, CHUNK_BYTES, (n) =>
+            (spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES)).subarray(0, n),
+          );
           if (got.length !== CHUNK_BYTES) throw new Error('short read');
+          spare.push(got);
         }),
       );
       add('oss.bulk.read', read.rate, 'GB/s', socketRate);
