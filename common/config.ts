@@ -149,7 +149,7 @@ export const CONFIG_SCHEMA = {
   'oss.directIo': {
     kind: { type: 'bool' },
     default: true,
-    doc: 'Write whole aligned 4 KiB blocks with O_DIRECT, bypassing the page cache, where the file system supports it (checked at start)',
+    doc: 'Write whole aligned 4 KiB blocks and read whole spans with O_DIRECT, bypassing the page cache, where the file system supports it (checked at start)',
   },
   'oss.faultSeed': {
     kind: { type: 'int', min: 0, max: 4_294_967_295 },

@@ -3,6 +3,7 @@
 // with their crc (the stored one when the piece is a whole block) so the bulk
 // path can send it on without checksumming again.
 import { constants, type FileHandle, open } from 'node:fs/promises';
+import { BUFFER_ALIGN_BYTES, isAligned } from '../common/bulk/buffer-pool.js';
 import { crc32c } from '../common/checksum.js';
 import { StripeError } from '../common/errors.js';
 import { zeroCrc } from './block-crc.js';
@@ -50,6 +51,30 @@ async function readFull(
   }
   if (done < length) buf.fill(0, done);
   return buf;
+}
+
+/**
+ * readFull through an O_DIRECT handle: `position` is block-aligned and `buf`
+ * page-aligned with room for `length` rounded up to whole 4 KiB pages; a read
+ * that ends off a page boundary has reached the end of the file.
+ */
+async function readFullDirect(
+  fh: FileHandle,
+  position: number,
+  length: number,
+  buf: Buffer,
+): Promise<Buffer> {
+  const out = buf.subarray(0, length);
+  let done = 0;
+  while (done < length) {
+    const want = Math.ceil((length - done) / BUFFER_ALIGN_BYTES) * BUFFER_ALIGN_BYTES;
+    const { bytesRead } = await fh.read(buf, done, want, position + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+    if (done % BUFFER_ALIGN_BYTES !== 0) break;
+  }
+  if (done < length) out.fill(0, done);
+  return out;
 }
 
 export class ChecksumError extends StripeError {}
@@ -102,6 +127,7 @@ export async function* readObject(
   checkRange(offset, length);
   const release = await ost.locks.acquire(objectId, false);
   let fh: FileHandle | undefined;
+  let paged: FileHandle | undefined;
   try {
     const meta = await ost.requireMeta(objectId);
     if (offset > meta.size)
@@ -113,13 +139,20 @@ export async function* readObject(
     const firstBlock = Math.floor(offset / B);
     const lastBlock = Math.floor((end - 1) / B);
     const groups = await ost.blockCrcs(objectId, firstBlock, lastBlock);
-    fh = await open(ost.pathOf(objectId), constants.O_RDONLY);
+    // With direct IO the disk's bytes land in the pooled buffer itself: no page-cache pages to
+    // fill and copy from (reads of data the OSS wrote with O_DIRECT find none cached anyway).
+    const direct = ost.directIo && B % BUFFER_ALIGN_BYTES === 0;
+    fh = await open(ost.pathOf(objectId), constants.O_RDONLY | (direct ? constants.O_DIRECT : 0));
     const file = fh;
     // Spans of whole blocks in pooled buffers, one system call each, with one span of read-ahead.
     const span = async (start: number): Promise<{ whole: Buffer; data: Buffer }> => {
       const whole = dataBuffers.take();
       const length = Math.min(READ_PIECE_BYTES, Math.min(meta.size, (lastBlock + 1) * B) - start);
-      return { whole, data: await readFull(file, start, length, whole) };
+      if (!direct) return { whole, data: await readFull(file, start, length, whole) };
+      if (isAligned(whole)) return { whole, data: await readFullDirect(file, start, length, whole) };
+      // A buffer from outside the aligned slabs (they could not be made): through the page cache.
+      paged ??= await open(ost.pathOf(objectId), constants.O_RDONLY);
+      return { whole, data: await readFull(paged, start, length, whole) };
     };
     let position = firstBlock * B;
     let next: Promise<{ whole: Buffer; data: Buffer }> | undefined = span(position);
@@ -151,6 +184,7 @@ export async function* readObject(
     }
   } finally {
     await fh?.close().catch(() => undefined);
+    await paged?.close().catch(() => undefined);
     release();
   }
 }
