@@ -185,24 +185,19 @@ async function serveConnection(core: OssCore, socket: Socket, reader: SocketRead
   }
 }
 
-const readers = new WeakMap<Socket, SocketReader>();
-
-function readerOf(socket: Socket): SocketReader {
-  return readers.get(socket) ?? new SocketReader(socket, BULK_SERVER_HIGH_WATER_BYTES);
-}
-
 /**
- * A socket over the accepted one's handle that reads into a reused buffer
- * (its reader registered in `readers`); the accepted one is released without
- * closing the handle. Falls back to the accepted socket when Node's internals
- * differ from what this expects.
+ * A socket over the accepted one's handle that reads into a reused buffer,
+ * with its reader; the accepted one is released without closing the handle.
+ * Falls back to the accepted socket (and a plain reader) when Node's
+ * internals differ from what this expects.
  */
-function adoptWithUserBuffer(accepted: Socket): Socket {
+function adoptWithUserBuffer(accepted: Socket): { socket: Socket; reader: SocketReader } {
   const inner = accepted as unknown as { _handle: unknown };
   const handle = inner._handle;
   if (!handle || typeof (handle as { useUserBuffer?: unknown }).useUserBuffer !== 'function') {
+    const reader = new SocketReader(accepted, BULK_SERVER_HIGH_WATER_BYTES);
     accepted.resume();
-    return accepted;
+    return { socket: accepted, reader };
   }
   let reader: SocketReader | undefined;
   // `handle` and a server-side `onread` are not in the published types; Node's own servers wrap accepted handles this way.
@@ -219,11 +214,10 @@ function adoptWithUserBuffer(accepted: Socket): Socket {
   };
   const socket = new Socket(options as ConstructorParameters<typeof Socket>[0]);
   reader = new SocketReader(socket, BULK_SERVER_HIGH_WATER_BYTES, { external: true });
-  readers.set(socket, reader);
   inner._handle = null;
   accepted.destroy();
   socket.setNoDelay(true);
-  return socket;
+  return { socket, reader };
 }
 
 export interface BulkServer {
@@ -244,11 +238,11 @@ export async function startBulkServer(core: OssCore, host: string, port: number)
       accepted.destroy();
       return;
     }
-    const socket = adoptWithUserBuffer(accepted);
+    const { socket, reader } = adoptWithUserBuffer(accepted);
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
-    void serveConnection(core, socket, readerOf(socket));
+    void serveConnection(core, socket, reader);
   });
   server.maxConnections = BULK_CONNECTIONS_MAX;
   await new Promise<void>((resolve, reject) => {

@@ -36,42 +36,28 @@ function expectedCrc(
 }
 
 /** Reads [position, position + length) of the file; bytes past its end are zeros (holes). */
+/**
+ * Reads `length` bytes at `position` into `buf` (zeros past the end of the
+ * file). With `alignBytes` > 1 (an O_DIRECT handle) every read asks for whole
+ * aligned units: `position` and `buf` must be aligned and `buf` must have room
+ * for `length` rounded up, and a read that ends off a unit boundary has met
+ * the end of the file.
+ */
 async function readFull(
   fh: FileHandle,
   position: number,
   length: number,
   buf: Buffer = Buffer.allocUnsafe(length),
-): Promise<Buffer> {
-  if (buf.length !== length) buf = buf.subarray(0, length);
-  let done = 0;
-  while (done < length) {
-    const { bytesRead } = await fh.read(buf, done, length - done, position + done);
-    if (bytesRead === 0) break;
-    done += bytesRead;
-  }
-  if (done < length) buf.fill(0, done);
-  return buf;
-}
-
-/**
- * readFull through an O_DIRECT handle: `position` is block-aligned and `buf`
- * page-aligned with room for `length` rounded up to whole 4 KiB pages; a read
- * that ends off a page boundary has reached the end of the file.
- */
-async function readFullDirect(
-  fh: FileHandle,
-  position: number,
-  length: number,
-  buf: Buffer,
+  alignBytes = 1,
 ): Promise<Buffer> {
   const out = buf.subarray(0, length);
   let done = 0;
   while (done < length) {
-    const want = Math.ceil((length - done) / BUFFER_ALIGN_BYTES) * BUFFER_ALIGN_BYTES;
+    const want = Math.ceil((length - done) / alignBytes) * alignBytes;
     const { bytesRead } = await fh.read(buf, done, want, position + done);
     if (bytesRead === 0) break;
     done += bytesRead;
-    if (done % BUFFER_ALIGN_BYTES !== 0) break;
+    if (done % alignBytes !== 0) break;
   }
   if (done < length) out.fill(0, done);
   return out;
@@ -149,7 +135,8 @@ export async function* readObject(
       const whole = dataBuffers.take();
       const length = Math.min(READ_PIECE_BYTES, Math.min(meta.size, (lastBlock + 1) * B) - start);
       if (!direct) return { whole, data: await readFull(file, start, length, whole) };
-      if (isAligned(whole)) return { whole, data: await readFullDirect(file, start, length, whole) };
+      if (isAligned(whole))
+        return { whole, data: await readFull(file, start, length, whole, BUFFER_ALIGN_BYTES) };
       // A buffer from outside the aligned slabs (they could not be made): through the page cache.
       paged ??= await open(ost.pathOf(objectId), constants.O_RDONLY);
       return { whole, data: await readFull(paged, start, length, whole) };
