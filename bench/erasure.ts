@@ -1,13 +1,14 @@
 // Erasure coding benchmark, on the calling thread like the client: ec:4+2
-// encode (the wasm codec), and rebuilds with one and two data shards missing
-// through the client's own path (client/ec.ts reconstruct: the TypeScript
-// decoder of common/gf256.ts), beside memory copy speed of the same run. Two
-// comparisons explain that choice: the same rebuild on a fresh wasm instance
-// per call (what the client did before: a reused instance corrupts its heap
-// once the missing pattern changes, test/bench/erasure.test.ts) and on one
-// reused wasm instance that only ever sees one pattern (the wasm's best case,
-// unusable as it is). Rates count data bytes (k shards) per call, and every
-// rebuilt stripe is compared with the original before it counts.
+// encode and rebuilds with one and two data shards missing through the
+// client's own functions (client/ec.ts: common/gf256.ts over the SIMD kernel
+// of common/gf-kernel.ts), beside memory copy speed of the same run, and
+// beside @subspace/reed-solomon-erasure.wasm doing the same work: its encode
+// on one instance per shape, its rebuild on a fresh instance per call (a
+// reused instance corrupts its heap once the missing pattern changes,
+// test/bench/erasure.test.ts) and on one reused instance that only ever sees
+// one pattern (its best case, unusable as it is). Rates count data bytes
+// (k shards) per call, and every stripe is compared with the original after
+// each call before it counts.
 //   node dist/bench/erasure.js [--quick]
 import { randomFillSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ReedSolomonErasure } from '@subspace/reed-solomon-erasure.wasm';
-import { encodeParity, reconstruct } from '../client/ec.js';
+import { encodeParity, rebuildChunk } from '../client/ec.js';
 import { memoryCopy } from './baselines.js';
 import { type BenchResult, GB, result } from './types.js';
 
@@ -102,9 +103,20 @@ function bestMemoryCopy(): number {
 /** Encode and rebuild: the client's functions, a fresh wasm instance per call, one reused instance per case. */
 function cases(): Case[] {
   const encode = (shards: Buffer) => encodeParity(shards, K, M);
-  const clientPath = (shards: Buffer, present: boolean[]) => reconstruct(shards, K, M, present);
+  const packageEncode = () => {
+    const codec = wasmInstance();
+    return (shards: Buffer) => check(codec.encode(shards, K, M));
+  };
+  // As a degraded read does: each missing data chunk from k chunks wherever they lie.
+  const clientPath = (shards: Buffer, present: boolean[]) => {
+    const size = shards.length / (K + M);
+    const chunk = (i: number) => shards.subarray(i * size, (i + 1) * size);
+    const inputs = new Map<number, Buffer>();
+    for (let i = 0; i < K + M; i++) if (present[i]) inputs.set(i, chunk(i));
+    for (let i = 0; i < K; i++) if (!present[i]) rebuildChunk(K, M, i, inputs, chunk(i));
+  };
   const check = (code: number) => {
-    if (code !== ReedSolomonErasure.RESULT_OK) throw new Error(`reconstruct failed with code ${code}`);
+    if (code !== ReedSolomonErasure.RESULT_OK) throw new Error(`wasm package failed with code ${code}`);
   };
   const freshPath = (shards: Buffer, present: boolean[]) =>
     check(wasmInstance().reconstruct(shards, K, M, present));
@@ -116,6 +128,7 @@ function cases(): Case[] {
   const S = SHARD_BYTES_SMALL;
   return [
     { id: 'encode', shardBytes: L, run: encode, zeroed: [4, 5] },
+    { id: 'package-encode', shardBytes: L, run: packageEncode(), zeroed: [4, 5] },
     { id: 'client-1', shardBytes: L, run: clientPath, zeroed: [0] },
     { id: 'client-2', shardBytes: L, run: clientPath, zeroed: [0, 1] },
     { id: 'fresh-1', shardBytes: L, run: freshPath, zeroed: [0] },
@@ -140,12 +153,26 @@ export async function runErasureBench(opts: { quick: boolean; dataBytes?: number
     instanceMs = Math.min(instanceMs, performance.now() - started);
   }
   const note = (bytes: number, more = '') => `${K}+${M}, ${bytes / 1024} KiB shards, data bytes/s${more}`;
-  const client = ', client path (TypeScript decoder)';
-  const onFresh = (id: string) => ({ value: rate(id), name: 'same rebuild, fresh wasm instance per call' });
-  const onReused = (id: string) => ({ value: rate(id), name: 'same rebuild, one reused wasm instance' });
+  const client = ', client path (SIMD kernel)';
+  const onFresh = (id: string) => ({
+    value: rate(id),
+    name: 'same rebuild, fresh wasm-package instance per call',
+  });
+  const onReused = (id: string) => ({
+    value: rate(id),
+    name: 'same rebuild, one reused wasm-package instance',
+  });
   return [
     result('baseline.ec.memcpy', memcpy.value, 'GB/s', command),
     result('ec.encode-4+2', rate('encode'), 'GB/s', command, memcpy, note(SHARD_BYTES_LARGE)),
+    result(
+      'ec.encode-4+2.vs-wasm-package',
+      rate('encode'),
+      'GB/s',
+      command,
+      { value: rate('package-encode'), name: 'same encode, @subspace/reed-solomon-erasure.wasm' },
+      note(SHARD_BYTES_LARGE),
+    ),
     result(
       'ec.reconstruct-4+2.1-missing',
       rate('client-1'),

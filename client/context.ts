@@ -3,7 +3,6 @@
 // of one block cause one request).
 import type { BlockCache } from './cache.js';
 import type { ClientCounters } from './counters.js';
-import type { EcEncoder } from './ec-encoder.js';
 import type { ClientLimits } from './limits.js';
 import type { MdsClient } from './mds-client.js';
 import type { ObjectIo } from './object-io.js';
@@ -12,8 +11,6 @@ export interface ClientContext {
   mds: MdsClient;
   io: ObjectIo;
   cache: BlockCache;
-  /** ec parity encoding (worker threads or inline). */
-  encoder: EcEncoder;
   limits: ClientLimits;
   counters: ClientCounters;
   blocksInFlight: Map<string, Promise<Buffer>>;

@@ -6,6 +6,7 @@
 import { BufferPool } from '../common/bulk/buffer-pool.js';
 import { StripeError } from '../common/errors.js';
 import type { ClientContext } from './context.js';
+import { encodeParity } from './ec.js';
 import type { FileLayout } from './layout.js';
 import { locateEcChunks, locateObject, type ObjectTarget } from './locate.js';
 import type { Touched } from './object-io.js';
@@ -159,8 +160,9 @@ export class FileWriter {
     const inPlace = whole !== undefined && data.length === k * layout.stripeSize;
     const unencoded = inPlace ? whole : assembleStripe(layout, data, shardBytes);
     await this.send(unencoded.length, async () => {
-      // Possibly on a worker thread: `unencoded` may be detached from here on.
-      const shards = await this.ctx.encoder.encode(unencoded, k, m);
+      // On this thread: the SIMD kernel encodes faster than a worker round trip pays back (docs/ARCHITECTURE.md).
+      encodeParity(unencoded, k, m);
+      const shards = unencoded;
       const writes: Promise<Touched[]>[] = [];
       for (let j = 0; j < k + m; j++) {
         const locate = (view: Parameters<typeof locateEcChunks>[0]): ObjectTarget =>

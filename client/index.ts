@@ -7,7 +7,6 @@ import { BlockPool } from './block-pool.js';
 import { BlockCache } from './cache.js';
 import type { ClientContext } from './context.js';
 import { ClientCounters } from './counters.js';
-import { EcEncoder } from './ec-encoder.js';
 import { type OpenFlags, StripeFileHandle } from './file-handle.js';
 import { type FileLayout, type Layout, layoutFromWire, layoutToWire } from './layout.js';
 import { type ClientLimits, clientLimits } from './limits.js';
@@ -86,12 +85,11 @@ export class StripeClient {
     const pool = new OssPool(limits, counters.requests, (bytes) => blocks.take(bytes));
     const random = seededRandom(options.seed ?? seedFromEnv());
     const health = new OstHealth(limits.ostSuspectMs);
-    const io = new ObjectIo({ mds, limits, random, counters, pool, health });
+    const io = new ObjectIo({ mds, limits, random, counters, pool, health, blocks });
     const ctx: ClientContext = {
       mds,
       io,
       cache: new BlockCache(limits.cacheBytesMax, blocks),
-      encoder: new EcEncoder(limits.ecEncodeWorkers),
       limits,
       counters,
       blocksInFlight: new Map(),
@@ -220,6 +218,5 @@ export class StripeClient {
   async close(): Promise<void> {
     this.pool.close();
     this.ctx.mds.close();
-    await this.ctx.encoder.close();
   }
 }

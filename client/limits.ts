@@ -36,8 +36,6 @@ export const CLIENT_LIMITS = {
   latencyBucketsPerDecade: 20,
   /** Readdir page size the client asks for. */
   readdirPageEntries: 1_000,
-  /** Worker threads that encode ec parity off the main thread (0: encode on the calling thread). */
-  ecEncodeWorkers: 1,
   /** Stream chunk a createReadStream pushes. */
   streamChunkBytes: 1 * MiB,
   /** Smallest read or write a stream passes through; smaller writes are aggregated. */

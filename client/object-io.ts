@@ -6,8 +6,9 @@ import { segmentChecksums } from '../common/bulk/frame.js';
 import { isErrorCode, StripeError } from '../common/errors.js';
 import { LIMITS } from '../common/limits.js';
 import type { ObjectRef } from '../proto/index.js';
+import type { BlockPool } from './block-pool.js';
 import type { ClientCounters } from './counters.js';
-import { reconstruct } from './ec.js';
+import { rebuildChunk } from './ec.js';
 import type { FileLayout } from './layout.js';
 import { locateEcChunks, locateObject, type ObjectTarget } from './locate.js';
 import type { MapView } from './map.js';
@@ -44,7 +45,13 @@ const BAD_COPY = new Set(['OBJ_CHECKSUM', 'OBJ_NOT_FOUND']);
 
 export class ObjectIo {
   constructor(
-    private readonly deps: RetryDeps & { pool: OssPool; counters: ClientCounters; health: OstHealth },
+    private readonly deps: RetryDeps & {
+      pool: OssPool;
+      counters: ClientCounters;
+      health: OstHealth;
+      /** Where a rebuild takes its buffers and gives back the ones only it used. */
+      blocks: BlockPool;
+    },
   ) {}
 
   private ref(target: ObjectTarget, ost: number): ObjectRef {
@@ -280,7 +287,12 @@ export class ObjectIo {
     });
   }
 
-  /** Rebuilds the range of data chunk `chunk` from k others, or returns undefined when k cannot be read. */
+  /**
+   * Rebuilds the range of data chunk `chunk` from k others, or returns
+   * undefined when k cannot be read. The reader's own blocks of sibling chunks
+   * (`known`, some still in flight) count towards k; the rest are read at the
+   * same time, so a sequential degraded read waits for one round of reads.
+   */
   private async rebuild(
     view: MapView,
     fileLayout: FileLayout,
@@ -289,20 +301,26 @@ export class ObjectIo {
     chunkOffset: number,
     length: number,
     failures: Failure[],
-    known: Map<number, Buffer>,
+    known: Map<number, Promise<Buffer>>,
   ): Promise<Buffer | undefined> {
     const k = fileLayout.layout.k as number;
     const m = fileLayout.layout.m as number;
-    const shards = Buffer.alloc((k + m) * length);
-    const present = new Array<boolean>(k + m).fill(false);
-    let have = 0;
-    for (const [j, data] of known) {
-      if (have === k) break;
-      // A shorter block ends at the end of the file: the chunk is stored zero padded, as shards is.
-      shards.set(data.subarray(0, length), j * length);
-      present[j] = true;
-      have++;
-    }
+    const { blocks } = this.deps;
+    // Every buffer here is this rebuild's own (copies, or read results nothing else holds): all go back to the pool.
+    const inputs = new Map<number, Buffer>();
+    const arrivals = [...known].map(([j, peeked]) =>
+      peeked.then(
+        (data) => {
+          // A copy: the cache may drop (and reuse) its block while the rebuild waits for others.
+          // A shorter block ends at the end of the file: the chunk is stored zero padded.
+          const copy = blocks.take(length);
+          copy.set(data.subarray(0, length));
+          if (data.length < length) copy.fill(0, data.length);
+          inputs.set(j, copy);
+        },
+        () => undefined,
+      ),
+    );
     // The rest by their OST's health (healthy, suspect, down), data chunks before parity.
     const rankOf = (j: number): number => {
       const ost = targets[j]?.osts[0] as number;
@@ -310,37 +328,42 @@ export class ObjectIo {
     };
     const candidates = targets
       .map((_, j) => j)
-      .filter((j) => j !== chunk && !present[j] && targets[j]?.osts[0] !== undefined)
+      .filter((j) => j !== chunk && !known.has(j) && targets[j]?.osts[0] !== undefined)
       .sort((a, b) => rankOf(a) - rankOf(b) || a - b);
-    // Ask for exactly the k still needed at a time; ask more only when some fail.
     let next = 0;
-    while (have < k && next < candidates.length) {
-      const batch = candidates.slice(next, next + (k - have));
+    const readMore = (count: number): Promise<void>[] => {
+      const batch = candidates.slice(next, next + Math.max(0, count));
       next += batch.length;
-      const results = await Promise.allSettled(
-        batch.map((j) => {
-          const target = targets[j] as ObjectTarget;
-          return this.readOne(view, target, target.osts[0] as number, chunkOffset, length, false);
-        }),
-      );
-      results.forEach((result, i) => {
-        const j = batch[i] as number;
+      return batch.map((j) => {
         const target = targets[j] as ObjectTarget;
-        if (result.status === 'fulfilled') {
-          shards.set(result.value, j * length);
-          present[j] = true;
-          have++;
-        } else {
-          const code = codeOf(result.reason);
-          failures.push({ ost: target.osts[0] as number, code });
-          this.report(target.osts[0] as number, target.objectId, code);
-        }
+        const ost = target.osts[0] as number;
+        return this.readOne(view, target, ost, chunkOffset, length, false).then(
+          (data) => {
+            inputs.set(j, data);
+          },
+          (err) => {
+            const code = codeOf(err);
+            failures.push({ ost, code });
+            this.report(ost, target.objectId, code);
+          },
+        );
       });
+    };
+    // Exactly the k still needed at a time; more only when some fail.
+    let round = [...arrivals, ...readMore(k - known.size)];
+    for (;;) {
+      await Promise.all(round);
+      if (inputs.size >= k || next >= candidates.length) break;
+      round = readMore(k - inputs.size);
     }
-    if (have < k) return undefined;
-    reconstruct(shards, k, m, present);
-    this.deps.counters.degradedReads++;
-    return Buffer.from(shards.subarray(chunk * length, (chunk + 1) * length));
+    let out: Buffer | undefined;
+    if (inputs.size >= k) {
+      out = blocks.take(length);
+      rebuildChunk(k, m, chunk, inputs, out);
+      this.deps.counters.degradedReads++;
+    }
+    for (const data of inputs.values()) blocks.recycle(data);
+    return out;
   }
 
   /** Writes `data` at `offset` to every copy of a target (the up ones when the map says some are down and min_size allows), returning what to flush at sync. */
@@ -425,26 +448,19 @@ function codeOf(err: unknown): string {
   return err instanceof StripeError ? err.code : 'REQ_INTERNAL';
 }
 
-/** The other data chunks' ranges the reader has or is fetching; one that fails is simply read again. */
-async function peekSiblings(siblings: EcSiblings, k: number, chunk: number): Promise<Map<number, Buffer>> {
+/** The other data chunks' ranges the reader has or is fetching (not awaited); one that fails is simply read again. */
+async function peekSiblings(
+  siblings: EcSiblings,
+  k: number,
+  chunk: number,
+): Promise<Map<number, Promise<Buffer>>> {
   // Let a caller that is starting several block fetches at once register them all first.
   await Promise.resolve();
-  const known = new Map<number, Buffer>();
-  const waits: Promise<void>[] = [];
+  const known = new Map<number, Promise<Buffer>>();
   for (let j = 0; j < k; j++) {
     if (j === chunk) continue;
     const peeked = siblings.peek(j);
-    if (peeked === undefined) continue;
-    waits.push(
-      Promise.resolve(peeked).then(
-        (data) => {
-          // A copy: the cache may drop (and reuse) its block while the rebuild waits for others.
-          known.set(j, Buffer.from(data));
-        },
-        () => undefined,
-      ),
-    );
+    if (peeked !== undefined) known.set(j, Promise.resolve(peeked));
   }
-  await Promise.all(waits);
   return known;
 }

@@ -1,19 +1,20 @@
-// Reed-Solomon decoding in plain TypeScript, bit-compatible with the parity
-// that @subspace/reed-solomon-erasure.wasm computes (common/erasure.ts).
+// Reed-Solomon over GF(2^8): encoding and rebuilding, bit-compatible with
+// @subspace/reed-solomon-erasure.wasm (the codec stripefs used first, kept as
+// the reference the tests compare with).
 //
 // The code: GF(2^8) with the field polynomial x^8+x^4+x^3+x^2+1 (0x11d) and
 // generator 2; the (k+m) x k encoding matrix is a Vandermonde matrix
 // (row r, column c: r^c) multiplied by the inverse of its top k x k square,
 // so its top k rows are the identity (systematic: data shards are stored as
 // they are) and row k+i computes parity shard i. test/client/gf256.test.ts
-// checks that this matrix reproduces the wasm encoder's parity exactly.
+// checks that this matrix reproduces the package's parity exactly.
 //
-// Why decode here and not in the wasm: the wasm build's allocator corrupts
-// its own heap when one instance reconstructs more than once, so each
-// rebuild needed a fresh instance (a new linear memory touched page by page:
-// slow on these VMs). A rebuild of the missing shards is a few passes of
-// "out ^= c * in" over the present shards, one 256-byte product table per
-// coefficient, which V8 runs at memory-bound speed (bench/erasure.ts).
+// Encoding and rebuilding are both a small matrix times the shards, which
+// the SIMD kernel of common/gf-kernel.ts computes; this module chooses the
+// rows: parity rows of the encoding matrix to encode, rows of the inverse of
+// the present shards' rows to rebuild lost data.
+
+import { gfMatMul, nibbleTables } from './gf-kernel.js';
 
 const FIELD_POLY = 0x11d;
 const EXP = new Uint8Array(512);
@@ -43,18 +44,6 @@ function gfPow(a: number, n: number): number {
   if (n === 0) return 1;
   if (a === 0) return 0;
   return EXP[((LOG[a] as number) * n) % 255] as number;
-}
-
-/** 256-entry tables of c * x, one per coefficient, built on first use. */
-const PRODUCTS: (Uint8Array | undefined)[] = new Array(256);
-function products(c: number): Uint8Array {
-  let t = PRODUCTS[c];
-  if (!t) {
-    t = new Uint8Array(256);
-    for (let x = 0; x < 256; x++) t[x] = gfMul(c, x);
-    PRODUCTS[c] = t;
-  }
-  return t;
 }
 
 type Row = Uint8Array<ArrayBuffer>;
@@ -134,40 +123,57 @@ export function encodingMatrix(k: number, m: number): Matrix {
   return e;
 }
 
-/**
- * out ^= c * input (or out = c * input when `first`): four bytes per step
- * through 32-bit views where both are 4-byte aligned, byte by byte otherwise.
- */
-function mulAdd(c: number, input: Uint8Array, out: Uint8Array, first: boolean): void {
-  const n = out.length;
-  if (c === 1 && first) {
-    out.set(input.subarray(0, n));
-    return;
+const DECODING = new Map<string, Matrix>();
+
+/** The inverse of the encoding matrix's `rows` (k of them): row i of it rebuilds data shard i from those shards. */
+function decodingMatrix(k: number, m: number, rows: readonly number[]): Matrix {
+  const key = `${k}+${m}:${rows.join(',')}`;
+  let decode = DECODING.get(key);
+  if (!decode) {
+    const encoding = encodingMatrix(k, m);
+    decode = invert(rows.map((r) => encoding[r] as Row));
+    if (DECODING.size > 1024) DECODING.clear();
+    DECODING.set(key, decode);
   }
-  const t = products(c);
-  let start = 0;
-  if (input.byteOffset % 4 === 0 && out.byteOffset % 4 === 0) {
-    const words = n >>> 2;
-    const i32 = new Uint32Array(input.buffer, input.byteOffset, words);
-    const o32 = new Uint32Array(out.buffer, out.byteOffset, words);
-    for (let w = 0; w < words; w++) {
-      const v = i32[w] as number;
-      const p =
-        (t[v & 255] as number) |
-        ((t[(v >>> 8) & 255] as number) << 8) |
-        ((t[(v >>> 16) & 255] as number) << 16) |
-        ((t[v >>> 24] as number) << 24);
-      o32[w] = first ? p : (o32[w] as number) ^ p;
-    }
-    start = words << 2;
-  }
-  for (let i = start; i < n; i++) {
-    const p = t[input[i] as number] as number;
-    out[i] = first ? p : (out[i] as number) ^ p;
-  }
+  return decode;
 }
 
-const DECODING = new Map<string, Matrix>();
+/**
+ * Rebuilds shard `want` (data or parity) into `out` from k of the shards in
+ * `inputs` (by shard index, each as long as `out`), the lowest indexes
+ * first. Unlike rebuildShards the shards need not lie in one buffer: a
+ * degraded read passes the blocks it read as they are.
+ */
+export function rebuildShard(
+  k: number,
+  m: number,
+  want: number,
+  inputs: ReadonlyMap<number, Uint8Array>,
+  out: Uint8Array,
+): void {
+  const encoding = encodingMatrix(k, m);
+  if (!Number.isInteger(want) || want < 0 || want >= k + m) throw new Error(`no shard ${want} in ${k}+${m}`);
+  for (const [i, data] of inputs)
+    if (data.length !== out.length) throw new Error(`chunk ${i} has ${data.length} bytes, not ${out.length}`);
+  const given = inputs.get(want);
+  if (given) {
+    out.set(given);
+    return;
+  }
+  const rows = [...inputs.keys()]
+    .filter((i) => Number.isInteger(i) && i >= 0 && i < k + m)
+    .sort((a, b) => a - b)
+    .slice(0, k);
+  if (rows.length < k) throw new Error(`only ${rows.length} of ${k} shards needed are present`);
+  const decode = decodingMatrix(k, m, rows);
+  const coefficients =
+    want < k ? (decode[want] as Row) : (multiply([encoding[want] as Row], decode)[0] as Row);
+  gfMatMul(
+    nibbleTables([coefficients], k, gfMul),
+    rows.map((r) => inputs.get(r) as Uint8Array),
+    [out],
+  );
+}
 
 /**
  * Rebuilds, in place, every shard i of `shards` (k+m equal shards back to
@@ -191,42 +197,52 @@ export function rebuildShards(
   const rows: number[] = [];
   for (let i = 0; i < total && rows.length < k; i++) if (present[i]) rows.push(i);
   if (rows.length < k) throw new Error(`only ${rows.length} of ${k} shards needed are present`);
-  const encoding = encodingMatrix(k, m);
   const missingData = [];
   for (let i = 0; i < k; i++) if (!present[i]) missingData.push(i);
   if (missingData.length > 0) {
-    const key = `${k}+${m}:${rows.join(',')}`;
-    let decode = DECODING.get(key);
-    if (!decode) {
-      decode = invert(rows.map((r) => encoding[r] as Row));
-      if (DECODING.size > 1024) DECODING.clear();
-      DECODING.set(key, decode);
-    }
-    for (const i of missingData) {
-      const coefficients = decode[i] as Uint8Array;
-      const out = shard(i);
-      let first = true;
-      for (let j = 0; j < k; j++) {
-        const c = coefficients[j] as number;
-        if (c === 0) continue;
-        mulAdd(c, shard(rows[j] as number), out, first);
-        first = false;
-      }
-      if (first) out.fill(0);
-    }
+    const decode = decodingMatrix(k, m, rows);
+    gfMatMul(
+      nibbleTables(
+        missingData.map((i) => decode[i] as Row),
+        k,
+        gfMul,
+      ),
+      rows.map(shard),
+      missingData.map(shard),
+    );
   }
   if (opts.parity === false) return;
-  for (let p = k; p < total; p++) {
-    if (present[p]) continue;
-    const row = encoding[p] as Uint8Array;
-    const out = shard(p);
-    let first = true;
-    for (let j = 0; j < k; j++) {
-      const c = row[j] as number;
-      if (c === 0) continue;
-      mulAdd(c, shard(j), out, first);
-      first = false;
-    }
-    if (first) out.fill(0);
-  }
+  const missingParity = [];
+  for (let p = k; p < total; p++) if (!present[p]) missingParity.push(p);
+  if (missingParity.length > 0) encodeRows(shards, size, k, missingParity);
+}
+
+/** Fills the listed parity shards from the k data shards. */
+function encodeRows(shards: Uint8Array, size: number, k: number, parity: number[]): void {
+  const total = shards.length / size;
+  const encoding = encodingMatrix(k, total - k);
+  const shard = (i: number): Uint8Array => shards.subarray(i * size, (i + 1) * size);
+  gfMatMul(
+    nibbleTables(
+      parity.map((p) => encoding[p] as Row),
+      k,
+      gfMul,
+    ),
+    Array.from({ length: k }, (_, j) => shard(j)),
+    parity.map(shard),
+  );
+}
+
+/** Fills the last m shards of `shards` (k+m equal shards back to back) with the parity of the first k. */
+export function encodeShards(shards: Uint8Array, k: number, m: number): void {
+  const total = k + m;
+  if (shards.length === 0 || shards.length % total !== 0)
+    throw new Error(`shards of ${shards.length} bytes do not split into ${total}`);
+  encodingMatrix(k, m); // checks the geometry
+  encodeRows(
+    shards,
+    shards.length / total,
+    k,
+    Array.from({ length: m }, (_, i) => k + i),
+  );
 }

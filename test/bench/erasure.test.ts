@@ -2,7 +2,7 @@
 // same-run baseline and command, and the wasm codec behaviour it prices still
 // holds: a reused 4+2 instance rebuilds the same missing shard again and again,
 // and refuses (TOO_FEW_SHARDS_PRESENT) once the missing shard changes, so a
-// reused instance is no drop-in; the client rebuilds with common/gf256.ts.
+// reused instance is no drop-in; stripefs codes with common/gf256.ts.
 import { randomFillSync } from 'node:crypto';
 import { ReedSolomonErasure } from '@subspace/reed-solomon-erasure.wasm';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ describe('erasure bench', () => {
     expect(results.map((r) => r.id)).toEqual([
       'baseline.ec.memcpy',
       'ec.encode-4+2',
+      'ec.encode-4+2.vs-wasm-package',
       'ec.reconstruct-4+2.1-missing',
       'ec.reconstruct-4+2.2-missing',
       'ec.reconstruct-4+2.1-missing.vs-wasm-fresh',
