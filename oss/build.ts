@@ -2,7 +2,7 @@
 // path, the admin server and the MDS link. Tests start it on port 0.
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { nativeChecksumLoaded } from '../common/checksum.js';
+import { checksumBackend } from '../common/checksum.js';
 import type { Config } from '../common/config.js';
 import { StripeError } from '../common/errors.js';
 import { bindServer, SERVER_OPTIONS, shutdownServer, unary } from '../common/grpc.js';
@@ -72,7 +72,12 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
   if (!ossId) throw new StripeError('CONFIG_INVALID', 'oss.id (STRIPEFS_OSS_ID) is required to start an OSS');
   const logger = deps.logger ?? createLogger('oss', config['log.level']);
   const random = deps.random ?? seededRandom((deps.clock ?? systemClock).nowMs() >>> 0);
-  if (!nativeChecksumLoaded()) logger.warn('crc32c runs without its native binding: checksums will be slow');
+  const crc = checksumBackend();
+  if (crc.problem)
+    logger.warn(
+      { crc32c: crc.name, reason: crc.problem },
+      'crc32c runs without the stripefs SSE4.2 addon (about 3x slower): run npm run build with a C compiler present',
+    );
   const handles = await openOsts(config, logger);
   const metrics = new OssMetrics(() =>
     handles.map((h) => ({

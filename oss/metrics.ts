@@ -1,5 +1,7 @@
 // Prometheus metrics of one OSS and the recent-latency view its heartbeats
 // carry. One registry per OSS so several can live in one test process.
+
+import { checksumBackend } from '../common/checksum.js';
 import {
   Counter,
   createRegistry,
@@ -112,6 +114,12 @@ export class OssMetrics {
       'Data bytes written with O_DIRECT (aligned whole blocks) since start',
       (u) => u.directWriteBytes(),
     );
+    new Gauge({
+      name: 'stripefs_oss_crc32c_backend',
+      help: 'The crc32c implementation this OSS runs (value 1 on its label)',
+      labelNames: ['backend'],
+      registers,
+    }).set({ backend: checksumBackend().name }, 1);
     gauge('stripefs_oss_paged_write_bytes', 'Data bytes written through the page cache since start', (u) =>
       u.pagedWriteBytes(),
     );

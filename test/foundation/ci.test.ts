@@ -1,4 +1,5 @@
-// .ci/run must run exactly the test command that README.md gives users.
+// .ci/run must run exactly the test command that README.md gives users
+// (after building the native crc32c addon as a step that fails loudly).
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 
@@ -15,5 +16,11 @@ it('.ci/run installs with npm ci, lints, type-checks and runs the README test co
       (line) =>
         line.trim() !== '' && !line.startsWith('#') && !line.startsWith('set ') && !line.startsWith('cd '),
     );
-  expect(ci).toEqual(['npm ci --no-audit --no-fund', 'npm run lint', 'npm run typecheck', 'npm test']);
+  expect(ci).toEqual([
+    'npm ci --no-audit --no-fund',
+    'npm run lint',
+    'npm run typecheck',
+    'npm run build:native',
+    'npm test',
+  ]);
 });

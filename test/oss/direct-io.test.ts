@@ -1,6 +1,9 @@
 // O_DIRECT writes: whole aligned blocks of a write bypass the page cache, the
 // unaligned rest goes through it, and every byte reads back as written, with
 // overwrites that mix both paths. With oss.directIo=false nothing goes direct.
+// The second OSS also runs the @node-rs/crc32 fallback (STRIPEFS_CRC32C):
+// both checksum implementations meet on the same wire, and /metrics names
+// the one each OSS runs.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
@@ -25,7 +28,11 @@ describe('OSS O_DIRECT writes', () => {
   beforeAll(async () => {
     mds = await startFakeMds();
     direct = await startOss(mds, tmpA.dir);
-    paged = await startOss(mds, tmpB.dir, { STRIPEFS_OSS_ID: 'oss-b', STRIPEFS_OSS_DIRECT_IO: 'false' });
+    paged = await startOss(mds, tmpB.dir, {
+      STRIPEFS_OSS_ID: 'oss-b',
+      STRIPEFS_OSS_DIRECT_IO: 'false',
+      STRIPEFS_CRC32C: 'node-rs',
+    });
   });
   afterAll(async () => {
     await direct?.stop();
@@ -33,6 +40,15 @@ describe('OSS O_DIRECT writes', () => {
     await mds?.close();
     tmpA.remove();
     tmpB.remove();
+  });
+
+  it('names its crc32c implementation in /metrics: the SSE4.2 addon, or the fallback when told', async () => {
+    const backend = async (oss: OssUnderTest) =>
+      (await (await fetch(`${oss.adminUrl}/metrics`)).text()).match(
+        /^stripefs_oss_crc32c_backend\{backend="([^"]+)"[^}]*\} 1$/m,
+      )?.[1];
+    expect(await backend(direct)).toBe(process.arch === 'x64' ? 'stripefs-sse42' : '@node-rs/crc32');
+    expect(await backend(paged)).toBe('@node-rs/crc32');
   });
 
   it('aligned blocks go direct, the tail through the page cache, and all of it reads back', async () => {
