@@ -163,7 +163,7 @@ async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Prom
 }
 
 /** The reused buffer each connection's socket reads into (see startBulkServer). */
-const SOCKET_READ_BYTES = 256 * 1024;
+const SOCKET_READ_BYTES = 64 * 1024;
 
 async function serveConnection(core: OssCore, socket: Socket, reader: SocketReader): Promise<void> {
   try {
@@ -200,13 +200,14 @@ function adoptWithUserBuffer(accepted: Socket): { socket: Socket; reader: Socket
     return { socket: accepted, reader };
   }
   let reader: SocketReader | undefined;
+  const spare = Buffer.allocUnsafe(SOCKET_READ_BYTES);
   // `handle` and a server-side `onread` are not in the published types; Node's own servers wrap accepted handles this way.
   const options = {
     handle,
     readable: true,
     writable: true,
     onread: {
-      buffer: Buffer.allocUnsafe(SOCKET_READ_BYTES),
+      buffer: () => reader?.nextBuffer(spare) ?? spare,
       callback: (bytes: number, buf: Uint8Array): boolean => {
         return (reader as SocketReader).push(Buffer.from(buf.buffer, buf.byteOffset, bytes), true);
       },

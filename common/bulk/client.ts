@@ -33,8 +33,8 @@ export interface BulkClientOptions {
 
 export const BULK_CONNECTIONS_DEFAULT = 16;
 export const BULK_TIMEOUT_MS_DEFAULT = 30_000;
-/** The reused buffer each connection's socket reads into. */
-export const BULK_SOCKET_READ_BYTES = 256 * 1024;
+/** The reused buffer each connection's socket reads into when no body is being received (SocketReader.nextBuffer). */
+export const BULK_SOCKET_READ_BYTES = 64 * 1024;
 /** Bytes a connection buffers before it stops reading from the socket. */
 export const BULK_READ_HIGH_WATER_BYTES = 8 * 1024 * 1024;
 
@@ -56,6 +56,8 @@ export class BulkClient {
   private closed = false;
   private readonly host: string;
   private readonly port: number;
+  /** Bytes of read bodies the kernel wrote straight into their destination (SocketReader.nextBuffer). */
+  directReadBytes = 0;
 
   constructor(
     readonly address: string,
@@ -132,7 +134,8 @@ export class BulkClient {
       const header = await this.readHeader(conn);
       if (header.bodyBytes > length) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
       const out = alloc(header.bodyBytes);
-      // Segments land in `out` as they arrive and are verified there (one copy, one crc pass).
+      const directBefore = conn.reader.directBytes;
+      // Segments land in `out` as they arrive (mostly written there by the kernel) and are verified there.
       const complete = await conn.reader.readSegments(out, (start, segmentLength, crc) => {
         if (crc32c(out.subarray(start, start + segmentLength)) !== crc) {
           throw new StripeError(
@@ -145,6 +148,7 @@ export class BulkClient {
           );
         }
       });
+      this.directReadBytes += conn.reader.directBytes - directBefore;
       if (!complete) await this.readHeader(conn); // throws the error that follows the abort
       return out;
     });
@@ -195,15 +199,16 @@ export class BulkClient {
 
   private open(): Promise<Connection> {
     return new Promise((resolve, reject) => {
-      // Socket reads land in one reused buffer per connection (no allocation per read);
-      // the reader copies them on, straight into a read's destination when one is waiting.
+      // A body's segments land where they belong (SocketReader.nextBuffer); other bytes in one
+      // reused buffer per connection (no allocation per read), copied on from there.
       let reader: SocketReader | undefined;
+      const spare = Buffer.allocUnsafe(BULK_SOCKET_READ_BYTES);
       const socket = connect({
         host: this.host,
         port: this.port,
         noDelay: true,
         onread: {
-          buffer: Buffer.allocUnsafe(BULK_SOCKET_READ_BYTES),
+          buffer: () => reader?.nextBuffer(spare) ?? spare,
           callback: (bytes: number, buf: Uint8Array): boolean => {
             return (reader as SocketReader).push(Buffer.from(buf.buffer, buf.byteOffset, bytes), true);
           },

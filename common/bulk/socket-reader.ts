@@ -8,6 +8,13 @@
 // once are then copied. readSegments() consumes a segmented body
 // synchronously as it arrives, straight into the caller's buffer (no
 // per-read buffer, no promise per segment).
+//
+// With `onread.buffer` as a function (Node asks it before every socket read),
+// nextBuffer() goes one step further: while a segmented body is being
+// received, the kernel writes a segment's payload straight into its
+// destination and a segment header into the sink's header buffer, so no user
+// space copy happens at all; only bytes read before the receiving call began
+// pass through the spare buffer.
 import type { Socket } from 'node:net';
 import { StripeError } from '../errors.js';
 import { SEGMENT_ABORT, SEGMENT_BYTES_MAX, SEGMENT_HEADER_BYTES } from './frame.js';
@@ -51,6 +58,10 @@ export class SocketReader {
   private sink: SegmentSink | undefined;
   /** Bytes arrive through push() from a reused buffer: read only while someone waits (see push). */
   private readonly external: boolean;
+  /** Where nextBuffer() pointed the next socket read, when not at the spare buffer. */
+  private direct: { sink: SegmentSink; region: Buffer; payload: boolean } | undefined;
+  /** Bytes the kernel wrote straight into destinations (stats and tests). */
+  directBytes = 0;
 
   constructor(
     private readonly socket: Socket,
@@ -78,6 +89,20 @@ export class SocketReader {
    * kernel keeps the next ones until a read asks (and resumes the socket).
    */
   push(chunk: Buffer, reused: boolean): boolean {
+    const direct = this.direct;
+    this.direct = undefined;
+    if (
+      direct &&
+      direct.sink === this.sink &&
+      chunk.buffer === direct.region.buffer &&
+      chunk.byteOffset === direct.region.byteOffset &&
+      chunk.length <= direct.region.length
+    ) {
+      this.directBytes += chunk.length;
+      if (direct.payload) this.advance(direct.sink, chunk.length);
+      else this.feed(direct.sink, chunk); // header bytes already in place: feed parses them
+      return true;
+    }
     if (this.sink && this.chunks.length === 0) {
       const used = this.feed(this.sink, chunk);
       if (used === chunk.length) return true;
@@ -89,6 +114,26 @@ export class SocketReader {
     if (!more) this.socket.pause();
     this.wake();
     return more;
+  }
+
+  /**
+   * For `onread.buffer` given as a function: where the next socket read
+   * should land. A payload (or header) of the segment being received goes
+   * straight to its place; anything else to `spare`, copied on by push().
+   */
+  nextBuffer(spare: Buffer): Buffer {
+    this.direct = undefined;
+    const sink = this.sink;
+    if (!sink || this.chunks.length > 0 || this.sinkDone(sink)) return spare;
+    // Even a short rest of a payload: read into the spare buffer, it would pull in the next segment too.
+    if (sink.segmentLeft > 0) {
+      const region = sink.out.subarray(sink.at, sink.at + sink.segmentLeft);
+      this.direct = { sink, region, payload: true };
+      return region;
+    }
+    const region = sink.header.subarray(sink.headerFill);
+    this.direct = { sink, region, payload: false };
+    return region;
   }
 
   private wake(): void {
@@ -295,18 +340,24 @@ export class SocketReader {
       }
       const take = Math.min(sink.segmentLeft, chunk.length - used);
       chunk.copy(sink.out, sink.at, used, used + take);
-      sink.at += take;
-      sink.segmentLeft -= take;
       used += take;
-      if (sink.segmentLeft === 0) {
-        try {
-          sink.verify(sink.segmentStart, sink.at - sink.segmentStart, sink.segmentCrc);
-        } catch (err) {
-          sink.error = err;
-        }
-      }
+      this.advance(sink, take, false);
     }
     if (this.sinkDone(sink)) this.wake();
     return used;
+  }
+
+  /** `n` payload bytes of the current segment are in place in sink.out: count them, verify a complete segment. */
+  private advance(sink: SegmentSink, n: number, wake = true): void {
+    sink.at += n;
+    sink.segmentLeft -= n;
+    if (sink.segmentLeft === 0) {
+      try {
+        sink.verify(sink.segmentStart, sink.at - sink.segmentStart, sink.segmentCrc);
+      } catch (err) {
+        sink.error = err;
+      }
+    }
+    if (wake && this.sinkDone(sink)) this.wake();
   }
 }

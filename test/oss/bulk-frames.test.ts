@@ -2,6 +2,8 @@
 // segments larger than a staging buffer, tiny ones, odd sizes, headers split
 // across TCP writes, a zero-length segment (framing error: answered, then the
 // connection closes, the server stays up) and a client abort (nothing stored).
+// On the way back, a read's segments are written by the kernel straight into
+// the destination buffer, not copied there.
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +123,20 @@ describe('OSS bulk write framing', () => {
       expect(answer).toMatchObject({ ok: true, closed: false });
       expect((await oss.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
     }
+  });
+
+  it("lands a read's segments straight in the destination: at most the first piece is copied", async () => {
+    const data = randomBytes(8 * MiB + 12345);
+    const r = ref(oss.ostIds[0]!, 'frames.direct');
+    await oss.bulk.write(r, 0, data, crc32c(data));
+    const before = oss.bulk.directReadBytes;
+    for (let i = 0; i < 4; i++) {
+      expect((await oss.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
+      expect((await oss.bulk.read(r, 777, MiB)).equals(data.subarray(777, 777 + MiB))).toBe(true);
+    }
+    // Per read, only what arrived with the response header passes through the spare buffer (64 KiB reads).
+    const read = 4 * (data.length + MiB);
+    expect(oss.bulk.directReadBytes - before).toBeGreaterThan(read - 8 * 2 * 64 * 1024);
   });
 
   it('a zero-length segment is a framing error: answered with a code, then closed; the server stays up', async () => {
