@@ -1,22 +1,24 @@
 // Client benchmarks against a real cluster, each figure beside a baseline
 // from the same run (bench/baselines.ts): sequential write and read per
 // layout, 64 KiB-class sequential reads with and without readahead, an ec
-// read with one OSS down against the healthy read, the RSS of a client
-// streaming a large file, and the Reed-Solomon encode rate.
+// read with one OSS down against the healthy read, and the RSS of a client
+// streaming a large file. (ec encode speed is bench/erasure.ts's.)
 //
 // The cluster: STRIPEFS_BENCH_MDS=host:port uses a running one (e.g. from
 // `stripefs cluster up`; the degraded figure is then skipped, since it kills an
-// OSS); otherwise the bench starts its own (1 MDS + 6 OSSs, the test helper)
-// in a temporary folder and stops it. `--quick`: 64 MiB per file, else 1 GiB.
+// OSS); under bench/run.ts the run's shared cluster (the killed OSS is started
+// again afterwards, for the next suite); otherwise the bench starts its own
+// (bench/cluster.ts: 1 MDS + 6 OSSs) in a temporary folder and stops it.
+// `--quick`: 64 MiB per file, else 1 GiB.
 import { spawn } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { encodeParity } from '../client/ec.js';
 import { type ClientLimits, type Layout, StripeClient } from '../client/index.js';
-import { type Cluster, ossIndexOfOst, startCluster, waitForOsts } from '../test/client/cluster.js';
+import { ossIndexOfOst, waitForOsts } from '../test/client/cluster.js';
 import { localDisk, rawSocketPump } from './baselines.js';
-import { type BenchResult, GB, result } from './types.js';
+import { type BenchCluster, startBenchCluster } from './cluster.js';
+import { type BenchResult, GB, result, type SuiteOptions } from './types.js';
 
 export type { BenchResult };
 
@@ -53,16 +55,6 @@ const CASES: Case[] = [
     amplification: 1.5,
   },
 ];
-
-function rsEncodeRate(totalBytes: number): number {
-  const k = 4;
-  const m = 2;
-  const shards = Buffer.alloc((k + m) * MiB);
-  randomFillSync(shards, 0, k * MiB);
-  const started = performance.now();
-  for (let done = 0; done < totalBytes; done += k * MiB) encodeParity(shards, k, m);
-  return totalBytes / GB / ((performance.now() - started) / 1000);
-}
 
 async function timedGBps(bytes: number, work: () => Promise<void>): Promise<number> {
   const started = performance.now();
@@ -130,11 +122,41 @@ async function streamInChild(
   return JSON.parse(out.trim().split('\n').pop() as string);
 }
 
+/**
+ * GB/s of a fresh client reading `path` with the OSS holding its first chunk
+ * killed and marked down. With `restart` that OSS is started again afterwards
+ * (nothing was written while it was down, so it is current) for the next suite.
+ */
+async function degradedRead(
+  cluster: BenchCluster,
+  writer: StripeClient,
+  path: string,
+  sizeBytes: number,
+  restart: boolean,
+): Promise<number> {
+  const report = await writer.getLayout(path);
+  const victim = await ossIndexOfOst(cluster, report.objects[0]?.osts[0] as number);
+  try {
+    await cluster.oss[victim]?.kill();
+    await waitForOsts(cluster.mdsAddress, 12, 10);
+    const reader = await connect(cluster.mdsAddress);
+    try {
+      return await timedGBps(sizeBytes, async () => {
+        await readSequential(reader, path, IO_BYTES);
+      });
+    } finally {
+      await reader.close();
+    }
+  } finally {
+    if (restart) await cluster.restartOss(victim);
+  }
+}
+
 async function connect(mds: string, limits: Partial<ClientLimits> = {}): Promise<StripeClient> {
   return StripeClient.connect({ mds, seed: 1, limits });
 }
 
-export async function runClientBench(opts: { quick: boolean }): Promise<BenchResult[]> {
+export async function runClientBench(opts: SuiteOptions): Promise<BenchResult[]> {
   const command = `node dist/bench/client.js${opts.quick ? ' --quick' : ''}`;
   const sizeBytes = (opts.quick ? 64 : 1024) * MiB;
   const results: BenchResult[] = [];
@@ -149,12 +171,11 @@ export async function runClientBench(opts: { quick: boolean }): Promise<BenchRes
     results.push(r);
     console.error(JSON.stringify(r));
   };
-  add('client.ec.encode-4+2.main-thread', rsEncodeRate(opts.quick ? 128 * MiB : 512 * MiB), 'GB/s');
   const external = process.env.STRIPEFS_BENCH_MDS;
-  const cluster: Cluster | undefined = external
-    ? undefined
-    : await startCluster({ heartbeatIntervalMs: 500 });
-  const mds = external ?? (cluster as Cluster).mdsAddress;
+  const shared = external === undefined && opts.cluster ? await opts.cluster() : undefined;
+  const own = external === undefined && !shared ? await startBenchCluster() : undefined;
+  const cluster: BenchCluster | undefined = shared ?? own;
+  const mds = external ?? (cluster as BenchCluster).mdsAddress;
   const diskDir = cluster ? cluster.dir : 'data/bench';
   try {
     const pump = (await rawSocketPump(sizeBytes)) / GB;
@@ -235,15 +256,7 @@ export async function runClientBench(opts: { quick: boolean }): Promise<BenchRes
 
     // ec read with one OSS (one chunk) down, against the healthy read of the same run.
     if (cluster) {
-      const report = await writer.getLayout(`${root}/ec42`);
-      const victim = await ossIndexOfOst(cluster, report.objects[0]?.osts[0] as number);
-      await cluster.oss[victim]?.kill();
-      await waitForOsts(mds, 12, 10);
-      const reader = await connect(mds);
-      const degraded = await timedGBps(sizeBytes, async () => {
-        await readSequential(reader, `${root}/ec42`, IO_BYTES);
-      });
-      await reader.close();
+      const degraded = await degradedRead(cluster, writer, `${root}/ec42`, sizeBytes, shared !== undefined);
       add('client.degraded-read.ec42', degraded, 'GB/s', {
         value: reads.get('ec42') ?? 0,
         name: 'healthy ec:4+2 read, same run',
@@ -255,7 +268,7 @@ export async function runClientBench(opts: { quick: boolean }): Promise<BenchRes
     }
     await writer.close();
   } finally {
-    await cluster?.stop();
+    await own?.stop();
   }
   return results;
 }

@@ -243,8 +243,8 @@ function grpcWrite(
 }
 
 export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }): Promise<BenchResult[]> {
-  const totalBytes = (opts.quick ? 512 : 2048) * 1024 * 1024;
-  const grpcBytes = (opts.quick ? 128 : 512) * 1024 * 1024;
+  const totalBytes = (opts.quick ? 256 : 2048) * 1024 * 1024;
+  const grpcBytes = (opts.quick ? 64 : 512) * 1024 * 1024;
   const chunks = totalBytes / CHUNK_BYTES;
   const command = `node dist/bench/oss.js${opts.quick ? ' --quick' : ''}`;
   const work = mkdtempSync(join(process.env.STRIPEFS_BENCH_DIR ?? tmpdir(), 'stripefs-bench-oss-'));

@@ -2,16 +2,19 @@
 // every benchmark of the project, each beside its same-run baseline, and writes
 // latest.json, latest.md and the SVG charts to bench/results (or `--out`, e.g.
 // to keep a branch's run beside main's), and the Performance section of
-// README.md after a full run into bench/results. STRIPEFS_BENCH_FAIL_SUITE=name
-// makes that suite throw at its start (the runner's own test uses it).
+// README.md after a full run into bench/results. The suites that only read and
+// write a cluster (CLUSTER_SUITES) share one, started when the first of them
+// asks and stopped after the last. STRIPEFS_BENCH_FAIL_SUITE=name makes that
+// suite throw at its start (the runner's own test uses it).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { localDisk, localMetadata, memoryCopy, rawSocketPump } from './baselines.js';
 import { renderCharts } from './charts.js';
-import { type BenchResult, GB, result } from './types.js';
+import { sharedCluster } from './cluster.js';
+import { type BenchResult, GB, result, type SuiteOptions } from './types.js';
 
-type Suite = (opts: { quick: boolean }) => Promise<BenchResult[]>;
+type Suite = (opts: SuiteOptions) => Promise<BenchResult[]>;
 
 const SUITES: Record<string, () => Promise<Suite>> = {
   baselines: async () => runBaselines,
@@ -19,11 +22,14 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   oss: async () => (await import('./oss.js')).runOssBench,
   mds: async () => (await import('./mds.js')).runMdsBench,
   client: async () => (await import('./client.js')).runClientBench,
-  recovery: async () => (await import('./recovery.js')).runRecoveryBench,
   smallfiles: async () => (await import('./smallfiles.js')).runSmallFilesBench,
+  // After the shared cluster's users: it starts its own (it kills hosts, with its own timers).
+  recovery: async () => (await import('./recovery.js')).runRecoveryBench,
   erasure: async () => (await import('./erasure.js')).runErasureBench,
 };
 
+/** Suites handed the run's shared cluster (each starts its own when run alone from its file). */
+const CLUSTER_SUITES = new Set(['client', 'smallfiles']);
 const MiB = 1024 * 1024;
 const RESULTS_DIR = 'bench/results';
 
@@ -90,7 +96,12 @@ async function runSuites(
   const unknown = only.filter((name) => !SUITES[name]);
   if (unknown.length > 0)
     throw new Error(`unknown suite ${unknown.join(', ')}; suites: ${Object.keys(SUITES).join(', ')}`);
-  for (const name of only) {
+  const shared = sharedCluster((event, seconds) =>
+    process.stderr.write(
+      `bench: shared cluster for ${[...CLUSTER_SUITES].join(', ')} ${event} in ${seconds.toFixed(1)} s\n`,
+    ),
+  );
+  for (const [index, name] of only.entries()) {
     const load = SUITES[name] as () => Promise<Suite>;
     process.stderr.write(
       `bench: ${name}${quick ? ' (quick)' : ''}... (${since(runStarted).toFixed(0)} s so far)\n`,
@@ -101,17 +112,24 @@ async function runSuites(
       if (process.env.STRIPEFS_BENCH_FAIL_SUITE === name)
         throw new Error('failed on purpose (STRIPEFS_BENCH_FAIL_SUITE)');
       const suite = await load();
-      const suiteResults = await suite({ quick });
+      const suiteResults = await suite({
+        quick,
+        ...(CLUSTER_SUITES.has(name) ? { cluster: shared.get } : {}),
+      });
       results.push(...suiteResults);
       outcome = `${suiteResults.length} figures`;
     } catch (err) {
       // One failing suite must not lose the others' figures: report it and go on.
       failed.push(name);
       outcome = 'FAILED';
+      // It may have left the shared cluster broken: a later suite gets a fresh one.
+      if (CLUSTER_SUITES.has(name)) await shared.stop();
       process.stderr.write(
         `bench: ${name} FAILED: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
       );
     }
+    // The last suite that uses the shared cluster pays for stopping it.
+    if (!only.slice(index + 1).some((later) => CLUSTER_SUITES.has(later))) await shared.stop();
     const seconds = since(started);
     process.stderr.write(`bench: ${name} done in ${seconds.toFixed(1)} s (${outcome})\n`);
     timings.push(

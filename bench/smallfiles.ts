@@ -10,8 +10,9 @@
 // stripefs close fsyncs on the OSS). The listing figure is one `list` (readdir
 // pages with attributes) of the directory against readdir + stat of the local one.
 //
-// The cluster: STRIPEFS_BENCH_MDS=host:port uses a running one; otherwise the
-// bench starts its own (1 MDS + 6 OSSs, the test helper) in a temporary folder.
+// The cluster: STRIPEFS_BENCH_MDS=host:port uses a running one (and removes
+// the files afterwards); under bench/run.ts the run's shared cluster; otherwise
+// the bench starts its own (bench/cluster.ts: 1 MDS + 6 OSSs) in a temporary folder.
 //   node dist/bench/smallfiles.js [--quick]
 import { constants, mkdirSync, rmSync } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
@@ -20,8 +21,9 @@ import { fileURLToPath } from 'node:url';
 import { type Layout, StripeClient } from '../client/index.js';
 import { BufferPool, isAligned } from '../common/bulk/buffer-pool.js';
 import { Semaphore } from '../common/semaphore.js';
-import { type Cluster, seededBytes, startCluster } from '../test/client/cluster.js';
-import { type BenchResult, GB, result } from './types.js';
+import { seededBytes } from '../test/client/cluster.js';
+import { type BenchCluster, startBenchCluster } from './cluster.js';
+import { type BenchResult, GB, result, type SuiteOptions } from './types.js';
 
 const FILE_BYTES = 32 * 1024;
 /** Readers in flight, on both sides. */
@@ -167,19 +169,21 @@ async function stripefsSide(mds: string, files: number, body: Buffer, cleanUp: b
   }
 }
 
-/** `files` defaults to 2,000 quick, 10,000 full. */
-export async function runSmallFilesBench(opts: { quick: boolean; files?: number }): Promise<BenchResult[]> {
+/** `files` defaults to 500 quick, 10,000 full. */
+export async function runSmallFilesBench(opts: SuiteOptions & { files?: number }): Promise<BenchResult[]> {
   const command = `node dist/bench/smallfiles.js${opts.quick ? ' --quick' : ''}`;
   const files = opts.files ?? (opts.quick ? 500 : 10_000);
   const body = seededBytes(FILE_BYTES, 10);
   const external = process.env.STRIPEFS_BENCH_MDS;
-  const cluster = external ? undefined : await startCluster({ heartbeatIntervalMs: 500 });
+  const shared = external === undefined && opts.cluster ? await opts.cluster() : undefined;
+  const own = external === undefined && !shared ? await startBenchCluster() : undefined;
+  const cluster: BenchCluster | undefined = shared ?? own;
   try {
     const local = await localSide(cluster ? cluster.dir : 'data/bench', files, body);
     progress(
       `smallfiles: node:fs read ${local.reads.toFixed(0)} files/s, ${local.directReads.toFixed(0)} with O_DIRECT`,
     );
-    const mds = external ?? (cluster as Cluster).mdsAddress;
+    const mds = external ?? (cluster as BenchCluster).mdsAddress;
     const ours = await stripefsSide(mds, files, body, external !== undefined);
     const fs = (value: number, what: string, inFlight = CONCURRENCY) => ({
       value,
@@ -216,7 +220,7 @@ export async function runSmallFilesBench(opts: { quick: boolean; files?: number 
       result('smallfiles.list-with-attrs', ours.list, 'entries/s', command, fs(local.list, 'readdir + stat')),
     ];
   } finally {
-    await cluster?.stop();
+    await own?.stop();
   }
 }
 

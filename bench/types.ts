@@ -1,5 +1,17 @@
 // The one shape every benchmark returns; bench/run.ts collects them into
 // bench/results/latest.json and the Markdown table.
+import type { BenchCluster } from './cluster.js';
+
+/** What bench/run.ts hands every suite. */
+export interface SuiteOptions {
+  quick: boolean;
+  /**
+   * The run's shared cluster, started on the first call and stopped by the
+   * runner; a suite without one starts and stops its own. A suite that breaks
+   * it (kills an OSS) restores it before it returns.
+   */
+  cluster?: () => Promise<BenchCluster>;
+}
 export interface BenchResult {
   id: string;
   value: number;
