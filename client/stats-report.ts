@@ -16,6 +16,8 @@ export interface ClientStats {
   retries: number;
   degradedReads: number;
   badChunksReported: number;
+  /** Partial-block reads fetched as asked, not as whole cache blocks (random access or readahead off). */
+  exactReads: number;
   /** Object reads and writes sent over the bulk data path and over gRPC. */
   requests: { bulk: number; grpc: number };
 }
@@ -44,6 +46,7 @@ export function statsOf(ctx: ClientContext): ClientStats {
     retries: counters.retries,
     degradedReads: counters.degradedReads,
     badChunksReported: counters.badChunksReported,
+    exactReads: counters.exactReads,
     requests: { ...counters.requests },
   };
 }

@@ -1,5 +1,6 @@
 // Readahead on a real cluster (hits counted on a sequential scan, none when
-// it is off), concurrent readers and writers on different files, and the
+// it is off; without a window, partial-block reads move only what they ask
+// for), concurrent readers and writers on different files, and the
 // transports: the bulk data path by default, gRPC when it is switched off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
@@ -60,6 +61,52 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
         expect(stats.readahead.hitBytes).toBe(0);
       }
       await reader.close();
+    }
+  });
+
+  it('reads without a readahead window fetch only the bytes asked for, not whole blocks', async () => {
+    const size = 8 * MiB;
+    const layouts: Layout[] = [
+      { pattern: 'replicated', stripeSize: MiB, stripeCount: 2, replicas: 3, failureDomain: 'host' },
+      { pattern: 'ec', stripeSize: MiB, k: 4, m: 2, failureDomain: 'host' },
+    ];
+    for (const [i, layout] of layouts.entries()) {
+      const path = `/c/exact${i}`;
+      const data = seededBytes(size, SEED + 30 + i);
+      await writer.writeFile(path, data, { layout });
+      // Random 4 KiB reads on a cold client: each moves 4 KiB (a whole-block fetch would move 1 MiB).
+      const random = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+      const handle = await random.open(path, 'r');
+      const out = Buffer.alloc(4096);
+      const reads = 40;
+      for (let r = 0; r < reads; r++) {
+        const at = 4096 + ((r * 7919 * 4096 + 12345) % (size - 2 * 4096));
+        await handle.read(out, 0, out.length, at);
+        expect(out.equals(data.subarray(at, at + out.length)), `${layout.pattern} at ${at}`).toBe(true);
+      }
+      await handle.close();
+      const stats = random.stats();
+      const moved = Object.values(stats.bytesReadPerOst).reduce((a, b) => a + b, 0);
+      expect(stats.exactReads).toBe(reads);
+      expect(moved).toBe(reads * out.length);
+      await random.close();
+      // Readahead off: a 64 KiB sequential scan moves what it reads.
+      const plain = await StripeClient.connect({
+        mds: cluster.mdsAddress,
+        seed: SEED,
+        limits: { readaheadFileBytesMax: 0 },
+      });
+      const scan = await plain.open(path, 'r');
+      const chunk = Buffer.alloc(64 * 1024);
+      for (let at = 0; at < 2 * MiB; at += chunk.length) {
+        await scan.read(chunk, 0, chunk.length, at);
+        expect(chunk.equals(data.subarray(at, at + chunk.length))).toBe(true);
+      }
+      await scan.close();
+      const scanned = plain.stats();
+      expect(Object.values(scanned.bytesReadPerOst).reduce((a, b) => a + b, 0)).toBe(2 * MiB);
+      expect(scanned.readahead.hitBytes).toBe(0);
+      await plain.close();
     }
   });
 
