@@ -112,8 +112,8 @@ export async function* readObject(
 ): AsyncGenerator<ReadPiece> {
   checkRange(offset, length);
   const release = await ost.locks.acquire(objectId, false);
-  let fh: FileHandle | undefined;
-  let paged: FileHandle | undefined;
+  let fh: { fh: FileHandle; release: () => void } | undefined;
+  let paged: { fh: FileHandle; release: () => void } | undefined;
   try {
     const meta = await ost.requireMeta(objectId);
     if (offset > meta.size)
@@ -128,8 +128,11 @@ export async function* readObject(
     // With direct IO the disk's bytes land in the pooled buffer itself: no page-cache pages to
     // fill and copy from (reads of data the OSS wrote with O_DIRECT find none cached anyway).
     const direct = ost.directIo && B % BUFFER_ALIGN_BYTES === 0;
-    fh = await open(ost.pathOf(objectId), constants.O_RDONLY | (direct ? constants.O_DIRECT : 0));
-    const file = fh;
+    fh = await ost.readHandles.acquire(
+      ost.pathOf(objectId),
+      constants.O_RDONLY | (direct ? constants.O_DIRECT : 0),
+    );
+    const file = fh.fh;
     // Spans of whole blocks in pooled buffers, one system call each, with one span of read-ahead.
     const span = async (start: number): Promise<{ whole: Buffer; data: Buffer }> => {
       const whole = dataBuffers.take();
@@ -138,8 +141,8 @@ export async function* readObject(
       if (isAligned(whole))
         return { whole, data: await readFull(file, start, length, whole, BUFFER_ALIGN_BYTES) };
       // A buffer from outside the aligned slabs (they could not be made): through the page cache.
-      paged ??= await open(ost.pathOf(objectId), constants.O_RDONLY);
-      return { whole, data: await readFull(paged, start, length, whole) };
+      paged ??= await ost.readHandles.acquire(ost.pathOf(objectId), constants.O_RDONLY);
+      return { whole, data: await readFull(paged.fh, start, length, whole) };
     };
     let position = firstBlock * B;
     let next: Promise<{ whole: Buffer; data: Buffer }> | undefined = span(position);
@@ -170,8 +173,8 @@ export async function* readObject(
       position = following;
     }
   } finally {
-    await fh?.close().catch(() => undefined);
-    await paged?.close().catch(() => undefined);
+    fh?.release();
+    paged?.release();
     release();
   }
 }

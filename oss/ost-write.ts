@@ -129,8 +129,10 @@ export async function writeObject(
   } catch (err) {
     // No write may land after the cleanup below (or after the file is closed).
     await writer?.abandon().catch(() => undefined);
-    if (fh && !old) await rm(ost.pathOf(p.objectId), { force: true }).catch(() => undefined);
-    else if (fh && old) await fh.truncate(old.size).catch(() => undefined);
+    if (fh && !old) {
+      ost.readHandles.drop(ost.pathOf(p.objectId));
+      await rm(ost.pathOf(p.objectId), { force: true }).catch(() => undefined);
+    } else if (fh && old) await fh.truncate(old.size).catch(() => undefined);
     throw noSpace(err);
   } finally {
     await direct?.close().catch(() => undefined);

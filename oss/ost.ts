@@ -12,6 +12,7 @@ import { dataBuffers } from './buffers.js';
 import { CRC_GROUP_BLOCKS, decodeCrcs, decodeMeta, keys, type ObjectMeta, prefixEnd } from './index-keys.js';
 import { objectPath } from './object-id.js';
 import { ObjectLocks } from './object-lock.js';
+import { ReadHandles } from './read-handles.js';
 
 export interface OstOptions {
   dir: string;
@@ -31,6 +32,8 @@ const FANOUT_FOLDERS = 256;
 export class Ost {
   readonly objectsDir: string;
   readonly locks = new ObjectLocks();
+  /** Open read handles shared by reads of the same object (oss/read-handles.ts). */
+  readonly readHandles = new ReadHandles();
   readonly blockBytes: number;
   usedBytes = 0;
   objectCount = 0;
@@ -159,6 +162,7 @@ export class Ost {
         batch.del(key);
       }
       await batch.write();
+      this.readHandles.drop(this.pathOf(objectId));
       await rm(this.pathOf(objectId), { force: true });
       this.usedBytes -= meta.size;
       this.objectCount--;
@@ -212,6 +216,7 @@ export class Ost {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.readHandles.closeAll();
     await this.db.close();
   }
 }

@@ -1,0 +1,67 @@
+// The OSS's shared read handles on real files: reused while in use and
+// shortly after, one per path and flags, closed when dropped (at once, or
+// when the last reader lets go), when idle, and beyond the cap; a failed
+// open is not cached.
+import { constants, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { READ_HANDLE_IDLE_MS, ReadHandles } from '../../oss/read-handles.js';
+import { tempDir } from './helpers.js';
+
+const tmp = tempDir('stripefs-read-handles-');
+afterAll(() => tmp.remove());
+
+function file(name: string, text: string): string {
+  const path = join(tmp.dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+async function isClosed(fh: { stat(): Promise<unknown> }): Promise<boolean> {
+  return fh.stat().then(
+    () => false,
+    (err: NodeJS.ErrnoException) => err.code === 'EBADF',
+  );
+}
+
+describe('read handles', () => {
+  it('shares one open handle per path and flags, and closes a dropped one after its last reader', async () => {
+    const handles = new ReadHandles(8);
+    const a = file('a', 'first');
+    const one = await handles.acquire(a, constants.O_RDONLY);
+    const two = await handles.acquire(a, constants.O_RDONLY);
+    expect(two.fh).toBe(one.fh);
+    expect(handles.counts).toEqual({ reused: 1, opened: 1 });
+    one.release();
+    handles.drop(a);
+    expect(handles.size).toBe(0);
+    expect(await isClosed(two.fh)).toBe(false); // still in use
+    two.release();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await isClosed(two.fh)).toBe(true);
+    const three = await handles.acquire(a, constants.O_RDONLY);
+    expect(three.fh).not.toBe(two.fh);
+    three.release();
+    await handles.closeAll();
+    expect(await isClosed(three.fh)).toBe(true);
+  });
+
+  it('closes idle handles, keeps at most its cap, and does not cache a failed open', async () => {
+    const handles = new ReadHandles(2);
+    const held = [];
+    for (const name of ['x', 'y', 'z']) {
+      const h = await handles.acquire(file(name, name), constants.O_RDONLY);
+      h.release();
+      held.push(h);
+    }
+    expect(handles.size).toBe(2);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await isClosed(held[0]!.fh)).toBe(true); // the least recently used went first
+    const missing = join(tmp.dir, 'missing');
+    await expect(handles.acquire(missing, constants.O_RDONLY)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(handles.size).toBe(2);
+    await new Promise((r) => setTimeout(r, READ_HANDLE_IDLE_MS * 1.6));
+    expect(handles.size).toBe(0);
+    expect(await isClosed(held[2]!.fh)).toBe(true);
+  });
+});
