@@ -2,7 +2,7 @@
 // stored crc before any of its bytes leave, and hand out block-sized pieces
 // with their crc (the stored one when the piece is a whole block) so the bulk
 // path can send it on without checksumming again.
-import { constants, type FileHandle, open } from 'node:fs/promises';
+import { constants, type FileHandle } from 'node:fs/promises';
 import { BUFFER_ALIGN_BYTES, isAligned } from '../common/bulk/buffer-pool.js';
 import { crc32c } from '../common/checksum.js';
 import { StripeError } from '../common/errors.js';
