@@ -90,6 +90,7 @@ export class StripeClient {
       mds,
       io,
       cache: new BlockCache(limits.cacheBytesMax, blocks),
+      blocks,
       limits,
       counters,
       blocksInFlight: new Map(),

@@ -110,6 +110,33 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
     }
   });
 
+  it('a stream hands out whole cached blocks that stay intact while the cache recycles others', async () => {
+    // 1 MiB blocks come from the block pool; a 4 MiB cache and a 48 MiB file get them reused
+    // (after the pool's 16-block quarantine) many times over while the pieces are kept.
+    const size = 48 * MiB;
+    const data = seededBytes(size, SEED + 40);
+    await writer.writeFile('/c/streamed', data, {
+      layout: { pattern: 'raid0', stripeSize: MiB, stripeCount: 4 },
+    });
+    const reader = await StripeClient.connect({
+      mds: cluster.mdsAddress,
+      seed: SEED,
+      limits: { cacheBytesMax: 4 * MiB, readaheadFileBytesMax: 2 * MiB, readaheadTotalBytesMax: 2 * MiB },
+    });
+    const kept: Buffer[] = [];
+    for await (const piece of reader.createReadStream('/c/streamed')) kept.push(piece as Buffer);
+    // More reads through the same cache, into blocks the pool hands out again.
+    const handle = await reader.open('/c/streamed', 'r');
+    const out = Buffer.alloc(MiB);
+    for (let at = 0; at < size; at += 2 * MiB) {
+      await handle.read(out, 0, MiB, at);
+      expect(out.equals(data.subarray(at, at + MiB))).toBe(true);
+    }
+    await handle.close();
+    expect(Buffer.concat(kept).equals(data), 'streamed pieces after the cache moved on').toBe(true);
+    await reader.close();
+  });
+
   it('concurrent readers and writers on different files, every layout', async () => {
     const layouts = [RAID0X4, REP3, EC42];
     const existing = layouts.map((layout, i) => ({
