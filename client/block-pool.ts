@@ -7,10 +7,9 @@
 // A dropped block may still be read by code that got it just before (a
 // reader's copy scheduled in the same burst of promise callbacks), so it
 // waits in a short FIFO quarantine before it is handed out again. Code that
-// keeps a block across awaits must copy it (client/object-io.ts rebuild
-// does), or take it out of the pool for good (escape: createReadStream pushes
-// cached blocks to its consumer that way, without a copy). Only buffers this
-// pool made come back; others are left to the collector.
+// keeps a block across awaits must copy it (client/object-io.ts
+// peekSiblings does). Only buffers this pool made come back; others are left
+// to the collector.
 
 const made = new WeakSet<ArrayBufferLike>();
 
@@ -41,11 +40,6 @@ export class BlockPool {
       made.add(whole.buffer);
     }
     return whole.subarray(0, length);
-  }
-
-  /** A block (or a view of one) handed to code that may keep it for good, a stream's consumer: never reused. */
-  escape(block: Uint8Array): void {
-    made.delete(block.buffer);
   }
 
   /** A block the cache no longer holds. */

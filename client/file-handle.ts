@@ -61,22 +61,6 @@ export class StripeFileHandle {
     return { bytesRead, buffer };
   }
 
-  /**
-   * Bytes [position, position+length) clipped to the file size as views of
-   * the client's blocks, without a copy (what createReadStream pushes). The
-   * views are the caller's to keep; the file position does not move.
-   */
-  async readViews(position: number, length: number): Promise<Buffer[]> {
-    this.assertOpen();
-    if (!Number.isSafeInteger(position) || position < 0 || !Number.isSafeInteger(length) || length < 0)
-      throw new RangeError('bad read range');
-    if (this.writer?.dirty) await this.writer.flush();
-    const started = performance.now();
-    const views = await this.reader.readViews(position, length);
-    this.ctx.counters.latencies.record('read', performance.now() - started);
-    return views;
-  }
-
   async write(
     buffer: Uint8Array,
     offset = 0,

@@ -45,43 +45,11 @@ export class FileReader {
     position: number,
     length: number,
   ): Promise<number> {
-    const end = Math.min(this.sizeBytes(), position + length);
-    if (end <= position) return 0;
-    if (targetOffset < 0 || targetOffset + (end - position) > target.length)
-      throw new RangeError('read outside the buffer');
-    return this.readPieces(position, end - position, (piece, at) => {
-      target.set(piece, targetOffset + at - position);
-    });
-  }
-
-  /**
-   * Reads [position, position+length) clipped to the file size as views of
-   * the blocks that hold it, in order, without copying them: the blocks leave
-   * the pool for good, so the caller may keep the views (createReadStream).
-   */
-  async readViews(position: number, length: number): Promise<Buffer[]> {
-    const pieces: { at: number; piece: Buffer }[] = [];
-    await this.readPieces(position, length, (piece, at) => {
-      this.ctx.blocks.escape(piece);
-      pieces.push({ at, piece });
-    });
-    return pieces.sort((x, y) => x.at - y.at).map((p) => p.piece);
-  }
-
-  /**
-   * Reads [position, position+length) clipped to the file size, handing each
-   * piece (a view of a cached block, or the bytes of an exact fetch) with its
-   * file offset to `take` as it arrives; returns the bytes read. A piece is
-   * valid during the call only, unless its block is taken out of the pool.
-   */
-  private async readPieces(
-    position: number,
-    length: number,
-    take: (piece: Buffer, fileOffset: number) => void,
-  ): Promise<number> {
     const size = this.sizeBytes();
     const end = Math.min(size, position + length);
     if (end <= position) return 0;
+    if (targetOffset < 0 || targetOffset + (end - position) > target.length)
+      throw new RangeError('read outside the buffer');
     this.runReadahead(position, end - position, size);
     const exact = this.readahead.windowBytes === 0;
     const first = Math.floor(position / this.blockBytes);
@@ -93,13 +61,20 @@ export class FileReader {
       const to = Math.min(end, blockStart + this.blockBytes);
       if (exact && to - from < this.blockLength(b, size) && !this.comingOrCached(b)) {
         this.ctx.counters.exactReads++;
-        blocks.push(this.fetchRange(from, to - from).then((data) => take(data, from)));
+        blocks.push(
+          this.fetchRange(from, to - from).then((data) => {
+            target.set(data, targetOffset + from - position);
+          }),
+        );
         continue;
       }
       blocks.push(
-        this.block(b, size, false).then((data) =>
-          take(data.subarray(from - blockStart, to - blockStart), from),
-        ),
+        this.block(b, size, false).then((data) => {
+          const blockStart = b * this.blockBytes;
+          const from = Math.max(position, blockStart);
+          const to = Math.min(end, blockStart + this.blockBytes);
+          target.set(data.subarray(from - blockStart, to - blockStart), targetOffset + from - position);
+        }),
       );
     }
     // Every block settles before this returns: none may write into the caller's buffer afterwards.

@@ -90,7 +90,6 @@ export class StripeClient {
       mds,
       io,
       cache: new BlockCache(limits.cacheBytesMax, blocks),
-      blocks,
       limits,
       counters,
       blocksInFlight: new Map(),

@@ -1,8 +1,6 @@
 // Node streams over a file handle. Backpressure: the Readable reads the next
 // chunk only when its consumer asks (_read), the Writable's callback waits for
-// the handle's write, which waits for write-behind budget. The Readable
-// pushes views of the client's cached blocks (FileHandle.readViews), not
-// copies: a block pushed leaves the block pool for good.
+// the handle's write, which waits for write-behind budget.
 import { Readable, Writable } from 'node:stream';
 import type { StripeFileHandle } from './file-handle.js';
 
@@ -27,13 +25,10 @@ export function readStreamOf(
           this.push(null);
           return;
         }
-        const views = await handle.readViews(position, length);
-        let bytesRead = 0;
-        for (const view of views) {
-          bytesRead += view.length;
-          this.push(view);
-        }
+        const buffer = Buffer.allocUnsafe(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, position);
         position += bytesRead;
+        this.push(bytesRead === length ? buffer : buffer.subarray(0, bytesRead));
         if (bytesRead === 0) this.push(null);
       })().catch((err: unknown) => this.destroy(err as Error));
     },

@@ -110,7 +110,7 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
     }
   });
 
-  it('a stream hands out whole cached blocks that stay intact while the cache recycles others', async () => {
+  it('streamed pieces and reads stay intact while the cache recycles its blocks', async () => {
     // 1 MiB blocks come from the block pool; a 4 MiB cache and a 48 MiB file get them reused
     // (after the pool's 16-block quarantine) many times over while the pieces are kept.
     const size = 48 * MiB;

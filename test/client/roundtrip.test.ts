@@ -90,8 +90,8 @@ describe.skipIf(!clusterAvailable())('client on a real cluster', () => {
       await pipeline(Readable.from(pieces()), client.createWriteStream(path, { layout }));
       expect((await client.stat(path)).size).toBe(LARGE_BYTES);
       let at = 0;
-      // The stream hands out the cache's own blocks: kept here until the random reads below
-      // have churned the (32 MiB) cache, they must still hold what they held.
+      // Kept until the random reads below have churned the (32 MiB) cache: a piece must
+      // never share memory with a block the cache reuses.
       const streamed: Buffer[] = [];
       for await (const piece of client.createReadStream(path)) {
         const buf = piece as Buffer;
