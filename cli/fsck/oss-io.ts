@@ -2,13 +2,14 @@
 // OST, read a whole object (the OSS verifies every block's crc32c and answers
 // OBJ_CHECKSUM when one fails), write one back whole, delete one. One channel
 // per OSS address, bounded by the caller's semaphore.
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import { crc32c } from '../../common/checksum.js';
 import { StripeError } from '../../common/errors.js';
-import { CLIENT_OPTIONS, call, fromGrpcError } from '../../common/grpc.js';
+import { call, fromGrpcError } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
+import { OssClients } from '../../mds/oss-clients.js';
 import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
-import { contract, type ObjectRef } from '../../proto/index.js';
+import type { ObjectRef } from '../../proto/index.js';
 
 /** Deadline of one fsck request; a whole-object read of up to 64 MiB fits. */
 export const FSCK_REQUEST_TIMEOUT_MS = 30_000;
@@ -22,15 +23,10 @@ export interface ListedObject {
 }
 
 export class OssIo {
-  private readonly clients = new Map<string, OssServiceClient>();
+  private readonly clients = new OssClients();
 
   private client(address: string): OssServiceClient {
-    let client = this.clients.get(address);
-    if (!client) {
-      client = new (contract().OssService)(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
-      this.clients.set(address, client);
-    }
-    return client;
+    return this.clients.get(address);
   }
 
   private deadline(): grpc.CallOptions {
@@ -92,7 +88,6 @@ export class OssIo {
   }
 
   close(): void {
-    for (const client of this.clients.values()) client.close();
-    this.clients.clear();
+    this.clients.closeAll();
   }
 }

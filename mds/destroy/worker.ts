@@ -11,16 +11,14 @@
 // full speed, pass after pass. It sends
 // nothing to an OST that is down in the current map, nor, for a while, to an
 // OSS that just failed to answer.
-import * as grpc from '@grpc/grpc-js';
-import { CLIENT_OPTIONS, type Clock, call, type Logger, Semaphore, StripeError } from '../../common/index.js';
-import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
-import { contract } from '../../proto/index.js';
+import { type Clock, call, type Logger, Semaphore, StripeError } from '../../common/index.js';
 import type { DestroyQueueView } from '../admin.js';
 import type { ClusterService } from '../cluster/service.js';
 import type { ClusterState } from '../cluster/state.js';
 import type { GroupCommitter } from '../commit.js';
 import type { BatchOp, MdsDb } from '../db.js';
 import { KEYS } from '../keys.js';
+import { OssClients } from '../oss-clients.js';
 import type { DestroyRecord } from '../records.js';
 import { type ObjectTarget, objectsOf } from './objects.js';
 import { type PassPlan, planPass } from './pace.js';
@@ -47,7 +45,7 @@ function nextBackoff(prev: Backoff | undefined, nowMs: number, baseMs: number, m
 }
 
 export class DestroyWorker {
-  private readonly clients = new Map<string, OssServiceClient>();
+  private readonly clients = new OssClients();
   private readonly retry = new Map<number, Backoff>();
   private readonly ossBackoff = new Map<string, Backoff>();
   private readonly inFlight = new Semaphore(DESTROY_DELETES_IN_FLIGHT_MAX);
@@ -94,7 +92,7 @@ export class DestroyWorker {
       this.gap.done();
     }
     await this.pass;
-    for (const client of this.clients.values()) client.close();
+    this.clients.closeAll();
   }
 
   /** Schedules a pass soon; many wake-ups within the delay make one pass. */
@@ -223,7 +221,7 @@ export class DestroyWorker {
     }
     const ref = { ...target, mapEpoch: state.map.epoch };
     try {
-      const client = this.clientFor(oss.grpcAddress);
+      const client = this.clients.get(oss.grpcAddress);
       const deadline = Date.now() + DESTROY_CALL_TIMEOUT_MS;
       await call(client, 'DeleteObject', { ref }, { deadline });
       this.ossBackoff.delete(oss.grpcAddress);
@@ -248,14 +246,5 @@ export class DestroyWorker {
       this.logger.debug({ err, ostId: target.ostId, objectId: target.objectId }, 'delete failed; will retry');
       return false;
     }
-  }
-
-  private clientFor(address: string): OssServiceClient {
-    let client = this.clients.get(address);
-    if (!client) {
-      client = new (contract().OssService)(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
-      this.clients.set(address, client);
-    }
-    return client;
   }
 }

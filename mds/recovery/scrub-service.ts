@@ -5,12 +5,11 @@
 // settled (moving, degraded) is skipped with its reason. Tasks and their
 // progress live in memory (the last SCRUB_TASKS_KEPT); a background task of
 // every PG starts every intervalMs (0: off).
-import * as grpc from '@grpc/grpc-js';
-import { CLIENT_OPTIONS, type Clock, call, type Logger, StripeError } from '../../common/index.js';
-import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
-import { contract, type RecoverSource, type ScrubFinding__Output } from '../../proto/index.js';
+import { type Clock, call, type Logger, StripeError } from '../../common/index.js';
+import type { RecoverSource, ScrubFinding__Output } from '../../proto/index.js';
 import type { ClusterService } from '../cluster/service.js';
 import type { ClusterState, PoolRecord } from '../cluster/state.js';
+import { OssClients } from '../oss-clients.js';
 import { type HoldersTable, pgKey } from './holders.js';
 import { pgsOfScope, planPgScrub, type ScrubMemberPlan, type ScrubScope } from './scrub-plan.js';
 
@@ -70,7 +69,7 @@ export class ScrubService {
   readonly tasks: ScrubTask[] = [];
   private readonly queue: Queued[] = [];
   private readonly active = new Map<string, ScrubTask>();
-  private readonly clients = new Map<string, OssServiceClient>();
+  private readonly clients = new OssClients();
   private nextId = 1;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -95,7 +94,7 @@ export class ScrubService {
   stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
-    for (const client of this.clients.values()) client.close();
+    this.clients.closeAll();
   }
 
   /** PGs being scrubbed now (their state shows `scrubbing`). */
@@ -194,7 +193,7 @@ export class ScrubService {
       const members = this.membersOf(state, plan.members);
       const primary = members[0]!;
       const res = await call(
-        this.clientFor(primary.grpcAddress),
+        this.clients.get(primary.grpcAddress),
         'ScrubPg',
         {
           poolId,
@@ -248,15 +247,6 @@ export class ScrubService {
         inPlacement: true,
       };
     });
-  }
-
-  private clientFor(address: string): OssServiceClient {
-    let client = this.clients.get(address);
-    if (!client) {
-      client = new (contract().OssService)(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
-      this.clients.set(address, client);
-    }
-    return client;
   }
 }
 

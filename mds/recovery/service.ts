@@ -4,16 +4,15 @@
 // records a finished copy as a holder in one synced batch. Old holders of a
 // PG that became complete are purged; the ones that are down are remembered
 // (stale copies) and purged, or fully re-copied, when they come back.
-import * as grpc from '@grpc/grpc-js';
-import { CLIENT_OPTIONS, type Clock, call, type Logger, Semaphore } from '../../common/index.js';
+import { type Clock, call, type Logger, Semaphore } from '../../common/index.js';
 import { HOLE, placePg } from '../../placement/index.js';
-import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
-import { contract, type RecoverPgRequest, type RecoverSource } from '../../proto/index.js';
+import type { RecoverPgRequest, RecoverSource } from '../../proto/index.js';
 import type { ClusterService } from '../cluster/service.js';
 import type { ClusterState, PoolRecord } from '../cluster/state.js';
 import type { GroupCommitter } from '../commit.js';
 import type { BatchOp, MdsDb } from '../db.js';
 import { KEYS, numbersOfRecoveryKey } from '../keys.js';
+import { OssClients } from '../oss-clients.js';
 import { applyDone, holderChanges, parsePgKey, pgKey, targetsOf } from './holders.js';
 import { planRecovery, type RecoveryTask, staleKey, taskKey } from './planner.js';
 import { RateWindow, type RecoveryProgress } from './progress.js';
@@ -67,7 +66,7 @@ export class RecoveryService {
   private readonly estimates = new Map<string, number>();
   private readonly rate = new RateWindow();
   private readonly calls = new Semaphore(RECOVERY_MDS_CALLS_MAX);
-  private readonly clients = new Map<string, OssServiceClient>();
+  private readonly clients = new OssClients();
   private timer: NodeJS.Timeout | undefined;
   private slowTimer: NodeJS.Timeout | undefined;
   private slowRunning = false;
@@ -110,7 +109,7 @@ export class RecoveryService {
     this.stopped = true;
     clearInterval(this.timer);
     clearInterval(this.slowTimer);
-    for (const client of this.clients.values()) client.close();
+    this.clients.closeAll();
   }
 
   async updateSettings(next: RecoverySettings): Promise<RecoverySettings> {
@@ -235,7 +234,7 @@ export class RecoveryService {
       const oss = state.oss.find((o) => o.osts.some((x) => x.id === task.target.ostId));
       if (!pool || !oss) throw new Error(`task ${key}: no pool or OSS`);
       const res = await call(
-        this.clientFor(oss.grpcAddress),
+        this.clients.get(oss.grpcAddress),
         'RecoverPg',
         this.requestOf(task, pool, state),
         {
@@ -301,15 +300,6 @@ export class RecoveryService {
     if (stale.length > 0) void this.slowTick();
   }
 
-  private clientFor(address: string): OssServiceClient {
-    let client = this.clients.get(address);
-    if (!client) {
-      client = new (contract().OssService)(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
-      this.clients.set(address, client);
-    }
-    return client;
-  }
-
   private estimatesOf(key: string): string[] {
     return [...this.estimates.keys()].filter((k) => k.startsWith(`${key}/`));
   }
@@ -350,7 +340,7 @@ export class RecoveryService {
     if (!pool || !oss) return;
     if (placePg(state.map, pool, pg).osts.includes(ostId)) return; // placed again: it will be a full re-copy target
     if (this.holders.get(pgKey(poolId, pg))?.includes(ostId)) return; // still a source
-    const client = this.clientFor(oss.grpcAddress);
+    const client = this.clients.get(oss.grpcAddress);
     try {
       let cursor = '';
       do {
@@ -386,7 +376,7 @@ export class RecoveryService {
         let cursor = '';
         do {
           const page = await call(
-            this.clientFor(oss.grpcAddress),
+            this.clients.get(oss.grpcAddress),
             'ListObjects',
             { ostId, poolId: pool.id, pg, cursor, limit: 1000 },
             { deadline: Date.now() + SHORT_CALL_MS },
