@@ -70,9 +70,6 @@ export class FileReader {
       }
       blocks.push(
         this.block(b, size, false).then((data) => {
-          const blockStart = b * this.blockBytes;
-          const from = Math.max(position, blockStart);
-          const to = Math.min(end, blockStart + this.blockBytes);
           target.set(data.subarray(from - blockStart, to - blockStart), targetOffset + from - position);
         }),
       );
