@@ -1,12 +1,11 @@
 // Where the CLI finds the cluster: --mds HOST:PORT, else STRIPEFS_MDS, else
 // 127.0.0.1:7070. The MDS admin HTTP API is at the MDS port + 1 (the launcher
 // and docker compose both lay ports out that way) unless --admin is given.
-import * as grpc from '@grpc/grpc-js';
+// gRPC and the protocol are loaded only by the commands that speak it: every
+// CLI call pays for what it imports (see cli/program.ts).
 import { loadConfig } from '../common/config.js';
 import { isErrorCode, StripeError } from '../common/errors.js';
-import { CLIENT_OPTIONS, call } from '../common/grpc.js';
 import type { ClusterMap__Output } from '../proto/index.js';
-import { contract } from '../proto/index.js';
 
 export interface ConnectFlags {
   mds?: string;
@@ -61,6 +60,11 @@ export async function adminRequest<T>(
 
 /** The current cluster map over gRPC, with usage and addresses per OST. */
 export async function fetchMap(flags: ConnectFlags): Promise<ClusterMap__Output> {
+  const [grpc, { CLIENT_OPTIONS, call }, { contract }] = await Promise.all([
+    import('@grpc/grpc-js'),
+    import('../common/grpc.js'),
+    import('../proto/index.js'),
+  ]);
   const v1 = contract();
   const client = new v1.MdsService(mdsAddressOf(flags), grpc.credentials.createInsecure(), CLIENT_OPTIONS);
   try {

@@ -2,7 +2,6 @@
 import { existsSync, mkdirSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { launchCluster } from '../cluster/launcher.js';
 import { DEFAULT_PLAN_OPTIONS, planCluster } from '../cluster/plan.js';
 import { CliError, intOption, printJson } from '../output.js';
 
@@ -76,6 +75,7 @@ async function up(flags: UpFlags): Promise<void> {
         : intOption('--ost-capacity', flags.ostCapacity),
   });
   const report = (line: string) => process.stderr.write(`${line}\n`);
+  const { launchCluster } = await import('../cluster/launcher.js');
   const cluster = await launchCluster(plan, { report });
   const mds = `127.0.0.1:${plan.mds.grpcPort}`;
   process.stdout.write(

@@ -6,7 +6,8 @@ import { join, posix } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { type Layout, normalizeLayout, StripeClient } from '../../client/index.js';
+import type { Layout, StripeClient } from '../../client/index.js';
+import { normalizeLayout } from '../../client/layout.js';
 import { type ConnectFlags, mdsAddressOf } from '../connect.js';
 import { formatBytes, parseSize, table } from '../format.js';
 import { CliError, intOption, printJson } from '../output.js';
@@ -17,6 +18,8 @@ interface Flags extends ConnectFlags {
 }
 
 async function withClient<T>(flags: ConnectFlags, work: (client: StripeClient) => Promise<T>): Promise<T> {
+  // The client library (gRPC, the protocol, the bulk path) loads only for commands that use it.
+  const { StripeClient } = await import('../../client/index.js');
   const client = await StripeClient.connect({ mds: mdsAddressOf(flags) });
   try {
     return await work(client);

@@ -3,7 +3,7 @@
 // problems remain (after repair, with --repair).
 import type { Command } from 'commander';
 import { type ConnectFlags, mdsAddressOf } from '../connect.js';
-import { type FsckResult, runFsck } from '../fsck/index.js';
+import type { FsckResult } from '../fsck/index.js';
 import type { Verdict } from '../fsck/judge.js';
 import { printJson } from '../output.js';
 
@@ -64,6 +64,7 @@ export function registerFsckCommands(program: Command): void {
     .option('--no-verify', 'do not read every copy (skips the checksum check)')
     .option('--json', 'print JSON')
     .action(async (flags: FsckFlags) => {
+      const { runFsck } = await import('../fsck/index.js');
       const result = await runFsck({
         mdsAddress: mdsAddressOf(flags),
         repair: flags.repair ?? false,
