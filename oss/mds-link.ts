@@ -121,6 +121,8 @@ export class MdsLink {
           objectCount: h.ost.objectCount,
           readLatencyMsP50: c.readLatency.p50(),
           writeLatencyMsP50: c.writeLatency.p50(),
+          readSamples: c.readLatency.count(),
+          writeSamples: c.writeLatency.count(),
           errors: c.errors,
           checksumErrors: c.checksumErrors,
         },

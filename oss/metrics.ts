@@ -23,10 +23,18 @@ class RecentLatencies {
     this.samples.push({ ms, atMs });
     if (this.samples.length > RECENT_LATENCIES_MAX) this.samples.shift();
   }
-  /** Median of the recent window; 0 when the OST served nothing recently. */
-  p50(nowMs = performance.now()): number {
+  private expire(nowMs: number): void {
     while (this.samples.length > 0 && nowMs - this.samples[0]!.atMs > RECENT_LATENCY_WINDOW_MS)
       this.samples.shift();
+  }
+  /** Requests in the recent window (capped at RECENT_LATENCIES_MAX). */
+  count(nowMs = performance.now()): number {
+    this.expire(nowMs);
+    return this.samples.length;
+  }
+  /** Median of the recent window; 0 when the OST served nothing recently. */
+  p50(nowMs = performance.now()): number {
+    this.expire(nowMs);
     if (this.samples.length === 0) return 0;
     const sorted = this.samples.map((s) => s.ms).sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)]!;

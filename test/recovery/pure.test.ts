@@ -12,7 +12,7 @@ import {
 import { pgStateWithHolders } from '../../mds/pgstate.js';
 import { applyDone, holderChanges, pgKey, targetsOf } from '../../mds/recovery/holders.js';
 import { planRecovery } from '../../mds/recovery/planner.js';
-import { detectSlowOsts } from '../../mds/recovery/slow-osts.js';
+import { detectSlowOsts, SLOW_SAMPLES_MIN } from '../../mds/recovery/slow-osts.js';
 import { placePg } from '../../placement/index.js';
 
 function cluster(hosts: number): ClusterState {
@@ -116,17 +116,19 @@ describe('holders and the planner', () => {
 });
 
 describe('slow OST detection', () => {
-  const peers = [1, 2, 3, 4].map((ostId) => ({ ostId, readMs: 2, writeMs: 20, errorsInWindow: 0 }));
+  const busy = { readSamples: 40, writeSamples: 40 };
+  const sample = (ostId: number, readMs: number, errorsInWindow = 0) => ({
+    ostId,
+    readMs,
+    writeMs: 20,
+    ...busy,
+    errorsInWindow,
+  });
+  const peers = [1, 2, 3, 4].map((ostId) => sample(ostId, 2));
   const opts = { factor: 3, minMs: 10 };
   it('flags a read outlier, not a uniformly slow cluster or one under the floor', () => {
-    expect(
-      detectSlowOsts([...peers, { ostId: 9, readMs: 50, writeMs: 20, errorsInWindow: 0 }], opts).map(
-        (v) => v.ostId,
-      ),
-    ).toEqual([9]);
-    expect(detectSlowOsts([...peers, { ostId: 9, readMs: 8, writeMs: 20, errorsInWindow: 0 }], opts)).toEqual(
-      [],
-    );
+    expect(detectSlowOsts([...peers, sample(9, 50)], opts).map((v) => v.ostId)).toEqual([9]);
+    expect(detectSlowOsts([...peers, sample(9, 8)], opts)).toEqual([]);
     expect(
       detectSlowOsts(
         peers.map((p) => ({ ...p, readMs: 60 })),
@@ -134,9 +136,15 @@ describe('slow OST detection', () => {
       ),
     ).toEqual([]);
   });
+  it('judges an OST only on enough requests of that kind', () => {
+    const few = { ...sample(9, 50), readSamples: SLOW_SAMPLES_MIN - 1 };
+    expect(detectSlowOsts([...peers, few], opts)).toEqual([]);
+    expect(detectSlowOsts([...peers, { ...few, readSamples: SLOW_SAMPLES_MIN }], opts)).toHaveLength(1);
+    // Writes are judged apart: a slow write p50 over too few writes is not a verdict either.
+    const fewWrites = { ...sample(9, 2), writeMs: 200, writeSamples: 3 };
+    expect(detectSlowOsts([...peers, fewWrites], opts)).toEqual([]);
+  });
   it('flags an OST with many errors in the window', () => {
-    expect(
-      detectSlowOsts([...peers, { ostId: 9, readMs: 2, writeMs: 20, errorsInWindow: 25 }], opts)[0]?.reason,
-    ).toMatch(/errors/);
+    expect(detectSlowOsts([...peers, sample(9, 2, 25)], opts)[0]?.reason).toMatch(/errors/);
   });
 });

@@ -11,6 +11,8 @@ export interface OstHealth {
   'writeLatencyMsP50'?: (number | string);
   'errors'?: (number | string | Long);
   'checksumErrors'?: (number | string | Long);
+  'readSamples'?: (number);
+  'writeSamples'?: (number);
 }
 
 export interface OstHealth__Output {
@@ -22,4 +24,6 @@ export interface OstHealth__Output {
   'writeLatencyMsP50': (number);
   'errors': (number);
   'checksumErrors': (number);
+  'readSamples': (number);
+  'writeSamples': (number);
 }
