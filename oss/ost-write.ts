@@ -161,6 +161,7 @@ async function commit(
     ? await ost.blockCrcs(objectId, firstGroup * CRC_GROUP_BLOCKS, lastGroup * CRC_GROUP_BLOCKS)
     : new Map<number, Uint32Array>();
   const batch = ost.db.batch();
+  const written = new Map<number, Uint32Array>();
   batch.put(keys.meta(objectId), Buffer.from(encodeMeta(meta)));
   if (old && (old.poolId !== meta.poolId || old.pg !== meta.pg))
     batch.del(keys.pgEntry(old.poolId, old.pg, objectId));
@@ -176,10 +177,13 @@ async function commit(
       group[b - groupStart] = crcs[b - firstBlock]!;
     }
     batch.put(keys.crcGroup(objectId, g), encodeCrcs(group));
+    written.set(g, group);
   }
   const oldLastGroup = Math.floor((oldBlocks - 1) / CRC_GROUP_BLOCKS);
   for (let g = Math.max(Math.ceil(blocksTotal / CRC_GROUP_BLOCKS), 0); g <= oldLastGroup; g++) {
     batch.del(keys.crcGroup(objectId, g));
   }
+  ost.indexCache.changed(objectId);
   await batch.write();
+  ost.indexCache.remember(objectId, meta, written);
 }

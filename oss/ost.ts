@@ -9,6 +9,7 @@ import { BUFFER_ALIGN_BYTES, isAligned } from '../common/bulk/buffer-pool.js';
 import { StripeError } from '../common/errors.js';
 import { LIMITS } from '../common/limits.js';
 import { dataBuffers } from './buffers.js';
+import { IndexCache } from './index-cache.js';
 import { CRC_GROUP_BLOCKS, decodeCrcs, decodeMeta, keys, type ObjectMeta, prefixEnd } from './index-keys.js';
 import { objectPath } from './object-id.js';
 import { ObjectLocks } from './object-lock.js';
@@ -34,6 +35,8 @@ export class Ost {
   readonly locks = new ObjectLocks();
   /** Open read handles shared by reads of the same object (oss/read-handles.ts). */
   readonly readHandles = new ReadHandles();
+  /** Decoded index records of recently used objects; every writer of the index keeps it in step. */
+  readonly indexCache = new IndexCache();
   readonly blockBytes: number;
   usedBytes = 0;
   objectCount = 0;
@@ -118,8 +121,13 @@ export class Ost {
 
   async getMeta(objectId: string): Promise<ObjectMeta | undefined> {
     this.assertOpen();
+    const cached = this.indexCache.meta(objectId);
+    if (cached) return cached;
+    const generation = this.indexCache.generation;
     const raw = await this.db.get(keys.meta(objectId));
-    return raw === undefined ? undefined : decodeMeta(raw.toString('utf8'));
+    const meta = raw === undefined ? undefined : decodeMeta(raw.toString('utf8'));
+    this.indexCache.fill(objectId, generation, meta);
+    return meta;
   }
 
   async requireMeta(objectId: string): Promise<ObjectMeta> {
@@ -137,12 +145,21 @@ export class Ost {
     const groups = new Map<number, Uint32Array>();
     const firstGroup = Math.floor(firstBlock / CRC_GROUP_BLOCKS);
     const lastGroup = Math.floor(lastBlock / CRC_GROUP_BLOCKS);
-    const groupKeys: string[] = [];
-    for (let g = firstGroup; g <= lastGroup; g++) groupKeys.push(keys.crcGroup(objectId, g));
-    const values = await this.db.getMany(groupKeys);
+    const missing: number[] = [];
+    for (let g = firstGroup; g <= lastGroup; g++) {
+      const cached = this.indexCache.group(objectId, g);
+      if (cached) groups.set(g, cached);
+      else missing.push(g);
+    }
+    if (missing.length === 0) return groups;
+    const generation = this.indexCache.generation;
+    const values = await this.db.getMany(missing.map((g) => keys.crcGroup(objectId, g)));
+    const found = new Map<number, Uint32Array>();
     values.forEach((value, i) => {
-      if (value !== undefined) groups.set(firstGroup + i, decodeCrcs(value));
+      if (value !== undefined) found.set(missing[i] as number, decodeCrcs(value));
     });
+    this.indexCache.fill(objectId, generation, undefined, found);
+    for (const [g, crcs] of found) groups.set(g, crcs);
     return groups;
   }
 
@@ -161,7 +178,12 @@ export class Ost {
       })) {
         batch.del(key);
       }
-      await batch.write();
+      this.indexCache.changed(objectId);
+      try {
+        await batch.write();
+      } finally {
+        this.indexCache.changed(objectId);
+      }
       this.readHandles.drop(this.pathOf(objectId));
       await rm(this.pathOf(objectId), { force: true });
       this.usedBytes -= meta.size;

@@ -24,7 +24,12 @@ export async function keepVersion(
     if (raw === undefined) return false;
     const meta = decodeMeta(raw.toString('utf8'));
     if (meta.version !== writtenVersion || meta.version === sourceVersion) return false;
-    await ost.db.put(keys.meta(objectId), Buffer.from(encodeMeta({ ...meta, version: sourceVersion })));
+    ost.indexCache.changed(objectId);
+    try {
+      await ost.db.put(keys.meta(objectId), Buffer.from(encodeMeta({ ...meta, version: sourceVersion })));
+    } finally {
+      ost.indexCache.changed(objectId);
+    }
     return true;
   } finally {
     release();

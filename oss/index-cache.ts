@@ -1,0 +1,98 @@
+// The index records of recently used objects, decoded: meta and crc groups.
+// Every read of an object needs both (its size, and the crcs its blocks are
+// verified against), and a sequential writer re-reads the crc group it
+// extends on each write; without this each request paid two classic-level
+// lookups and decoded 1,024 crcs.
+//
+// Kept in step by the index's writers: each mutation of an object's records
+// calls `changed` before its batch and `remember` (or `changed` again) after
+// it. A reader that looked up the database may only fill the cache when no
+// mutation of any object began or ended since its lookup began
+// (`generation`): readers without the object lock (stat, list, scrub) could
+// otherwise put back a record a writer had just replaced.
+import type { ObjectMeta } from './index-keys.js';
+import { INDEX_CACHE_OBJECTS } from './limits.js';
+
+interface Entry {
+  meta?: ObjectMeta;
+  groups: Map<number, Uint32Array>;
+}
+
+export class IndexCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Counts mutations; a lookup that began before one must not fill the cache. */
+  private generationCount = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly objectsMax = INDEX_CACHE_OBJECTS) {}
+
+  get generation(): number {
+    return this.generationCount;
+  }
+
+  private touch(objectId: string): Entry | undefined {
+    const entry = this.entries.get(objectId);
+    if (!entry) return undefined;
+    this.entries.delete(objectId);
+    this.entries.set(objectId, entry);
+    return entry;
+  }
+
+  private entryFor(objectId: string): Entry {
+    let entry = this.touch(objectId);
+    if (!entry) {
+      entry = { groups: new Map() };
+      this.entries.set(objectId, entry);
+      if (this.entries.size > this.objectsMax) {
+        const oldest = this.entries.keys().next().value as string;
+        this.entries.delete(oldest);
+      }
+    }
+    return entry;
+  }
+
+  meta(objectId: string): ObjectMeta | undefined {
+    const meta = this.touch(objectId)?.meta;
+    if (meta) this.hits++;
+    else this.misses++;
+    return meta;
+  }
+
+  /** A crc group, or undefined when not cached (a group never written is not cached either). */
+  group(objectId: string, group: number): Uint32Array | undefined {
+    return this.entries.get(objectId)?.groups.get(group);
+  }
+
+  /** Fills from a database lookup that began at `generation`; ignored if the index changed since. */
+  fill(
+    objectId: string,
+    generation: number,
+    meta: ObjectMeta | undefined,
+    groups?: Map<number, Uint32Array>,
+  ): void {
+    if (generation !== this.generationCount) return;
+    if (!meta && !groups?.size) return;
+    const entry = this.entryFor(objectId);
+    if (meta) entry.meta = meta;
+    for (const [g, crcs] of groups ?? []) entry.groups.set(g, crcs);
+  }
+
+  /** Before a batch that changes the object's records: forget them, and stop fills that began earlier. */
+  changed(objectId: string): void {
+    this.generationCount++;
+    this.entries.delete(objectId);
+  }
+
+  /** After the batch: the records it wrote (other groups are looked up again when needed). */
+  remember(objectId: string, meta: ObjectMeta, groups: Map<number, Uint32Array>): void {
+    this.generationCount++;
+    const entry = this.entryFor(objectId);
+    entry.meta = meta;
+    entry.groups = groups;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
