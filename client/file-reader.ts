@@ -5,9 +5,12 @@
 // covers only part of a block not already cached or coming fetches just the
 // bytes asked for and leaves the cache alone: a random 4 KiB read moves
 // 4 KiB, not the whole 1 MiB block around it.
+
+import { LIMITS } from '../common/limits.js';
 import type { ClientContext } from './context.js';
 import type { FileLayout } from './layout.js';
 import type { EcSiblings } from './object-io.js';
+import { planPrefetchRuns } from './prefetch-runs.js';
 import { INITIAL_READAHEAD, onRead, type ReadaheadState } from './readahead.js';
 import { locateByte } from './striping.js';
 
@@ -97,14 +100,72 @@ export class FileReader {
         prefetchInFlight.bytes,
     });
     this.readahead = step.state;
+    const wanted: number[] = [];
     for (const range of step.prefetch) {
       const first = Math.floor(range.offset / this.blockBytes);
       const last = Math.floor((range.offset + range.length - 1) / this.blockBytes);
-      for (let b = first; b <= last; b++) {
-        // A failed prefetch is not an error: the demand read will fetch (and retry) itself.
-        this.block(b, size, true).catch(() => undefined);
-      }
+      for (let b = first; b <= last; b++) if (!this.comingOrCached(b)) wanted.push(b);
     }
+    if (wanted.length === 0) return;
+    const runs = planPrefetchRuns(
+      this.fileLayout.layout,
+      this.blockBytes,
+      wanted,
+      (b) => this.blockLength(b, size),
+      limits.prefetchRequestBytesMax,
+      LIMITS.checksumBlockBytes,
+    );
+    for (const run of runs) {
+      // A failed prefetch is not an error: the demand read will fetch (and retry) itself.
+      if (run.blocks.length === 1) this.block(run.blocks[0] as number, size, true).catch(() => undefined);
+      else this.prefetchRun(run.objectIndex, run.objectOffset, run.blocks, run.lengths);
+    }
+  }
+
+  /**
+   * Blocks back to back in one object, in one request; each is in flight (and
+   * can be joined) on its own and is cached as it arrives. Blocks the request
+   * did not deliver are fetched one by one, with every fail-over a read has.
+   */
+  private prefetchRun(objectIndex: number, objectOffset: number, blocks: number[], lengths: number[]): void {
+    const { cache, blocksInFlight, prefetchInFlight } = this.ctx;
+    const settle = blocks.map((b, i) => {
+      const length = lengths[i] as number;
+      let resolve!: (data: Buffer) => void;
+      let reject!: (err: unknown) => void;
+      const arrived = new Promise<Buffer>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      const key = `${this.inode}:${b}`;
+      prefetchInFlight.bytes += length;
+      const fetch = arrived
+        .then((data) => {
+          cache.put(this.inode, b, data, true);
+          return data;
+        })
+        .finally(() => {
+          blocksInFlight.delete(key);
+          prefetchInFlight.bytes -= length;
+        });
+      fetch.catch(() => undefined);
+      blocksInFlight.set(key, fetch);
+      return { resolve, reject, done: false };
+    });
+    this.ctx.io
+      .readRun(this.fileLayout, this.inode, objectIndex, objectOffset, lengths, (i, data) => {
+        const part = settle[i];
+        if (!part || part.done) return;
+        part.done = true;
+        part.resolve(data);
+      })
+      .catch(() => {
+        settle.forEach((part, i) => {
+          if (part.done) return;
+          part.done = true;
+          this.fetch(blocks[i] as number, lengths[i] as number).then(part.resolve, part.reject);
+        });
+      });
   }
 
   private comingOrCached(b: number): boolean {

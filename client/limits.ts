@@ -13,6 +13,8 @@ export const CLIENT_LIMITS = {
   cacheBytesMax: 256 * MiB,
   /** Cache and fetch granularity; a block never spans a stripe unit (min with the stripe size). */
   cacheBlockBytes: 1 * MiB,
+  /** Readahead fetches blocks back to back in one object in one request of up to this (client/prefetch-runs.ts). */
+  prefetchRequestBytesMax: 4 * MiB,
   /** Requests in flight to one OSS. */
   inFlightPerOssMax: 8,
   /** Requests in flight to all OSSs. */

@@ -366,6 +366,54 @@ export class ObjectIo {
     return out;
   }
 
+  /**
+   * Readahead's one-request fetch of blocks back to back in one object
+   * (client/prefetch-runs.ts): one attempt at the copy a read would try first
+   * (a healthy, up replica; an ec chunk's own OST), each part handed to
+   * `onPart` as it arrives. Anything else (an error, a short copy, no healthy
+   * copy, no bulk path) rejects, and the caller fetches the parts not yet
+   * handed over one by one, with every fail-over and rebuild a read has.
+   */
+  async readRun(
+    fileLayout: FileLayout,
+    inode: number,
+    objectIndex: number,
+    objectOffset: number,
+    lengths: readonly number[],
+    onPart: (index: number, data: Buffer) => void,
+  ): Promise<void> {
+    const view = this.deps.mds.mapView;
+    const target =
+      fileLayout.layout.pattern === 'ec'
+        ? (locateEcChunks(view, fileLayout, inode)[objectIndex] as ObjectTarget)
+        : locateObject(view, fileLayout, inode, objectIndex);
+    const ost = this.tryOrder(view, target.osts)[0];
+    if (ost === undefined || !(view.osts.get(ost)?.up ?? false) || this.deps.health.isSuspect(ost))
+      throw new StripeError('REQ_UNAVAILABLE', `no healthy copy of ${target.objectId} to read ahead from`);
+    const endpoint = this.endpoint(view, ost);
+    if (!endpoint) throw new StripeError('REQ_UNAVAILABLE', `OST ${ost} has no address`);
+    const started = performance.now();
+    try {
+      await this.deps.pool.readRun(
+        endpoint,
+        this.ref(target, ost),
+        objectOffset,
+        lengths,
+        (index, data) => {
+          this.deps.counters.addOstBytes(this.deps.counters.bytesReadPerOst, ost, data.length);
+          onPart(index, data);
+        },
+        () => this.deps.health.isSuspect(ost),
+      );
+    } catch (err) {
+      const details = err instanceof StripeError ? err.details : {};
+      if (details.skipped !== true && details.short !== true) this.deps.health.record(ost, codeOf(err));
+      throw err;
+    }
+    this.deps.health.record(ost, undefined);
+    this.deps.counters.latencies.record('readChunk', performance.now() - started);
+  }
+
   /** Writes `data` at `offset` to every copy of a target (the up ones when the map says some are down and min_size allows), returning what to flush at sync. */
   writeTarget(locate: (view: MapView) => ObjectTarget, offset: number, data: Uint8Array): Promise<Touched[]> {
     // Once for every replica and every retry: the bulk path's per-segment crcs, and from them the whole crc.

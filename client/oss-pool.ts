@@ -160,6 +160,30 @@ export class OssPool {
     });
   }
 
+  /**
+   * Reads parts back to back from `offset` in one bulk request (BulkClient.readRun);
+   * fails with REQ_UNAVAILABLE `details.noBulk` where the OSS has no bulk path.
+   */
+  readRun(
+    endpoint: OssEndpoint,
+    ref: ObjectRef,
+    offset: number,
+    lengths: readonly number[],
+    onPart: (index: number, data: Buffer) => void,
+    skip?: () => boolean,
+  ): Promise<void> {
+    return this.bounded(endpoint, async (conn) => {
+      if (!conn.bulk)
+        throw new StripeError('REQ_UNAVAILABLE', 'no bulk path to this OSS', { noBulk: true, skipped: true });
+      if (skip?.())
+        throw new StripeError('REQ_UNAVAILABLE', `skipped a read of ${ref.objectId}: its OST is failing`, {
+          skipped: true,
+        });
+      this.requests.bulk++;
+      await conn.bulk.readRun(bulkRef(ref), offset, lengths, onPart, this.allocRead);
+    });
+  }
+
   private grpcRead(
     client: OssServiceClient,
     ref: ObjectRef,

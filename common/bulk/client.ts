@@ -136,21 +136,81 @@ export class BulkClient {
       const out = alloc(header.bodyBytes);
       const directBefore = conn.reader.directBytes;
       // Segments land in `out` as they arrive (mostly written there by the kernel) and are verified there.
-      const complete = await conn.reader.readSegments(out, (start, segmentLength, crc) => {
-        if (crc32c(out.subarray(start, start + segmentLength)) !== crc) {
-          throw new StripeError(
-            'OBJ_CHECKSUM',
-            `bulk read of ${ref.objectId}: data failed its checksum in transit`,
-            {
-              detectedBy: 'client',
-              objectOffset: offset + start,
-            },
-          );
-        }
-      });
+      const complete = await this.receive(conn, ref, offset, out);
       this.directReadBytes += conn.reader.directBytes - directBefore;
       if (!complete) await this.readHeader(conn); // throws the error that follows the abort
       return out;
+    });
+  }
+
+  /**
+   * Reads `lengths` back to back from `offset` in one request, each part into
+   * its own buffer from `alloc`, handing each to `onPart` as soon as all its
+   * segments arrived and were verified. Every segment must fall inside one
+   * part (the caller cuts parts on checksum-block boundaries). An answer
+   * shorter than the parts (the object ends early) is consumed and fails with
+   * `details.short`: the caller reads those parts another way.
+   */
+  async readRun(
+    ref: BulkRef,
+    offset: number,
+    lengths: readonly number[],
+    onPart: (index: number, data: Buffer) => void,
+    alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
+  ): Promise<void> {
+    const total = lengths.reduce((sum, n) => sum + n, 0);
+    await this.withConnection(async (conn) => {
+      conn.socket.write(
+        encodeRequest({ op: 'read', ref, offset, length: total, crc32c: 0, truncate: false }),
+      );
+      const header = await this.readHeader(conn);
+      if (header.bodyBytes > total) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
+      const directBefore = conn.reader.directBytes;
+      try {
+        if (header.bodyBytes < total) {
+          // Keep the connection in step, then let the caller sort it out part by part.
+          if (
+            header.bodyBytes > 0 &&
+            !(await this.receive(conn, ref, offset, Buffer.allocUnsafe(header.bodyBytes)))
+          )
+            await this.readHeader(conn);
+          throw Object.assign(
+            new StripeError(
+              'OBJ_RANGE',
+              `bulk read of ${ref.objectId}: ${header.bodyBytes} of ${total} bytes`,
+              {
+                short: true,
+              },
+            ),
+            { keepConnection: true },
+          );
+        }
+        let at = offset;
+        for (const [index, length] of lengths.entries()) {
+          const out = alloc(length);
+          if (!(await this.receive(conn, ref, at, out))) await this.readHeader(conn); // throws the error after the abort
+          onPart(index, out);
+          at += length;
+        }
+      } finally {
+        this.directReadBytes += conn.reader.directBytes - directBefore;
+      }
+    });
+  }
+
+  /** Receives segments filling `out` exactly, each verified; false when the OSS aborted the body. */
+  private receive(conn: Connection, ref: BulkRef, offset: number, out: Buffer): Promise<boolean> {
+    return conn.reader.readSegments(out, (start, segmentLength, crc) => {
+      if (crc32c(out.subarray(start, start + segmentLength)) !== crc) {
+        throw new StripeError(
+          'OBJ_CHECKSUM',
+          `bulk read of ${ref.objectId}: data failed its checksum in transit`,
+          {
+            detectedBy: 'client',
+            objectOffset: offset + start,
+          },
+        );
+      }
     });
   }
 

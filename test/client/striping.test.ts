@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Layout } from '../../client/layout.js';
+import { planPrefetchRuns } from '../../client/prefetch-runs.js';
 import {
   assembleStripe,
   disassembleStripe,
@@ -169,5 +170,64 @@ describe('striping byte math', () => {
       ),
       { seed: SEED, numRuns: 200 },
     );
+  });
+});
+
+describe('readahead runs (planPrefetchRuns)', () => {
+  const seg = 4;
+  it('covers every block once, each run back to back in one object, aligned and bounded', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<Layout['pattern']>('raid0', 'replicated', 'ec'),
+        fc.integer({ min: 1, max: 4 }), // blocks per stripe unit
+        fc.integer({ min: 1, max: 5 }), // width
+        fc.uniqueArray(fc.integer({ min: 0, max: 80 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 6 }), // run limit in blocks
+        fc.integer({ min: 1, max: 200 }), // file size in segments
+        (pattern, perUnit, width, blocks, runBlocks, sizeSegments) => {
+          const blockBytes = 2 * seg;
+          const layout = small(pattern, blockBytes * perUnit, width);
+          const size = sizeSegments * seg;
+          const present = blocks.filter((b) => b * blockBytes < size);
+          const lengthOf = (b: number) => Math.min(blockBytes, size - b * blockBytes);
+          const runs = planPrefetchRuns(layout, blockBytes, present, lengthOf, runBlocks * blockBytes, seg);
+          expect(runs.flatMap((r) => r.blocks).sort((a, b) => a - b)).toEqual(
+            [...present].sort((a, b) => a - b),
+          );
+          for (const run of runs) {
+            expect(run.objectOffset % seg).toBe(0);
+            expect(run.lengths.reduce((a, n) => a + n, 0)).toBeLessThanOrEqual(
+              Math.max(blockBytes, runBlocks * blockBytes),
+            );
+            let at = run.objectOffset;
+            run.blocks.forEach((b, i) => {
+              const where = locateByte(layout, b * blockBytes);
+              expect([where.objectIndex, where.objectOffset]).toEqual([run.objectIndex, at]);
+              expect(run.lengths[i]).toBe(lengthOf(b));
+              if (i < run.blocks.length - 1) expect(run.lengths[i]).toBe(blockBytes);
+              at += run.lengths[i] as number;
+            });
+          }
+          // Nearest first.
+          const firsts = runs.map((r) => r.blocks[0] as number);
+          expect(firsts).toEqual([...firsts].sort((a, b) => a - b));
+        },
+      ),
+    );
+  });
+
+  it('merges a readahead burst per object and leaves misaligned blocks single', () => {
+    const layout = small('raid0', 8, 4);
+    const burst = Array.from({ length: 32 }, (_, i) => i); // 8 blocks per object
+    const runs = planPrefetchRuns(layout, 8, burst, () => 8, 32, 4);
+    expect(runs).toHaveLength(8);
+    expect(runs[0]).toEqual({
+      objectIndex: 0,
+      objectOffset: 0,
+      blocks: [0, 4, 8, 12],
+      lengths: [8, 8, 8, 8],
+    });
+    // A block size the segment does not divide: every block alone.
+    expect(planPrefetchRuns(layout, 6, [0, 4, 8], () => 6, 32, 4)).toHaveLength(3);
   });
 });
