@@ -104,6 +104,11 @@ export class BlockCache {
     }
   }
 
+  /** Drops every block (the blocks go back to the pool for reuse). */
+  clear(): void {
+    for (const key of [...this.entries.keys()]) this.remove(key, true);
+  }
+
   /** `kept`: the buffer is being stored again under this key, so it is not recycled. */
   private remove(key: string, countWaste: boolean, kept?: Buffer): void {
     const entry = this.entries.get(key);

@@ -211,6 +211,20 @@ export class StripeClient {
     return describeLayout(attr, this.ctx.mds.mapView);
   }
 
+  /**
+   * Drops this client's cached blocks of `path`, or of every file: the next
+   * read of them goes to the OSSs (like dropping the page cache before a cold
+   * read). Blocks being fetched are not affected.
+   */
+  async dropCache(path?: string): Promise<void> {
+    if (path === undefined) {
+      this.ctx.cache.clear();
+      return;
+    }
+    const attr = await this.timed(this.ctx.mds.stat(path));
+    this.ctx.cache.invalidate(attr.inode);
+  }
+
   stats(): ClientStats {
     return statsOf(this.ctx);
   }

@@ -141,6 +141,33 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
     await reader.close();
   });
 
+  it('dropCache sends the next read of a file (or of every file) back to the OSSs', async () => {
+    const data = seededBytes(4 * MiB + 3, SEED + 70);
+    await writer.writeFile('/c/drop-a', data, { layout: REP3 });
+    await writer.writeFile('/c/drop-b', data, { layout: EC42 });
+    const reader = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    const fetched = () => Object.values(reader.stats().bytesReadPerOst).reduce((a, b) => a + b, 0);
+    const readBoth = async () => {
+      for (const path of ['/c/drop-a', '/c/drop-b'])
+        expect((await reader.readFile(path)).equals(data)).toBe(true);
+    };
+    await readBoth();
+    const first = fetched();
+    expect(first).toBeGreaterThanOrEqual(2 * data.length);
+    await readBoth(); // both cached
+    expect(fetched()).toBe(first);
+    await reader.dropCache('/c/drop-a');
+    await readBoth();
+    const afterOne = fetched();
+    expect(afterOne - first).toBeGreaterThanOrEqual(data.length);
+    expect(afterOne - first).toBeLessThan(2 * data.length);
+    await reader.dropCache();
+    await readBoth();
+    expect(fetched() - afterOne).toBeGreaterThanOrEqual(2 * data.length);
+    await expect(reader.dropCache('/c/no-such-file')).rejects.toMatchObject({ code: 'NS_NOT_FOUND' });
+    await reader.close();
+  });
+
   it('concurrent readers and writers on different files, every layout', async () => {
     const layouts = [RAID0X4, REP3, EC42];
     const existing = layouts.map((layout, i) => ({
