@@ -7,15 +7,18 @@
 // A dropped block may still be read by code that got it just before (a
 // reader's copy scheduled in the same burst of promise callbacks), so it
 // waits in a short FIFO quarantine before it is handed out again. Code that
-// keeps a block across awaits must copy it (client/object-io.ts
-// peekSiblings does). Only buffers this pool made come back; others are left
-// to the collector.
+// keeps a block across awaits pins it (an ec rebuild waiting for its other
+// inputs): a pinned block the cache drops meanwhile is recycled only when the
+// last pin goes. Only buffers this pool made come back; others are left to
+// the collector.
 
 const made = new WeakSet<ArrayBufferLike>();
 
 export class BlockPool {
   private readonly free: Buffer[] = [];
   private readonly quarantine: Buffer[] = [];
+  /** Pinned blocks by their memory: how many pins, and whether the cache dropped the block meanwhile. */
+  private readonly pins = new Map<ArrayBufferLike, { count: number; dropped: Buffer | undefined }>();
 
   constructor(
     readonly blockBytes: number,
@@ -42,9 +45,30 @@ export class BlockPool {
     return whole.subarray(0, length);
   }
 
+  /** Keeps `block` from being handed out again until unpin, even if the cache drops it meanwhile. */
+  pin(block: Buffer): void {
+    if (!made.has(block.buffer)) return;
+    const pin = this.pins.get(block.buffer);
+    if (pin) pin.count++;
+    else this.pins.set(block.buffer, { count: 1, dropped: undefined });
+  }
+
+  unpin(block: Buffer): void {
+    const pin = this.pins.get(block.buffer);
+    if (!pin) return;
+    if (--pin.count > 0) return;
+    this.pins.delete(block.buffer);
+    if (pin.dropped) this.recycle(pin.dropped);
+  }
+
   /** A block the cache no longer holds. */
   recycle(block: Buffer): void {
     if (!made.has(block.buffer) || block.byteOffset !== 0) return;
+    const pin = this.pins.get(block.buffer);
+    if (pin) {
+      pin.dropped = block;
+      return;
+    }
     this.quarantine.push(Buffer.from(block.buffer, 0, this.blockBytes));
     if (this.quarantine.length > this.quarantineMax) {
       const ready = this.quarantine.shift() as Buffer;

@@ -306,16 +306,26 @@ export class ObjectIo {
     const k = fileLayout.layout.k as number;
     const m = fileLayout.layout.m as number;
     const { blocks } = this.deps;
-    // Every buffer here is this rebuild's own (copies, or read results nothing else holds): all go back to the pool.
+    // Sibling blocks are the reader's (cached or being cached): borrowed, pinned so the pool
+    // cannot hand them out while the rebuild waits for its other inputs, never recycled here.
+    // Every other buffer (read results, padded copies) is this rebuild's own and goes back.
     const inputs = new Map<number, Buffer>();
+    const borrowed = new Set<Buffer>();
+    const own: Buffer[] = [];
     const arrivals = [...known].map(([j, peeked]) =>
       peeked.then(
         (data) => {
-          // A copy: the cache may drop (and reuse) its block while the rebuild waits for others.
+          if (data.length >= length) {
+            blocks.pin(data);
+            borrowed.add(data);
+            inputs.set(j, data.length === length ? data : data.subarray(0, length));
+            return;
+          }
           // A shorter block ends at the end of the file: the chunk is stored zero padded.
           const copy = blocks.take(length);
-          copy.set(data.subarray(0, length));
-          if (data.length < length) copy.fill(0, data.length);
+          copy.set(data);
+          copy.fill(0, data.length);
+          own.push(copy);
           inputs.set(j, copy);
         },
         () => undefined,
@@ -339,6 +349,7 @@ export class ObjectIo {
         const ost = target.osts[0] as number;
         return this.readOne(view, target, ost, chunkOffset, length, false).then(
           (data) => {
+            own.push(data);
             inputs.set(j, data);
           },
           (err) => {
@@ -356,14 +367,16 @@ export class ObjectIo {
       if (inputs.size >= k || next >= candidates.length) break;
       round = readMore(k - inputs.size);
     }
-    let out: Buffer | undefined;
-    if (inputs.size >= k) {
-      out = blocks.take(length);
+    try {
+      if (inputs.size < k) return undefined;
+      const out = blocks.take(length);
       rebuildChunk(k, m, chunk, inputs, out);
       this.deps.counters.degradedReads++;
+      return out;
+    } finally {
+      for (const block of borrowed) blocks.unpin(block);
+      for (const data of own) blocks.recycle(data);
     }
-    for (const data of inputs.values()) blocks.recycle(data);
-    return out;
   }
 
   /**

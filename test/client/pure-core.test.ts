@@ -180,6 +180,28 @@ describe('block pool', () => {
     cache.invalidate(1);
     expect(pool.idle).toBe(3);
   });
+
+  it('keeps a pinned block out of reuse until its last pin goes, even when the cache drops it', () => {
+    const pool = new BlockPool(1000, 100, 0); // no quarantine: a dropped block is free at once
+    const cache = new BlockCache(1000, pool);
+    const block = pool.take(1000);
+    cache.put(1, 0, block);
+    pool.pin(block);
+    pool.pin(block);
+    cache.invalidate(1); // dropped while pinned
+    expect(pool.idle).toBe(0);
+    expect(pool.take(1000).buffer).not.toBe(block.buffer);
+    pool.unpin(block);
+    expect(pool.idle).toBe(0);
+    pool.unpin(block);
+    expect(pool.idle).toBe(1);
+    expect(pool.take(1000).buffer).toBe(block.buffer);
+    // A pinned block that is never dropped just stays with its holder.
+    const kept = pool.take(1000);
+    pool.pin(kept);
+    pool.unpin(kept);
+    expect(pool.idle).toBe(0);
+  });
 });
 
 describe('backoff', () => {
