@@ -128,7 +128,7 @@ export class FileReader {
    * did not deliver are fetched one by one, with every fail-over a read has.
    */
   private prefetchRun(objectIndex: number, objectOffset: number, blocks: number[], lengths: number[]): void {
-    const { cache, blocksInFlight, prefetchInFlight } = this.ctx;
+    const { cache, blocksInFlight, blocksRebuilding, prefetchInFlight } = this.ctx;
     const settle = blocks.map((b, i) => {
       const length = lengths[i] as number;
       let resolve!: (data: Buffer) => void;
@@ -146,26 +146,37 @@ export class FileReader {
         })
         .finally(() => {
           blocksInFlight.delete(key);
+          blocksRebuilding.delete(key);
           prefetchInFlight.bytes -= length;
         });
       fetch.catch(() => undefined);
       blocksInFlight.set(key, fetch);
       return { resolve, reject, done: false };
     });
-    this.ctx.io
-      .readRun(this.fileLayout, this.inode, objectIndex, objectOffset, lengths, (i, data) => {
-        const part = settle[i];
-        if (!part || part.done) return;
+    const size = this.sizeBytes();
+    const leftovers = (): void => {
+      settle.forEach((part, i) => {
+        if (part.done) return;
         part.done = true;
-        part.resolve(data);
-      })
-      .catch(() => {
-        settle.forEach((part, i) => {
-          if (part.done) return;
-          part.done = true;
-          this.fetch(blocks[i] as number, lengths[i] as number).then(part.resolve, part.reject);
-        });
+        this.fetch(blocks[i] as number, lengths[i] as number).then(part.resolve, part.reject);
       });
+    };
+    this.ctx.io
+      .readRun(
+        this.fileLayout,
+        this.inode,
+        objectIndex,
+        objectOffset,
+        lengths,
+        (i, data) => {
+          const part = settle[i];
+          if (!part || part.done) return;
+          part.done = true;
+          part.resolve(data);
+        },
+        (i) => this.siblingsOf(blocks[i] as number, objectIndex, size),
+      )
+      .then(leftovers, leftovers);
   }
 
   private comingOrCached(b: number): boolean {

@@ -305,29 +305,14 @@ export class ObjectIo {
   ): Promise<Buffer | undefined> {
     const k = fileLayout.layout.k as number;
     const m = fileLayout.layout.m as number;
-    const { blocks } = this.deps;
     // Sibling blocks are the reader's (cached or being cached): borrowed, pinned so the pool
     // cannot hand them out while the rebuild waits for its other inputs, never recycled here.
     // Every other buffer (read results, padded copies) is this rebuild's own and goes back.
     const inputs = new Map<number, Buffer>();
-    const borrowed = new Set<Buffer>();
-    const own: Buffer[] = [];
+    const held = { borrowed: new Set<Buffer>(), own: [] as Buffer[] };
     const arrivals = [...known].map(([j, peeked]) =>
       peeked.then(
-        (data) => {
-          if (data.length >= length) {
-            blocks.pin(data);
-            borrowed.add(data);
-            inputs.set(j, data.length === length ? data : data.subarray(0, length));
-            return;
-          }
-          // A shorter block ends at the end of the file: the chunk is stored zero padded.
-          const copy = blocks.take(length);
-          copy.set(data);
-          copy.fill(0, data.length);
-          own.push(copy);
-          inputs.set(j, copy);
-        },
+        (data) => this.adoptSibling(data, length, j, inputs, held),
         () => undefined,
       ),
     );
@@ -349,7 +334,7 @@ export class ObjectIo {
         const ost = target.osts[0] as number;
         return this.readOne(view, target, ost, chunkOffset, length, false).then(
           (data) => {
-            own.push(data);
+            held.own.push(data);
             inputs.set(j, data);
           },
           (err) => {
@@ -369,13 +354,12 @@ export class ObjectIo {
     }
     try {
       if (inputs.size < k) return undefined;
-      const out = blocks.take(length);
+      const out = this.deps.blocks.take(length);
       rebuildChunk(k, m, chunk, inputs, out);
       this.deps.counters.degradedReads++;
       return out;
     } finally {
-      for (const block of borrowed) blocks.unpin(block);
-      for (const data of own) blocks.recycle(data);
+      this.release(held);
     }
   }
 
@@ -394,14 +378,35 @@ export class ObjectIo {
     objectOffset: number,
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
+    siblingsOf?: (index: number) => EcSiblings,
   ): Promise<void> {
     const view = this.deps.mds.mapView;
-    const target =
-      fileLayout.layout.pattern === 'ec'
-        ? (locateEcChunks(view, fileLayout, inode)[objectIndex] as ObjectTarget)
-        : locateObject(view, fileLayout, inode, objectIndex);
-    const ost = this.tryOrder(view, target.osts)[0];
-    if (ost === undefined || !(view.osts.get(ost)?.up ?? false) || this.deps.health.isSuspect(ost))
+    if (fileLayout.layout.pattern !== 'ec') {
+      const target = locateObject(view, fileLayout, inode, objectIndex);
+      const ost = this.tryOrder(view, target.osts)[0];
+      return this.runFrom(view, target, ost, objectOffset, lengths, onPart);
+    }
+    const targets = locateEcChunks(view, fileLayout, inode);
+    const ost = targets[objectIndex]?.osts[0];
+    if (this.healthy(view, ost) || !siblingsOf)
+      return this.runFrom(view, targets[objectIndex] as ObjectTarget, ost, objectOffset, lengths, onPart);
+    return this.rebuildRun(view, fileLayout, targets, objectIndex, objectOffset, lengths, onPart, siblingsOf);
+  }
+
+  private healthy(view: MapView, ost: number | undefined): ost is number {
+    return ost !== undefined && (view.osts.get(ost)?.up ?? false) && !this.deps.health.isSuspect(ost);
+  }
+
+  /** One run request to one OST (readRun's common part). */
+  private async runFrom(
+    view: MapView,
+    target: ObjectTarget,
+    ost: number | undefined,
+    objectOffset: number,
+    lengths: readonly number[],
+    onPart: (index: number, data: Buffer) => void,
+  ): Promise<void> {
+    if (!this.healthy(view, ost))
       throw new StripeError('REQ_UNAVAILABLE', `no healthy copy of ${target.objectId} to read ahead from`);
     const endpoint = this.endpoint(view, ost);
     if (!endpoint) throw new StripeError('REQ_UNAVAILABLE', `OST ${ost} has no address`);
@@ -425,6 +430,106 @@ export class ObjectIo {
     }
     this.deps.health.record(ost, undefined);
     this.deps.counters.latencies.record('readChunk', performance.now() - started);
+  }
+
+  /**
+   * ec, the run's own chunk unavailable: every block of the run is rebuilt
+   * from the same ranges of the other k - 1 data chunks, which the reader is
+   * fetching anyway (its sibling runs), and one parity chunk, read as one run
+   * too. Only when every block has all its data siblings; otherwise (two
+   * chunks lost, siblings not being read) the caller's block-by-block
+   * fallback rebuilds. A block is handed over as soon as it is rebuilt.
+   */
+  private async rebuildRun(
+    view: MapView,
+    fileLayout: FileLayout,
+    targets: ObjectTarget[],
+    chunk: number,
+    objectOffset: number,
+    lengths: readonly number[],
+    onPart: (index: number, data: Buffer) => void,
+    siblingsOf: (index: number) => EcSiblings,
+  ): Promise<void> {
+    const k = fileLayout.layout.k as number;
+    const m = fileLayout.layout.m as number;
+    // The sibling runs are started in the same pass as this one: let them register first.
+    await Promise.resolve();
+    const known = lengths.map((_, i) => {
+      const siblings = siblingsOf(i);
+      const found = new Map<number, Promise<Buffer>>();
+      for (let j = 0; j < k; j++) {
+        const peeked = j === chunk ? undefined : siblings.peek(j);
+        if (peeked !== undefined) found.set(j, Promise.resolve(peeked));
+      }
+      return { siblings, found };
+    });
+    if (known.some((part) => part.found.size < k - 1))
+      throw new StripeError(
+        'REQ_UNAVAILABLE',
+        `not every data sibling of ${targets[chunk]?.objectId} is being read`,
+      );
+    const parity = Array.from({ length: m }, (_, p) => k + p).find((j) =>
+      this.healthy(view, targets[j]?.osts[0]),
+    );
+    if (parity === undefined)
+      throw new StripeError('REQ_UNAVAILABLE', `no healthy parity chunk of ${targets[chunk]?.objectId}`);
+    for (const part of known) part.siblings.rebuilding();
+    const rebuilt: Promise<void>[] = [];
+    await this.runFrom(
+      view,
+      targets[parity] as ObjectTarget,
+      targets[parity]?.osts[0],
+      objectOffset,
+      lengths,
+      (i, parityData) => {
+        const length = lengths[i] as number;
+        const inputs = new Map<number, Buffer>([[parity, parityData]]);
+        const held = { borrowed: new Set<Buffer>(), own: [parityData] };
+        const arrivals = [...(known[i] as { found: Map<number, Promise<Buffer>> }).found].map(([j, peeked]) =>
+          peeked.then((data) => this.adoptSibling(data, length, j, inputs, held)),
+        );
+        rebuilt.push(
+          Promise.all(arrivals)
+            .then(() => {
+              const out = this.deps.blocks.take(length);
+              rebuildChunk(k, m, chunk, inputs, out);
+              this.deps.counters.degradedReads++;
+              onPart(i, out);
+            })
+            .finally(() => this.release(held)),
+        );
+      },
+    );
+    // A part whose sibling failed is left to the caller's fallback.
+    await Promise.allSettled(rebuilt);
+  }
+
+  /** A sibling block as a rebuild input: the reader's own block pinned, or a zero-padded copy of a short one. */
+  private adoptSibling(
+    data: Buffer,
+    length: number,
+    j: number,
+    inputs: Map<number, Buffer>,
+    held: { borrowed: Set<Buffer>; own: Buffer[] },
+  ): void {
+    if (data.length >= length) {
+      this.deps.blocks.pin(data);
+      held.borrowed.add(data);
+      inputs.set(j, data.length === length ? data : data.subarray(0, length));
+      return;
+    }
+    // A shorter block ends at the end of the file: the chunk is stored zero padded.
+    const copy = this.deps.blocks.take(length);
+    copy.set(data);
+    copy.fill(0, data.length);
+    held.own.push(copy);
+    inputs.set(j, copy);
+  }
+
+  /** Unpins what a rebuild borrowed and recycles what it owned. */
+  private release(held: { borrowed: Set<Buffer>; own: Buffer[] }): void {
+    for (const block of held.borrowed) this.deps.blocks.unpin(block);
+    for (const data of held.own) this.deps.blocks.recycle(data);
   }
 
   /** Writes `data` at `offset` to every copy of a target (the up ones when the map says some are down and min_size allows), returning what to flush at sync. */

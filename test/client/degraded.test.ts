@@ -120,10 +120,33 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
     const first = await ossIndexOfOst(cluster, chunks[0] as number);
     const second = await ossIndexOfOst(cluster, chunks[1] as number);
     const client = await reader();
+    // A larger ec file, streamed healthy first: its request count is the baseline below.
+    const big = seededBytes(8 * MiB + 7, SEED + 3);
+    await writer.writeFile('/d/ec-big', big, { layout: EC42 });
+    const stream = async (): Promise<StripeClient> => {
+      const streaming = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+      const pieces: Buffer[] = [];
+      for await (const piece of streaming.createReadStream('/d/ec-big', { highWaterMark: 64 * 1024 }))
+        pieces.push(piece as Buffer);
+      expect(Buffer.concat(pieces).equals(big)).toBe(true);
+      return streaming;
+    };
+    const healthy = await stream();
+    const healthyRequests = healthy.stats().requests.bulk;
+    await healthy.close();
     await cluster.oss[first]?.kill();
     // At once, before the MDS has noticed: refused connections fail over just the same.
     expect((await client.readFile('/d/rep')).equals(rep)).toBe(true);
     expect((await client.readFile('/d/ec')).equals(ec)).toBe(true);
+    await waitForOsts(cluster.mdsAddress, 12, 10);
+    // One chunk lost, a caching reader streaming: the lost chunk's readahead runs are rebuilt
+    // from the sibling runs and one parity run, not block by block (one request per block).
+    const degraded = await stream();
+    const blocks = Math.ceil(big.length / S);
+    expect(degraded.stats().degradedReads).toBeGreaterThanOrEqual(Math.floor(blocks / 4));
+    expect(healthyRequests).toBeLessThan(blocks / 2);
+    expect(degraded.stats().requests.bulk).toBeLessThan(healthyRequests * 1.5);
+    await degraded.close();
     await cluster.oss[second]?.kill();
     await waitForOsts(cluster.mdsAddress, 12, 8);
     expect((await client.readFile('/d/rep')).equals(rep)).toBe(true);
