@@ -13,6 +13,7 @@ import {
   REQUEST_FIXED_BYTES,
   requestIdBytes,
   SEGMENT_ABORT,
+  SEGMENT_BYTES_MAX,
   SEGMENT_HEADER_BYTES,
 } from '../common/bulk/frame.js';
 import { type SegmentRun, SocketReader } from '../common/bulk/socket-reader.js';
@@ -123,6 +124,25 @@ async function handleWrite(
 async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Promise<void> {
   let headerSent = false;
   let corked = false;
+  // Whole checksum blocks of one disk span join into segments of up to `unit` bytes that never
+  // cross a multiple of it from the request offset (frame.ts); their crcs are combined, not
+  // recomputed. Without a unit each block is its own segment.
+  const unit = req.segmentBytes ?? 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let pendingCrc = 0;
+  let sentBytes = 0;
+  const sendPending = (release?: () => void): boolean => {
+    socket.write(encodeSegmentHeader(pendingBytes, pendingCrc));
+    let more = true;
+    pending.forEach((data, i) => {
+      more = release && i === pending.length - 1 ? socket.write(data, () => release()) : socket.write(data);
+    });
+    sentBytes += pendingBytes;
+    pending = [];
+    pendingBytes = 0;
+    return more;
+  };
   try {
     await core.read(
       req.ref,
@@ -134,16 +154,26 @@ async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Prom
         headerSent = true;
       },
       async (piece) => {
-        // The pieces of one disk span (1 MiB) leave in one writev; the span's buffer
+        // The segments of one disk span (1 MiB) leave in one writev; the span's buffer
         // goes back to the pool once the socket has handed its bytes to the kernel.
         if (!corked) {
           socket.cork();
           corked = true;
         }
-        socket.write(encodeSegmentHeader(piece.data.length, piece.crc));
-        const release = piece.release;
-        const more = release ? socket.write(piece.data, () => release()) : socket.write(piece.data);
-        if (piece.spanEnd === false) return; // more pieces of this span follow
+        const length = piece.data.length;
+        // A segment ends before a piece that would take it past a multiple of the unit.
+        if (pendingBytes > 0 && unit > 0) {
+          const start = sentBytes + pendingBytes;
+          if (Math.floor(start / unit) !== Math.floor((start + length - 1) / unit)) sendPending();
+        }
+        pendingCrc = pendingBytes === 0 ? piece.crc : crc32cCombine(pendingCrc, piece.crc, length);
+        pending.push(piece.data);
+        pendingBytes += length;
+        const spanEnd = piece.spanEnd !== false;
+        const atBoundary = unit === 0 || (sentBytes + pendingBytes) % unit === 0;
+        if (!spanEnd && !atBoundary && pendingBytes < SEGMENT_BYTES_MAX) return;
+        const more = sendPending(spanEnd ? piece.release : undefined);
+        if (!spanEnd) return; // more pieces of this span follow
         corked = false;
         socket.uncork();
         if (!more && socket.writableNeedDrain) await drained(socket);

@@ -130,7 +130,9 @@ export class BulkClient {
     alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
   ): Promise<Buffer> {
     return this.withConnection(async (conn) => {
-      conn.socket.write(encodeRequest({ op: 'read', ref, offset, length, crc32c: 0, truncate: false }));
+      conn.socket.write(
+        encodeRequest({ op: 'read', ref, offset, length, crc32c: 0, truncate: false, segmentBytes: length }),
+      );
       const header = await this.readHeader(conn);
       if (header.bodyBytes > length) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
       const out = alloc(header.bodyBytes);

@@ -3,7 +3,11 @@
 //
 // Request  (48 bytes + id): magic u32 | op u8 | flags u8 | idLen u16 | ostId u32 | poolId u32 | pg u32 |
 //                           crc32c u32 | mapEpoch u64 | offset u64 | length u64 | objectId (ASCII)
-//   WRITE is followed by `length` bytes in segments; READ by nothing.
+//   WRITE is followed by `length` bytes in segments; READ by nothing. On a READ the crc32c field is
+//   `segmentBytes` instead: the answer's segments may join checksum blocks up to that many bytes,
+//   ending before a block that would take one past a multiple of it counted from `offset` (0: one
+//   block per segment). A reader whose buffers start at such multiples, on block boundaries, gets
+//   segments that each fall in one buffer and receives them in few, large socket reads.
 // Response (32 bytes):      magic u32 | status u8 | 0 u8 | 0 u16 | objectSize u64 | version u64 | bodyBytes u64
 //   status ERROR: body = codeLen u16 | code | message (UTF-8).
 //   status OK, READ: `bodyBytes` data bytes in segments.
@@ -43,6 +47,8 @@ export interface BulkRequest {
   length: number;
   crc32c: number; // write: crc32c of all the data; read: 0
   truncate: boolean;
+  /** read: longest segment wanted (see the format above); 0 or absent: one checksum block each. */
+  segmentBytes?: number;
 }
 
 export interface BulkResponseHeader {
@@ -75,7 +81,10 @@ export function encodeRequest(req: BulkRequest): Buffer {
   buf.writeUInt32LE(req.ref.ostId, 8);
   buf.writeUInt32LE(req.ref.poolId, 12);
   buf.writeUInt32LE(req.ref.pg, 16);
-  buf.writeUInt32LE(req.crc32c >>> 0, 20);
+  buf.writeUInt32LE(
+    req.op === 'read' ? Math.min(req.segmentBytes ?? 0, SEGMENT_BYTES_MAX) : req.crc32c >>> 0,
+    20,
+  );
   writeU64(buf, req.ref.mapEpoch, 24);
   writeU64(buf, req.offset, 32);
   writeU64(buf, req.length, 40);
@@ -99,8 +108,9 @@ export function requestIdBytes(fixed: Buffer): number {
 export function decodeRequest(fixed: Buffer, id: Buffer): BulkRequest {
   const idBytes = requestIdBytes(fixed);
   if (id.length !== idBytes) throw new Error('object id length mismatch');
+  const write = fixed.readUInt8(4) === BulkOp.write;
   return {
-    op: fixed.readUInt8(4) === BulkOp.write ? 'write' : 'read',
+    op: write ? 'write' : 'read',
     truncate: (fixed.readUInt8(5) & 1) === 1,
     ref: {
       ostId: fixed.readUInt32LE(8),
@@ -109,9 +119,10 @@ export function decodeRequest(fixed: Buffer, id: Buffer): BulkRequest {
       mapEpoch: readU64(fixed, 24),
       objectId: id.toString('latin1'),
     },
-    crc32c: fixed.readUInt32LE(20),
+    crc32c: write ? fixed.readUInt32LE(20) : 0,
     offset: readU64(fixed, 32),
     length: readU64(fixed, 40),
+    ...(write ? {} : { segmentBytes: Math.min(fixed.readUInt32LE(20), SEGMENT_BYTES_MAX) }),
   };
 }
 

@@ -97,6 +97,50 @@ function writeFrames(
   return Buffer.concat(parts);
 }
 
+/** One raw read; returns the segment lengths of the answer, each checked against its crc, and the bytes. */
+async function rawRead(
+  port: number,
+  r: ReturnType<typeof ref>,
+  offset: number,
+  length: number,
+  segmentBytes: number,
+): Promise<{ segments: number[]; data: Buffer }> {
+  const socket: Socket = connect({ host: '127.0.0.1', port });
+  let got = Buffer.alloc(0);
+  const done = new Promise<{ segments: number[]; data: Buffer }>((resolve, reject) => {
+    socket.on('data', (chunk: Buffer) => {
+      got = Buffer.concat([got, chunk]);
+      if (got.length < RESPONSE_FIXED_BYTES) return;
+      const header = decodeResponseHeader(got.subarray(0, RESPONSE_FIXED_BYTES));
+      if (!header.ok) return reject(new Error('error answer'));
+      const segments: number[] = [];
+      const data: Buffer[] = [];
+      let at = RESPONSE_FIXED_BYTES;
+      let body = 0;
+      while (body < header.bodyBytes && got.length >= at + 8) {
+        const n = got.readUInt32LE(at);
+        if (got.length < at + 8 + n) return;
+        const seg = got.subarray(at + 8, at + 8 + n);
+        if (crc32c(seg) !== got.readUInt32LE(at + 4)) return reject(new Error('segment crc'));
+        segments.push(n);
+        data.push(seg);
+        body += n;
+        at += 8 + n;
+      }
+      if (body === header.bodyBytes) resolve({ segments, data: Buffer.concat(data) });
+    });
+    socket.on('error', reject);
+  });
+  socket.write(
+    encodeRequest({ op: 'read', ref: r, offset, length, crc32c: 0, truncate: false, segmentBytes }),
+  );
+  try {
+    return await done;
+  } finally {
+    socket.destroy();
+  }
+}
+
 describe('OSS bulk write framing', () => {
   let mds: FakeMds;
   let oss: OssUnderTest;
@@ -137,6 +181,28 @@ describe('OSS bulk write framing', () => {
     // Per read, only what arrived with the response header passes through the spare buffer (64 KiB reads).
     const read = 4 * (data.length + MiB);
     expect(oss.bulk.directReadBytes - before).toBeGreaterThan(read - 8 * 2 * 64 * 1024);
+  });
+
+  it('joins whole blocks into the segments a read asks for, never across a multiple of their size', async () => {
+    const data = randomBytes(5 * MiB + 100);
+    const r = ref(oss.ostIds[0]!, 'frames.joined');
+    await oss.bulk.write(r, 0, data, crc32c(data));
+    const block = 64 * 1024;
+    // Asked for 1 MiB segments from a 1 MiB boundary: one per MiB, the short tail last.
+    const whole = await rawRead(port, r, MiB, 4 * MiB + 100, MiB);
+    expect(whole.segments).toEqual([MiB, MiB, MiB, MiB, 100]);
+    expect(whole.data.equals(data.subarray(MiB))).toBe(true);
+    // 256 KiB segments from a block boundary: a segment never crosses a multiple.
+    const quarter = await rawRead(port, r, 3 * block, 2 * MiB, 256 * 1024);
+    expect(quarter.segments).toEqual([...Array.from({ length: 8 }, () => 256 * 1024)]);
+    expect(quarter.data.equals(data.subarray(3 * block, 3 * block + 2 * MiB))).toBe(true);
+    // From inside a block the blocks do not line up with the multiples: segments stay within the size.
+    const odd = await rawRead(port, r, 1000, 2 * MiB, 256 * 1024);
+    expect(odd.data.equals(data.subarray(1000, 1000 + 2 * MiB))).toBe(true);
+    expect(Math.max(...odd.segments)).toBeLessThanOrEqual(256 * 1024);
+    // Without a size: one checksum block per segment, as before.
+    const plain = await rawRead(port, r, 0, 2 * MiB, 0);
+    expect(plain.segments).toEqual(Array.from({ length: (2 * MiB) / block }, () => block));
   });
 
   it('a zero-length segment is a framing error: answered with a code, then closed; the server stays up', async () => {

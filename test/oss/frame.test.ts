@@ -11,6 +11,7 @@ import {
   encodeRequest,
   REQUEST_FIXED_BYTES,
   RESPONSE_FIXED_BYTES,
+  SEGMENT_BYTES_MAX,
   segmentBounds,
 } from '../../common/bulk/frame.js';
 import { crc32c } from '../../common/checksum.js';
@@ -31,6 +32,16 @@ it('request headers round-trip, 64-bit fields included', () => {
   };
   const buf = encodeRequest(req);
   expect(decodeRequest(buf.subarray(0, REQUEST_FIXED_BYTES), buf.subarray(REQUEST_FIXED_BYTES))).toEqual(req);
+  // A read carries the segment size it wants where a write carries its crc (capped at the segment limit).
+  const read = { ...req, op: 'read' as const, crc32c: 0, truncate: false, segmentBytes: 1024 * 1024 };
+  const readBuf = encodeRequest(read);
+  expect(
+    decodeRequest(readBuf.subarray(0, REQUEST_FIXED_BYTES), readBuf.subarray(REQUEST_FIXED_BYTES)),
+  ).toEqual(read);
+  const huge = encodeRequest({ ...read, segmentBytes: 2 ** 31 });
+  expect(
+    decodeRequest(huge.subarray(0, REQUEST_FIXED_BYTES), huge.subarray(REQUEST_FIXED_BYTES)).segmentBytes,
+  ).toBe(SEGMENT_BYTES_MAX);
   const bad = Buffer.from(buf);
   bad[0] = 0;
   expect(() =>
