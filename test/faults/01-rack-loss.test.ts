@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { runCli } from '../helpers/cli.js';
 import { freePortRange } from '../helpers/ports.js';
-import { type FaultCluster, rackLayout, startFaultCluster, waitOstsState } from './harness.js';
+import { type FaultCluster, getJson, rackLayout, startFaultCluster, waitOstsState } from './harness.js';
 import { codeOf, connectReader, settle, suiteSeed, Workload } from './workload.js';
 
 const SEED = suiteSeed('faults/01-rack-loss');
@@ -27,6 +27,17 @@ const REP3_RACK: Layout = {
   stripeCount: 2,
   stripeSize: 64 * 1024,
 };
+
+/** Polls the MDS until no reported copy waits for its repair and no repair or recovery task runs. */
+async function waitRepairsDone(cluster: FaultCluster): Promise<void> {
+  for (;;) {
+    const status = await getJson<{ repairsQueued: number; active: unknown[] }>(
+      `${cluster.mdsAdminUrl}/api/recovery`,
+    );
+    if (status.repairsQueued === 0 && status.active.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 describe('scenario 1: replicated:3 across racks survives the loss of a rack', () => {
   let cluster: FaultCluster;
@@ -89,7 +100,7 @@ describe('scenario 1: replicated:3 across racks survives the loss of a rack', ()
   });
 
   it('converges: both racks back, every file (old and new) reads back identical', async () => {
-    for (const id of [...rack('r1'), ...rack('r2')]) await cluster.reviveOss(id);
+    await Promise.all([...rack('r1'), ...rack('r2')].map((id) => cluster.reviveOss(id)));
     await waitOstsState(cluster.mdsAddress, [...ostsOfRack('r1'), ...ostsOfRack('r2')], true);
     const fresh = await connectReader(cluster.mdsAddress, SEED);
     try {
@@ -99,7 +110,9 @@ describe('scenario 1: replicated:3 across racks survives the loss of a rack', ()
       expect(await work.verify(fresh)).toEqual([]);
       // Copies the dead racks missed (writes at min_size) were reported by the
       // writers; the MDS re-copies them once their OSTs are up, with no help:
-      // a plain fsck (no --repair) turns clean by itself.
+      // a plain fsck (no --repair) turns clean by itself. fsck reads every copy,
+      // so it runs once the MDS has no repair queued or running.
+      await waitRepairsDone(cluster);
       let check = await runCli(['fsck', '--mds', cluster.mdsAddress], { timeoutMs: 60_000 });
       for (let attempt = 0; attempt < 30 && check.code !== 0; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 2_000));

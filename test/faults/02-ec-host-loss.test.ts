@@ -106,7 +106,7 @@ describe('scenario 2: ec:4+2 across hosts survives two lost hosts and fails clea
   });
 
   it('converges: the three hosts back, every file reads back identical', async () => {
-    for (const id of killed) await cluster.reviveOss(id);
+    await Promise.all(killed.map((id) => cluster.reviveOss(id)));
     await waitOstsState(
       cluster.mdsAddress,
       killed.flatMap((id) => cluster.ostsOf(id)),

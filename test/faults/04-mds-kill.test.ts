@@ -2,7 +2,8 @@
 //   workload  100 concurrent writers, each writing small replicated:3 and
 //             ec:4+2 files (up to 128 KiB) in a loop; a file counts as
 //             acknowledged when its close (the size commit) returned
-//   fault     SIGKILL the MDS mid-way, start it again on the same port
+//   fault     SIGKILL the MDS mid-way (once 50 closes were acknowledged),
+//             start it again on the same port, stop once 50 more were
 //   safety    every writer's operation ends: success or a coded error
 //   converge  after the restart every acknowledged file is present with its
 //             size and its bytes; `stripefs fsck` lists as unfinished only
@@ -27,6 +28,13 @@ const REP3: Layout = {
 };
 const EC42: Layout = { pattern: 'ec', k: 4, m: 2, failureDomain: 'host', stripeSize: S };
 const WRITERS = 100;
+/** Closes acknowledged before the kill, and again after the restart, before the writers stop. */
+const ACKS_PER_PHASE = 50;
+
+/** Polls `done` every 50 ms. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 
 describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged close', () => {
   let cluster: FaultCluster;
@@ -60,7 +68,7 @@ describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged c
         }
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await until(() => work.files.size >= ACKS_PER_PHASE);
     const before = work.files.size;
     await cluster.killMds();
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -69,7 +77,7 @@ describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged c
       cluster.mdsAddress,
       (osts) => osts.length === cluster.ostCount() && osts.every((o) => o.up),
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await until(() => work.files.size >= before + ACKS_PER_PHASE);
     running = false;
     await Promise.all(writers);
     console.log(

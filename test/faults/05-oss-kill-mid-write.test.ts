@@ -25,6 +25,13 @@ const REP3: Layout = {
 };
 const EC42: Layout = { pattern: 'ec', k: 4, m: 2, failureDomain: 'host', stripeSize: S };
 const WRITERS = 8;
+/** Writes that end (acknowledged or failed) before the kill, once the OSTs are down, and after the revival. */
+const WRITES_PER_PHASE = 2 * WRITERS;
+
+/** Polls `done` every 50 ms. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 
 describe('scenario 5: an OSS killed mid-write loses nothing acknowledged', () => {
   let cluster: FaultCluster;
@@ -43,13 +50,15 @@ describe('scenario 5: an OSS killed mid-write loses nothing acknowledged', () =>
   });
 
   /** Writers run until `stop()`; each failure must carry a registry code. */
-  function startWriters(tag: string): { stop: () => Promise<number> } {
+  function startWriters(tag: string): { ended: () => number; stop: () => Promise<number> } {
     let running = true;
     let written = 0;
+    let ended = 0;
     const writers = Array.from({ length: WRITERS }, async (_, w) => {
       for (let i = 0; running; i++) {
         const path = `/w/${tag}-${w}-${i}`;
         const result = await settle(work.write(client, path, i % 2 === 0 ? REP3 : EC42));
+        ended++;
         if (result.ok) written++;
         else {
           const code = codeOf(result.err);
@@ -59,6 +68,7 @@ describe('scenario 5: an OSS killed mid-write loses nothing acknowledged', () =>
       }
     });
     return {
+      ended: () => ended,
       stop: async () => {
         running = false;
         await Promise.all(writers);
@@ -69,10 +79,11 @@ describe('scenario 5: an OSS killed mid-write loses nothing acknowledged', () =>
 
   it('writers during the kill: success or a coded error; every acknowledged file reads back', async () => {
     const writers = startWriters('kill');
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await until(() => writers.ended() >= WRITES_PER_PHASE);
     await cluster.killOss('oss3');
     await waitOstsState(cluster.mdsAddress, cluster.ostsOf('oss3'), false);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const down = writers.ended();
+    await until(() => writers.ended() >= down + WRITES_PER_PHASE);
     const written = await writers.stop();
     console.log(`acknowledged ${written} files; failures by code: ${JSON.stringify([...failures])}`);
     expect(written).toBeGreaterThan(0);
@@ -84,7 +95,7 @@ describe('scenario 5: an OSS killed mid-write loses nothing acknowledged', () =>
     await waitOstsState(cluster.mdsAddress, cluster.ostsOf('oss3'), true);
     const before = failures.size;
     const writers = startWriters('after');
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await until(() => writers.ended() >= WRITES_PER_PHASE);
     expect(await writers.stop()).toBeGreaterThan(0);
     expect(failures.size).toBe(before);
     const fresh = await connectReader(cluster.mdsAddress, SEED);

@@ -1,6 +1,12 @@
 // Shared by the recovery tests: a real cluster (test/client/cluster.ts) with
-// fast failure detection, the MDS admin API, and waiting for clean.
+// fast failure detection, the MDS admin API, waiting for clean (and for the
+// usage to reach the MDS), writing files a few at a time, and the OST
+// weights of every map epoch from the MDS's map history.
 import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import type { Layout, StripeClient } from '../../client/index.js';
+import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
+import { contract } from '../../proto/index.js';
 import { type Cluster, OSS_SCRIPT, startCluster } from '../client/cluster.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
 
@@ -61,6 +67,37 @@ export function startRecoveryCluster(env: Record<string, string> = {}): Promise<
   });
 }
 
+/** Files written at once by `writeFiles`: each write waits on its flush and commit, not on the CPU. */
+export const WRITES_IN_FLIGHT = 4;
+
+/**
+ * Writes every file, WRITES_IN_FLIGHT at a time; resolves once every write
+ * was acknowledged. The creates go one after another in the order given, so
+ * the files get the inodes (and their objects the PGs) that writing them one
+ * by one would give.
+ */
+export async function writeFiles(
+  client: StripeClient,
+  files: { path: string; data: Buffer; layout: Layout }[],
+): Promise<void> {
+  let next = 0;
+  let created: Promise<unknown> = Promise.resolve();
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < files.length; i = next++) {
+      const { path, data, layout } = files[i]!;
+      const opening = created.then(() => client.open(path, 'w', { layout }));
+      created = opening.catch(() => undefined);
+      const handle = await opening;
+      try {
+        await handle.write(data, 0, data.length, 0);
+      } finally {
+        await handle.close();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: WRITES_IN_FLIGHT }, worker));
+}
+
 /** Polls /api/pgs until every PG is clean; returns the number of polls. */
 export async function waitClean(cluster: Cluster, timeoutMs: number, minEpoch = 0): Promise<PgsAnswer> {
   const deadline = Date.now() + timeoutMs;
@@ -74,6 +111,29 @@ export async function waitClean(cluster: Cluster, timeoutMs: number, minEpoch = 
         `not clean after ${timeoutMs} ms: ${JSON.stringify(last?.byState)} ${JSON.stringify(last?.recovery)}`,
       );
     await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * Waits until the MDS's usage (counts.usedBytes, fed by heartbeats) equals
+ * what the OSSs themselves report (GET /api/osts); returns the MDS's answer.
+ */
+export async function waitUsageReported<T extends { counts: { usedBytes: number } }>(
+  cluster: Cluster,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let stored = 0;
+    for (const p of cluster.oss) {
+      const res = await fetch(`http://127.0.0.1:${p.ready.adminPort}/api/osts`);
+      for (const ost of (await res.json()) as { usedBytes: number }[]) stored += ost.usedBytes;
+    }
+    const answer = await adminJson<T>(cluster, '/api/cluster');
+    if (answer.counts.usedBytes === stored) return answer;
+    if (Date.now() > deadline)
+      throw new Error(`the MDS shows ${answer.counts.usedBytes} bytes used, the OSSs ${stored}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
@@ -109,4 +169,35 @@ export function startExtraOss(
       STRIPEFS_LOG_LEVEL: 'warn',
     },
   });
+}
+
+/** One map epoch's OST weights. */
+export interface EpochWeights {
+  epoch: number;
+  weights: Map<number, number>;
+}
+
+/**
+ * The OST weights of every epoch from `fromEpoch` to the current one, read
+ * back from the MDS's map history (GetMap by epoch), so a test sees each map
+ * change and not only those its polls happen to catch.
+ */
+export async function weightHistory(cluster: Cluster, fromEpoch: number): Promise<EpochWeights[]> {
+  const mds = new (contract().MdsService)(
+    cluster.mdsAddress,
+    grpc.credentials.createInsecure(),
+    CLIENT_OPTIONS,
+  );
+  try {
+    const current = Number((await call(mds, 'GetMap', { epoch: 0 })).map?.epoch ?? 0);
+    const history: EpochWeights[] = [];
+    for (let epoch = fromEpoch; epoch <= current; epoch++) {
+      const map = (await call(mds, 'GetMap', { epoch })).map;
+      if (!map) throw new Error(`GetMap returned no map for epoch ${epoch}`);
+      history.push({ epoch, weights: new Map(map.osts.map((o) => [o.id, o.weight])) });
+    }
+    return history;
+  } finally {
+    mds.close();
+  }
 }

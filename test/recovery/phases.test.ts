@@ -2,12 +2,14 @@
 // in three steps, and an OSS that joins a cluster with mds.newOstWeightSteps 3
 // starts its OSTs at a third of their weight and raises it in two more steps.
 // With recovery paused after the first step the phase holds (waiting for
-// clean) over several ticks, and goes on once recovery resumes. A poller
-// records the OST's weight, reading a file between polls: each intermediate
-// weight shows up, in order, and the final weight is reached; `stripefs
-// health` shows the phase; every file reads byte-exact throughout and after.
-// Background deep scrubs (mds.scrubIntervalMs) run meanwhile: they start on
-// their own, skip the PGs that are moving and find nothing wrong.
+// clean) over several ticks, and goes on once recovery resumes. The map
+// history (every epoch, read back by GetMap) shows each intermediate weight,
+// in order, one epoch per step, and the final weight; a poller reads a file
+// between its polls until the phase is done; `stripefs health` shows the
+// phase; every file reads byte-exact throughout and after. Background deep
+// scrubs (mds.scrubIntervalMs) run meanwhile: they start on their own, skip
+// the PGs that are moving (the paused step holds some until one is skipped)
+// and find nothing wrong.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
@@ -17,10 +19,13 @@ import type { StartedProcess } from '../helpers/process.js';
 import {
   adminJson,
   adminUrl,
+  type EpochWeights,
   type PgsAnswer,
   startExtraOss,
   startRecoveryCluster,
   waitClean,
+  weightHistory,
+  writeFiles,
 } from './helpers.js';
 
 const SEED = seedFromEnv();
@@ -33,10 +38,22 @@ const LAYOUTS: Layout[] = [
 ];
 const FILES = 36;
 /** Background deep scrubs run beside the phases (a scrubbing PG counts as clean). */
-const BACKGROUND_SCRUB_MS = 3_000;
-const RATE_BYTES_PER_SEC = 512 * 1024;
+const BACKGROUND_SCRUB_MS = 1_500;
 /** Polls (250 ms apart, so several phase ticks) during which a paused recovery must hold the phase. */
 const PAUSED_POLLS = 8;
+/** Polls the pause may last at most while waiting for a background scrub to skip a held PG. */
+const PAUSED_POLLS_MAX = 240;
+
+interface ScrubTasks {
+  tasks: {
+    id: number;
+    trigger: string;
+    state: string;
+    errorsFound: number;
+    pgsDone: number;
+    pgsSkipped: number;
+  }[];
+}
 
 interface ClusterAnswer {
   epoch: number;
@@ -44,7 +61,6 @@ interface ClusterAnswer {
 }
 
 interface Sample {
-  epoch: number;
   weights: Map<number, number>;
   settled: boolean;
 }
@@ -76,16 +92,12 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
       limits: { cacheBytesMax: 0 },
     });
     await client.mkdir('/p');
-    for (let i = 0; i < FILES; i++) {
-      const data = seededBytes(200 * 1024 + ((i * 7919) % (300 * 1024)), SEED + i);
-      await client.writeFile(`/p/f${i}`, data, { layout: LAYOUTS[i % LAYOUTS.length] });
-      files.set(`/p/f${i}`, data);
-    }
-    // Slow recovery down so every step takes a while and the poller sees each weight.
-    await adminJson(cluster, '/api/recovery', {
-      method: 'PUT',
-      body: { maxBytesPerSec: RATE_BYTES_PER_SEC },
-    });
+    for (let i = 0; i < FILES; i++)
+      files.set(`/p/f${i}`, seededBytes(200 * 1024 + ((i * 7919) % (300 * 1024)), SEED + i));
+    await writeFiles(
+      client,
+      [...files].map(([path, data], i) => ({ path, data, layout: LAYOUTS[i % LAYOUTS.length]! })),
+    );
   });
   afterAll(async () => {
     await client?.close();
@@ -101,7 +113,6 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
       const map = await adminJson<ClusterAnswer>(cluster, '/api/cluster');
       const pgs = await adminJson<PgsAnswer>(cluster, '/api/pgs');
       const sample = {
-        epoch: map.epoch,
         weights: new Map(map.map.osts.map((o) => [o.id, o.weight])),
         settled: (pgs.byState.clean ?? 0) + (pgs.byState.scrubbing ?? 0) === pgs.total,
       };
@@ -113,18 +124,25 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
     }
   }
 
-  function sampleOf(answer: ClusterAnswer, settled: boolean): Sample {
-    return { epoch: answer.epoch, weights: new Map(answer.map.osts.map((o) => [o.id, o.weight])), settled };
-  }
-
-  /** The weights an OST went through, in epoch order, each with the first epoch it was seen in. */
-  function weightsSeen(samples: Sample[], ostId: number): number[] {
+  /** The weights an OST went through in the map history, in epoch order. */
+  function weightsSeen(history: EpochWeights[], ostId: number): number[] {
     const seen: number[] = [];
-    for (const s of samples) {
-      const w = s.weights.get(ostId);
+    for (const h of history) {
+      const w = h.weights.get(ostId);
       if (w !== undefined && seen[seen.length - 1] !== w) seen.push(w);
     }
     return seen;
+  }
+
+  /** Why background scrubs skipped PGs so far, one reason per skipped PG. */
+  async function backgroundSkips(): Promise<string[]> {
+    const { tasks } = await adminJson<ScrubTasks>(cluster, '/api/scrub');
+    const reasons: string[] = [];
+    for (const t of tasks.filter((x) => x.trigger === 'background' && x.pgsSkipped > 0)) {
+      const full = await adminJson<{ skipped: { reason: string }[] }>(cluster, `/api/scrub/${t.id}`);
+      reasons.push(...full.skipped.map((k) => k.reason));
+    }
+    return reasons;
   }
 
   it('drains an OST in steps, each once the cluster is clean, reads working throughout', async () => {
@@ -133,12 +151,16 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
     const step = weight / 3;
     const flags = ['--mds', cluster.mdsAddress, '--admin', adminUrl(cluster)];
     // Recovery paused: the first step is taken (the cluster is clean), then the data
-    // it moves stays where it was, and no further step may come while that lasts.
+    // it moves stays where it was, and no further step may come while that lasts:
+    // over several phase ticks, and until a background scrub has met a held PG.
     await adminJson(cluster, '/api/recovery', { method: 'PUT', body: { paused: true } });
     const res = await runCli(['ost', 'reweight', '0', '0', '--step', String(step), ...flags]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/in steps of/);
-    for (let tick = 0; tick < PAUSED_POLLS; tick++) {
+    let skips: string[] = [];
+    const movingSkipped = () => skips.some((reason) => reason.startsWith('moving'));
+    for (let tick = 0; tick < PAUSED_POLLS || !movingSkipped(); tick++) {
+      expect(tick, 'a background scrub skipped a PG held by the paused step').toBeLessThan(PAUSED_POLLS_MAX);
       const health = await adminJson<{ phases: PhaseAnswer[] }>(cluster, '/api/health');
       expect(health.phases.map((p) => [p.ostId, p.targetWeight, p.stepsDone, p.stepsTotal])).toEqual([
         [0, 0, 1, 3],
@@ -146,14 +168,14 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
       expect(health.phases[0]!.currentWeight).toBeCloseTo(weight - step, 9);
       expect(health.phases[0]!.waitingForClean).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 250));
+      skips = await backgroundSkips();
     }
+    // The phase is held here, so `stripefs health` is sure to show it.
+    const text = await runCli(['health', ...flags]);
+    expect(text.stdout).toMatch(/reweight ost0: [\d.]+ -> 0\.0000, step 1\/3/);
     await adminJson(cluster, '/api/recovery', { method: 'PUT', body: { paused: false } });
-    const [{ samples, reads }, text] = await Promise.all([
-      watch((s) => s.weights.get(0) === 0 && s.settled),
-      runCli(['health', ...flags]),
-    ]);
-    expect(text.stdout).toMatch(/reweight ost0: [\d.]+ -> 0\.0000, step [123]\/3/);
-    const seen = weightsSeen([sampleOf(start, false), ...samples], 0);
+    const { samples, reads } = await watch((s) => s.weights.get(0) === 0 && s.settled);
+    const seen = weightsSeen(await weightHistory(cluster, start.epoch), 0);
     console.log(
       `drain: weights ${seen.map((w) => w.toFixed(5)).join(' -> ')}, ${samples.length} polls, ${reads} reads`,
     );
@@ -169,6 +191,7 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
   }, 180_000);
 
   it('phases a new OSS in over mds.newOstWeightSteps steps', async () => {
+    const before = await adminJson<ClusterAnswer>(cluster, '/api/cluster');
     extra = await startExtraOss(cluster, { ossId: 'oss6', host: 'h6', rack: 'r3' });
     await waitForOsts(cluster.mdsAddress, 14); // ost0 stays up and in, with weight 0
     const joined = await adminJson<ClusterAnswer>(cluster, '/api/cluster');
@@ -179,14 +202,15 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
     expect(phases.every((p) => p.trigger === 'new-ost' && p.stepsTotal === 3)).toBe(true);
     const targets = new Map(phases.map((p) => [p.ostId, p.targetWeight]));
     const target = targets.get(fresh[0]!)!;
-    const { samples, reads } = await watch(
+    const { reads } = await watch(
       (s) => fresh.every((id) => s.weights.get(id) === targets.get(id)) && s.settled,
     );
-    const seen = weightsSeen([sampleOf(joined, false), ...samples], fresh[0]!);
+    const seen = weightsSeen(await weightHistory(cluster, before.epoch), fresh[0]!);
     console.log(
       `new OST: weights ${seen.map((w) => w.toFixed(5)).join(' -> ')}, ${reads} reads during the phase-in`,
     );
     expect(seen[0]).toBeCloseTo(target / 3, 9);
+    expect(seen[1]).toBeCloseTo((2 * target) / 3, 9);
     expect(seen).toContain(target);
     expect(seen.length).toBe(3);
     await waitClean(cluster, 60_000);
@@ -194,13 +218,10 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
   }, 180_000);
 
   it('runs background deep scrubs on its interval, skipping moving PGs', async () => {
-    type Tasks = {
-      tasks: { trigger: string; state: string; errorsFound: number; pgsDone: number; pgsSkipped: number }[];
-    };
-    let tasks = (await adminJson<Tasks>(cluster, '/api/scrub')).tasks;
+    let tasks = (await adminJson<ScrubTasks>(cluster, '/api/scrub')).tasks;
     while (!tasks.some((t) => t.trigger === 'background' && t.state === 'done')) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      tasks = (await adminJson<Tasks>(cluster, '/api/scrub')).tasks;
+      tasks = (await adminJson<ScrubTasks>(cluster, '/api/scrub')).tasks;
     }
     console.log(
       `background scrubs (PGs done/skipped): ${tasks.map((t) => `${t.pgsDone}/${t.pgsSkipped}`).join(' ')}`,

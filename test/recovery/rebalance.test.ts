@@ -19,6 +19,8 @@ import {
   startExtraOss,
   startRecoveryCluster,
   waitClean,
+  waitUsageReported,
+  writeFiles,
 } from './helpers.js';
 
 const SEED = seedFromEnv();
@@ -30,6 +32,8 @@ const MOVING: Record<string, Layout> = {
 };
 const RAID0: Layout = { pattern: 'raid0', stripeSize: S, stripeCount: 4 };
 const FILES = 40;
+/** Slow enough that the reads below run while the move does (about 5 s here). */
+const MOVE_BYTES_PER_SEC = 4 * MiB;
 
 interface ClusterAnswer {
   epoch: number;
@@ -59,20 +63,21 @@ describe.skipIf(!clusterAvailable())('rebalance when an OSS joins', () => {
 
   it('moves close to the minimum and every file reads during and after the move', async () => {
     let n = 0;
+    const writes: { path: string; data: Buffer; layout: Layout }[] = [];
     for (const [name, layout] of [...Object.entries(MOVING), ['raid0', RAID0] as const]) {
       await client.mkdir(`/${name}`);
       for (let i = 0; i < FILES; i++) {
         const data = seededBytes(256 * 1024 + ((n * 104729) % (768 * 1024)), SEED + n++);
-        await client.writeFile(`/${name}/f${i}`, data, { layout });
+        writes.push({ path: `/${name}/f${i}`, data, layout });
         files.set(`/${name}/f${i}`, data);
       }
     }
+    await writeFiles(client, writes);
     await adminJson(cluster, '/api/recovery', {
       method: 'PUT',
-      body: { paused: true, maxBytesPerSec: 2 * MiB },
+      body: { paused: true, maxBytesPerSec: MOVE_BYTES_PER_SEC },
     });
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // usage reaches the MDS with heartbeats
-    const before = await adminJson<ClusterAnswer>(cluster, '/api/cluster');
+    const before = await waitUsageReported<ClusterAnswer>(cluster);
     const copiedBefore = (await adminJson<RecoveryAnswer>(cluster, '/api/recovery')).totals.bytesCopied;
 
     extra = await startExtraOss(cluster, { ossId: 'oss6', host: 'h6', rack: 'r3' });
@@ -103,7 +108,11 @@ describe.skipIf(!clusterAvailable())('rebalance when an OSS joins', () => {
     const moving = await pgs(cluster);
     expect(moving.byState.clean).toBeLessThan(moving.total); // the reads below start during the move
     let readsDuring = 0;
-    for (const [path, data] of files) {
+    // raid0 first: one copy each, read from the old holders while their PGs move.
+    const raid0First = [...files].sort(
+      ([a], [b]) => Number(b.startsWith('/raid0/')) - Number(a.startsWith('/raid0/')),
+    );
+    for (const [path, data] of raid0First) {
       expect((await client.readFile(path)).equals(data), `${path} during the move`).toBe(true);
       readsDuring++;
     }

@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
 import { type Cluster, clusterAvailable, seededBytes } from '../client/cluster.js';
-import { adminJson, MiB, type RecoveryAnswer, startRecoveryCluster, waitClean, waitOut } from './helpers.js';
+import {
+  adminJson,
+  MiB,
+  type RecoveryAnswer,
+  startRecoveryCluster,
+  waitClean,
+  waitOut,
+  writeFiles,
+} from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery throttle seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -39,8 +47,14 @@ describe.skipIf(!clusterAvailable())('recovery throttle', () => {
 
   it(`copies at the rate set at run time (${RATE_BYTES_PER_SEC / MiB} MiB/s, within 20%)`, async () => {
     await client.mkdir('/t');
-    for (let i = 0; i < 40; i++)
-      await client.writeFile(`/t/f${i}`, seededBytes(4 * MiB, SEED + i), { layout: LAYOUT });
+    await writeFiles(
+      client,
+      Array.from({ length: 40 }, (_, i) => ({
+        path: `/t/f${i}`,
+        data: seededBytes(4 * MiB, SEED + i),
+        layout: LAYOUT,
+      })),
+    );
     const set = await adminJson<RecoveryAnswer>(cluster, '/api/recovery', {
       method: 'PUT',
       body: { maxBytesPerSec: RATE_BYTES_PER_SEC, maxActivePgs: 1 },
