@@ -9,6 +9,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One module graph per worker, not per file: the pure files' imports load once. Nothing
+    // shares state through modules (no vi.mock, no env writes; registries are per instance).
+    isolate: false,
     // Two cores: tests that start clusters run one file at a time per worker.
     maxWorkers: 2,
   },
