@@ -128,29 +128,14 @@ export class FileReader {
    * did not deliver are fetched one by one, with every fail-over a read has.
    */
   private prefetchRun(objectIndex: number, objectOffset: number, blocks: number[], lengths: number[]): void {
-    const { cache, blocksInFlight, blocksRebuilding, prefetchInFlight } = this.ctx;
     const settle = blocks.map((b, i) => {
-      const length = lengths[i] as number;
       let resolve!: (data: Buffer) => void;
       let reject!: (err: unknown) => void;
       const arrived = new Promise<Buffer>((res, rej) => {
         resolve = res;
         reject = rej;
       });
-      const key = `${this.inode}:${b}`;
-      prefetchInFlight.bytes += length;
-      const fetch = arrived
-        .then((data) => {
-          cache.put(this.inode, b, data, true);
-          return data;
-        })
-        .finally(() => {
-          blocksInFlight.delete(key);
-          blocksRebuilding.delete(key);
-          prefetchInFlight.bytes -= length;
-        });
-      fetch.catch(() => undefined);
-      blocksInFlight.set(key, fetch);
+      this.inFlight(b, lengths[i] as number, true, arrived).catch(() => undefined);
       return { resolve, reject, done: false };
     });
     const size = this.sizeBytes();
@@ -204,7 +189,7 @@ export class FileReader {
   }
 
   private block(b: number, size: number, prefetch: boolean): Promise<Buffer> {
-    const { cache, blocksInFlight, prefetchInFlight } = this.ctx;
+    const { cache, blocksInFlight } = this.ctx;
     const length = this.blockLength(b, size);
     if (prefetch && cache.has(this.inode, b)) return Promise.resolve(Buffer.alloc(0));
     const cached = prefetch ? undefined : cache.get(this.inode, b);
@@ -213,34 +198,43 @@ export class FileReader {
     const pending = blocksInFlight.get(key);
     // Joining a prefetch: mark the block read so it counts as a readahead hit, not waste.
     if (pending) return prefetch ? pending : pending.then((data) => cache.get(this.inode, b) ?? data);
+    return this.inFlight(b, length, prefetch, this.fetch(b, length));
+  }
+
+  /**
+   * Block b as in flight until `arriving` settles (demand reads and rebuilds
+   * join it), then cached; a prefetch counts against the readahead budget meanwhile.
+   */
+  private inFlight(b: number, length: number, prefetch: boolean, arriving: Promise<Buffer>): Promise<Buffer> {
+    const { cache, blocksInFlight, blocksRebuilding, prefetchInFlight } = this.ctx;
+    const key = `${this.inode}:${b}`;
     if (prefetch) prefetchInFlight.bytes += length;
-    const fetch = this.fetch(b, length)
+    const fetch = arriving
       .then((data) => {
         cache.put(this.inode, b, data, prefetch);
         return data;
       })
       .finally(() => {
         blocksInFlight.delete(key);
+        blocksRebuilding.delete(key);
         if (prefetch) prefetchInFlight.bytes -= length;
       });
     blocksInFlight.set(key, fetch);
     return fetch;
   }
 
+  /** Block b from the OSSs; always awaited through inFlight, which clears its rebuilding mark. */
   private fetch(b: number, length: number): Promise<Buffer> {
     const where = locateByte(this.fileLayout.layout, b * this.blockBytes);
     if (this.fileLayout.layout.pattern === 'ec') {
-      const key = `${this.inode}:${b}`;
-      return this.ctx.io
-        .readEc(
-          this.fileLayout,
-          this.inode,
-          where.objectIndex,
-          where.objectOffset,
-          length,
-          this.siblingsOf(b, where.objectIndex, this.sizeBytes()),
-        )
-        .finally(() => this.ctx.blocksRebuilding.delete(key));
+      return this.ctx.io.readEc(
+        this.fileLayout,
+        this.inode,
+        where.objectIndex,
+        where.objectOffset,
+        length,
+        this.siblingsOf(b, where.objectIndex, this.sizeBytes()),
+      );
     }
     return this.ctx.io.readReplicated(
       this.fileLayout,

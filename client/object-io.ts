@@ -452,7 +452,10 @@ export class ObjectIo {
   ): Promise<void> {
     const k = fileLayout.layout.k as number;
     const m = fileLayout.layout.m as number;
-    // The sibling runs are started in the same pass as this one: let them register first.
+    // The sibling runs are started in the same pass as this one: let them register first. Then
+    // every part is peeked and marked rebuilding in one step (not peekSiblings, which awaits per
+    // call): a run of another lost chunk peeking in between would take these blocks as coming,
+    // and the two rebuilds would wait on each other.
     await Promise.resolve();
     const known = lengths.map((_, i) => {
       const siblings = siblingsOf(i);
