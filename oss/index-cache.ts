@@ -84,6 +84,16 @@ export class IndexCache {
     this.entries.delete(objectId);
   }
 
+  /** Runs `write`, a change to the object's records that leaves nothing to remember, between two `changed`. */
+  async rewriting<T>(objectId: string, write: () => Promise<T>): Promise<T> {
+    this.changed(objectId);
+    try {
+      return await write();
+    } finally {
+      this.changed(objectId);
+    }
+  }
+
   /** After the batch: the records it wrote (other groups are looked up again when needed). */
   remember(objectId: string, meta: ObjectMeta, groups: Map<number, Uint32Array>): void {
     this.generationCount++;

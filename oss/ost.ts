@@ -182,12 +182,7 @@ export class Ost {
       })) {
         batch.del(key);
       }
-      this.indexCache.changed(objectId);
-      try {
-        await batch.write();
-      } finally {
-        this.indexCache.changed(objectId);
-      }
+      await this.indexCache.rewriting(objectId, () => batch.write());
       this.readHandles.drop(this.pathOf(objectId));
       await rm(this.pathOf(objectId), { force: true });
       this.usedBytes -= meta.size;

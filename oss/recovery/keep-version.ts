@@ -24,12 +24,9 @@ export async function keepVersion(
     if (raw === undefined) return false;
     const meta = decodeMeta(raw.toString('utf8'));
     if (meta.version !== writtenVersion || meta.version === sourceVersion) return false;
-    ost.indexCache.changed(objectId);
-    try {
-      await ost.db.put(keys.meta(objectId), Buffer.from(encodeMeta({ ...meta, version: sourceVersion })));
-    } finally {
-      ost.indexCache.changed(objectId);
-    }
+    await ost.indexCache.rewriting(objectId, () =>
+      ost.db.put(keys.meta(objectId), Buffer.from(encodeMeta({ ...meta, version: sourceVersion }))),
+    );
     return true;
   } finally {
     release();
