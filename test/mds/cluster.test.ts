@@ -5,7 +5,12 @@
 import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import { call } from '../../common/index.js';
-import { type ClusterMap__Output, contract, type WatchMapResponse__Output } from '../../proto/index.js';
+import {
+  type ClusterMap__Output,
+  contract,
+  type MdsServiceClient,
+  type WatchMapResponse__Output,
+} from '../../proto/index.js';
 import { codeOf, registerOss, startMds, stopMds, tempDir } from './helpers.js';
 
 const TIMEOUT_MS = 600;
@@ -28,6 +33,26 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 }
 
+/** When a map condition became true, as bounds that hold however slow the
+ *  machine is: it turned true after `after` (the start of the last probe
+ *  that saw it false, or the given floor) and before `by` (the end of the
+ *  first probe that saw it true). */
+async function whenTrue(
+  what: string,
+  floor: number,
+  holds: (m: ClusterMap__Output) => boolean,
+  c: MdsServiceClient,
+) {
+  let after = floor;
+  return waitFor(what, async () => {
+    const asked = Date.now();
+    const m = (await call(c, 'GetMap', { epoch: 0 })).map!;
+    if (holds(m)) return { after, by: Date.now() };
+    after = asked;
+    return undefined;
+  });
+}
+
 describe('cluster map', () => {
   it('marks a silent OSS down, then out, on the configured timers', async () => {
     const mds = await startMds(tempDir('mds-hb'), {
@@ -36,7 +61,10 @@ describe('cluster map', () => {
     });
     const c = mds.client;
     try {
+      // oss-a's last contact is its registration: somewhere between these two instants.
+      const contactFrom = Date.now();
       const a = await registerOss(c, { ossId: 'oss-a', host: 'h0', osts: 2 });
+      const contactTo = Date.now();
       const b = await registerOss(c, { ossId: 'oss-b', host: 'h1', osts: 1 });
       expect(a.osts.map((o) => o.id)).toEqual([0, 1]);
       expect(b.osts.map((o) => o.id)).toEqual([2]);
@@ -48,25 +76,17 @@ describe('cluster map', () => {
           void call(c, 'Heartbeat', { ossId: 'oss-b', osts: [{ ostId: 2, usedBytes: 5, totalBytes: 10 }] }),
         100,
       );
-      const silentAt = Date.now();
       try {
-        const down = await waitFor('oss-a down', async () => {
-          const m = (await call(c, 'GetMap', { epoch: 0 })).map!;
-          return m.osts.filter((o) => o.ossId === 'oss-a').every((o) => !o.state?.up)
-            ? Date.now()
-            : undefined;
-        });
-        const downAfterMs = down - silentAt;
-        expect(downAfterMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-        expect(downAfterMs).toBeLessThan(TIMEOUT_MS + 500);
-        const out = await waitFor('oss-a out', async () => {
-          const m = (await call(c, 'GetMap', { epoch: 0 })).map!;
-          return m.osts.filter((o) => o.ossId === 'oss-a').every((o) => !o.state?.in)
-            ? Date.now()
-            : undefined;
-        });
-        expect(out - down).toBeGreaterThanOrEqual(GRACE_MS - 100);
-        expect(out - down).toBeLessThan(GRACE_MS + 600);
+        // Each check compares the widest and the narrowest span the timers
+        // could have taken, so a slow machine (a late probe, a slow
+        // registration) cannot fail it while a wrong timer still does.
+        const aOsts = (m: ClusterMap__Output) => m.osts.filter((o) => o.ossId === 'oss-a');
+        const down = await whenTrue('oss-a down', contactTo, (m) => aOsts(m).every((o) => !o.state?.up), c);
+        expect(down.by - contactFrom).toBeGreaterThanOrEqual(TIMEOUT_MS);
+        expect(down.after - contactTo).toBeLessThan(TIMEOUT_MS + 500);
+        const out = await whenTrue('oss-a out', down.by, (m) => aOsts(m).every((o) => !o.state?.in), c);
+        expect(out.by - down.after).toBeGreaterThanOrEqual(GRACE_MS);
+        expect(out.after - down.by).toBeLessThan(GRACE_MS + 600);
         const m = (await call(c, 'GetMap', { epoch: 0 })).map!;
         expect(m.osts.find((o) => o.id === 2)).toMatchObject({
           state: { up: true, in: true },
@@ -74,7 +94,7 @@ describe('cluster map', () => {
           totalBytes: 10,
         });
         process.stdout.write(
-          `heartbeat: down after ${downAfterMs} ms (timeout ${TIMEOUT_MS}), out ${out - down} ms later (grace ${GRACE_MS})\n`,
+          `heartbeat: down ${down.after - contactTo}-${down.by - contactFrom} ms after the last contact (timeout ${TIMEOUT_MS}), out ${out.after - down.by}-${out.by - down.after} ms later (grace ${GRACE_MS})\n`,
         );
       } finally {
         clearInterval(beat);
