@@ -205,6 +205,28 @@ describe('OSS bulk write framing', () => {
     expect(plain.segments).toEqual(Array.from({ length: (2 * MiB) / block }, () => block));
   });
 
+  it('a run of parts asks for segments that end at every part: one per block-sized part', async () => {
+    const data = randomBytes(5 * MiB + 100);
+    const r = ref(oss.ostIds[0]!, 'frames.run');
+    await oss.bulk.write(r, 0, data, crc32c(data));
+    const got: Buffer[] = [];
+    const before = oss.bulk.segmentsRead;
+    await oss.bulk.readRun(r, MiB, [MiB, MiB, MiB, MiB, 100], (i, part) => {
+      got[i] = part;
+    });
+    expect(Buffer.concat(got).equals(data.subarray(MiB))).toBe(true);
+    expect(oss.bulk.segmentsRead - before).toBe(5);
+    // Parts of unlike sizes: segments follow their common divisor, never crossing a part's start.
+    const odd = [192 * 1024, 128 * 1024, 320 * 1024];
+    const mark = oss.bulk.segmentsRead;
+    const parts: Buffer[] = [];
+    await oss.bulk.readRun(r, 0, odd, (i, part) => {
+      parts[i] = part;
+    });
+    expect(Buffer.concat(parts).equals(data.subarray(0, 640 * 1024))).toBe(true);
+    expect(oss.bulk.segmentsRead - mark).toBe(640 / 64);
+  });
+
   it('a zero-length segment is a framing error: answered with a code, then closed; the server stays up', async () => {
     const data = randomBytes(1000);
     const r = ref(oss.ostIds[0]!, 'frames.zero');
