@@ -153,37 +153,42 @@ async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Prom
         socket.write(encodeOkResponse(objectSize, 0, body));
         headerSent = true;
       },
-      async (piece) => {
+      async (pieces) => {
         // The segments of one disk span (1 MiB) leave in one writev; the span's buffer
         // goes back to the pool once the socket has handed its bytes to the kernel.
-        if (!corked) {
-          socket.cork();
-          corked = true;
+        socket.cork();
+        corked = true;
+        let more = true;
+        for (const piece of pieces) {
+          const length = piece.data.length;
+          // A segment ends before a piece that would take it past a multiple of the unit.
+          if (pendingBytes > 0 && unit > 0) {
+            const start = sentBytes + pendingBytes;
+            if (Math.floor(start / unit) !== Math.floor((start + length - 1) / unit)) sendPending();
+          }
+          pendingCrc = pendingBytes === 0 ? piece.crc : crc32cCombine(pendingCrc, piece.crc, length);
+          // Blocks that lie back to back in the span's buffer go out as one view: one write, not 16.
+          const last = pending[pending.length - 1];
+          const data = piece.data;
+          if (
+            last !== undefined &&
+            last.buffer === data.buffer &&
+            last.byteOffset + last.length === data.byteOffset
+          )
+            pending[pending.length - 1] = Buffer.from(last.buffer, last.byteOffset, last.length + length);
+          else pending.push(data);
+          pendingBytes += length;
+          const spanEnd = piece.spanEnd !== false;
+          const atBoundary = unit === 0 || (sentBytes + pendingBytes) % unit === 0;
+          if (spanEnd || atBoundary || pendingBytes >= SEGMENT_BYTES_MAX)
+            more = sendPending(spanEnd ? piece.release : undefined);
         }
-        const length = piece.data.length;
-        // A segment ends before a piece that would take it past a multiple of the unit.
-        if (pendingBytes > 0 && unit > 0) {
-          const start = sentBytes + pendingBytes;
-          if (Math.floor(start / unit) !== Math.floor((start + length - 1) / unit)) sendPending();
-        }
-        pendingCrc = pendingBytes === 0 ? piece.crc : crc32cCombine(pendingCrc, piece.crc, length);
-        pending.push(piece.data);
-        pendingBytes += length;
-        const spanEnd = piece.spanEnd !== false;
-        const atBoundary = unit === 0 || (sentBytes + pendingBytes) % unit === 0;
-        if (!spanEnd && !atBoundary && pendingBytes < SEGMENT_BYTES_MAX) return;
-        const more = sendPending(spanEnd ? piece.release : undefined);
-        if (!spanEnd) return; // more pieces of this span follow
         corked = false;
         socket.uncork();
         if (!more && socket.writableNeedDrain) await drained(socket);
         if (socket.destroyed) throw new StripeError('REQ_UNAVAILABLE', 'bulk client went away');
       },
     );
-    if (corked) {
-      corked = false;
-      socket.uncork();
-    }
   } catch (err) {
     if (corked) socket.uncork();
     const e = asStripe(err);

@@ -106,11 +106,13 @@ function readRange(
         (size) => {
           objectSize = size;
         },
-        async (piece) => {
-          partsCrc = partsBytes === 0 ? piece.crc : crc32cCombine(partsCrc, piece.crc, piece.data.length);
-          parts.push(piece.data);
-          partsBytes += piece.data.length;
-          if (partsBytes >= LIMITS.streamPieceBytes) await send();
+        async (pieces) => {
+          for (const piece of pieces) {
+            partsCrc = partsBytes === 0 ? piece.crc : crc32cCombine(partsCrc, piece.crc, piece.data.length);
+            parts.push(piece.data);
+            partsBytes += piece.data.length;
+            if (partsBytes >= LIMITS.streamPieceBytes) await send();
+          }
         },
       )
       .then(async () => {

@@ -8,7 +8,7 @@ import type { MapView } from './map-view.js';
 import type { OpName, OssMetrics } from './metrics.js';
 import { validateObjectId } from './object-id.js';
 import type { Ost } from './ost.js';
-import { type ReadPiece, readObject } from './ost-read.js';
+import { type ReadPiece, readObjectSpans } from './ost-read.js';
 import { type WritePiece, writeObject } from './ost-write.js';
 
 export interface OstHandle {
@@ -102,7 +102,8 @@ export class OssCore {
   }
 
   /**
-   * Streams a read: `onStart` gets the object size before the first piece.
+   * Streams a read: `onStart` gets the object size before the first span.
+   * `onSpan` gets the pieces of one disk span at a time (readObjectSpans).
    * Pieces carry their true crc; a corrupt-read knob flips bits after it.
    */
   async read(
@@ -110,23 +111,28 @@ export class OssCore {
     offset: number,
     length: number,
     onStart: (objectSize: number) => Promise<void> | void,
-    onPiece: (piece: ReadPiece) => Promise<void> | void,
+    onSpan: (pieces: ReadPiece[]) => Promise<void> | void,
   ): Promise<void> {
     await this.timed(ref.ostId, 'read', async () => {
       const h = await this.begin(ref, 'read');
       let size = 0;
-      const pieces = readObject(h.ost, ref.objectId, offset, length, (s) => {
+      const spans = readObjectSpans(h.ost, ref.objectId, offset, length, (s) => {
         size = s;
       });
       let started = false;
-      for await (const piece of pieces) {
+      for await (const pieces of spans) {
         if (!started) {
           started = true;
           await onStart(size);
         }
-        await h.faults.throttle(piece.data.length);
-        this.metrics.moved(h.ost.name, 'read', piece.data.length);
-        await onPiece({ ...piece, data: h.faults.corrupt(piece.data) });
+        let bytes = 0;
+        for (const piece of pieces) {
+          bytes += piece.data.length;
+          piece.data = h.faults.corrupt(piece.data);
+        }
+        await h.faults.throttle(bytes);
+        this.metrics.moved(h.ost.name, 'read', bytes);
+        await onSpan(pieces);
       }
       if (!started) await onStart(size);
     });

@@ -100,8 +100,8 @@ export async function readVerifiedBlock(
 }
 
 /**
- * Streams [offset, offset + length) clamped to the object size. The caller
- * holds nothing: this takes the object's read lock for the whole read.
+ * Streams [offset, offset + length) clamped to the object size, piece by
+ * piece (see readObjectSpans).
  */
 export async function* readObject(
   ost: Ost,
@@ -110,6 +110,22 @@ export async function* readObject(
   length: number,
   onSize: (objectSize: number) => void,
 ): AsyncGenerator<ReadPiece> {
+  for await (const span of readObjectSpans(ost, objectId, offset, length, onSize)) yield* span;
+}
+
+/**
+ * Streams [offset, offset + length) clamped to the object size as the pieces
+ * of one disk span at a time (one step per span, not per block: a reader
+ * moving 1 GB/s takes 16k fewer steps per GB). The caller holds nothing: this
+ * takes the object's read lock for the whole read.
+ */
+export async function* readObjectSpans(
+  ost: Ost,
+  objectId: string,
+  offset: number,
+  length: number,
+  onSize: (objectSize: number) => void,
+): AsyncGenerator<ReadPiece[]> {
   checkRange(offset, length);
   const release = await ost.locks.acquire(objectId, false);
   let fh: { fh: FileHandle; release: () => void } | undefined;
@@ -165,11 +181,13 @@ export async function* readObject(
         pieces.push({ data: piece, crc: piece === blockData ? crc : crc32c(piece), spanEnd: false });
       }
       const last = pieces[pieces.length - 1];
-      if (last) {
+      if (!last) {
+        dataBuffers.give(whole);
+      } else {
         last.spanEnd = true;
         last.release = () => dataBuffers.give(whole);
+        yield pieces;
       }
-      yield* pieces;
       position = following;
     }
   } finally {
