@@ -429,7 +429,10 @@ export class ObjectIo {
       throw err;
     }
     this.deps.health.record(ost, undefined);
-    this.deps.counters.latencies.record('readChunk', performance.now() - started);
+    this.deps.counters.latencies.record(
+      lengths.length > 1 ? 'readRun' : 'readChunk',
+      performance.now() - started,
+    );
   }
 
   /**

@@ -54,7 +54,13 @@ export class LatencyHistogram {
   }
 }
 
-export type OpKind = 'read' | 'write' | 'readChunk' | 'writeChunk' | 'metadata' | 'sync';
+/**
+ * Latency kinds: `read`/`write` are the caller's calls; `readChunk` one
+ * request for one range of one object; `readRun` one readahead request for
+ * several blocks back to back in one object (up to prefetchRequestBytesMax),
+ * kept apart so the two sizes do not blur each other's percentiles.
+ */
+export type OpKind = 'read' | 'write' | 'readChunk' | 'readRun' | 'writeChunk' | 'metadata' | 'sync';
 
 export interface OpStats {
   count: number;

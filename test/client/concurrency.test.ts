@@ -61,8 +61,14 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
         // well under one request per cache block.
         const blocks = size / Math.min(S, MiB);
         expect(stats.requests.bulk).toBeLessThan(blocks / 2);
+        // Those requests have their own latency kind, apart from single-range reads.
+        expect(stats.latency.readRun?.count ?? 0).toBeGreaterThan(0);
+        expect((stats.latency.readRun?.count ?? 0) + (stats.latency.readChunk?.count ?? 0)).toBe(
+          stats.requests.bulk,
+        );
       } else {
         expect(stats.readahead.hitBytes).toBe(0);
+        expect(stats.latency.readRun).toBeUndefined();
       }
       await reader.close();
     }
