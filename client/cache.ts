@@ -1,10 +1,15 @@
 // A byte-bounded LRU of read blocks shared by every open file of a client.
-// Keys are (file, block index); a file's own writes invalidate its blocks.
+// Keys are (file, change, block index): `change` is the file's commit count
+// at the MDS when the reading handle was opened, so a handle opened after
+// another client committed new data never sees blocks cached before it
+// (close-to-open consistency); opening drops those older blocks. A file's
+// own writes invalidate its blocks.
 // Blocks that readahead fetched are marked until first read, so hits and
 // wasted readahead bytes (evicted or invalidated unread) are counted here.
 
 interface Entry {
   file: number;
+  change: number;
   block: number;
   data: Buffer;
   prefetchedUnread: boolean;
@@ -16,6 +21,8 @@ export interface CacheCounters {
   evictions: number;
   readaheadHitBytes: number;
   readaheadWasteBytes: number;
+  /** Blocks dropped at an open because the file was committed again since they were cached. */
+  staleDrops: number;
 }
 
 export class BlockCache {
@@ -29,6 +36,7 @@ export class BlockCache {
     evictions: 0,
     readaheadHitBytes: 0,
     readaheadWasteBytes: 0,
+    staleDrops: 0,
   };
 
   constructor(
@@ -49,8 +57,8 @@ export class BlockCache {
     return this.unreadPrefetched;
   }
 
-  get(file: number, block: number): Buffer | undefined {
-    const key = `${file}:${block}`;
+  get(file: number, change: number, block: number): Buffer | undefined {
+    const key = `${file}:${change}:${block}`;
     const entry = this.entries.get(key);
     if (!entry) {
       this.counters.misses++;
@@ -68,15 +76,15 @@ export class BlockCache {
     return entry.data;
   }
 
-  has(file: number, block: number): boolean {
-    return this.entries.has(`${file}:${block}`);
+  has(file: number, change: number, block: number): boolean {
+    return this.entries.has(`${file}:${change}:${block}`);
   }
 
-  put(file: number, block: number, data: Buffer, prefetched = false): void {
+  put(file: number, change: number, block: number, data: Buffer, prefetched = false): void {
     if (data.length > this.capacityBytes) return;
-    const key = `${file}:${block}`;
+    const key = `${file}:${change}:${block}`;
     this.remove(key, false, data);
-    const entry: Entry = { file, block, data, prefetchedUnread: prefetched };
+    const entry: Entry = { file, change, block, data, prefetchedUnread: prefetched };
     this.entries.set(key, entry);
     let keys = this.byFile.get(file);
     if (!keys) {
@@ -101,6 +109,19 @@ export class BlockCache {
     for (const key of [...keys]) {
       const entry = this.entries.get(key);
       if (entry && entry.block >= firstBlock && entry.block <= lastBlock) this.remove(key, true);
+    }
+  }
+
+  /** Drops the blocks of `file` cached under any other commit count than `change`. */
+  retain(file: number, change: number): void {
+    const keys = this.byFile.get(file);
+    if (!keys) return;
+    for (const key of [...keys]) {
+      const entry = this.entries.get(key);
+      if (entry && entry.change !== change) {
+        this.remove(key, true);
+        this.counters.staleDrops++;
+      }
     }
   }
 

@@ -24,9 +24,11 @@ export class StripeFileHandle {
     readonly fileLayout: FileLayout,
     initialSizeBytes: number,
     readonly flags: OpenFlags,
+    /** The file's commit count when it was opened (Attr.change). */
+    change = 0,
   ) {
     this.sizeBytes = initialSizeBytes;
-    this.reader = new FileReader(ctx, inode, fileLayout, () => this.sizeBytes);
+    this.reader = new FileReader(ctx, inode, fileLayout, () => this.sizeBytes, change);
     if (flags !== 'r')
       this.writer = new FileWriter(ctx, inode, fileLayout, initialSizeBytes, (position, length) =>
         this.reader.read(position, length),

@@ -23,6 +23,8 @@ export class FileReader {
     private readonly inode: number,
     private readonly fileLayout: FileLayout,
     private readonly sizeBytes: () => number,
+    /** The file's commit count at open: cached blocks are kept per count (client/cache.ts). */
+    private readonly change = 0,
   ) {
     this.blockBytes = Math.min(fileLayout.layout.stripeSize, ctx.limits.cacheBlockBytes);
     if (fileLayout.layout.stripeSize % this.blockBytes !== 0)
@@ -165,7 +167,10 @@ export class FileReader {
   }
 
   private comingOrCached(b: number): boolean {
-    return this.ctx.cache.has(this.inode, b) || this.ctx.blocksInFlight.has(`${this.inode}:${b}`);
+    return (
+      this.ctx.cache.has(this.inode, this.change, b) ||
+      this.ctx.blocksInFlight.has(`${this.inode}:${this.change}:${b}`)
+    );
   }
 
   /** Bytes [offset, offset+length) of the file, inside one block, fetched as they are (not cached). */
@@ -191,13 +196,14 @@ export class FileReader {
   private block(b: number, size: number, prefetch: boolean): Promise<Buffer> {
     const { cache, blocksInFlight } = this.ctx;
     const length = this.blockLength(b, size);
-    if (prefetch && cache.has(this.inode, b)) return Promise.resolve(Buffer.alloc(0));
-    const cached = prefetch ? undefined : cache.get(this.inode, b);
+    if (prefetch && cache.has(this.inode, this.change, b)) return Promise.resolve(Buffer.alloc(0));
+    const cached = prefetch ? undefined : cache.get(this.inode, this.change, b);
     if (cached && cached.length >= length) return Promise.resolve(cached);
-    const key = `${this.inode}:${b}`;
+    const key = `${this.inode}:${this.change}:${b}`;
     const pending = blocksInFlight.get(key);
     // Joining a prefetch: mark the block read so it counts as a readahead hit, not waste.
-    if (pending) return prefetch ? pending : pending.then((data) => cache.get(this.inode, b) ?? data);
+    if (pending)
+      return prefetch ? pending : pending.then((data) => cache.get(this.inode, this.change, b) ?? data);
     return this.inFlight(b, length, prefetch, this.fetch(b, length));
   }
 
@@ -207,11 +213,11 @@ export class FileReader {
    */
   private inFlight(b: number, length: number, prefetch: boolean, arriving: Promise<Buffer>): Promise<Buffer> {
     const { cache, blocksInFlight, blocksRebuilding, prefetchInFlight } = this.ctx;
-    const key = `${this.inode}:${b}`;
+    const key = `${this.inode}:${this.change}:${b}`;
     if (prefetch) prefetchInFlight.bytes += length;
     const fetch = arriving
       .then((data) => {
-        cache.put(this.inode, b, data, prefetch);
+        cache.put(this.inode, this.change, b, data, prefetch);
         return data;
       })
       .finally(() => {
@@ -256,16 +262,16 @@ export class FileReader {
     return {
       peek: (j) => {
         const sibling = b + (j - chunk) * blocksPerUnit;
-        if (cache.has(this.inode, sibling)) {
-          const cached = cache.get(this.inode, sibling);
+        if (cache.has(this.inode, this.change, sibling)) {
+          const cached = cache.get(this.inode, this.change, sibling);
           // Cached before an append made the file longer: not whole, so not used.
           if (cached && cached.length === this.blockLength(sibling, size)) return cached;
         }
-        const key = `${this.inode}:${sibling}`;
+        const key = `${this.inode}:${this.change}:${sibling}`;
         return blocksRebuilding.has(key) ? undefined : blocksInFlight.get(key);
       },
       rebuilding: () => {
-        blocksRebuilding.add(`${this.inode}:${b}`);
+        blocksRebuilding.add(`${this.inode}:${this.change}:${b}`);
       },
     };
   }

@@ -161,7 +161,9 @@ export class StripeClient {
     }
     if (!attr.layout) throw new Error(`MDS returned ${path} without a layout`);
     const fileLayout: FileLayout = layoutFromWire(attr.layout);
-    return new StripeFileHandle(this.ctx, attr.inode, fileLayout, attr.size, flags);
+    // Close-to-open: blocks cached before another commit of the file are not used again.
+    this.ctx.cache.retain(attr.inode, attr.change);
+    return new StripeFileHandle(this.ctx, attr.inode, fileLayout, attr.size, flags, attr.change);
   }
 
   async writeFile(path: string, data: Uint8Array | string, options: { layout?: Layout } = {}): Promise<void> {

@@ -9,7 +9,15 @@ export interface ClientStats {
   readBytesPerSec: number;
   writeBytesPerSec: number;
   latency: Partial<Record<OpKind, OpStats>>;
-  cache: { hits: number; misses: number; hitRate: number; sizeBytes: number; evictions: number };
+  cache: {
+    hits: number;
+    misses: number;
+    hitRate: number;
+    sizeBytes: number;
+    evictions: number;
+    /** Blocks dropped when a file was opened after another commit of it (close-to-open). */
+    staleDrops: number;
+  };
   readahead: { hitBytes: number; wasteBytes: number };
   bytesReadPerOst: Record<number, number>;
   bytesWrittenPerOst: Record<number, number>;
@@ -39,6 +47,7 @@ export function statsOf(ctx: ClientContext): ClientStats {
       hitRate: lookups === 0 ? 0 : cache.counters.hits / lookups,
       sizeBytes: cache.sizeBytes,
       evictions: cache.counters.evictions,
+      staleDrops: cache.counters.staleDrops,
     },
     readahead: { hitBytes: cache.counters.readaheadHitBytes, wasteBytes: cache.counters.readaheadWasteBytes },
     bytesReadPerOst: Object.fromEntries(counters.bytesReadPerOst),

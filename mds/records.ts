@@ -16,6 +16,8 @@ export interface NodeRecord {
   /** files: the layout; dirs: the default for new entries (root: null means the configured default). */
   layout: LayoutRecord | null;
   layoutInherited: boolean;
+  /** Files: commits so far (absent in records written before it existed: 0). */
+  change?: number;
 }
 
 export interface BackPointer {
@@ -64,5 +66,6 @@ export function toAttr(node: NodeRecord, rootDefault: LayoutRecord): Attr {
     nlink: node.type === 'file' ? 1 : 2,
     layout: layout ? layoutToWire(layout) : null,
     layoutInherited: node.layoutInherited,
+    change: node.change ?? 0,
   };
 }

@@ -27,6 +27,7 @@ export async function commit(ns: Namespace, request: CommitRequest__Output): Pro
       sizeBytes: request.size,
       mtimeMs: request.mtimeMs || now,
       ctimeMs: now,
+      change: (found.change ?? 0) + 1,
     };
     txn.put(KEYS.dentry(where.parent, where.name), updated);
     return updated;

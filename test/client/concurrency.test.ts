@@ -1,7 +1,8 @@
 // Readahead on a real cluster (hits counted on a sequential scan, none when
 // it is off; without a window, partial-block reads move only what they ask
-// for), concurrent readers and writers on different files, and the
-// transports: the bulk data path by default, gRPC when it is switched off.
+// for), concurrent readers and writers on different files, close-to-open
+// consistency of the cache between clients, and the transports: the bulk
+// data path by default, gRPC when it is switched off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
@@ -33,6 +34,35 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
   afterAll(async () => {
     await writer?.close();
     await cluster?.stop();
+  });
+
+  it("close-to-open: a reopen after another client's commit reads the new bytes, not cached ones", async () => {
+    const size = 3 * MiB;
+    const data = seededBytes(size, SEED + 7);
+    await writer.writeFile('/c/shared', data, { layout: { ...REP3, stripeSize: MiB } });
+    const reader = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    try {
+      const fetched = () => Object.values(reader.stats().bytesReadPerOst).reduce((a, b) => a + b, 0);
+      expect((await reader.readFile('/c/shared')).equals(data)).toBe(true);
+      const firstFetch = fetched();
+      expect(firstFetch).toBeGreaterThanOrEqual(size);
+      // Unchanged file: the reopen is served from the cache.
+      expect((await reader.readFile('/c/shared')).equals(data)).toBe(true);
+      expect(fetched()).toBe(firstFetch);
+      expect(reader.stats().cache.staleDrops).toBe(0);
+      // Another client overwrites 4 KiB in the middle block and closes (commits).
+      const patch = seededBytes(4096, SEED + 8);
+      const h = await writer.open('/c/shared', 'r+');
+      await h.write(patch, 0, patch.length, MiB + 100);
+      await h.close();
+      patch.copy(data, MiB + 100);
+      // The reader's cache still has the old blocks; opening again drops them.
+      expect((await reader.readFile('/c/shared')).equals(data)).toBe(true);
+      expect(reader.stats().cache.staleDrops).toBe(3);
+      expect(fetched() - firstFetch).toBeGreaterThanOrEqual(size);
+    } finally {
+      await reader.close();
+    }
   });
 
   it('a 64 KiB sequential scan is served by readahead; with readahead off nothing is prefetched', async () => {

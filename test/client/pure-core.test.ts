@@ -105,46 +105,80 @@ describe('readahead', () => {
 describe('block cache', () => {
   it('stays within its byte bound and evicts least recently used first', () => {
     const cache = new BlockCache(3 * 100);
-    for (let b = 0; b < 3; b++) cache.put(1, b, Buffer.alloc(100, b));
-    expect(cache.get(1, 0)?.[0]).toBe(0); // 0 is now the most recent
-    cache.put(1, 3, Buffer.alloc(100, 3));
+    for (let b = 0; b < 3; b++) cache.put(1, 0, b, Buffer.alloc(100, b));
+    expect(cache.get(1, 0, 0)?.[0]).toBe(0); // 0 is now the most recent
+    cache.put(1, 0, 3, Buffer.alloc(100, 3));
     expect(cache.sizeBytes).toBe(300);
-    expect(cache.has(1, 1)).toBe(false);
-    expect(cache.has(1, 0)).toBe(true);
+    expect(cache.has(1, 0, 1)).toBe(false);
+    expect(cache.has(1, 0, 0)).toBe(true);
     expect(cache.counters.evictions).toBe(1);
   });
 
   it('invalidates one file, or a block range of it, and counts readahead hits and waste', () => {
     const cache = new BlockCache(1000);
-    cache.put(1, 0, Buffer.alloc(10), true);
-    cache.put(1, 1, Buffer.alloc(10), true);
-    cache.put(2, 0, Buffer.alloc(10), true);
+    cache.put(1, 0, 0, Buffer.alloc(10), true);
+    cache.put(1, 0, 1, Buffer.alloc(10), true);
+    cache.put(2, 0, 0, Buffer.alloc(10), true);
     expect(cache.unreadPrefetchedBytes).toBe(30);
-    cache.get(1, 0);
+    cache.get(1, 0, 0);
     expect(cache.counters.readaheadHitBytes).toBe(10);
     cache.invalidate(1, 1, 1);
-    expect(cache.has(1, 0)).toBe(true);
-    expect(cache.has(1, 1)).toBe(false);
+    expect(cache.has(1, 0, 0)).toBe(true);
+    expect(cache.has(1, 0, 1)).toBe(false);
     expect(cache.counters.readaheadWasteBytes).toBe(10);
     cache.invalidate(1);
-    expect(cache.has(1, 0)).toBe(false);
-    expect(cache.has(2, 0)).toBe(true);
+    expect(cache.has(1, 0, 0)).toBe(false);
+    expect(cache.has(2, 0, 0)).toBe(true);
     expect(cache.unreadPrefetchedBytes).toBe(10);
+  });
+
+  it('keeps blocks per commit count: an open at a newer count drops the older blocks', () => {
+    const cache = new BlockCache(1000);
+    cache.put(1, 4, 0, Buffer.alloc(10, 4), true);
+    cache.put(1, 4, 1, Buffer.alloc(10, 4));
+    cache.put(2, 4, 0, Buffer.alloc(10));
+    // A handle opened at count 5 never sees count 4's blocks, even before they are dropped.
+    expect(cache.has(1, 5, 0)).toBe(false);
+    expect(cache.get(1, 5, 0)).toBeUndefined();
+    cache.put(1, 5, 0, Buffer.alloc(10, 5));
+    expect(cache.get(1, 4, 0)?.[0]).toBe(4);
+    expect(cache.get(1, 5, 0)?.[0]).toBe(5);
+    // Opening at count 5 drops the file's other counts, and no other file's blocks.
+    cache.retain(1, 5);
+    expect(cache.has(1, 4, 0)).toBe(false);
+    expect(cache.has(1, 4, 1)).toBe(false);
+    expect(cache.has(1, 5, 0)).toBe(true);
+    expect(cache.has(2, 4, 0)).toBe(true);
+    expect(cache.counters.staleDrops).toBe(2);
+    expect(cache.sizeBytes).toBe(20);
+    expect(cache.unreadPrefetchedBytes).toBe(0);
   });
 
   it('keeps its accounting under random operations', () => {
     fc.assert(
       fc.property(
         fc.array(
-          fc.tuple(fc.integer({ min: 0, max: 3 }), fc.nat(3), fc.nat(20), fc.integer({ min: 1, max: 120 })),
+          fc.tuple(
+            fc.integer({ min: 0, max: 4 }),
+            fc.nat(3),
+            fc.nat(2),
+            fc.nat(20),
+            fc.integer({ min: 1, max: 120 }),
+          ),
           { maxLength: 200 },
         ),
         (ops) => {
           const cache = new BlockCache(500);
-          for (const [op, file, block, size] of ops) {
-            if (op === 0 || op === 1) cache.put(file, block, Buffer.alloc(size), op === 1);
-            else if (op === 2) cache.get(file, block);
-            else cache.invalidate(file, block, block + 3);
+          for (const [op, file, change, block, size] of ops) {
+            if (op === 0 || op === 1) cache.put(file, change, block, Buffer.alloc(size), op === 1);
+            else if (op === 2) cache.get(file, change, block);
+            else if (op === 3) cache.invalidate(file, block, block + 3);
+            else {
+              cache.retain(file, change);
+              for (let other = 0; other <= 2; other++)
+                if (other !== change)
+                  for (let b = 0; b <= 20; b++) expect(cache.has(file, other, b)).toBe(false);
+            }
             expect(cache.sizeBytes).toBeLessThanOrEqual(500);
             expect(cache.unreadPrefetchedBytes).toBeGreaterThanOrEqual(0);
             expect(cache.unreadPrefetchedBytes).toBeLessThanOrEqual(cache.sizeBytes);
@@ -163,15 +197,15 @@ describe('block pool', () => {
     const taken = Array.from({ length: 6 }, () => pool.take(1000));
     expect(new Set(taken.map((b) => b.buffer)).size).toBe(6);
     taken.forEach((b, i) => {
-      cache.put(1, i, b);
+      cache.put(1, 0, i, b);
     });
     // Blocks 0..2 were evicted: two wait in quarantine, the first is free again.
     expect(pool.idle).toBe(1);
     const again = pool.take(1000);
     expect(again.buffer).toBe(taken[0]?.buffer);
-    for (let i = 3; i < 6; i++) expect(cache.get(1, i)?.buffer).toBe(taken[i]?.buffer);
+    for (let i = 3; i < 6; i++) expect(cache.get(1, 0, i)?.buffer).toBe(taken[i]?.buffer);
     // Storing the same buffer again under its key does not recycle it.
-    cache.put(1, 5, taken[5] as Buffer);
+    cache.put(1, 0, 5, taken[5] as Buffer);
     expect(pool.idle).toBe(0);
     // Short blocks (under half a block) and foreign buffers are not pooled.
     expect(pool.take(400).buffer.byteLength).not.toBe(1000);
@@ -185,7 +219,7 @@ describe('block pool', () => {
     const pool = new BlockPool(1000, 100, 0); // no quarantine: a dropped block is free at once
     const cache = new BlockCache(1000, pool);
     const block = pool.take(1000);
-    cache.put(1, 0, block);
+    cache.put(1, 0, 0, block);
     pool.pin(block);
     pool.pin(block);
     cache.invalidate(1); // dropped while pinned

@@ -60,6 +60,16 @@ describe('namespace over gRPC', () => {
     const st = await call(c(), 'Stat', { path: '/a/f1' });
     expect(st.attr?.size).toBe(12345);
     expect(st.attr?.mtimeMs).toBe(1_700_000_000_000);
+    // Every commit counts, even one that changes neither size nor mtime (clients key their cache on it).
+    expect(opened.attr?.change).toBe(0);
+    expect(committed.attr?.change).toBe(1);
+    const again2 = await call(c(), 'Commit', {
+      inode: opened.attr!.inode,
+      size: 12345,
+      mtimeMs: 1_700_000_000_000,
+    });
+    expect(again2.attr?.change).toBe(2);
+    expect((await call(c(), 'Open', { path: '/a/f1' })).attr?.change).toBe(2);
     expect((await call(c(), 'Stat', { path: '/' })).attr?.inode).toBe(1);
     expect(await codeOf(call(c(), 'Commit', { inode: 999_999, size: 1 }))).toBe('NS_NOT_FOUND');
     expect(await codeOf(call(c(), 'Commit', { inode: dirInode, size: 1 }))).toBe('NS_IS_DIR');

@@ -14,6 +14,7 @@ export interface Attr {
   'nlink'?: (number);
   'layout'?: (_stripefs_v1_Layout | null);
   'layoutInherited'?: (boolean);
+  'change'?: (number | string | Long);
 }
 
 export interface Attr__Output {
@@ -26,4 +27,5 @@ export interface Attr__Output {
   'nlink': (number);
   'layout': (_stripefs_v1_Layout__Output | null);
   'layoutInherited': (boolean);
+  'change': (number);
 }
