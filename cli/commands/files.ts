@@ -1,5 +1,5 @@
 // File commands through the client library: put, get, ls, stat, mkdir, mv,
-// rm, setstripe, getstripe, and the client's own numbers (stats).
+// rm, setstripe, getstripe; put and get print the client's own numbers with --stats.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
@@ -15,6 +15,29 @@ import { Progress } from '../progress.js';
 
 interface Flags extends ConnectFlags {
   json?: boolean;
+}
+
+interface CopyFlags extends Flags {
+  stats?: boolean;
+}
+
+/** What put and get print when done: the count, and with --stats the client's own numbers. */
+async function reportCopy(
+  client: StripeClient,
+  flags: CopyFlags,
+  done: { files: number; bytes: number },
+  text: string | undefined,
+): Promise<void> {
+  const stats = flags.stats ? client.stats() : undefined;
+  if (flags.json) {
+    printJson(stats ? { ...done, stats } : done);
+    return;
+  }
+  if (text) process.stderr.write(text);
+  if (stats) {
+    const { clientStatsText } = await import('../client-stats.js');
+    process.stderr.write(clientStatsText(stats));
+  }
 }
 
 async function withClient<T>(flags: ConnectFlags, work: (client: StripeClient) => Promise<T>): Promise<T> {
@@ -85,13 +108,13 @@ async function putFile(
   return progress.finish().bytes;
 }
 
-async function put(local: string, remote: string, flags: Flags & LayoutFlags): Promise<void> {
+async function put(local: string, remote: string, flags: CopyFlags & LayoutFlags): Promise<void> {
   const layout = layoutFromFlags(flags);
   await withClient(flags, async (client) => {
     const info = local === '-' ? undefined : await stat(local);
     if (!info?.isDirectory()) {
       const bytes = await putFile(client, local, remote, layout);
-      if (flags.json) printJson({ files: 1, bytes });
+      await reportCopy(client, flags, { files: 1, bytes }, undefined);
       return;
     }
     let files = 0;
@@ -107,8 +130,7 @@ async function put(local: string, remote: string, flags: Flags & LayoutFlags): P
       }
     };
     await walk(local, remote);
-    if (flags.json) printJson({ files, bytes });
-    else process.stderr.write(`put ${files} files, ${formatBytes(bytes)}\n`);
+    await reportCopy(client, flags, { files, bytes }, `put ${files} files, ${formatBytes(bytes)}\n`);
   });
 }
 
@@ -119,12 +141,12 @@ async function getFile(client: StripeClient, remote: string, local: string, size
   return progress.finish().bytes;
 }
 
-async function get(remote: string, local: string, flags: Flags): Promise<void> {
+async function get(remote: string, local: string, flags: CopyFlags): Promise<void> {
   await withClient(flags, async (client) => {
     const info = await client.stat(remote);
     if (info.isFile()) {
       const bytes = await getFile(client, remote, local, info.size);
-      if (flags.json) printJson({ files: 1, bytes });
+      await reportCopy(client, flags, { files: 1, bytes }, undefined);
       return;
     }
     if (local === '-')
@@ -143,8 +165,7 @@ async function get(remote: string, local: string, flags: Flags): Promise<void> {
       }
     };
     await walk(remote, local);
-    if (flags.json) printJson({ files, bytes });
-    else process.stderr.write(`got ${files} files, ${formatBytes(bytes)}\n`);
+    await reportCopy(client, flags, { files, bytes }, `got ${files} files, ${formatBytes(bytes)}\n`);
   });
 }
 
@@ -274,13 +295,15 @@ export function registerFileCommands(program: Command): void {
     connect(
       program
         .command('put <local> <remote>')
-        .description('copy a local file or folder (or - for stdin) into stripefs'),
+        .description('copy a local file or folder (or - for stdin) into stripefs')
+        .option('--stats', "then print the client's numbers: throughput, latency, cache, bytes per OST"),
     ),
   ).action(put);
   connect(
     program
       .command('get <remote> <local>')
-      .description('copy a file or folder out of stripefs (- for stdout)'),
+      .description('copy a file or folder out of stripefs (- for stdout)')
+      .option('--stats', "then print the client's numbers: throughput, latency, cache, bytes per OST"),
   ).action(get);
   connect(
     program

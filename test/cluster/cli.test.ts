@@ -110,6 +110,27 @@ describe('stripefs CLI against a running cluster', () => {
     const got = await cli(['get', '/a/file.bin', out]);
     expect(got.code, got.stderr).toBe(0);
     expect(readFileSync(out).equals(payload)).toBe(true);
+    // --stats: the client's own numbers after the copy, as JSON and as a report on stderr.
+    const measured = await json<{
+      bytes: number;
+      stats: {
+        bytesRead: number;
+        bytesReadPerOst: Record<string, number>;
+        latency: Record<string, { count: number; p50Ms: number; p99Ms: number }>;
+        cache: { hitRate: number };
+      };
+    }>(['get', '--stats', '/a/file.bin', join(dataDir, 'again.bin')]);
+    expect(measured.bytes).toBe(payload.length);
+    expect(measured.stats.bytesRead).toBe(payload.length);
+    const perOst = Object.values(measured.stats.bytesReadPerOst).reduce((a, b) => a + b, 0);
+    expect(perOst).toBeGreaterThanOrEqual(payload.length);
+    expect(measured.stats.latency.read?.count).toBeGreaterThan(0);
+    const report = await cli(['get', '--stats', '/a/file.bin', join(dataDir, 'again.bin')]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stderr).toMatch(new RegExp(`read ${(payload.length / 1024 ** 2).toFixed(1)} MiB`));
+    expect(report.stderr).toMatch(/LATENCY +COUNT +P50 MS +P99 MS/);
+    expect(report.stderr).toMatch(/cache: hit rate [\d.]+%/);
+    expect(report.stderr).toMatch(/\nost\d+ /);
     const piped = await cli(['get', '/a/file.bin', '-']);
     expect(Buffer.from(piped.stdout, 'binary').length).toBeGreaterThan(0);
     expect((await cli(['put', '-', '/a/stdin.txt'], Buffer.from('from stdin\n'))).code).toBe(0);

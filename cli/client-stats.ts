@@ -1,0 +1,50 @@
+// `put --stats` / `get --stats`: the client's own numbers after a copy
+// (throughput, latency per request kind, cache and readahead, bytes per OST,
+// retries and degraded reads), as a text report or as JSON.
+import type { ClientStats } from '../client/index.js';
+import { formatBytes, formatRate, table } from './format.js';
+
+/** The report printed on stderr after a copy (stdout may carry the data). */
+export function clientStatsText(s: ClientStats): string {
+  const seconds = s.elapsedMs / 1000;
+  const lines: string[] = [];
+  lines.push(
+    `read ${formatBytes(s.bytesRead)}, wrote ${formatBytes(s.bytesWritten)} in ${seconds.toFixed(2)} s` +
+      ` (read ${formatRate(s.readBytesPerSec)}, write ${formatRate(s.writeBytesPerSec)})`,
+  );
+  const kinds = Object.entries(s.latency).filter(([, v]) => v !== undefined && v.count > 0);
+  if (kinds.length > 0) {
+    const rows = kinds.map(([kind, v]) => [
+      kind,
+      String(v?.count ?? 0),
+      (v?.p50Ms ?? 0).toFixed(2),
+      (v?.p99Ms ?? 0).toFixed(2),
+      (v?.meanMs ?? 0).toFixed(2),
+    ]);
+    lines.push(table(['LATENCY', 'COUNT', 'P50 MS', 'P99 MS', 'MEAN MS'], rows));
+  }
+  const c = s.cache;
+  lines.push(
+    `cache: hit rate ${(c.hitRate * 100).toFixed(1)}% (${c.hits} hits, ${c.misses} misses), ` +
+      `${formatBytes(c.sizeBytes)} held, ${c.evictions} evictions, ${c.staleDrops} stale drops`,
+  );
+  lines.push(
+    `readahead: ${formatBytes(s.readahead.hitBytes)} read from it, ${formatBytes(s.readahead.wasteBytes)} wasted`,
+  );
+  const osts = [...new Set([...Object.keys(s.bytesReadPerOst), ...Object.keys(s.bytesWrittenPerOst)])]
+    .map(Number)
+    .sort((a, b) => a - b);
+  if (osts.length > 0) {
+    const rows = osts.map((id) => [
+      `ost${id}`,
+      formatBytes(s.bytesReadPerOst[id] ?? 0),
+      formatBytes(s.bytesWrittenPerOst[id] ?? 0),
+    ]);
+    lines.push(table(['OST', 'READ', 'WRITTEN'], rows));
+  }
+  lines.push(
+    `requests: ${s.requests.bulk} bulk, ${s.requests.grpc} gRPC; retries ${s.retries}, ` +
+      `degraded reads ${s.degradedReads}, bad chunks reported ${s.badChunksReported}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
