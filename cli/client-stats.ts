@@ -26,7 +26,8 @@ export function clientStatsText(s: ClientStats): string {
   const c = s.cache;
   lines.push(
     `cache: hit rate ${(c.hitRate * 100).toFixed(1)}% (${c.hits} hits, ${c.misses} misses), ` +
-      `${formatBytes(c.sizeBytes)} held, ${c.evictions} evictions, ${c.staleDrops} stale drops`,
+      `${formatBytes(c.sizeBytes)} held, ${c.evictions} evictions, ${c.staleDrops} stale drops, ` +
+      `${c.blocksAllocated} blocks allocated`,
   );
   lines.push(
     `readahead: ${formatBytes(s.readahead.hitBytes)} read from it, ${formatBytes(s.readahead.wasteBytes)} wasted`,

@@ -19,6 +19,8 @@ export class BlockPool {
   private readonly quarantine: Buffer[] = [];
   /** Pinned blocks by their memory: how many pins, and whether the cache dropped the block meanwhile. */
   private readonly pins = new Map<ArrayBufferLike, { count: number; dropped: Buffer | undefined }>();
+  /** Blocks made so far (fresh memory); every other take reused one. */
+  allocated = 0;
 
   constructor(
     readonly blockBytes: number,
@@ -41,6 +43,7 @@ export class BlockPool {
     if (!whole) {
       whole = Buffer.allocUnsafeSlow(this.blockBytes);
       made.add(whole.buffer);
+      this.allocated++;
     }
     return whole.subarray(0, length);
   }

@@ -1,6 +1,7 @@
 // What every open file of one client shares: the object IO layer, the block
 // cache, the limits, the counters, and block fetches in flight (so two readers
 // of one block cause one request).
+import type { BlockPool } from './block-pool.js';
 import type { BlockCache } from './cache.js';
 import type { ClientCounters } from './counters.js';
 import type { ClientLimits } from './limits.js';
@@ -11,6 +12,8 @@ export interface ClientContext {
   mds: MdsClient;
   io: ObjectIo;
   cache: BlockCache;
+  /** The cache's memory: blocks reused once the cache lets them go. */
+  blocks: BlockPool;
   limits: ClientLimits;
   counters: ClientCounters;
   blocksInFlight: Map<string, Promise<Buffer>>;

@@ -77,10 +77,14 @@ export class StripeClient {
     const mds = new MdsClient(options.mds);
     await mds.start();
     const counters = new ClientCounters(limits.latencyBucketsPerDecade);
-    // Read blocks are reused once the cache drops them (client/block-pool.ts).
+    // Read blocks are reused once the cache drops them (client/block-pool.ts). The pool keeps
+    // as many idle blocks as the cache holds: after a dropCache or an invalidated file the next
+    // reads refill the cache from warm memory instead of fresh allocations (first-touch faults
+    // and the collector chasing the external memory). Cached plus idle blocks still stay within
+    // the cache's bytes, since a block is idle only once the cache has let it go.
     const blocks = new BlockPool(
       limits.cacheBlockBytes,
-      Math.ceil(limits.cacheBytesMax / limits.cacheBlockBytes / 4),
+      Math.ceil(limits.cacheBytesMax / limits.cacheBlockBytes),
     );
     const pool = new OssPool(limits, counters.requests, (bytes) => blocks.take(bytes));
     const random = seededRandom(options.seed ?? seedFromEnv());
@@ -90,6 +94,7 @@ export class StripeClient {
       mds,
       io,
       cache: new BlockCache(limits.cacheBytesMax, blocks),
+      blocks,
       limits,
       counters,
       blocksInFlight: new Map(),

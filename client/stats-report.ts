@@ -17,6 +17,8 @@ export interface ClientStats {
     evictions: number;
     /** Blocks dropped when a file was opened after another commit of it (close-to-open). */
     staleDrops: number;
+    /** 1 MiB (cache block) buffers allocated so far; reads reuse the blocks the cache let go. */
+    blocksAllocated: number;
   };
   readahead: { hitBytes: number; wasteBytes: number };
   bytesReadPerOst: Record<number, number>;
@@ -48,6 +50,7 @@ export function statsOf(ctx: ClientContext): ClientStats {
       sizeBytes: cache.sizeBytes,
       evictions: cache.counters.evictions,
       staleDrops: cache.counters.staleDrops,
+      blocksAllocated: ctx.blocks.allocated,
     },
     readahead: { hitBytes: cache.counters.readaheadHitBytes, wasteBytes: cache.counters.readaheadWasteBytes },
     bytesReadPerOst: Object.fromEntries(counters.bytesReadPerOst),

@@ -204,6 +204,28 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
     await reader.close();
   });
 
+  it('after dropCache the next read refills the cache from the blocks it let go, not fresh memory', async () => {
+    const size = 48 * MiB;
+    const data = seededBytes(size, SEED + 71);
+    await writer.writeFile('/c/warm', data, {
+      layout: { pattern: 'raid0', stripeSize: MiB, stripeCount: 4 },
+    });
+    const reader = await StripeClient.connect({
+      mds: cluster.mdsAddress,
+      seed: SEED,
+      limits: { cacheBytesMax: 64 * MiB },
+    });
+    expect((await reader.readFile('/c/warm')).equals(data)).toBe(true);
+    const first = reader.stats().cache.blocksAllocated;
+    expect(first).toBeGreaterThanOrEqual(48);
+    await reader.dropCache('/c/warm');
+    expect((await reader.readFile('/c/warm')).equals(data)).toBe(true);
+    // The 48 dropped blocks wait in the pool; only those still in its 16-block quarantine are
+    // replaced by new ones (keeping a quarter of the cache, as before, made 32 new ones).
+    expect(reader.stats().cache.blocksAllocated - first).toBeLessThanOrEqual(16);
+    await reader.close();
+  });
+
   it('concurrent readers and writers on different files, every layout', async () => {
     const layouts = [RAID0X4, REP3, EC42];
     const existing = layouts.map((layout, i) => ({
