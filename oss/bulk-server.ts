@@ -159,7 +159,7 @@ async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Prom
         socket.cork();
         corked = true;
         let more = true;
-        for (const piece of pieces) {
+        for (const [i, piece] of pieces.entries()) {
           const length = piece.data.length;
           // A segment ends before a piece that would take it past a multiple of the unit.
           if (pendingBytes > 0 && unit > 0) {
@@ -178,7 +178,7 @@ async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Prom
             pending[pending.length - 1] = Buffer.from(last.buffer, last.byteOffset, last.length + length);
           else pending.push(data);
           pendingBytes += length;
-          const spanEnd = piece.spanEnd !== false;
+          const spanEnd = i === pieces.length - 1;
           const atBoundary = unit === 0 || (sentBytes + pendingBytes) % unit === 0;
           if (spanEnd || atBoundary || pendingBytes >= SEGMENT_BYTES_MAX)
             more = sendPending(spanEnd ? piece.release : undefined);

@@ -18,8 +18,6 @@ export const READ_PIECE_BYTES = DATA_BUFFER_BYTES;
 export interface ReadPiece {
   data: Buffer;
   crc: number;
-  /** false on all but the last piece of one span read from disk: a transport may send a span in one batch. */
-  spanEnd?: boolean;
   /** On a span's last piece: call once none of the span's pieces is used any more (its buffer is reused). */
   release?: () => void;
 }
@@ -178,13 +176,12 @@ export async function* readObjectSpans(
         const to = Math.min(end, position + at + blockData.length) - (position + at);
         if (to <= from) continue;
         const piece = from === 0 && to === blockData.length ? blockData : blockData.subarray(from, to);
-        pieces.push({ data: piece, crc: piece === blockData ? crc : crc32c(piece), spanEnd: false });
+        pieces.push({ data: piece, crc: piece === blockData ? crc : crc32c(piece) });
       }
       const last = pieces[pieces.length - 1];
       if (!last) {
         dataBuffers.give(whole);
       } else {
-        last.spanEnd = true;
         last.release = () => dataBuffers.give(whole);
         yield pieces;
       }
