@@ -138,6 +138,11 @@ export async function setOstFaults(
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
 }
 
+/** Bytes a client fetched from the OSSs, summed over every OST (its `stats()`, or their JSON form). */
+export function fetchedBytes(stats: { bytesReadPerOst: Record<string | number, number> }): number {
+  return Object.values(stats.bytesReadPerOst).reduce((a, b) => a + b, 0);
+}
+
 /** n pseudo-random bytes from a seed (xorshift32 over 32-bit words: fast enough for hundreds of MiB). */
 export function seededBytes(n: number, seed: number): Buffer {
   const words = new Uint32Array(Math.ceil(n / 4));

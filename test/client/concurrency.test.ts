@@ -4,9 +4,9 @@
 // consistency of the cache between clients, and the transports: the bulk
 // data path by default, gRPC when it is switched off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Layout, StripeClient } from '../../client/index.js';
+import { type ClientLimits, type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { type Cluster, clusterAvailable, seededBytes, startCluster } from './cluster.js';
+import { type Cluster, clusterAvailable, fetchedBytes, seededBytes, startCluster } from './cluster.js';
 
 const SEED = seedFromEnv();
 console.log(`client concurrency seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -21,14 +21,18 @@ const REP3: Layout = {
   failureDomain: 'host',
 };
 const EC42: Layout = { pattern: 'ec', stripeSize: S, k: 4, m: 2, failureDomain: 'host' };
+const RAID0X4_1M: Layout = { pattern: 'raid0', stripeSize: MiB, stripeCount: 4 };
 
 describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real cluster', () => {
   let cluster: Cluster;
   let writer: StripeClient;
+  /** A client of its own (its own cache), with these limits. */
+  const connect = (limits: Partial<ClientLimits> = {}): Promise<StripeClient> =>
+    StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED, limits });
 
   beforeAll(async () => {
     cluster = await startCluster();
-    writer = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    writer = await connect();
     await writer.mkdir('/c', { recursive: true });
   });
   afterAll(async () => {
@@ -40,9 +44,9 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
     const size = 3 * MiB;
     const data = seededBytes(size, SEED + 7);
     await writer.writeFile('/c/shared', data, { layout: { ...REP3, stripeSize: MiB } });
-    const reader = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    const reader = await connect();
     try {
-      const fetched = () => Object.values(reader.stats().bytesReadPerOst).reduce((a, b) => a + b, 0);
+      const fetched = () => fetchedBytes(reader.stats());
       expect((await reader.readFile('/c/shared')).equals(data)).toBe(true);
       const firstFetch = fetched();
       expect(firstFetch).toBeGreaterThanOrEqual(size);
@@ -70,10 +74,9 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
     const data = seededBytes(size, SEED);
     await writer.writeFile('/c/scan', data, { layout: RAID0X4 });
     for (const readahead of [true, false]) {
-      const reader = await StripeClient.connect({
-        mds: cluster.mdsAddress,
-        seed: SEED,
-        limits: { cacheBytesMax: 64 * MiB, ...(readahead ? {} : { readaheadFileBytesMax: 0 }) },
+      const reader = await connect({
+        cacheBytesMax: 64 * MiB,
+        ...(readahead ? {} : { readaheadFileBytesMax: 0 }),
       });
       const handle = await reader.open('/c/scan', 'r');
       const out = Buffer.alloc(64 * 1024);
@@ -115,7 +118,7 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
       const data = seededBytes(size, SEED + 30 + i);
       await writer.writeFile(path, data, { layout });
       // Random 4 KiB reads on a cold client: each moves 4 KiB (a whole-block fetch would move 1 MiB).
-      const random = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+      const random = await connect();
       const handle = await random.open(path, 'r');
       const out = Buffer.alloc(4096);
       const reads = 40;
@@ -126,16 +129,12 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
       }
       await handle.close();
       const stats = random.stats();
-      const moved = Object.values(stats.bytesReadPerOst).reduce((a, b) => a + b, 0);
+      const moved = fetchedBytes(stats);
       expect(stats.exactReads).toBe(reads);
       expect(moved).toBe(reads * out.length);
       await random.close();
       // Readahead off: a 64 KiB sequential scan moves what it reads.
-      const plain = await StripeClient.connect({
-        mds: cluster.mdsAddress,
-        seed: SEED,
-        limits: { readaheadFileBytesMax: 0 },
-      });
+      const plain = await connect({ readaheadFileBytesMax: 0 });
       const scan = await plain.open(path, 'r');
       const chunk = Buffer.alloc(64 * 1024);
       for (let at = 0; at < 2 * MiB; at += chunk.length) {
@@ -144,7 +143,7 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
       }
       await scan.close();
       const scanned = plain.stats();
-      expect(Object.values(scanned.bytesReadPerOst).reduce((a, b) => a + b, 0)).toBe(2 * MiB);
+      expect(fetchedBytes(scanned)).toBe(2 * MiB);
       expect(scanned.readahead.hitBytes).toBe(0);
       await plain.close();
     }
@@ -156,12 +155,12 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
     const size = 48 * MiB;
     const data = seededBytes(size, SEED + 40);
     await writer.writeFile('/c/streamed', data, {
-      layout: { pattern: 'raid0', stripeSize: MiB, stripeCount: 4 },
+      layout: RAID0X4_1M,
     });
-    const reader = await StripeClient.connect({
-      mds: cluster.mdsAddress,
-      seed: SEED,
-      limits: { cacheBytesMax: 4 * MiB, readaheadFileBytesMax: 2 * MiB, readaheadTotalBytesMax: 2 * MiB },
+    const reader = await connect({
+      cacheBytesMax: 4 * MiB,
+      readaheadFileBytesMax: 2 * MiB,
+      readaheadTotalBytesMax: 2 * MiB,
     });
     const kept: Buffer[] = [];
     for await (const piece of reader.createReadStream('/c/streamed')) kept.push(piece as Buffer);
@@ -181,8 +180,8 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
     const data = seededBytes(4 * MiB + 3, SEED + 70);
     await writer.writeFile('/c/drop-a', data, { layout: REP3 });
     await writer.writeFile('/c/drop-b', data, { layout: EC42 });
-    const reader = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
-    const fetched = () => Object.values(reader.stats().bytesReadPerOst).reduce((a, b) => a + b, 0);
+    const reader = await connect();
+    const fetched = () => fetchedBytes(reader.stats());
     const readBoth = async () => {
       for (const path of ['/c/drop-a', '/c/drop-b'])
         expect((await reader.readFile(path)).equals(data)).toBe(true);
@@ -208,13 +207,9 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
     const size = 48 * MiB;
     const data = seededBytes(size, SEED + 71);
     await writer.writeFile('/c/warm', data, {
-      layout: { pattern: 'raid0', stripeSize: MiB, stripeCount: 4 },
+      layout: RAID0X4_1M,
     });
-    const reader = await StripeClient.connect({
-      mds: cluster.mdsAddress,
-      seed: SEED,
-      limits: { cacheBytesMax: 64 * MiB },
-    });
+    const reader = await connect({ cacheBytesMax: 64 * MiB });
     expect((await reader.readFile('/c/warm')).equals(data)).toBe(true);
     const first = reader.stats().cache.blocksAllocated;
     expect(first).toBeGreaterThanOrEqual(48);
@@ -234,11 +229,7 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
       data: seededBytes(3 * MiB + i * 1001, SEED + 10 + i),
     }));
     for (const f of existing) await writer.writeFile(f.path, f.data, { layout: f.layout });
-    const reader = await StripeClient.connect({
-      mds: cluster.mdsAddress,
-      seed: SEED,
-      limits: { cacheBytesMax: 8 * MiB },
-    });
+    const reader = await connect({ cacheBytesMax: 8 * MiB });
     const fresh = Array.from({ length: 6 }, (_, i) => ({
       path: `/c/new${i}`,
       layout: layouts[i % layouts.length] as Layout,
@@ -261,11 +252,7 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
   it('uses the bulk path when the map has a bulk address, and gRPC when bulk is off', async () => {
     expect(writer.stats().requests.bulk).toBeGreaterThan(0);
     expect(writer.stats().requests.grpc).toBe(0);
-    const grpcOnly = await StripeClient.connect({
-      mds: cluster.mdsAddress,
-      seed: SEED,
-      limits: { bulkEnabled: 0 },
-    });
+    const grpcOnly = await connect({ bulkEnabled: 0 });
     for (const [i, layout] of [RAID0X4, REP3, EC42].entries()) {
       const data = seededBytes(MiB + 77, SEED + 30 + i);
       await grpcOnly.writeFile(`/c/grpc${i}`, data, { layout });

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchedBytes } from '../client/cluster.js';
 import { runCli } from '../helpers/cli.js';
 import { freePortRange } from '../helpers/ports.js';
 
@@ -122,7 +123,7 @@ describe('stripefs CLI against a running cluster', () => {
     }>(['get', '--stats', '/a/file.bin', join(dataDir, 'again.bin')]);
     expect(measured.bytes).toBe(payload.length);
     expect(measured.stats.bytesRead).toBe(payload.length);
-    const perOst = Object.values(measured.stats.bytesReadPerOst).reduce((a, b) => a + b, 0);
+    const perOst = fetchedBytes(measured.stats);
     expect(perOst).toBeGreaterThanOrEqual(payload.length);
     expect(measured.stats.latency.read?.count).toBeGreaterThan(0);
     const report = await cli(['get', '--stats', '/a/file.bin', join(dataDir, 'again.bin')]);
