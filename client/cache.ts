@@ -25,6 +25,11 @@ export interface CacheCounters {
   staleDrops: number;
 }
 
+/** The key of a block of a file as cached under a commit count (also the key of its fetch in flight). */
+export function blockKey(file: number, change: number, block: number): string {
+  return `${file}:${change}:${block}`;
+}
+
 export class BlockCache {
   private readonly entries = new Map<string, Entry>();
   private readonly byFile = new Map<number, Set<string>>();
@@ -58,7 +63,7 @@ export class BlockCache {
   }
 
   get(file: number, change: number, block: number): Buffer | undefined {
-    const key = `${file}:${change}:${block}`;
+    const key = blockKey(file, change, block);
     const entry = this.entries.get(key);
     if (!entry) {
       this.counters.misses++;
@@ -77,12 +82,12 @@ export class BlockCache {
   }
 
   has(file: number, change: number, block: number): boolean {
-    return this.entries.has(`${file}:${change}:${block}`);
+    return this.entries.has(blockKey(file, change, block));
   }
 
   put(file: number, change: number, block: number, data: Buffer, prefetched = false): void {
     if (data.length > this.capacityBytes) return;
-    const key = `${file}:${change}:${block}`;
+    const key = blockKey(file, change, block);
     this.remove(key, false, data);
     const entry: Entry = { file, change, block, data, prefetchedUnread: prefetched };
     this.entries.set(key, entry);

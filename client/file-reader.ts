@@ -7,6 +7,7 @@
 // 4 KiB, not the whole 1 MiB block around it.
 
 import { LIMITS } from '../common/limits.js';
+import { blockKey } from './cache.js';
 import type { ClientContext } from './context.js';
 import type { FileLayout } from './layout.js';
 import type { EcSiblings } from './object-io.js';
@@ -166,11 +167,13 @@ export class FileReader {
       .then(leftovers, leftovers);
   }
 
+  /** Block b's key in the shared in-flight and rebuilding sets. */
+  private keyOf(b: number): string {
+    return blockKey(this.inode, this.change, b);
+  }
+
   private comingOrCached(b: number): boolean {
-    return (
-      this.ctx.cache.has(this.inode, this.change, b) ||
-      this.ctx.blocksInFlight.has(`${this.inode}:${this.change}:${b}`)
-    );
+    return this.ctx.cache.has(this.inode, this.change, b) || this.ctx.blocksInFlight.has(this.keyOf(b));
   }
 
   /** Bytes [offset, offset+length) of the file, inside one block, fetched as they are (not cached). */
@@ -199,7 +202,7 @@ export class FileReader {
     if (prefetch && cache.has(this.inode, this.change, b)) return Promise.resolve(Buffer.alloc(0));
     const cached = prefetch ? undefined : cache.get(this.inode, this.change, b);
     if (cached && cached.length >= length) return Promise.resolve(cached);
-    const key = `${this.inode}:${this.change}:${b}`;
+    const key = this.keyOf(b);
     const pending = blocksInFlight.get(key);
     // Joining a prefetch: mark the block read so it counts as a readahead hit, not waste.
     if (pending)
@@ -213,7 +216,7 @@ export class FileReader {
    */
   private inFlight(b: number, length: number, prefetch: boolean, arriving: Promise<Buffer>): Promise<Buffer> {
     const { cache, blocksInFlight, blocksRebuilding, prefetchInFlight } = this.ctx;
-    const key = `${this.inode}:${this.change}:${b}`;
+    const key = this.keyOf(b);
     if (prefetch) prefetchInFlight.bytes += length;
     const fetch = arriving
       .then((data) => {
@@ -267,11 +270,11 @@ export class FileReader {
           // Cached before an append made the file longer: not whole, so not used.
           if (cached && cached.length === this.blockLength(sibling, size)) return cached;
         }
-        const key = `${this.inode}:${this.change}:${sibling}`;
+        const key = this.keyOf(sibling);
         return blocksRebuilding.has(key) ? undefined : blocksInFlight.get(key);
       },
       rebuilding: () => {
-        blocksRebuilding.add(`${this.inode}:${this.change}:${b}`);
+        blocksRebuilding.add(this.keyOf(b));
       },
     };
   }
