@@ -264,8 +264,22 @@ export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }):
   const command = `node dist/bench/oss.js${opts.quick ? ' --quick' : ''}`;
   const work = mkdtempSync(join(process.env.STRIPEFS_BENCH_DIR ?? tmpdir(), 'stripefs-bench-oss-'));
   const results: BenchResult[] = [];
-  const add = (id: string, value: number, unit: string, baseline: number | null): void => {
-    results.push({ id, value, unit, baseline, ratio: baseline ? value / baseline : null, command });
+  const add = (
+    id: string,
+    value: number,
+    unit: string,
+    baseline: number | null,
+    baselineName?: string,
+  ): void => {
+    results.push({
+      id,
+      value,
+      unit,
+      baseline,
+      ratio: baseline ? value / baseline : null,
+      command,
+      ...(baselineName ? { baselineName } : {}),
+    });
   };
   const addCpu = (id: string, m: { client: CpuPerGiB; server: CpuPerGiB }): void => {
     for (const [side, cpu] of [
@@ -318,17 +332,45 @@ export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }):
       addCpu('oss.bulk.write', write);
       // Reads land in reused buffers, as the client library's block pool does (client/block-pool.ts).
       const spare: Buffer[] = [];
-      const read = await timedCpu(totalBytes, oss.pid, () =>
-        parallel(chunks, IN_FLIGHT, async (i) => {
-          const got = await bulk.read(ref(i, 'b'), 0, CHUNK_BYTES, (n) =>
+      const readAll = (client: BulkClient, count: number) =>
+        parallel(count, IN_FLIGHT, async (i) => {
+          const got = await client.read(ref(i, 'b'), 0, CHUNK_BYTES, (n) =>
             (spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES)).subarray(0, n),
           );
           if (got.length !== CHUNK_BYTES) throw new Error('short read');
           spare.push(got);
-        }),
-      );
+        });
+      const read = await timedCpu(totalBytes, oss.pid, () => readAll(bulk, chunks));
       add('oss.bulk.read', read.rate, 'GB/s', socketRate);
       addCpu('oss.bulk.read', read);
+      // The OSS's CPU per GiB when it leaves whole blocks to the client's check (the default)
+      // against the same reads checked by the OSS as well: interleaved rounds, medians.
+      const checking = new BulkClient(`127.0.0.1:${oss.bulkPort}`, {
+        connectionsMax: IN_FLIGHT,
+        ossChecksReads: true,
+      });
+      const roundChunks = opts.quick ? chunks : chunks / 2;
+      const ossCpu = { waived: [] as number[], checked: [] as number[] };
+      try {
+        for (let round = 0; round < 3; round++)
+          for (const [side, client] of [
+            ['waived', bulk],
+            ['checked', checking],
+          ] as const) {
+            const m = await timedCpu(roundChunks * CHUNK_BYTES, oss.pid, () => readAll(client, roundChunks));
+            ossCpu[side].push(m.server.user + m.server.system);
+          }
+      } finally {
+        checking.close();
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+      add(
+        'oss.bulk.read.cpu-oss-reader-checks',
+        median(ossCpu.waived),
+        'CPU ms/GiB',
+        median(ossCpu.checked),
+        'the same reads checked by the OSS as well, same run',
+      );
       if (opts.bulkOnly) return results;
       const v1 = contract();
       const plain = new v1.OssService(`127.0.0.1:${oss.grpcPort}`, grpc.credentials.createInsecure(), {

@@ -188,6 +188,7 @@ async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Prom
         if (!more && socket.writableNeedDrain) await drained(socket);
         if (socket.destroyed) throw new StripeError('REQ_UNAVAILABLE', 'bulk client went away');
       },
+      req.readerVerifies === true,
     );
   } catch (err) {
     if (corked) socket.uncork();

@@ -105,6 +105,7 @@ export class OssCore {
    * Streams a read: `onStart` gets the object size before the first span.
    * `onSpan` gets the pieces of one disk span at a time (readObjectSpans).
    * Pieces carry their true crc; a corrupt-read knob flips bits after it.
+   * `readerVerifies`: the reader checks every piece (see readObjectSpans).
    */
   async read(
     ref: Ref,
@@ -112,13 +113,21 @@ export class OssCore {
     length: number,
     onStart: (objectSize: number) => Promise<void> | void,
     onSpan: (pieces: ReadPiece[]) => Promise<void> | void,
+    readerVerifies = false,
   ): Promise<void> {
     await this.timed(ref.ostId, 'read', async () => {
       const h = await this.begin(ref, 'read');
       let size = 0;
-      const spans = readObjectSpans(h.ost, ref.objectId, offset, length, (s) => {
-        size = s;
-      });
+      const spans = readObjectSpans(
+        h.ost,
+        ref.objectId,
+        offset,
+        length,
+        (s) => {
+          size = s;
+        },
+        readerVerifies,
+      );
       let started = false;
       for await (const pieces of spans) {
         if (!started) {

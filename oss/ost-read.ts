@@ -1,7 +1,9 @@
 // ReadRange on one OST: read whole checksum blocks, verify each against its
 // stored crc before any of its bytes leave, and hand out block-sized pieces
 // with their crc (the stored one when the piece is a whole block) so the bulk
-// path can send it on without checksumming again.
+// path can send it on without checksumming again. A reader that verifies every
+// piece itself (the bulk client) may waive the check of whole blocks: one
+// pass of crc32c per byte read, at the end that keeps the bytes.
 import { constants, type FileHandle } from 'node:fs/promises';
 import { BUFFER_ALIGN_BYTES, isAligned } from '../common/bulk/buffer-pool.js';
 import { crc32c } from '../common/checksum.js';
@@ -116,6 +118,12 @@ export async function* readObject(
  * of one disk span at a time (one step per span, not per block: a reader
  * moving 1 GB/s takes 16k fewer steps per GB). The caller holds nothing: this
  * takes the object's read lock for the whole read.
+ *
+ * With `readerVerifies` a whole block goes out with its stored crc unchecked:
+ * the reader checks it against the bytes and so still never keeps a corrupt
+ * block (it asks again without the waiver to learn whether the disk or the
+ * wire was at fault). A piece that is part of a block is always verified
+ * here, since its crc is computed from the bytes and would bless them.
  */
 export async function* readObjectSpans(
   ost: Ost,
@@ -123,6 +131,7 @@ export async function* readObjectSpans(
   offset: number,
   length: number,
   onSize: (objectSize: number) => void,
+  readerVerifies = false,
 ): AsyncGenerator<ReadPiece[]> {
   checkRange(offset, length);
   const release = await ost.locks.acquire(objectId, false);
@@ -165,18 +174,19 @@ export async function* readObjectSpans(
       const following: number = position + data.length;
       next = following < end ? span(following) : undefined; // read ahead while this span is sent
       next?.catch(() => undefined);
-      // Verify every block of the span before any of its bytes leave.
+      // Verify every block of the span before any of its bytes leave (whole blocks: unless waived).
       const pieces: ReadPiece[] = [];
       for (let at = 0; at < data.length; at += B) {
         const block = (position + at) / B;
         const blockData = data.subarray(at, Math.min(at + B, data.length));
-        const crc = crc32c(blockData);
-        if (crc !== expectedCrc(groups, block, blockData.length, B)) throw corrupt(ost, objectId, block);
         const from = Math.max(offset, position + at) - (position + at);
         const to = Math.min(end, position + at + blockData.length) - (position + at);
         if (to <= from) continue;
-        const piece = from === 0 && to === blockData.length ? blockData : blockData.subarray(from, to);
-        pieces.push({ data: piece, crc: piece === blockData ? crc : crc32c(piece) });
+        const stored = expectedCrc(groups, block, blockData.length, B);
+        const whole = from === 0 && to === blockData.length;
+        if (!(whole && readerVerifies) && crc32c(blockData) !== stored) throw corrupt(ost, objectId, block);
+        const piece = whole ? blockData : blockData.subarray(from, to);
+        pieces.push({ data: piece, crc: whole ? stored : crc32c(piece) });
       }
       const last = pieces[pieces.length - 1];
       if (!last) {

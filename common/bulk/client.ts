@@ -2,7 +2,10 @@
 // one OSS, one request per connection at a time. Data is cut into segments
 // at the object's checksum-block boundaries, each with its crc32c, so the OSS
 // verifies and stores block crcs in one pass; reads are verified the same way
-// on arrival (end to end: a corrupt read is never returned as data).
+// on arrival (end to end: a corrupt read is never returned as data). Since the
+// client checks every segment, the OSS need not check whole blocks first: one
+// crc32c pass per byte read instead of two, and a failure is read again with
+// the OSS's check to tell a corrupt disk block from a wire error.
 import { connect, type Socket } from 'node:net';
 import { crc32c } from '../checksum.js';
 import { StripeError } from '../errors.js';
@@ -29,6 +32,12 @@ export interface BulkClientOptions {
   timeoutMs?: number;
   /** Checksum block of the OSS (segments are cut on its boundaries). */
   blockBytes?: number;
+  /**
+   * Have the OSS check every block it reads as well (two crc32c passes per
+   * byte). Off by default: this client checks every segment itself and asks
+   * again with the OSS's check only when one fails.
+   */
+  ossChecksReads?: boolean;
 }
 
 export const BULK_CONNECTIONS_DEFAULT = 16;
@@ -37,6 +46,14 @@ export const BULK_TIMEOUT_MS_DEFAULT = 30_000;
 export const BULK_SOCKET_READ_BYTES = 64 * 1024;
 /** Bytes a connection buffers before it stops reading from the socket. */
 export const BULK_READ_HIGH_WATER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A segment failed its crc here on a read the OSS did not check: the bytes
+ * went wrong on its disk or on the wire, and a read with its check tells which.
+ */
+function failedHere(err: unknown): boolean {
+  return err instanceof StripeError && err.code === 'OBJ_CHECKSUM' && err.details.uncheckedByOss === true;
+}
 
 function gcd(a: number, b: number): number {
   while (b !== 0) [a, b] = [b, a % b];
@@ -58,6 +75,7 @@ export class BulkClient {
   private readonly slots: Semaphore;
   private readonly timeoutMs: number;
   private readonly blockBytes: number;
+  private readonly waiveOssCheck: boolean;
   private closed = false;
   private readonly host: string;
   private readonly port: number;
@@ -65,6 +83,12 @@ export class BulkClient {
   directReadBytes = 0;
   /** Segments of read bodies received, each verified on its own (fewer, larger ones cost less). */
   segmentsRead = 0;
+  /**
+   * Reads asked for again with the OSS's own check after a segment failed
+   * here: the OSS then fails a block corrupt on its disk (and counts it), and
+   * a wire error may not recur.
+   */
+  checksumRechecks = 0;
 
   constructor(
     readonly address: string,
@@ -77,6 +101,7 @@ export class BulkClient {
     this.slots = new Semaphore(opts.connectionsMax ?? BULK_CONNECTIONS_DEFAULT);
     this.timeoutMs = opts.timeoutMs ?? BULK_TIMEOUT_MS_DEFAULT;
     this.blockBytes = opts.blockBytes ?? LIMITS.checksumBlockBytes;
+    this.waiveOssCheck = opts.ossChecksReads !== true;
   }
 
   /**
@@ -129,23 +154,53 @@ export class BulkClient {
     });
   }
 
-  /** `alloc` supplies the buffer the body lands in (a block pool); by default a fresh one. */
+  /**
+   * `alloc` supplies the buffer the body lands in (a block pool); by default
+   * a fresh one. The OSS sends whole blocks unchecked, since every segment is
+   * checked here; a segment that fails is asked for again with the OSS's own
+   * check (see recheck).
+   */
   async read(
     ref: BulkRef,
     offset: number,
     length: number,
     alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
   ): Promise<Buffer> {
+    try {
+      return await this.readOnce(ref, offset, length, alloc, this.waiveOssCheck);
+    } catch (err) {
+      if (!failedHere(err)) throw err;
+      this.checksumRechecks++;
+      return this.readOnce(ref, offset, length, alloc, false);
+    }
+  }
+
+  private readOnce(
+    ref: BulkRef,
+    offset: number,
+    length: number,
+    alloc: (bytes: number) => Buffer,
+    readerVerifies: boolean,
+  ): Promise<Buffer> {
     return this.withConnection(async (conn) => {
       conn.socket.write(
-        encodeRequest({ op: 'read', ref, offset, length, crc32c: 0, truncate: false, segmentBytes: length }),
+        encodeRequest({
+          op: 'read',
+          ref,
+          offset,
+          length,
+          crc32c: 0,
+          truncate: false,
+          segmentBytes: length,
+          readerVerifies,
+        }),
       );
       const header = await this.readHeader(conn);
       if (header.bodyBytes > length) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
       const out = alloc(header.bodyBytes);
       const directBefore = conn.reader.directBytes;
       // Segments land in `out` as they arrive (mostly written there by the kernel) and are verified there.
-      const complete = await this.receive(conn, ref, offset, out);
+      const complete = await this.receive(conn, ref, offset, out, readerVerifies);
       this.directReadBytes += conn.reader.directBytes - directBefore;
       if (!complete) await this.readHeader(conn); // throws the error that follows the abort
       return out;
@@ -167,6 +222,38 @@ export class BulkClient {
     onPart: (index: number, data: Buffer) => void,
     alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
   ): Promise<void> {
+    let delivered = 0;
+    const counted = (index: number, data: Buffer): void => {
+      delivered = index + 1;
+      onPart(index, data);
+    };
+    try {
+      await this.readRunOnce(ref, offset, lengths, counted, alloc, this.waiveOssCheck);
+    } catch (err) {
+      if (!failedHere(err)) throw err;
+      // The parts handed over passed; the rest is asked for again with the OSS's check.
+      this.checksumRechecks++;
+      const skipped = lengths.slice(0, delivered).reduce((sum, n) => sum + n, 0);
+      const first = delivered;
+      await this.readRunOnce(
+        ref,
+        offset + skipped,
+        lengths.slice(first),
+        (index, data) => onPart(first + index, data),
+        alloc,
+        false,
+      );
+    }
+  }
+
+  private async readRunOnce(
+    ref: BulkRef,
+    offset: number,
+    lengths: readonly number[],
+    onPart: (index: number, data: Buffer) => void,
+    alloc: (bytes: number) => Buffer,
+    readerVerifies: boolean,
+  ): Promise<void> {
     const total = lengths.reduce((sum, n) => sum + n, 0);
     // Segments may join checksum blocks up to a size that puts a segment
     // boundary at every part's start: the common divisor of all parts but the last.
@@ -174,7 +261,16 @@ export class BulkClient {
     const segmentBytes = leading.length === 0 ? total : leading.reduce(gcd);
     await this.withConnection(async (conn) => {
       conn.socket.write(
-        encodeRequest({ op: 'read', ref, offset, length: total, crc32c: 0, truncate: false, segmentBytes }),
+        encodeRequest({
+          op: 'read',
+          ref,
+          offset,
+          length: total,
+          crc32c: 0,
+          truncate: false,
+          segmentBytes,
+          readerVerifies,
+        }),
       );
       const header = await this.readHeader(conn);
       if (header.bodyBytes > total) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
@@ -184,7 +280,7 @@ export class BulkClient {
           // Keep the connection in step, then let the caller sort it out part by part.
           if (
             header.bodyBytes > 0 &&
-            !(await this.receive(conn, ref, offset, Buffer.allocUnsafe(header.bodyBytes)))
+            !(await this.receive(conn, ref, offset, Buffer.allocUnsafe(header.bodyBytes), readerVerifies))
           )
             await this.readHeader(conn);
           throw Object.assign(
@@ -201,7 +297,7 @@ export class BulkClient {
         let at = offset;
         for (const [index, length] of lengths.entries()) {
           const out = alloc(length);
-          if (!(await this.receive(conn, ref, at, out))) await this.readHeader(conn); // throws the error after the abort
+          if (!(await this.receive(conn, ref, at, out, readerVerifies))) await this.readHeader(conn); // throws the error after the abort
           onPart(index, out);
           at += length;
         }
@@ -211,16 +307,29 @@ export class BulkClient {
     });
   }
 
-  /** Receives segments filling `out` exactly, each verified; false when the OSS aborted the body. */
-  private receive(conn: Connection, ref: BulkRef, offset: number, out: Buffer): Promise<boolean> {
+  /**
+   * Receives segments filling `out` exactly, each verified; false when the
+   * OSS aborted the body. `unchecked`: the OSS did not check whole blocks, so
+   * a failure may lie on its disk as well as on the wire (read recheck).
+   */
+  private receive(
+    conn: Connection,
+    ref: BulkRef,
+    offset: number,
+    out: Buffer,
+    unchecked: boolean,
+  ): Promise<boolean> {
     return conn.reader.readSegments(out, (start, segmentLength, crc) => {
       this.segmentsRead++;
       if (crc32c(out.subarray(start, start + segmentLength)) !== crc) {
         throw new StripeError(
           'OBJ_CHECKSUM',
-          `bulk read of ${ref.objectId}: data failed its checksum in transit`,
+          unchecked
+            ? `bulk read of ${ref.objectId}: data failed its checksum (not checked by the OSS)`
+            : `bulk read of ${ref.objectId}: data failed its checksum in transit`,
           {
             detectedBy: 'client',
+            uncheckedByOss: unchecked,
             objectOffset: offset + start,
           },
         );

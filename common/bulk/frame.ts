@@ -8,6 +8,9 @@
 //   ending before a block that would take one past a multiple of it counted from `offset` (0: one
 //   block per segment). A reader whose buffers start at such multiples, on block boundaries, gets
 //   segments that each fall in one buffer and receives them in few, large socket reads.
+//   flags: bit 0 (WRITE) truncate; bit 1 (READ) the reader verifies every segment against the
+//   crcs sent, so the OSS may send whole checksum blocks with their stored crcs without reading
+//   them through crc32c first (partial blocks are still verified: their crc is computed).
 // Response (32 bytes):      magic u32 | status u8 | 0 u8 | 0 u16 | objectSize u64 | version u64 | bodyBytes u64
 //   status ERROR: body = codeLen u16 | code | message (UTF-8).
 //   status OK, READ: `bodyBytes` data bytes in segments.
@@ -49,7 +52,12 @@ export interface BulkRequest {
   truncate: boolean;
   /** read: longest segment wanted (see the format above); 0 or absent: one checksum block each. */
   segmentBytes?: number;
+  /** read: the reader checks every segment's crc itself (flags bit 1; see the format above). */
+  readerVerifies?: boolean;
 }
+
+const FLAG_TRUNCATE = 1;
+const FLAG_READER_VERIFIES = 2;
 
 export interface BulkResponseHeader {
   ok: boolean;
@@ -76,7 +84,10 @@ export function encodeRequest(req: BulkRequest): Buffer {
   const buf = Buffer.allocUnsafe(REQUEST_FIXED_BYTES + id.length);
   buf.writeUInt32LE(REQUEST_MAGIC, 0);
   buf.writeUInt8(BulkOp[req.op], 4);
-  buf.writeUInt8(req.truncate ? 1 : 0, 5);
+  buf.writeUInt8(
+    (req.truncate ? FLAG_TRUNCATE : 0) | (req.op === 'read' && req.readerVerifies ? FLAG_READER_VERIFIES : 0),
+    5,
+  );
   buf.writeUInt16LE(id.length, 6);
   buf.writeUInt32LE(req.ref.ostId, 8);
   buf.writeUInt32LE(req.ref.poolId, 12);
@@ -109,9 +120,10 @@ export function decodeRequest(fixed: Buffer, id: Buffer): BulkRequest {
   const idBytes = requestIdBytes(fixed);
   if (id.length !== idBytes) throw new Error('object id length mismatch');
   const write = fixed.readUInt8(4) === BulkOp.write;
+  const flags = fixed.readUInt8(5);
   return {
     op: write ? 'write' : 'read',
-    truncate: (fixed.readUInt8(5) & 1) === 1,
+    truncate: (flags & FLAG_TRUNCATE) !== 0,
     ref: {
       ostId: fixed.readUInt32LE(8),
       poolId: fixed.readUInt32LE(12),
@@ -122,7 +134,12 @@ export function decodeRequest(fixed: Buffer, id: Buffer): BulkRequest {
     crc32c: write ? fixed.readUInt32LE(20) : 0,
     offset: readU64(fixed, 32),
     length: readU64(fixed, 40),
-    ...(write ? {} : { segmentBytes: Math.min(fixed.readUInt32LE(20), SEGMENT_BYTES_MAX) }),
+    ...(write
+      ? {}
+      : {
+          segmentBytes: Math.min(fixed.readUInt32LE(20), SEGMENT_BYTES_MAX),
+          readerVerifies: (flags & FLAG_READER_VERIFIES) !== 0,
+        }),
   };
 }
 

@@ -33,11 +33,23 @@ it('request headers round-trip, 64-bit fields included', () => {
   const buf = encodeRequest(req);
   expect(decodeRequest(buf.subarray(0, REQUEST_FIXED_BYTES), buf.subarray(REQUEST_FIXED_BYTES))).toEqual(req);
   // A read carries the segment size it wants where a write carries its crc (capped at the segment limit).
-  const read = { ...req, op: 'read' as const, crc32c: 0, truncate: false, segmentBytes: 1024 * 1024 };
+  // Its flags say whether the reader checks every segment itself (bit 1).
+  const decode = (b: Buffer) =>
+    decodeRequest(b.subarray(0, REQUEST_FIXED_BYTES), b.subarray(REQUEST_FIXED_BYTES));
+  const read = {
+    ...req,
+    op: 'read' as const,
+    crc32c: 0,
+    truncate: false,
+    segmentBytes: 1024 * 1024,
+    readerVerifies: false,
+  };
   const readBuf = encodeRequest(read);
-  expect(
-    decodeRequest(readBuf.subarray(0, REQUEST_FIXED_BYTES), readBuf.subarray(REQUEST_FIXED_BYTES)),
-  ).toEqual(read);
+  expect(decode(readBuf)).toEqual(read);
+  expect(readBuf[5]).toBe(0);
+  const waived = encodeRequest({ ...read, readerVerifies: true });
+  expect(waived[5]).toBe(2);
+  expect(decode(waived)).toEqual({ ...read, readerVerifies: true });
   const huge = encodeRequest({ ...read, segmentBytes: 2 ** 31 });
   expect(
     decodeRequest(huge.subarray(0, REQUEST_FIXED_BYTES), huge.subarray(REQUEST_FIXED_BYTES)).segmentBytes,

@@ -1,4 +1,5 @@
-// Integrity: a byte flipped on disk is caught on read (never returned), a
+// Integrity: a byte flipped on disk is caught on read (never returned) and
+// named by the OSS even though bulk reads skip its check of whole blocks, a
 // write whose declared crc does not match is rejected and leaves nothing,
 // and the corrupt-read knob is caught by the client's end-to-end check.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -28,15 +29,38 @@ describe('OSS integrity', () => {
     tmp.remove();
   });
 
+  /** Stores `data` as `objectId` on ost0, then flips one bit of byte `at` in its file on disk. */
+  async function storeAndFlip(objectId: string, data: Buffer, at: number) {
+    const r = ref(oss.ostIds[0]!, objectId);
+    await oss.bulk.write(r, 0, data, crc32c(data));
+    const path = join(tmp.dir, 'ost0', 'objects', fanoutOf(objectId), objectId);
+    const onDisk = readFileSync(path);
+    onDisk[at] = onDisk[at]! ^ 0x01;
+    writeFileSync(path, onDisk);
+    return r;
+  }
+
   it('a byte flipped in a data file on disk is detected on read and counted', async () => {
     const data = Buffer.alloc(3 * B, 0x5a);
-    const r = ref(oss.ostIds[0]!, 'flip.0');
-    await oss.bulk.write(r, 0, data, crc32c(data));
-    const path = join(tmp.dir, 'ost0', 'objects', fanoutOf('flip.0'), 'flip.0');
-    const onDisk = readFileSync(path);
-    onDisk[B + 100] = onDisk[B + 100]! ^ 0x01;
-    writeFileSync(path, onDisk);
-    expect(codeOf(await oss.bulk.read(r, 0, data.length).catch((e: unknown) => e))).toBe('OBJ_CHECKSUM');
+    const r = await storeAndFlip('flip.0', data, B + 100);
+    // The bulk client checks every segment, so the OSS sends whole blocks unchecked; the
+    // failure makes the client ask again with the OSS's check, which names the disk block.
+    const rechecks = oss.bulk.checksumRechecks;
+    const viaBulk = await oss.bulk.read(r, 0, data.length).catch((e: unknown) => e);
+    expect(codeOf(viaBulk)).toBe('OBJ_CHECKSUM');
+    expect((viaBulk as Error).message).toMatch(/block 1 of flip\.0 on ost0 failed its checksum/);
+    expect(oss.bulk.checksumRechecks).toBe(rechecks + 1);
+    // a run (readahead) as well, after handing over the part before the bad block
+    const parts: number[] = [];
+    const viaRun = await oss.bulk
+      .readRun(r, 0, [B, B, B], (index) => {
+        parts.push(index);
+      })
+      .catch((e: unknown) => e);
+    expect(codeOf(viaRun)).toBe('OBJ_CHECKSUM');
+    expect((viaRun as Error).message).toMatch(/block 1 of flip\.0 on ost0 failed its checksum/);
+    expect(parts).toEqual([0]);
+    expect(oss.bulk.checksumRechecks).toBe(rechecks + 2);
     expect(codeOf(await grpcRead(oss.grpc, r, B, 10).catch((e: unknown) => e))).toBe('OBJ_CHECKSUM');
     // blocks that are intact still read
     expect((await oss.bulk.read(r, 0, B)).equals(data.subarray(0, B))).toBe(true);
@@ -46,7 +70,33 @@ describe('OSS integrity', () => {
       'OBJ_CHECKSUM',
     );
     const metrics = await (await fetch(`${oss.adminUrl}/metrics`)).text();
-    expect(metrics).toMatch(/stripefs_oss_checksum_errors_total\{[^}]*ost="ost0"[^}]*\} [3-9]/);
+    expect(metrics).toMatch(/stripefs_oss_checksum_errors_total\{[^}]*ost="ost0"[^}]*\} [4-9]/);
+  });
+
+  it('a read whose client checks it gets whole blocks unchecked by the OSS, partial ones checked', async () => {
+    const data = Buffer.alloc(2 * B, 0x3c);
+    const r = await storeAndFlip('waive.0', data, B + 7);
+    // One request as the client sends it first: the stored crc travels with the block and
+    // the mismatch is found at the client (had the OSS checked, it would have refused).
+    const once = (offset: number, length: number): Promise<unknown> =>
+      (
+        oss.bulk as unknown as {
+          readOnce(...args: unknown[]): Promise<Buffer>;
+        }
+      )
+        .readOnce(r, offset, length, Buffer.allocUnsafe, true)
+        .catch((e: unknown) => e);
+    const whole = await once(0, 2 * B);
+    expect(codeOf(whole)).toBe('OBJ_CHECKSUM');
+    expect((whole as { details: object }).details).toMatchObject({
+      detectedBy: 'client',
+      uncheckedByOss: true,
+    });
+    // part of the bad block: its crc is computed from the bytes, so the OSS checks the block first
+    const part = await once(B + 100, 50);
+    expect((part as Error).message).toMatch(/block 1 of waive\.0 on ost0 failed its checksum/);
+    // the good block still reads, unchecked or not
+    expect(((await once(0, B)) as Buffer).equals(data.subarray(0, B))).toBe(true);
   });
 
   it('a write whose declared crc does not match is rejected and leaves no object', async () => {
@@ -74,9 +124,16 @@ describe('OSS integrity', () => {
       body: JSON.stringify({ corruptReadRate: 1, seed: 7 }),
     });
     expect(put.status).toBe(200);
+    const rechecks = oss.bulk.checksumRechecks;
     const err = await oss.bulk.read(r, 0, data.length).catch((e: unknown) => e);
     expect(codeOf(err)).toBe('OBJ_CHECKSUM');
-    expect((err as { details: { detectedBy: string } }).details.detectedBy).toBe('client');
+    // failed unchecked, then again with the OSS's check: the bytes broke after it, on the way
+    expect((err as { details: object }).details).toMatchObject({
+      detectedBy: 'client',
+      uncheckedByOss: false,
+    });
+    expect((err as Error).message).toMatch(/in transit/);
+    expect(oss.bulk.checksumRechecks).toBe(rechecks + 1);
     const viaGrpc = await grpcRead(oss.grpc, r, 0, data.length);
     expect(viaGrpc.crcOk).toBe(false);
     await fetch(`${oss.adminUrl}/api/osts/${ostId}/faults`, { method: 'DELETE' });
