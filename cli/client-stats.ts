@@ -45,7 +45,8 @@ export function clientStatsText(s: ClientStats): string {
   }
   lines.push(
     `requests: ${s.requests.bulk} bulk, ${s.requests.grpc} gRPC; retries ${s.retries}, ` +
-      `degraded reads ${s.degradedReads}, bad chunks reported ${s.badChunksReported}`,
+      `degraded reads ${s.degradedReads}, bad chunks reported ${s.badChunksReported}, ` +
+      `checksum rechecks ${s.checksumRechecks}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -7,6 +7,8 @@ export class ClientCounters {
   retries = 0;
   degradedReads = 0;
   badChunksReported = 0;
+  /** Bulk reads that failed their checksum here and were read again with the OSS's own check. */
+  checksumRechecks = 0;
   /** Reads of part of a block fetched exactly, without the block (no readahead window). */
   exactReads = 0;
   /** Object requests sent per transport (bulk data path, gRPC fallback). */

@@ -86,7 +86,7 @@ export class StripeClient {
       limits.cacheBlockBytes,
       Math.ceil(limits.cacheBytesMax / limits.cacheBlockBytes),
     );
-    const pool = new OssPool(limits, counters.requests, (bytes) => blocks.take(bytes));
+    const pool = new OssPool(limits, counters, (bytes) => blocks.take(bytes));
     const random = seededRandom(options.seed ?? seedFromEnv());
     const health = new OstHealth(limits.ostSuspectMs);
     const io = new ObjectIo({ mds, limits, random, counters, pool, health, blocks });

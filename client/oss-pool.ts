@@ -14,6 +14,7 @@ import { CLIENT_OPTIONS, call, fromGrpcError } from '../common/grpc.js';
 import { Semaphore } from '../common/semaphore.js';
 import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
 import { contract, type ObjectRef, type ReadRangeResponse__Output } from '../proto/index.js';
+import type { ClientCounters } from './counters.js';
 import type { ClientLimits } from './limits.js';
 
 /** Where one OST's OSS listens: gRPC always, the bulk path when it has one ('' otherwise). */
@@ -50,8 +51,8 @@ export class OssPool {
   private readonly total: Semaphore;
   constructor(
     private readonly limits: ClientLimits,
-    /** Requests sent per transport, for stats and tests. */
-    private readonly requests: { bulk: number; grpc: number },
+    /** Requests sent per transport, and bulk reads rechecked by the OSS, for stats and tests. */
+    private readonly counters: Pick<ClientCounters, 'requests' | 'checksumRechecks'>,
     /** Buffers bulk reads land in (the client's block pool). */
     private readonly allocRead?: (bytes: number) => Buffer,
   ) {
@@ -75,6 +76,9 @@ export class OssPool {
       conn.bulk = new BulkClient(endpoint.bulkAddress, {
         connectionsMax: this.limits.inFlightPerOssMax,
         timeoutMs: this.limits.requestTimeoutMs,
+        onChecksumRecheck: () => {
+          this.counters.checksumRechecks++;
+        },
       });
     }
     return conn;
@@ -104,12 +108,12 @@ export class OssPool {
   ): Promise<void> {
     return this.bounded(endpoint, async (conn) => {
       if (conn.bulk) {
-        this.requests.bulk++;
+        this.counters.requests.bulk++;
         const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.length);
         await conn.bulk.write(bulkRef(ref), offset, buf, checksum, checksums ? { checksums } : {});
         return;
       }
-      this.requests.grpc++;
+      this.counters.requests.grpc++;
       await this.grpcWrite(conn.client, ref, offset, data, checksum);
     });
   }
@@ -152,10 +156,10 @@ export class OssPool {
           skipped: true,
         });
       if (conn.bulk) {
-        this.requests.bulk++;
+        this.counters.requests.bulk++;
         return conn.bulk.read(bulkRef(ref), offset, length, this.allocRead);
       }
-      this.requests.grpc++;
+      this.counters.requests.grpc++;
       return this.grpcRead(conn.client, ref, offset, length);
     });
   }
@@ -179,7 +183,7 @@ export class OssPool {
         throw new StripeError('REQ_UNAVAILABLE', `skipped a read of ${ref.objectId}: its OST is failing`, {
           skipped: true,
         });
-      this.requests.bulk++;
+      this.counters.requests.bulk++;
       await conn.bulk.readRun(bulkRef(ref), offset, lengths, onPart, this.allocRead);
     });
   }

@@ -26,6 +26,11 @@ export interface ClientStats {
   retries: number;
   degradedReads: number;
   badChunksReported: number;
+  /**
+   * Bulk reads that failed their checksum at the client and were read again
+   * with the OSS's check (a rotten disk block then fails there; a wire error may heal).
+   */
+  checksumRechecks: number;
   /** Partial-block reads fetched as asked, not as whole cache blocks (random access or readahead off). */
   exactReads: number;
   /** Object reads and writes sent over the bulk data path and over gRPC. */
@@ -58,6 +63,7 @@ export function statsOf(ctx: ClientContext): ClientStats {
     retries: counters.retries,
     degradedReads: counters.degradedReads,
     badChunksReported: counters.badChunksReported,
+    checksumRechecks: counters.checksumRechecks,
     exactReads: counters.exactReads,
     requests: { ...counters.requests },
   };

@@ -38,6 +38,8 @@ export interface BulkClientOptions {
    * again with the OSS's check only when one fails.
    */
   ossChecksReads?: boolean;
+  /** Called on each read asked for again with the OSS's check (see checksumRechecks). */
+  onChecksumRecheck?: () => void;
 }
 
 export const BULK_CONNECTIONS_DEFAULT = 16;
@@ -76,6 +78,7 @@ export class BulkClient {
   private readonly timeoutMs: number;
   private readonly blockBytes: number;
   private readonly waiveOssCheck: boolean;
+  private readonly onChecksumRecheck: () => void;
   private closed = false;
   private readonly host: string;
   private readonly port: number;
@@ -102,6 +105,7 @@ export class BulkClient {
     this.timeoutMs = opts.timeoutMs ?? BULK_TIMEOUT_MS_DEFAULT;
     this.blockBytes = opts.blockBytes ?? LIMITS.checksumBlockBytes;
     this.waiveOssCheck = opts.ossChecksReads !== true;
+    this.onChecksumRecheck = opts.onChecksumRecheck ?? (() => undefined);
   }
 
   /**
@@ -171,6 +175,7 @@ export class BulkClient {
     } catch (err) {
       if (!failedHere(err)) throw err;
       this.checksumRechecks++;
+      this.onChecksumRecheck();
       return this.readOnce(ref, offset, length, alloc, false);
     }
   }
@@ -233,6 +238,7 @@ export class BulkClient {
       if (!failedHere(err)) throw err;
       // The parts handed over passed; the rest is asked for again with the OSS's check.
       this.checksumRechecks++;
+      this.onChecksumRecheck();
       const skipped = lengths.slice(0, delivered).reduce((sum, n) => sum + n, 0);
       const first = delivered;
       await this.readRunOnce(
