@@ -162,7 +162,8 @@ export class BulkClient {
    * `alloc` supplies the buffer the body lands in (a block pool); by default
    * a fresh one. The OSS sends whole blocks unchecked, since every segment is
    * checked here; a segment that fails is asked for again with the OSS's own
-   * check (see recheck).
+   * check (see checksumRechecks). The buffer of the failed attempt is not
+   * handed back to `alloc`'s pool: the collector takes it.
    */
   async read(
     ref: BulkRef,
