@@ -9,13 +9,13 @@ import { BUFFER_ALIGN_BYTES, isAligned } from '../common/bulk/buffer-pool.js';
 import { crc32c } from '../common/checksum.js';
 import { StripeError } from '../common/errors.js';
 import { zeroCrc } from './block-crc.js';
-import { DATA_BUFFER_BYTES, dataBuffers } from './buffers.js';
+import { READ_SPAN_BYTES, readSpanBuffers } from './buffers.js';
 import { CRC_GROUP_BLOCKS } from './index-keys.js';
 import { checkRange } from './object-id.js';
 import type { Ost } from './ost.js';
 
 /** Bytes read from the file per system call (whole blocks): one span. */
-export const READ_PIECE_BYTES = DATA_BUFFER_BYTES;
+export const READ_PIECE_BYTES = READ_SPAN_BYTES;
 
 export interface ReadPiece {
   data: Buffer;
@@ -156,9 +156,9 @@ export async function* readObjectSpans(
       constants.O_RDONLY | (direct ? constants.O_DIRECT : 0),
     );
     const file = fh.fh;
-    // Spans of whole blocks in pooled buffers, one system call each, with one span of read-ahead.
+    // Spans of whole blocks in pooled 2 MiB buffers, one system call each, with one span of read-ahead.
     const span = async (start: number): Promise<{ whole: Buffer; data: Buffer }> => {
-      const whole = dataBuffers.take();
+      const whole = readSpanBuffers.take();
       const length = Math.min(READ_PIECE_BYTES, Math.min(meta.size, (lastBlock + 1) * B) - start);
       if (!direct) return { whole, data: await readFull(file, start, length, whole) };
       if (isAligned(whole))
@@ -190,9 +190,9 @@ export async function* readObjectSpans(
       }
       const last = pieces[pieces.length - 1];
       if (!last) {
-        dataBuffers.give(whole);
+        readSpanBuffers.give(whole);
       } else {
-        last.release = () => dataBuffers.give(whole);
+        last.release = () => readSpanBuffers.give(whole);
         yield pieces;
       }
       position = following;
