@@ -21,7 +21,7 @@ import { CLIENT_LIMITS } from '../client/limits.js';
 import { ossIndexOfOst, waitForOsts } from '../test/client/cluster.js';
 import { localDisk, rawSocketPump } from './baselines.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
-import { type BenchResult, GB, result, type SuiteOptions } from './types.js';
+import { type BenchResult, GB, median, result, type SuiteOptions } from './types.js';
 
 export type { BenchResult };
 
@@ -66,8 +66,7 @@ const READ_REPEATS = 3;
 async function medianOf(times: number, measure: () => Promise<number>): Promise<number> {
   const values: number[] = [];
   for (let i = 0; i < times; i++) values.push(await measure());
-  values.sort((a, b) => a - b);
-  return values[Math.floor(values.length / 2)] as number;
+  return median(values);
 }
 
 async function timedGBps(bytes: number, work: () => Promise<void>): Promise<number> {

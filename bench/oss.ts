@@ -24,7 +24,7 @@ import { checksumBackend, crc32c } from '../common/checksum.js';
 import { Semaphore } from '../common/semaphore.js';
 import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
 import { contract, type ReadRangeResponse__Output } from '../proto/index.js';
-import type { BenchResult } from './types.js';
+import { type BenchResult, median, result } from './types.js';
 
 export type { BenchResult };
 
@@ -264,22 +264,8 @@ export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }):
   const command = `node dist/bench/oss.js${opts.quick ? ' --quick' : ''}`;
   const work = mkdtempSync(join(process.env.STRIPEFS_BENCH_DIR ?? tmpdir(), 'stripefs-bench-oss-'));
   const results: BenchResult[] = [];
-  const add = (
-    id: string,
-    value: number,
-    unit: string,
-    baseline: number | null,
-    baselineName?: string,
-  ): void => {
-    results.push({
-      id,
-      value,
-      unit,
-      baseline,
-      ratio: baseline ? value / baseline : null,
-      command,
-      ...(baselineName ? { baselineName } : {}),
-    });
+  const add = (id: string, value: number, unit: string, baseline: number | null): void => {
+    results.push({ id, value, unit, baseline, ratio: baseline ? value / baseline : null, command });
   };
   const addCpu = (id: string, m: { client: CpuPerGiB; server: CpuPerGiB }): void => {
     for (const [side, cpu] of [
@@ -363,13 +349,11 @@ export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }):
       } finally {
         checking.close();
       }
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-      add(
-        'oss.bulk.read.cpu-oss-reader-checks',
-        median(ossCpu.waived),
-        'CPU ms/GiB',
-        median(ossCpu.checked),
-        'the same reads checked by the OSS as well, same run',
+      results.push(
+        result('oss.bulk.read.cpu-oss-reader-checks', median(ossCpu.waived), 'CPU ms/GiB', command, {
+          value: median(ossCpu.checked),
+          name: 'the same reads checked by the OSS as well, same run',
+        }),
       );
       if (opts.bulkOnly) return results;
       const v1 = contract();

@@ -48,3 +48,9 @@ export function result(
 }
 
 export const GB = 1e9;
+
+/** The middle value of `values` (the upper one of the two middles for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}

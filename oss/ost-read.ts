@@ -14,9 +14,6 @@ import { CRC_GROUP_BLOCKS } from './index-keys.js';
 import { checkRange } from './object-id.js';
 import type { Ost } from './ost.js';
 
-/** Bytes read from the file per system call (whole blocks): one span. */
-export const READ_PIECE_BYTES = READ_SPAN_BYTES;
-
 export interface ReadPiece {
   data: Buffer;
   crc: number;
@@ -159,7 +156,7 @@ export async function* readObjectSpans(
     // Spans of whole blocks in pooled 2 MiB buffers, one system call each, with one span of read-ahead.
     const span = async (start: number): Promise<{ whole: Buffer; data: Buffer }> => {
       const whole = readSpanBuffers.take();
-      const length = Math.min(READ_PIECE_BYTES, Math.min(meta.size, (lastBlock + 1) * B) - start);
+      const length = Math.min(READ_SPAN_BYTES, Math.min(meta.size, (lastBlock + 1) * B) - start);
       if (!direct) return { whole, data: await readFull(file, start, length, whole) };
       if (isAligned(whole))
         return { whole, data: await readFull(file, start, length, whole, BUFFER_ALIGN_BYTES) };

@@ -174,11 +174,16 @@ export class BulkClient {
     try {
       return await this.readOnce(ref, offset, length, alloc, this.waiveOssCheck);
     } catch (err) {
-      if (!failedHere(err)) throw err;
-      this.checksumRechecks++;
-      this.onChecksumRecheck();
+      this.recheckOrThrow(err);
       return this.readOnce(ref, offset, length, alloc, false);
     }
+  }
+
+  /** Rethrows `err` unless it calls for a read with the OSS's check (failedHere), which it counts. */
+  private recheckOrThrow(err: unknown): void {
+    if (!failedHere(err)) throw err;
+    this.checksumRechecks++;
+    this.onChecksumRecheck();
   }
 
   private readOnce(
@@ -236,10 +241,8 @@ export class BulkClient {
     try {
       await this.readRunOnce(ref, offset, lengths, counted, alloc, this.waiveOssCheck);
     } catch (err) {
-      if (!failedHere(err)) throw err;
+      this.recheckOrThrow(err);
       // The parts handed over passed; the rest is asked for again with the OSS's check.
-      this.checksumRechecks++;
-      this.onChecksumRecheck();
       const skipped = lengths.slice(0, delivered).reduce((sum, n) => sum + n, 0);
       const first = delivered;
       await this.readRunOnce(
