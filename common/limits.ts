@@ -24,6 +24,12 @@ export const LIMITS = {
   /** Smallest and largest stripe unit. */
   stripeSizeBytesMin: 64 * KiB,
   stripeSizeBytesMax: 64 * MiB,
+  /**
+   * Recovery under a byte-rate setting: how far one RecoverPg's pacing may fall
+   * behind (listing its PG, a slow slice) and still catch up, and the most
+   * credit the MDS's cluster-wide pace hands one task for the gap before it.
+   */
+  recoveryPaceLagMsMax: 1_000,
   /** Objects a raid0/replicated file may be striped over. */
   stripeCountMax: 256,
   /** Object ids: length and alphabet are checked in oss/. */

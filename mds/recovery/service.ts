@@ -14,6 +14,7 @@ import type { BatchOp, MdsDb } from '../db.js';
 import { KEYS, numbersOfRecoveryKey } from '../keys.js';
 import { OssClients } from '../oss-clients.js';
 import { applyDone, holderChanges, parsePgKey, pgKey, targetsOf } from './holders.js';
+import { RecoveryPacer } from './pacer.js';
 import { planRecovery, type RecoveryTask, staleKey, taskKey } from './planner.js';
 import { RateWindow, type RecoveryProgress } from './progress.js';
 import { type BadChunkReport, type RecoverySettings, Repairs } from './repairs.js';
@@ -65,6 +66,7 @@ export class RecoveryService {
   private readonly retry = new Map<string, { attempts: number; notBeforeMs: number }>();
   private readonly estimates = new Map<string, number>();
   private readonly rate = new RateWindow();
+  private readonly pacer = new RecoveryPacer();
   private readonly calls = new Semaphore(RECOVERY_MDS_CALLS_MAX);
   private readonly clients = new OssClients();
   private timer: NodeJS.Timeout | undefined;
@@ -149,6 +151,7 @@ export class RecoveryService {
     if (this.stopped) return;
     const now = this.clock.monotonicMs();
     this.rate.busy(this.holders.size > 0, now);
+    if (this.holders.size === 0 && this.active.size === 0) this.pacer.idle();
     const tasks = planRecovery({
       state: this.cluster.state,
       holders: this.holders,
@@ -182,6 +185,7 @@ export class RecoveryService {
 
   private requestOf(task: RecoveryTask, pool: PoolRecord, state: ClusterState): RecoverPgRequest {
     const ossOf = (ostId: number) => state.oss.find((o) => o.osts.some((x) => x.id === ostId));
+    const share = this.shareOf(task);
     const sources: RecoverSource[] = task.sources.flatMap((s) => {
       const oss = ossOf(s.ostId);
       return oss
@@ -217,7 +221,8 @@ export class RecoveryService {
       rule,
       sources,
       mapEpoch: state.map.epoch,
-      bytesPerSec: this.shareOf(task),
+      bytesPerSec: share,
+      creditBytes: this.pacer.creditFor(share, this.clock.monotonicMs()),
       mode: MODE_WIRE[task.mode],
       objectIds: task.objectIds,
     };
@@ -245,6 +250,7 @@ export class RecoveryService {
       this.totals.objectsCopied += res.objectsCopied;
       this.totals.bytesCopied += res.bytesCopied;
       this.rate.add(res.bytesCopied, this.clock.monotonicMs());
+      this.pacer.completed(Number(res.bytesCopied), this.settings.maxBytesPerSec, this.clock.monotonicMs());
       if (repair) this.totals.objectsRepaired += res.objectsCopied;
       else await this.complete(task);
       this.retry.delete(key);

@@ -8,6 +8,7 @@
 import { crc32c } from '../../common/checksum.js';
 import { reconstructAll } from '../../common/erasure.js';
 import { StripeError } from '../../common/errors.js';
+import { LIMITS } from '../../common/limits.js';
 import type { Logger } from '../../common/logging.js';
 import { Semaphore } from '../../common/semaphore.js';
 import type { OssCore } from '../ops.js';
@@ -32,6 +33,8 @@ export interface RecoverRequest {
   sources: SourceRef[];
   mapEpoch: number;
   bytesPerSec: number;
+  /** Bytes that may go before pacing starts (the MDS's pace is behind by this much). */
+  creditBytes?: number;
   mode: RecoverMode;
   objectIds: string[];
 }
@@ -75,12 +78,16 @@ export class Recoverer {
   async recoverPg(req: RecoverRequest): Promise<RecoverResult> {
     const h = this.core.handle(req.targetOstId);
     if (req.sources.length === 0) throw new StripeError('REQ_INVALID', 'RecoverPg without sources');
+    // Made before the listing, so the time the listing takes is made up by the copies after it.
+    const bucket = new TokenBucket(req.bytesPerSec, {
+      creditBytes: req.creditBytes ?? 0,
+      lagMsMax: LIMITS.recoveryPaceLagMsMax,
+    });
     const listed = await this.listSource(req);
     const local = await this.listLocal(req);
     const jobs = this.jobsOf(req, listed, local);
     const result: RecoverResult = { objectsCopied: 0, bytesCopied: 0, objectsSkipped: 0, objectsFailed: 0 };
     result.objectsSkipped = listed.length - jobs.length;
-    const bucket = new TokenBucket(req.bytesPerSec);
     const perTask = new Semaphore(RECOVERY_OBJECTS_PER_TASK_MAX);
     let firstError: unknown;
     await Promise.all(

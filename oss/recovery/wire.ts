@@ -37,6 +37,7 @@ export function recoverRequestFromWire(req: RecoverPgRequest__Output): RecoverRe
     })),
     mapEpoch: Number(req.mapEpoch),
     bytesPerSec: Number(req.bytesPerSec),
+    creditBytes: Number(req.creditBytes),
     mode,
     objectIds: [...req.objectIds],
   };

@@ -16,6 +16,7 @@ export interface RecoverPgRequest {
   'bytesPerSec'?: (number | string | Long);
   'mode'?: (_stripefs_v1_RecoverMode);
   'objectIds'?: (string)[];
+  'creditBytes'?: (number | string | Long);
 }
 
 export interface RecoverPgRequest__Output {
@@ -29,4 +30,5 @@ export interface RecoverPgRequest__Output {
   'bytesPerSec': (number);
   'mode': (_stripefs_v1_RecoverMode__Output);
   'objectIds': (string)[];
+  'creditBytes': (number);
 }
