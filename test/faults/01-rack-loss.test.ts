@@ -28,13 +28,19 @@ const REP3_RACK: Layout = {
   stripeSize: 64 * 1024,
 };
 
-/** Polls the MDS until no reported copy waits for its repair and no repair or recovery task runs. */
-async function waitRepairsDone(cluster: FaultCluster): Promise<void> {
+/**
+ * Polls the MDS until no reported copy waits for its repair and no repair or recovery task
+ * runs; fails with the MDS's recovery status if that takes over `timeoutMs`.
+ */
+async function waitRepairsDone(cluster: FaultCluster, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = await getJson<{ repairsQueued: number; active: unknown[] }>(
       `${cluster.mdsAdminUrl}/api/recovery`,
     );
     if (status.repairsQueued === 0 && status.active.length === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`repairs still queued or running after ${timeoutMs} ms: ${JSON.stringify(status)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -112,12 +118,15 @@ describe('scenario 1: replicated:3 across racks survives the loss of a rack', ()
       // writers; the MDS re-copies them once their OSTs are up, with no help:
       // a plain fsck (no --repair) turns clean by itself. fsck reads every copy,
       // so it runs once the MDS has no repair queued or running.
+      const started = Date.now();
       await waitRepairsDone(cluster);
+      console.log(`repairs done ${Date.now() - started} ms after the new writes`);
       let check = await runCli(['fsck', '--mds', cluster.mdsAddress], { timeoutMs: 60_000 });
       for (let attempt = 0; attempt < 30 && check.code !== 0; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 2_000));
         check = await runCli(['fsck', '--mds', cluster.mdsAddress], { timeoutMs: 60_000 });
       }
+      console.log(`fsck clean ${Date.now() - started} ms after the new writes`);
       expect(check.code, check.stdout.slice(-2000) + check.stderr).toBe(0);
       const repaired = await runCli(['fsck', '--mds', cluster.mdsAddress, '--repair'], { timeoutMs: 60_000 });
       expect(repaired.code, repaired.stdout.slice(-2000) + repaired.stderr).toBe(0);
