@@ -121,7 +121,13 @@ export class ObjectIo {
     offset: number,
     length: number,
   ): Promise<Buffer> {
-    return withRetries(this.deps, async (view) => {
+    // Set once the placed copies were read again after the PG's holders were asked.
+    let settled = false;
+    const secondLook = (): Promise<Buffer> => {
+      settled = true;
+      return attempt(this.deps.mds.mapView);
+    };
+    const attempt = async (view: MapView): Promise<Buffer> => {
       const target = locateObject(view, fileLayout, inode, objectIndex);
       const failures: Failure[] = [];
       const order = this.tryOrder(view, target.osts);
@@ -141,7 +147,7 @@ export class ObjectIo {
             rank === order.length - 1,
             answer,
           );
-          if (answer.short && rank < order.length - 1) {
+          if (answer.short) {
             shortCopy ??= data;
             continue;
           }
@@ -154,44 +160,68 @@ export class ObjectIo {
           if (code === 'MAP_STALE') throw err;
         }
       }
-      if (shortCopy) return shortCopy;
+      if (shortCopy) {
+        // Every copy that answered is short of the range. That is a sparse tail (zeros), or a
+        // copy that recovery or a rebalance is still filling, slice by slice from the start,
+        // while its PG moves: then an old holder has the whole range.
+        const whole = await this.readFromHolders(view, target, offset, length, failures, true);
+        if (whole) return whole;
+        return settled ? shortCopy : secondLook();
+      }
       // Every placed copy says "no such object". While the PG is moving (recovery,
       // rebalance) the data may still sit on its old holders: ask them before
       // calling it a hole (never written), which reads as zeros.
       if (failures.length > 0 && failures.every((f) => f.code === 'OBJ_NOT_FOUND')) {
-        const moved = await this.readFromHolders(view, target, offset, length, failures);
+        const moved = await this.readFromHolders(view, target, offset, length, failures, false);
         if (moved) return moved;
-        if (failures.every((f) => f.code === 'OBJ_NOT_FOUND')) return Buffer.alloc(length);
+        if (failures.every((f) => f.code === 'OBJ_NOT_FOUND')) {
+          // No old holder had it either. The copy may have landed on its new OST while we
+          // asked (the PG went clean and its old copies were purged): one more look at the
+          // placed copies before calling it a hole. The same goes for a short copy above.
+          return settled ? Buffer.alloc(length) : secondLook();
+        }
       }
       throw new StripeError('IO_DEGRADED', `no replica of ${target.objectId} could be read`, {
         objects: [target.objectId],
         osts: target.osts,
         failures,
       });
-    });
+    };
+    return withRetries(this.deps, attempt);
   }
 
-  /** Reads from the PG's old holders that the placement no longer names; undefined when none has the object. */
+  /**
+   * Reads from the PG's old holders that the placement no longer names; undefined when none
+   * has the object (`wholeOnly`: none has the whole range; a short answer is passed over).
+   */
   private async readFromHolders(
     view: MapView,
     target: ObjectTarget,
     offset: number,
     length: number,
     failures: Failure[],
+    wholeOnly: boolean,
   ): Promise<Buffer | undefined> {
     const answer = await this.deps.mds.pgHolders(target.poolId, target.pg).catch(() => undefined);
     if (!answer || answer.clean) return undefined;
-    const tried = new Set(failures.map((f) => f.ost));
+    const tried = new Set([...failures.map((f) => f.ost), ...(wholeOnly ? target.osts : [])]);
+    let short: Buffer | undefined;
     for (const ost of answer.holders.filter((id) => id >= 0 && !tried.has(id))) {
       try {
-        const data = await this.readOne(view, target, ost, offset, length, true);
+        const reply = { short: false };
+        const data = await this.readOne(view, target, ost, offset, length, true, reply);
+        if (reply.short) {
+          if (!wholeOnly) short ??= data;
+          continue;
+        }
         this.deps.counters.degradedReads++;
         return data;
       } catch (err) {
         failures.push({ ost, code: codeOf(err) });
       }
     }
-    return undefined;
+    if (short) this.deps.counters.degradedReads++;
+    return short;
   }
 
   /** ec: the chunk of position `chunk` from the PG's old holder of that position, if it differs. */
