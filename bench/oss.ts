@@ -177,7 +177,7 @@ interface OssProcess {
 }
 
 /** An OSS whose OST ids are persisted already, so it serves without an MDS (it keeps retrying in the background). */
-async function startOssProcess(dataDir: string): Promise<OssProcess> {
+async function startOssProcess(dataDir: string, env: Record<string, string> = {}): Promise<OssProcess> {
   for (const i of [0, 1]) {
     mkdirSync(join(dataDir, `ost${i}`), { recursive: true });
     writeFileSync(join(dataDir, `ost${i}`, 'ost-id.json'), JSON.stringify({ id: i }));
@@ -192,6 +192,7 @@ async function startOssProcess(dataDir: string): Promise<OssProcess> {
       STRIPEFS_OSS_OSTS: '2',
       STRIPEFS_MDS: '127.0.0.1:1',
       STRIPEFS_LOG_LEVEL: 'error',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -355,6 +356,7 @@ export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }):
           name: 'the same reads checked by the OSS as well, same run',
         }),
       );
+      results.push(await spanComparison(work, bulk, oss.pid, roundChunks, data, crc, command));
       if (opts.bulkOnly) return results;
       const v1 = contract();
       const plain = new v1.OssService(`127.0.0.1:${oss.grpcPort}`, grpc.credentials.createInsecure(), {
@@ -381,6 +383,59 @@ export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }):
     rmSync(work, { recursive: true, force: true });
   }
   return results;
+}
+
+/**
+ * The OSS's CPU per GiB read with its default 2 MiB read spans against an OSS
+ * of 1 MiB spans (oss.readSpanBytes) holding the same objects: interleaved
+ * rounds, medians. Both write with O_DIRECT and read with it, so neither has the
+ * objects in the page cache.
+ */
+async function spanComparison(
+  work: string,
+  defaultSpans: BulkClient,
+  defaultPid: number,
+  count: number,
+  data: Buffer,
+  crc: number,
+  command: string,
+): Promise<BenchResult> {
+  const MiB = 1024 * 1024;
+  const small = await startOssProcess(join(work, 'oss-1mib-spans'), {
+    STRIPEFS_OSS_READ_SPAN_BYTES: String(MiB),
+  });
+  const smallSpans = new BulkClient(`127.0.0.1:${small.bulkPort}`, { connectionsMax: IN_FLIGHT });
+  const ref = (i: number) => ({ ostId: i % 2, objectId: `b.${i}`, poolId: 1, pg: 0, mapEpoch: 0 });
+  try {
+    await parallel(count, IN_FLIGHT, async (i) => {
+      await smallSpans.write(ref(i), 0, data, crc);
+    });
+    const spare: Buffer[] = [];
+    const readAll = (client: BulkClient) =>
+      parallel(count, IN_FLIGHT, async (i) => {
+        const got = await client.read(ref(i), 0, CHUNK_BYTES, (n) =>
+          (spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES)).subarray(0, n),
+        );
+        if (got.length !== CHUNK_BYTES) throw new Error('short read');
+        spare.push(got);
+      });
+    const cpu = { default: [] as number[], small: [] as number[] };
+    for (let round = 0; round < 3; round++)
+      for (const [side, client, pid] of [
+        ['default', defaultSpans, defaultPid],
+        ['small', smallSpans, small.pid],
+      ] as const) {
+        const m = await timedCpu(count * CHUNK_BYTES, pid, () => readAll(client));
+        cpu[side].push(m.server.user + m.server.system);
+      }
+    return result('oss.bulk.read.cpu-2mib-spans', median(cpu.default), 'CPU ms/GiB', command, {
+      value: median(cpu.small),
+      name: 'an OSS reading the same objects in 1 MiB spans, same run',
+    });
+  } finally {
+    smallSpans.close();
+    await small.stop();
+  }
 }
 
 function printTable(results: BenchResult[]): void {

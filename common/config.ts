@@ -151,6 +151,11 @@ export const CONFIG_SCHEMA = {
     default: true,
     doc: 'Write whole aligned 4 KiB blocks and read whole spans with O_DIRECT, bypassing the page cache, where the file system supports it (checked at start)',
   },
+  'oss.readSpanBytes': {
+    kind: { type: 'int', min: 1024 * 1024, max: 16 * 1024 * 1024 },
+    default: 2 * 1024 * 1024,
+    doc: 'Bytes a read steps through an object at a time (one disk read, one socket writev each); a multiple of 1 MiB',
+  },
   'oss.faultSeed': {
     kind: { type: 'int', min: 0, max: 4_294_967_295 },
     default: 1,

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../common/logging.js';
 import { type Clock, type Random, seededRandom, systemClock } from '../common/random.js';
 import { contract, type PingRequest__Output, type PingResponse } from '../proto/index.js';
 import { buildAdminApp } from './admin.js';
+import { setReadSpanBytes } from './buffers.js';
 import { startBulkServer } from './bulk-server.js';
 import { OstFaults } from './faults.js';
 import { ossServiceHandlers } from './grpc-service.js';
@@ -70,6 +71,7 @@ async function openOsts(config: Config, logger: Logger): Promise<OstHandle[]> {
 export async function buildOss(config: Config, deps: OssDeps = {}): Promise<BuiltOss> {
   const ossId = config['oss.id'];
   if (!ossId) throw new StripeError('CONFIG_INVALID', 'oss.id (STRIPEFS_OSS_ID) is required to start an OSS');
+  setReadSpanBytes(config['oss.readSpanBytes']); // process-wide: one OSS per process outside tests
   const logger = deps.logger ?? createLogger('oss', config['log.level']);
   const random = deps.random ?? seededRandom((deps.clock ?? systemClock).nowMs() >>> 0);
   const crc = checksumBackend();

@@ -154,7 +154,7 @@ async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Prom
         headerSent = true;
       },
       async (pieces) => {
-        // The segments of one disk span (2 MiB, READ_SPAN_BYTES) leave in one writev; the span's buffer
+        // The segments of one disk span (oss.readSpanBytes, 2 MiB) leave in one writev; the span's buffer
         // goes back to the pool once the socket has handed its bytes to the kernel.
         socket.cork();
         corked = true;

@@ -9,7 +9,7 @@ import { BUFFER_ALIGN_BYTES, isAligned } from '../common/bulk/buffer-pool.js';
 import { crc32c } from '../common/checksum.js';
 import { StripeError } from '../common/errors.js';
 import { zeroCrc } from './block-crc.js';
-import { READ_SPAN_BYTES, readSpanBuffers } from './buffers.js';
+import { readSpanBuffers, readSpanBytes } from './buffers.js';
 import { CRC_GROUP_BLOCKS } from './index-keys.js';
 import { checkRange } from './object-id.js';
 import type { Ost } from './ost.js';
@@ -153,10 +153,12 @@ export async function* readObjectSpans(
       constants.O_RDONLY | (direct ? constants.O_DIRECT : 0),
     );
     const file = fh.fh;
-    // Spans of whole blocks in pooled 2 MiB buffers, one system call each, with one span of read-ahead.
+    // Spans of whole blocks in pooled buffers (oss.readSpanBytes), one system call each, with one span of read-ahead.
+    const spans = readSpanBuffers;
+    const spanBytes = readSpanBytes;
     const span = async (start: number): Promise<{ whole: Buffer; data: Buffer }> => {
-      const whole = readSpanBuffers.take();
-      const length = Math.min(READ_SPAN_BYTES, Math.min(meta.size, (lastBlock + 1) * B) - start);
+      const whole = spans.take();
+      const length = Math.min(spanBytes, Math.min(meta.size, (lastBlock + 1) * B) - start);
       if (!direct) return { whole, data: await readFull(file, start, length, whole) };
       if (isAligned(whole))
         return { whole, data: await readFull(file, start, length, whole, BUFFER_ALIGN_BYTES) };
@@ -187,9 +189,9 @@ export async function* readObjectSpans(
       }
       const last = pieces[pieces.length - 1];
       if (!last) {
-        readSpanBuffers.give(whole);
+        spans.give(whole);
       } else {
-        last.release = () => readSpanBuffers.give(whole);
+        last.release = () => spans.give(whole);
         yield pieces;
       }
       position = following;
