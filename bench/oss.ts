@@ -168,6 +168,57 @@ async function alignedChunk(file: string, raw: Buffer): Promise<Buffer> {
   throw new Error('no O_DIRECT-aligned offset found');
 }
 
+/** Bench object `b.<i>` (CHUNK_BYTES), on OST i % 2 of a bench OSS. */
+function chunkRef(i: number) {
+  return { ostId: i % 2, objectId: `b.${i}`, poolId: 1, pg: 0, mapEpoch: 0 };
+}
+
+/** Writes chunks 0 .. count-1, each `data`. */
+function writeChunks(client: BulkClient, count: number, data: Buffer, crc: number): Promise<void> {
+  return parallel(count, IN_FLIGHT, async (i) => {
+    await client.write(chunkRef(i), 0, data, crc);
+  });
+}
+
+/**
+ * Reads chunks 0 .. count-1 whole. They land in buffers kept in `spare` and
+ * reused, as the client library's block pool does (client/block-pool.ts).
+ */
+function readChunks(client: BulkClient, count: number, spare: Buffer[]): Promise<void> {
+  return parallel(count, IN_FLIGHT, async (i) => {
+    const got = await client.read(chunkRef(i), 0, CHUNK_BYTES, (n) =>
+      (spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES)).subarray(0, n),
+    );
+    if (got.length !== CHUNK_BYTES) throw new Error('short read');
+    spare.push(got);
+  });
+}
+
+interface ReadSide {
+  client: BulkClient;
+  /** The OSS process it reads from, whose CPU is measured. */
+  pid: number;
+}
+
+/**
+ * Each side's OSS CPU per GiB (user + system ms) reading `count` chunks: three
+ * rounds, the two sides interleaved in each, and the median of each side's
+ * rounds, so a change in the shared host's speed falls on both alike.
+ */
+async function interleavedReadCpu(a: ReadSide, b: ReadSide, count: number): Promise<[number, number]> {
+  const spare: Buffer[] = [];
+  const cpu = { a: [] as number[], b: [] as number[] };
+  for (let round = 0; round < 3; round++)
+    for (const [key, side] of [
+      ['a', a],
+      ['b', b],
+    ] as const) {
+      const m = await timedCpu(count * CHUNK_BYTES, side.pid, () => readChunks(side.client, count, spare));
+      cpu[key].push(m.server.user + m.server.system);
+    }
+  return [median(cpu.a), median(cpu.b)];
+}
+
 interface OssProcess {
   pid: number;
   grpcPort: number;
@@ -302,57 +353,35 @@ export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }):
     const bulk = new BulkClient(`127.0.0.1:${oss.bulkPort}`, { connectionsMax: IN_FLIGHT });
     const data = randomBytes(CHUNK_BYTES);
     const crc = crc32c(data);
-    const ref = (i: number, prefix: string) => ({
-      ostId: i % 2,
-      objectId: `${prefix}.${i}`,
-      poolId: 1,
-      pg: 0,
-      mapEpoch: 0,
-    });
     try {
-      const write = await timedCpu(totalBytes, oss.pid, () =>
-        parallel(chunks, IN_FLIGHT, async (i) => {
-          await bulk.write(ref(i, 'b'), 0, data, crc);
-        }),
-      );
+      const write = await timedCpu(totalBytes, oss.pid, () => writeChunks(bulk, chunks, data, crc));
       add('oss.bulk.write', write.rate, 'GB/s', diskNew);
       addCpu('oss.bulk.write', write);
-      // Reads land in reused buffers, as the client library's block pool does (client/block-pool.ts).
       const spare: Buffer[] = [];
-      const readAll = (client: BulkClient, count: number) =>
-        parallel(count, IN_FLIGHT, async (i) => {
-          const got = await client.read(ref(i, 'b'), 0, CHUNK_BYTES, (n) =>
-            (spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES)).subarray(0, n),
-          );
-          if (got.length !== CHUNK_BYTES) throw new Error('short read');
-          spare.push(got);
-        });
-      const read = await timedCpu(totalBytes, oss.pid, () => readAll(bulk, chunks));
+      const read = await timedCpu(totalBytes, oss.pid, () => readChunks(bulk, chunks, spare));
       add('oss.bulk.read', read.rate, 'GB/s', socketRate);
       addCpu('oss.bulk.read', read);
       // The OSS's CPU per GiB when it leaves whole blocks to the client's check (the default)
-      // against the same reads checked by the OSS as well: interleaved rounds, medians.
+      // against the same reads checked by the OSS as well.
       const checking = new BulkClient(`127.0.0.1:${oss.bulkPort}`, {
         connectionsMax: IN_FLIGHT,
         ossChecksReads: true,
       });
       const roundChunks = opts.quick ? chunks : chunks / 2;
-      const ossCpu = { waived: [] as number[], checked: [] as number[] };
+      let waived: number;
+      let checked: number;
       try {
-        for (let round = 0; round < 3; round++)
-          for (const [side, client] of [
-            ['waived', bulk],
-            ['checked', checking],
-          ] as const) {
-            const m = await timedCpu(roundChunks * CHUNK_BYTES, oss.pid, () => readAll(client, roundChunks));
-            ossCpu[side].push(m.server.user + m.server.system);
-          }
+        [waived, checked] = await interleavedReadCpu(
+          { client: bulk, pid: oss.pid },
+          { client: checking, pid: oss.pid },
+          roundChunks,
+        );
       } finally {
         checking.close();
       }
       results.push(
-        result('oss.bulk.read.cpu-oss-reader-checks', median(ossCpu.waived), 'CPU ms/GiB', command, {
-          value: median(ossCpu.checked),
+        result('oss.bulk.read.cpu-oss-reader-checks', waived, 'CPU ms/GiB', command, {
+          value: checked,
           name: 'the same reads checked by the OSS as well, same run',
         }),
       );
@@ -387,8 +416,8 @@ export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }):
 
 /**
  * The OSS's CPU per GiB read with its default 2 MiB read spans against an OSS
- * of 1 MiB spans (oss.readSpanBytes) holding the same objects: interleaved
- * rounds, medians. Both write with O_DIRECT and read with it, so neither has the
+ * of 1 MiB spans (oss.readSpanBytes) holding the same objects
+ * (interleavedReadCpu). Both write with O_DIRECT and read with it, so neither has the
  * objects in the page cache.
  */
 async function spanComparison(
@@ -405,31 +434,15 @@ async function spanComparison(
     STRIPEFS_OSS_READ_SPAN_BYTES: String(MiB),
   });
   const smallSpans = new BulkClient(`127.0.0.1:${small.bulkPort}`, { connectionsMax: IN_FLIGHT });
-  const ref = (i: number) => ({ ostId: i % 2, objectId: `b.${i}`, poolId: 1, pg: 0, mapEpoch: 0 });
   try {
-    await parallel(count, IN_FLIGHT, async (i) => {
-      await smallSpans.write(ref(i), 0, data, crc);
-    });
-    const spare: Buffer[] = [];
-    const readAll = (client: BulkClient) =>
-      parallel(count, IN_FLIGHT, async (i) => {
-        const got = await client.read(ref(i), 0, CHUNK_BYTES, (n) =>
-          (spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES)).subarray(0, n),
-        );
-        if (got.length !== CHUNK_BYTES) throw new Error('short read');
-        spare.push(got);
-      });
-    const cpu = { default: [] as number[], small: [] as number[] };
-    for (let round = 0; round < 3; round++)
-      for (const [side, client, pid] of [
-        ['default', defaultSpans, defaultPid],
-        ['small', smallSpans, small.pid],
-      ] as const) {
-        const m = await timedCpu(count * CHUNK_BYTES, pid, () => readAll(client));
-        cpu[side].push(m.server.user + m.server.system);
-      }
-    return result('oss.bulk.read.cpu-2mib-spans', median(cpu.default), 'CPU ms/GiB', command, {
-      value: median(cpu.small),
+    await writeChunks(smallSpans, count, data, crc);
+    const [twoMiB, oneMiB] = await interleavedReadCpu(
+      { client: defaultSpans, pid: defaultPid },
+      { client: smallSpans, pid: small.pid },
+      count,
+    );
+    return result('oss.bulk.read.cpu-2mib-spans', twoMiB, 'CPU ms/GiB', command, {
+      value: oneMiB,
       name: 'an OSS reading the same objects in 1 MiB spans, same run',
     });
   } finally {

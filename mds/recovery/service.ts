@@ -249,8 +249,9 @@ export class RecoveryService {
       this.totals.tasksDone++;
       this.totals.objectsCopied += res.objectsCopied;
       this.totals.bytesCopied += res.bytesCopied;
-      this.rate.add(res.bytesCopied, this.clock.monotonicMs());
-      this.pacer.completed(Number(res.bytesCopied), this.settings.maxBytesPerSec, this.clock.monotonicMs());
+      const doneMs = this.clock.monotonicMs();
+      this.rate.add(res.bytesCopied, doneMs);
+      this.pacer.completed(res.bytesCopied, this.settings.maxBytesPerSec, doneMs);
       if (repair) this.totals.objectsRepaired += res.objectsCopied;
       else await this.complete(task);
       this.retry.delete(key);
