@@ -50,10 +50,7 @@ export class MdsClient {
   private view: MapView | undefined;
   private watch: grpc.ClientReadableStream<{ map: ClusterMap__Output | null }> | undefined;
   private closed = false;
-  private readonly holdersCache = new Map<
-    string,
-    { atMs: number; answer: Promise<{ holders: number[]; clean: boolean }> }
-  >();
+  private readonly holdersCache = new Map<string, { atMs: number; answer: Promise<PgHolders> }>();
   private refreshing: Promise<MapView> | undefined;
   private readonly listeners = new Set<(view: MapView) => void>();
 
@@ -232,7 +229,7 @@ export class MdsClient {
    * placement (recovery or rebalance in progress). Cached briefly per PG and
    * map epoch: a scan of a file asks for the same PGs again and again.
    */
-  pgHolders(poolId: number, pg: number): Promise<{ holders: number[]; clean: boolean }> {
+  pgHolders(poolId: number, pg: number): Promise<PgHolders> {
     const key = `${poolId}:${pg}:${this.view?.epoch ?? 0}`;
     const now = performance.now();
     const cached = this.holdersCache.get(key);
@@ -240,6 +237,7 @@ export class MdsClient {
     const answer = call(this.channel(), 'GetPgHolders', { poolId, pg }).then((r) => ({
       holders: r.holders,
       clean: r.clean,
+      mapEpoch: Number(r.mapEpoch),
     }));
     if (this.holdersCache.size >= HOLDERS_CACHE_ENTRIES_MAX) this.holdersCache.clear();
     this.holdersCache.set(key, { atMs: now, answer });
@@ -252,6 +250,13 @@ export class MdsClient {
     this.watch?.cancel();
     for (const channel of this.channels) channel.close();
   }
+}
+
+/** Where a PG's data is, as of the MDS's map epoch `mapEpoch`. */
+export interface PgHolders {
+  holders: number[];
+  clean: boolean;
+  mapEpoch: number;
 }
 
 function must(attr: Attr__Output | null): Attr__Output {

@@ -12,6 +12,7 @@ import { rebuildChunk } from './ec.js';
 import type { FileLayout } from './layout.js';
 import { locateEcChunks, locateObject, type ObjectTarget } from './locate.js';
 import type { MapView } from './map.js';
+import type { PgHolders } from './mds-client.js';
 import type { OssEndpoint, OssPool } from './oss-pool.js';
 import type { OstHealth } from './ost-health.js';
 import { isTransientRequestCode, type RetryDeps, withRetries } from './retry.js';
@@ -82,15 +83,13 @@ export class ObjectIo {
     ost: number,
     offset: number,
     length: number,
-    lastResort: boolean,
+    skip: (() => boolean) | undefined,
     shortAnswer?: { short: boolean },
   ): Promise<Buffer> {
     const endpoint = this.endpoint(view, ost);
     if (!endpoint) throw new StripeError('REQ_UNAVAILABLE', `OST ${ost} has no address`);
     const started = performance.now();
     let data: Buffer;
-    // A request that queued for the OSS while the OST turned suspect goes elsewhere instead.
-    const skip = lastResort ? undefined : () => this.deps.health.isSuspect(ost);
     try {
       data = await this.deps.pool.readRange(endpoint, this.ref(target, ost), offset, length, skip);
     } catch (err) {
@@ -106,6 +105,20 @@ export class ObjectIo {
     const padded = Buffer.alloc(length);
     data.copy(padded);
     return padded;
+  }
+
+  /**
+   * When a read of `ost` may give up without being sent (asked once it has its slots): the
+   * OST turned suspect while the request queued, and one of `others` (the copies still to
+   * try) is up and healthy. With none, a suspect OST is still the best there is, and a read
+   * of the only live copy must never be skipped.
+   */
+  private skipFor(view: MapView, ost: number, others: () => Iterable<number | undefined>): () => boolean {
+    return () => {
+      if (!this.deps.health.isSuspect(ost)) return false;
+      for (const other of others()) if (other !== ost && this.healthy(view, other)) return true;
+      return false;
+    };
   }
 
   /** Up and healthy first, then up but recently failing, then down. */
@@ -144,7 +157,7 @@ export class ObjectIo {
             ost,
             offset,
             length,
-            rank === order.length - 1,
+            this.skipFor(view, ost, () => order.slice(rank + 1)),
             answer,
           );
           if (answer.short) {
@@ -191,6 +204,33 @@ export class ObjectIo {
   }
 
   /**
+   * Where the PG's data is while it moves, as of the map the read used. A read decides from
+   * this that a range is a hole (zeros), so an answer it cannot trust is an error, never
+   * "clean": the MDS out of reach is REQ_UNAVAILABLE, and an answer for a newer map than the
+   * read's (whose placement may differ) is MAP_STALE, which refreshes the map and retries.
+   */
+  private async holdersOf(view: MapView, target: ObjectTarget): Promise<PgHolders> {
+    let answer: PgHolders;
+    try {
+      answer = await this.deps.mds.pgHolders(target.poolId, target.pg);
+    } catch (err) {
+      throw new StripeError(
+        'REQ_UNAVAILABLE',
+        `cannot tell where PG ${target.poolId}.${target.pg} of ${target.objectId} is while it moves: ` +
+          `the MDS did not answer (${err instanceof Error ? err.message : String(err)})`,
+        { objects: [target.objectId], cause: codeOf(err) },
+      );
+    }
+    if (answer.mapEpoch > view.epoch)
+      throw new StripeError(
+        'MAP_STALE',
+        `PG ${target.poolId}.${target.pg} was asked about at map epoch ${view.epoch}, the MDS is at ${answer.mapEpoch}`,
+        { epoch: answer.mapEpoch, requestEpoch: view.epoch, mapStale: true },
+      );
+    return answer;
+  }
+
+  /**
    * Reads from the PG's old holders that the placement no longer names; undefined when none
    * has the object (`wholeOnly`: none has the whole range; a short answer is passed over).
    */
@@ -202,14 +242,14 @@ export class ObjectIo {
     failures: Failure[],
     wholeOnly: boolean,
   ): Promise<Buffer | undefined> {
-    const answer = await this.deps.mds.pgHolders(target.poolId, target.pg).catch(() => undefined);
-    if (!answer || answer.clean) return undefined;
+    const answer = await this.holdersOf(view, target);
+    if (answer.clean) return undefined;
     const tried = new Set([...failures.map((f) => f.ost), ...(wholeOnly ? target.osts : [])]);
     let short: Buffer | undefined;
     for (const ost of answer.holders.filter((id) => id >= 0 && !tried.has(id))) {
       try {
         const reply = { short: false };
-        const data = await this.readOne(view, target, ost, offset, length, true, reply);
+        const data = await this.readOne(view, target, ost, offset, length, undefined, reply);
         if (reply.short) {
           if (!wholeOnly) short ??= data;
           continue;
@@ -233,11 +273,15 @@ export class ObjectIo {
     length: number,
     failures: Failure[],
   ): Promise<Buffer | undefined> {
-    const answer = await this.deps.mds.pgHolders(primary.poolId, primary.pg).catch(() => undefined);
+    // Not knowing only costs the rebuild's own error here (IO_DEGRADED, retried): no guess is made.
+    const answer = await this.holdersOf(view, primary).catch((err: unknown) => {
+      if (codeOf(err) === 'MAP_STALE') throw err;
+      return undefined;
+    });
     const holder = answer && !answer.clean ? answer.holders[chunk] : undefined;
     if (holder === undefined || holder < 0 || failures.some((f) => f.ost === holder)) return undefined;
     try {
-      const data = await this.readOne(view, primary, holder, chunkOffset, length, true);
+      const data = await this.readOne(view, primary, holder, chunkOffset, length, undefined);
       this.deps.counters.degradedReads++;
       return data;
     } catch (err) {
@@ -268,7 +312,15 @@ export class ObjectIo {
       // A suspect primary is skipped (rebuilding costs k reads, waiting out a hang costs a timeout).
       if (primaryOst !== undefined && up && !this.deps.health.isSuspect(primaryOst)) {
         try {
-          return await this.readOne(view, primary, primaryOst, chunkOffset, length, false);
+          const others = () => targets.map((t) => t.osts[0]);
+          return await this.readOne(
+            view,
+            primary,
+            primaryOst,
+            chunkOffset,
+            length,
+            this.skipFor(view, primaryOst, others),
+          );
         } catch (err) {
           const code = codeOf(err);
           if (code === 'MAP_STALE') throw err;
@@ -298,7 +350,7 @@ export class ObjectIo {
       // Not enough other chunks: last resort, the suspect primary itself.
       if (primaryOst !== undefined && up && failures.every((f) => f.ost !== primaryOst)) {
         try {
-          return await this.readOne(view, primary, primaryOst, chunkOffset, length, true);
+          return await this.readOne(view, primary, primaryOst, chunkOffset, length, undefined);
         } catch (err) {
           failures.push({ ost: primaryOst, code: codeOf(err) });
         }
@@ -362,7 +414,8 @@ export class ObjectIo {
       return batch.map((j) => {
         const target = targets[j] as ObjectTarget;
         const ost = target.osts[0] as number;
-        return this.readOne(view, target, ost, chunkOffset, length, false).then(
+        const rest = () => candidates.slice(next).map((i) => targets[i]?.osts[0]);
+        return this.readOne(view, target, ost, chunkOffset, length, this.skipFor(view, ost, rest)).then(
           (data) => {
             held.own.push(data);
             inputs.set(j, data);

@@ -53,6 +53,7 @@ export function buildAdmin(
   app.get('/api/destroy-queue', () => destroyQueue());
   app.get('/metrics', async (_request, reply) => {
     metrics.mapEpoch.set(cluster.state.map.epoch);
+    metrics.detectorStalled.set(cluster.stalledMs / 1000);
     metrics.destroyQueued.set((await destroyQueue()).files);
     void reply.header('content-type', metrics.registry.contentType);
     return metrics.registry.metrics();

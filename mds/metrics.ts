@@ -15,6 +15,7 @@ export interface MdsMetrics {
   mapEpoch: Gauge;
   destroyQueued: Gauge;
   groupWrites: Gauge;
+  detectorStalled: Gauge;
 }
 
 export function createMdsMetrics(): MdsMetrics {
@@ -47,6 +48,11 @@ export function createMdsMetrics(): MdsMetrics {
     groupWrites: new Gauge({
       name: 'stripefs_mds_group_writes',
       help: 'Synced group-commit writes since start',
+      registers: [registry],
+    }),
+    detectorStalled: new Gauge({
+      name: 'stripefs_mds_detector_stalled_seconds',
+      help: 'Time since start the failure detector did not run (MDS stalled); not held against any OSS',
       registers: [registry],
     }),
   };

@@ -36,3 +36,16 @@ export function detectFailures(
   }
   return { markDown, markOut };
 }
+
+/**
+ * How long the detector itself did not run: the time between two of its ticks beyond one
+ * tick interval, when that gap is over twice the interval (0 otherwise). While the MDS was
+ * stalled (a long collection, a starved CPU, a stopped process) it could not read the
+ * heartbeats that came in; they wait in its sockets behind the first tick after the stall.
+ * That time is not held against the OSSs: their last-seen times move forward by it.
+ */
+export function detectorStallMs(previousTickMs: number | undefined, nowMs: number, tickMs: number): number {
+  if (previousTickMs === undefined) return 0;
+  const gap = nowMs - previousTickMs;
+  return gap > 2 * tickMs ? gap - tickMs : 0;
+}

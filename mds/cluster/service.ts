@@ -9,7 +9,7 @@ import type { HeartbeatRequest__Output, RegisterOssRequest__Output } from '../..
 import type { GroupCommitter } from '../commit.js';
 import type { BatchOp, MdsDb } from '../db.js';
 import { KEYS } from '../keys.js';
-import { type DetectorTimers, detectFailures, type OstLiveness } from './detector.js';
+import { type DetectorTimers, detectFailures, detectorStallMs, type OstLiveness } from './detector.js';
 import {
   addPool,
   adminReweight,
@@ -35,6 +35,9 @@ export class ClusterService {
   readonly usage = new Map<number, OstUsage>();
   private readonly listeners = new Map<MapListener, () => void>();
   private timer: NodeJS.Timeout | undefined;
+  private lastTickMs: number | undefined;
+  /** Time the detector did not run (MDS stalls), credited to the OSSs; see detectorStallMs. */
+  stalledMs = 0;
   /** Extra writes that must commit in the same batch as a map change (recovery's holder records). */
   beforeCommit: ((prev: ClusterState, next: ClusterState) => BatchOp[]) | undefined;
   /** May amend a change before it commits (phased weights cap a new OST's first weight). */
@@ -70,6 +73,7 @@ export class ClusterService {
   }
 
   start(): void {
+    this.lastTickMs = this.clock.monotonicMs();
     this.timer = setInterval(
       () => void this.tick().catch((err) => this.logger.error({ err }, 'failure detector')),
       DETECTOR_TICK_MS,
@@ -216,6 +220,20 @@ export class ClusterService {
 
   async tick(): Promise<void> {
     const now = this.clock.monotonicMs();
+    const stall = detectorStallMs(this.lastTickMs, now, DETECTOR_TICK_MS);
+    this.lastTickMs = now;
+    if (stall > 0) {
+      // The MDS did not run for `stall` ms: heartbeats sent meanwhile are still unread.
+      // Nobody is marked down for that time; this tick only moves the clocks on.
+      for (const [oss, seen] of this.lastSeenMs) this.lastSeenMs.set(oss, Math.min(now, seen + stall));
+      for (const [ost, since] of this.downSinceMs) this.downSinceMs.set(ost, Math.min(now, since + stall));
+      this.stalledMs += stall;
+      this.logger.warn(
+        { stallMs: Math.round(stall) },
+        'failure detector did not run: heartbeat clocks moved on',
+      );
+      return;
+    }
     // Decided inside the change, on the state it applies to (a heartbeat may have revived an OST meanwhile).
     await this.change((s) => {
       const actions = detectFailures(this.livenessOf(s, now), now, this.timers);

@@ -115,6 +115,29 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
     }
   });
 
+  it('a suspect replica is still read when every other copy is failing too', async () => {
+    // Every copy fails once, so the reader suspects all of them; then the first copy of each
+    // object answers again while the others still fail. The reader must read that copy (the
+    // only one that works) and not give up on it for being suspect, for every retry until
+    // its suspicion lapses (ostSuspectMs, 5 s: longer than all the retries).
+    const objects = (await writer.getLayout('/d/rep')).objects.map((o) => o.osts);
+    const all = [...new Set(objects.flat())];
+    const live = new Set(objects.map((osts) => osts[0] as number));
+    await withFaults(all, { readFailRate: 1 }, async () => {
+      const client = await reader();
+      try {
+        await expect(client.readFile('/d/rep')).rejects.toMatchObject({ code: 'IO_DEGRADED' });
+        for (const ost of live) await setOstFaults(cluster, ost, null);
+        const retriesBefore = client.stats().retries;
+        expect((await client.readFile('/d/rep')).equals(rep)).toBe(true);
+        // Read at the first try: no read was skipped into an IO_DEGRADED and retried.
+        expect(client.stats().retries).toBe(retriesBefore);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
   it('killed OSSs: replicated and ec stay readable with m down; beyond that the error names the objects', async () => {
     const chunks = await ecChunkOsts();
     const first = await ossIndexOfOst(cluster, chunks[0] as number);

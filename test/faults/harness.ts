@@ -81,7 +81,7 @@ export async function startFaultCluster(options: FaultClusterOptions): Promise<F
   const heartbeat = options.heartbeatIntervalMs ?? 200;
   const common: Record<string, string> = {
     STRIPEFS_MDS_HEARTBEAT_INTERVAL_MS: String(heartbeat),
-    STRIPEFS_MDS_HEARTBEAT_TIMEOUT_MS: String(heartbeat * 4),
+    STRIPEFS_MDS_HEARTBEAT_TIMEOUT_MS: String(heartbeat * 5),
     // Fewer PGs than the default 128: fsck lists every PG of every OST.
     STRIPEFS_MDS_PG_COUNT: '32',
     ...options.extraEnv,

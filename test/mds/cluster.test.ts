@@ -116,6 +116,52 @@ describe('cluster map', () => {
     }
   });
 
+  it('a stalled MDS marks nobody down for the time it did not run; a silent OSS still goes down', async () => {
+    const mds = await startMds(tempDir('mds-stall'), {
+      STRIPEFS_MDS_HEARTBEAT_TIMEOUT_MS: String(TIMEOUT_MS),
+      STRIPEFS_MDS_OUT_GRACE_MS: String(GRACE_MS),
+    });
+    const c = mds.client;
+    try {
+      await registerOss(c, { ossId: 'oss-a', host: 'h0', osts: 1 });
+      await registerOss(c, { ossId: 'oss-b', host: 'h1', osts: 1 });
+      const beating = new Set(['oss-a', 'oss-b']);
+      const beat = setInterval(() => {
+        for (const ossId of beating) void call(c, 'Heartbeat', { ossId, osts: [] }).catch(() => undefined);
+      }, 100);
+      try {
+        await new Promise((r) => setTimeout(r, 300));
+        const before = Number((await call(c, 'GetMap', { epoch: 0 })).map!.epoch);
+        // The MDS does not run for over three heartbeat timeouts; the OSSs keep sending.
+        mds.proc.child.kill('SIGSTOP');
+        await new Promise((r) => setTimeout(r, 3 * TIMEOUT_MS + 200));
+        mds.proc.child.kill('SIGCONT');
+        await new Promise((r) => setTimeout(r, TIMEOUT_MS));
+        const after = (await call(c, 'GetMap', { epoch: 0 })).map!;
+        expect(Number(after.epoch)).toBe(before);
+        expect(after.osts.every((o) => o.state?.up)).toBe(true);
+        const metrics = await (await fetch(`${mds.adminUrl}/metrics`)).text();
+        const stalled = Number(/stripefs_mds_detector_stalled_seconds\{[^}]*\} (\S+)/.exec(metrics)?.[1]);
+        expect(stalled).toBeGreaterThan((3 * TIMEOUT_MS) / 1000 / 2);
+        // The credit is for the MDS's own stall only: an OSS that stops still goes down.
+        beating.delete('oss-a');
+        await whenTrue(
+          'oss-a down',
+          Date.now(),
+          (m) => m.osts.filter((o) => o.ossId === 'oss-a').every((o) => !o.state?.up),
+          c,
+        );
+        const m = (await call(c, 'GetMap', { epoch: 0 })).map!;
+        expect(m.osts.filter((o) => o.ossId === 'oss-b').every((o) => o.state?.up)).toBe(true);
+      } finally {
+        clearInterval(beat);
+        mds.proc.child.kill('SIGCONT');
+      }
+    } finally {
+      await stopMds(mds);
+    }
+  });
+
   it('admin out/in/reweight over gRPC and HTTP, kept epochs, and a restart keeps it all', async () => {
     const dir = tempDir('mds-admin');
     const mds = await startMds(dir, { STRIPEFS_MDS_HEARTBEAT_TIMEOUT_MS: '60000' });

@@ -3,7 +3,7 @@
 // leaves behind, and how hard the destroy worker may run.
 import { describe, expect, it } from 'vitest';
 import { StripeError } from '../../common/index.js';
-import { detectFailures, type OstLiveness } from '../../mds/cluster/detector.js';
+import { detectFailures, detectorStallMs, type OstLiveness } from '../../mds/cluster/detector.js';
 import { addPool, initialState, registerOss } from '../../mds/cluster/state.js';
 import { objectsOf } from '../../mds/destroy/objects.js';
 import {
@@ -61,6 +61,16 @@ describe('failure detector', () => {
       markDown: [],
       markOut: [],
     });
+  });
+});
+
+describe('failure detector stalls', () => {
+  it('credits the time the detector did not run beyond one tick, only past twice the tick', () => {
+    expect(detectorStallMs(undefined, 5_000, 100)).toBe(0);
+    expect(detectorStallMs(1_000, 1_100, 100)).toBe(0);
+    expect(detectorStallMs(1_000, 1_200, 100)).toBe(0);
+    expect(detectorStallMs(1_000, 1_201, 100)).toBe(101);
+    expect(detectorStallMs(1_000, 4_000, 100)).toBe(2_900);
   });
 });
 
