@@ -42,7 +42,7 @@ interface Failure {
 }
 
 /** Codes that mean this copy is bad (not merely unreachable): report it for repair. */
-const BAD_COPY = new Set(['OBJ_CHECKSUM', 'OBJ_NOT_FOUND']);
+const BAD_COPY = new Set(['OBJ_CHECKSUM', 'OBJ_NOT_FOUND', 'OBJ_SHORT']);
 
 export class ObjectIo {
   constructor(
@@ -119,6 +119,30 @@ export class ObjectIo {
       for (const other of others()) if (other !== ost && this.healthy(view, other)) return true;
       return false;
     };
+  }
+
+  /**
+   * One read of an ec chunk. Every chunk of an ec file has the same length and a read never
+   * passes the file's end, so a chunk shorter than the range is not a sparse tail: it is one
+   * a recovery or a move is still filling, slice by slice (or one that lost a write). It
+   * fails with OBJ_SHORT like a missing chunk, and the range is rebuilt from k others.
+   */
+  private async readChunk(
+    view: MapView,
+    target: ObjectTarget,
+    ost: number,
+    offset: number,
+    length: number,
+    skip: (() => boolean) | undefined,
+  ): Promise<Buffer> {
+    const answer = { short: false };
+    const data = await this.readOne(view, target, ost, offset, length, skip, answer);
+    if (!answer.short) return data;
+    throw new StripeError(
+      'OBJ_SHORT',
+      `${target.objectId} on OST ${ost} holds less than ${offset}+${length}: it is still being filled`,
+      { objectId: target.objectId, ost },
+    );
   }
 
   /** Up and healthy first, then up but recently failing, then down. */
@@ -281,7 +305,7 @@ export class ObjectIo {
     const holder = answer && !answer.clean ? answer.holders[chunk] : undefined;
     if (holder === undefined || holder < 0 || failures.some((f) => f.ost === holder)) return undefined;
     try {
-      const data = await this.readOne(view, primary, holder, chunkOffset, length, undefined);
+      const data = await this.readChunk(view, primary, holder, chunkOffset, length, undefined);
       this.deps.counters.degradedReads++;
       return data;
     } catch (err) {
@@ -313,7 +337,7 @@ export class ObjectIo {
       if (primaryOst !== undefined && up && !this.deps.health.isSuspect(primaryOst)) {
         try {
           const others = () => targets.map((t) => t.osts[0]);
-          return await this.readOne(
+          return await this.readChunk(
             view,
             primary,
             primaryOst,
@@ -350,7 +374,7 @@ export class ObjectIo {
       // Not enough other chunks: last resort, the suspect primary itself.
       if (primaryOst !== undefined && up && failures.every((f) => f.ost !== primaryOst)) {
         try {
-          return await this.readOne(view, primary, primaryOst, chunkOffset, length, undefined);
+          return await this.readChunk(view, primary, primaryOst, chunkOffset, length, undefined);
         } catch (err) {
           failures.push({ ost: primaryOst, code: codeOf(err) });
         }
@@ -415,7 +439,7 @@ export class ObjectIo {
         const target = targets[j] as ObjectTarget;
         const ost = target.osts[0] as number;
         const rest = () => candidates.slice(next).map((i) => targets[i]?.osts[0]);
-        return this.readOne(view, target, ost, chunkOffset, length, this.skipFor(view, ost, rest)).then(
+        return this.readChunk(view, target, ost, chunkOffset, length, this.skipFor(view, ost, rest)).then(
           (data) => {
             held.own.push(data);
             inputs.set(j, data);

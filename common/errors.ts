@@ -103,6 +103,12 @@ export const ERROR_CODES = {
   ),
   OBJ_RANGE: spec(G.OUT_OF_RANGE, 416, 'EINVAL', 'Offset or length is outside the allowed range'),
   OBJ_CHECKSUM: spec(G.DATA_LOSS, 500, 'EBADMSG', 'Stored data failed its checksum: the chunk is corrupt'),
+  OBJ_SHORT: spec(
+    G.DATA_LOSS,
+    500,
+    'EIO',
+    'An ec chunk holds less than the range read: it is still being rebuilt or moved, or a write to it was lost',
+  ),
   OBJ_WRITE_CHECKSUM: spec(
     G.DATA_LOSS,
     400,

@@ -8,7 +8,7 @@ import { ERROR_CODES } from '../dist/common/errors.js';
 
 function replaceTable(file, header, rows) {
   const lines = readFileSync(file, 'utf8').split('\n');
-  const start = lines.findIndex((line) => line === header);
+  const start = lines.indexOf(header);
   if (start < 0) throw new Error(`${file}: table header not found`);
   let end = start + 2;
   while (end < lines.length && lines[end].startsWith('|')) end++;

@@ -8,13 +8,16 @@
 // - the only copy is a prefix still being filled: the old holder's whole copy
 //   is read, not the prefix padded with zeros;
 // - nothing anywhere, the MDS saying the PG is clean at the read's map: a
-//   hole, which reads as zeros.
+//   hole, which reads as zeros;
+// - an ec chunk still being filled (shorter than the range): rebuilt from k
+//   others, never padded with zeros.
 import { describe, expect, it } from 'vitest';
 import { BlockPool } from '../../client/block-pool.js';
 import { ClientCounters } from '../../client/counters.js';
+import { encodeParity } from '../../client/ec.js';
 import type { FileLayout } from '../../client/layout.js';
 import { clientLimits } from '../../client/limits.js';
-import { locateObject } from '../../client/locate.js';
+import { locateEcChunks, locateObject } from '../../client/locate.js';
 import type { MapView, OstEndpoint } from '../../client/map.js';
 import type { MdsClient, PgHolders } from '../../client/mds-client.js';
 import { ObjectIo } from '../../client/object-io.js';
@@ -30,6 +33,12 @@ const POOL: Pool = {
   name: 'rep2',
   pgCount: 64,
   rule: { kind: 'replicated', size: 2, failureDomain: 'host' },
+};
+const EC_POOL: Pool = {
+  id: 2,
+  name: 'ec42',
+  pgCount: 64,
+  rule: { kind: 'erasure', k: 4, m: 2, failureDomain: 'host' },
 };
 const FILE: FileLayout = {
   layout: { pattern: 'replicated', stripeSize: 1 << 20, stripeCount: 1, replicas: 2, failureDomain: 'host' },
@@ -52,8 +61,14 @@ function viewOf(map: ClusterMap): MapView {
   return {
     epoch: map.epoch,
     map,
-    pools: new Map([[POOL.id, POOL]]),
-    poolMinSizes: new Map([[POOL.id, 1]]),
+    pools: new Map([
+      [POOL.id, POOL],
+      [EC_POOL.id, EC_POOL],
+    ]),
+    poolMinSizes: new Map([
+      [POOL.id, 1],
+      [EC_POOL.id, 5],
+    ]),
     osts,
   };
 }
@@ -83,8 +98,8 @@ class World {
     this.holders = (v) => ({ holders: [], clean: true, mapEpoch: v.epoch });
   }
 
-  store(ost: number, data: Buffer): void {
-    this.disks.set(`${ost}/${INODE}.0`, data);
+  store(ost: number, data: Buffer, objectId = `${INODE}.0`): void {
+    this.disks.set(`${ost}/${objectId}`, data);
   }
 
   io(): { io: ObjectIo; counters: ClientCounters } {
@@ -182,5 +197,26 @@ describe('reads of a moving object', () => {
     expect(read.equals(Buffer.alloc(LENGTH))).toBe(true);
     // Each placed copy was asked twice (the second look before settling on a hole).
     expect(world.reads.length).toBe(2 * locateObject(old, FILE, INODE, 0).osts.length);
+  });
+
+  it('an ec chunk still being filled is rebuilt from k others, not padded with zeros', async () => {
+    const ecFile: FileLayout = {
+      layout: { pattern: 'ec', stripeSize: LENGTH, k: 4, m: 2, failureDomain: 'host' },
+      poolId: EC_POOL.id,
+    };
+    const { old } = twoMaps();
+    const world = new World(old);
+    const stripe = Buffer.alloc(6 * LENGTH);
+    for (let i = 0; i < 4 * LENGTH; i++) stripe[i] = (i * 7919) >>> 5;
+    encodeParity(stripe, 4, 2);
+    const targets = locateEcChunks(old, ecFile, INODE);
+    for (const [j, t] of targets.entries())
+      world.store(t.osts[0] as number, stripe.subarray(j * LENGTH, (j + 1) * LENGTH), t.objectId);
+    // Chunk 1's copy has its first 4 KiB so far.
+    world.store(targets[1]?.osts[0] as number, stripe.subarray(LENGTH, LENGTH + 4096), targets[1]?.objectId);
+    const { io, counters } = world.io();
+    const read = await io.readEc(ecFile, INODE, 1, 0, LENGTH);
+    expect(read.equals(stripe.subarray(LENGTH, 2 * LENGTH))).toBe(true);
+    expect(counters.degradedReads).toBe(1);
   });
 });

@@ -54,7 +54,9 @@ describe.skipIf(!clusterAvailable())('slow disks and scrub', () => {
   const files = new Map<string, Buffer>();
 
   beforeAll(async () => {
-    cluster = await startRecoveryCluster();
+    // Flag only p50s over half the 50 ms the test adds: on a loaded 2-core host a healthy OST's
+    // p50 was seen at 14.6 ms against a 4.4 ms median, over the default 10 ms and 3x.
+    cluster = await startRecoveryCluster({ STRIPEFS_MDS_SLOW_OST_LATENCY_MS_MIN: '25' });
     client = await StripeClient.connect({
       mds: cluster.mdsAddress,
       seed: SEED,
