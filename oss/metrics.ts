@@ -147,13 +147,14 @@ export class OssMetrics {
     return c;
   }
 
-  record(ost: string, op: OpName, result: string, ms: number): void {
+  /** `serviceMs`: the part of `ms` not spent waiting on the client (what the heartbeat's p50 is of). */
+  record(ost: string, op: OpName, result: string, ms: number, serviceMs = ms): void {
     this.ops.inc({ ost, op, result });
     this.latency.observe({ ost, op }, ms / 1000);
     const c = this.of(ost);
     if (result !== 'ok' && !CLIENT_CONDITIONS.has(result)) c.errors++;
-    if (op === 'read') c.readLatency.add(ms);
-    if (op === 'write') c.writeLatency.add(ms);
+    if (op === 'read') c.readLatency.add(serviceMs);
+    if (op === 'write') c.writeLatency.add(serviceMs);
   }
 
   moved(ost: string, direction: 'read' | 'write', bytes: number): void {

@@ -57,18 +57,27 @@ export class OssCore {
     return h;
   }
 
-  private async timed<T>(ostId: number, op: OpName, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one op and records its latency. `work` adds to `peer.ms` the time it spent waiting on
+   * the other end (a reader draining the socket, a writer's next bytes): the OST's own service
+   * time, which the heartbeat's p50 (slow-disk detection) is made of, leaves that out, so a
+   * busy client does not make a healthy OST look slow. The request histogram keeps it all.
+   */
+  private async timed<T>(ostId: number, op: OpName, work: (peer: { ms: number }) => Promise<T>): Promise<T> {
     const started = performance.now();
+    const peer = { ms: 0 };
     this.inFlight++;
     const label = this.handles.find((h) => h.ost.id === ostId)?.ost.name ?? 'unknown';
     try {
-      const result = await work();
-      this.metrics.record(label, op, 'ok', performance.now() - started);
+      const result = await work(peer);
+      const ms = performance.now() - started;
+      this.metrics.record(label, op, 'ok', ms, ms - peer.ms);
       return result;
     } catch (err) {
       const code = err instanceof StripeError ? err.code : 'REQ_INTERNAL';
       if (code === 'OBJ_CHECKSUM') this.metrics.checksumError(label);
-      this.metrics.record(label, op, code, performance.now() - started);
+      const ms = performance.now() - started;
+      this.metrics.record(label, op, code, ms, ms - peer.ms);
       if (!(err instanceof StripeError)) this.logger.error({ err, op }, 'unexpected failure');
       throw err;
     } finally {
@@ -85,12 +94,18 @@ export class OssCore {
     truncate: boolean,
     pieces: AsyncIterable<WritePiece>,
   ): Promise<{ objectSize: number; version: number }> {
-    return this.timed(ref.ostId, 'write', async () => {
+    return this.timed(ref.ostId, 'write', async (peer) => {
       const h = await this.begin(ref, 'write');
       const faults = h.faults;
       const metrics = this.metrics;
+      const source = pieces[Symbol.asyncIterator]();
       async function* throttled(): AsyncGenerator<WritePiece> {
-        for await (const piece of pieces) {
+        for (;;) {
+          const asked = performance.now();
+          const next = await source.next();
+          peer.ms += performance.now() - asked;
+          if (next.done) return;
+          const piece = next.value;
           await faults.throttle(piece.data.length);
           metrics.moved(h.ost.name, 'write', piece.data.length);
           yield piece;
@@ -115,7 +130,7 @@ export class OssCore {
     onSpan: (pieces: ReadPiece[]) => Promise<void> | void,
     readerVerifies = false,
   ): Promise<void> {
-    await this.timed(ref.ostId, 'read', async () => {
+    await this.timed(ref.ostId, 'read', async (peer) => {
       const h = await this.begin(ref, 'read');
       let size = 0;
       const spans = readObjectSpans(
@@ -129,10 +144,15 @@ export class OssCore {
         readerVerifies,
       );
       let started = false;
+      const waitPeer = async (sent: Promise<void> | void): Promise<void> => {
+        const at = performance.now();
+        await sent;
+        peer.ms += performance.now() - at;
+      };
       for await (const pieces of spans) {
         if (!started) {
           started = true;
-          await onStart(size);
+          await waitPeer(onStart(size));
         }
         let bytes = 0;
         for (const piece of pieces) {
@@ -141,9 +161,9 @@ export class OssCore {
         }
         await h.faults.throttle(bytes);
         this.metrics.moved(h.ost.name, 'read', bytes);
-        await onSpan(pieces);
+        await waitPeer(onSpan(pieces));
       }
-      if (!started) await onStart(size);
+      if (!started) await waitPeer(onStart(size));
     });
   }
 
