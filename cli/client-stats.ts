@@ -1,5 +1,6 @@
 // `put --stats` / `get --stats`: the client's own numbers after a copy
-// (throughput, latency per request kind, cache and readahead, bytes per OST,
+// (throughput, latency per request kind, cache and readahead, bytes and the
+// wait for an answer per OST with the ones read last as slow or suspect,
 // retries and degraded reads), as a text report or as JSON.
 import type { ClientStats } from '../client/index.js';
 import { formatBytes, formatRate, table } from './format.js';
@@ -32,21 +33,31 @@ export function clientStatsText(s: ClientStats): string {
   lines.push(
     `readahead: ${formatBytes(s.readahead.hitBytes)} read from it, ${formatBytes(s.readahead.wasteBytes)} wasted`,
   );
-  const osts = [...new Set([...Object.keys(s.bytesReadPerOst), ...Object.keys(s.bytesWrittenPerOst)])]
+  const osts = [
+    ...new Set([
+      ...Object.keys(s.bytesReadPerOst),
+      ...Object.keys(s.bytesWrittenPerOst),
+      ...Object.keys(s.osts.answerMs),
+    ]),
+  ]
     .map(Number)
     .sort((a, b) => a - b);
   if (osts.length > 0) {
+    const state = (id: number): string =>
+      s.osts.suspect.includes(id) ? 'suspect' : s.osts.slow.includes(id) ? 'slow' : 'ok';
     const rows = osts.map((id) => [
       `ost${id}`,
       formatBytes(s.bytesReadPerOst[id] ?? 0),
       formatBytes(s.bytesWrittenPerOst[id] ?? 0),
+      s.osts.answerMs[id] === undefined ? '-' : (s.osts.answerMs[id] as number).toFixed(2),
+      state(id),
     ]);
-    lines.push(table(['OST', 'READ', 'WRITTEN'], rows));
+    lines.push(table(['OST', 'READ', 'WRITTEN', 'ANSWER MS', 'STATE'], rows));
   }
   lines.push(
     `requests: ${s.requests.bulk} bulk, ${s.requests.grpc} gRPC; retries ${s.retries}, ` +
       `degraded reads ${s.degradedReads}, bad chunks reported ${s.badChunksReported}, ` +
-      `checksum rechecks ${s.checksumRechecks}`,
+      `checksum rechecks ${s.checksumRechecks}, slow OST verdicts ${s.osts.slowVerdicts}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -7,6 +7,7 @@ import type { ClientCounters } from './counters.js';
 import type { ClientLimits } from './limits.js';
 import type { MdsClient } from './mds-client.js';
 import type { ObjectIo } from './object-io.js';
+import type { OstHealth } from './ost-health.js';
 
 export interface ClientContext {
   mds: MdsClient;
@@ -14,6 +15,8 @@ export interface ClientContext {
   cache: BlockCache;
   /** The cache's memory: blocks reused once the cache lets them go. */
   blocks: BlockPool;
+  /** OSTs this client saw fail or answer slowly (the order copies are tried in). */
+  health: OstHealth;
   limits: ClientLimits;
   counters: ClientCounters;
   blocksInFlight: Map<string, Promise<Buffer>>;

@@ -86,15 +86,21 @@ export class StripeClient {
       limits.cacheBlockBytes,
       Math.ceil(limits.cacheBytesMax / limits.cacheBlockBytes),
     );
-    const pool = new OssPool(limits, counters, (bytes) => blocks.take(bytes));
-    const random = seededRandom(options.seed ?? seedFromEnv());
     const health = new OstHealth(limits.ostSuspectMs);
+    const pool = new OssPool(
+      limits,
+      counters,
+      (bytes) => blocks.take(bytes),
+      (ost, ms) => health.observeLatency(ost, ms),
+    );
+    const random = seededRandom(options.seed ?? seedFromEnv());
     const io = new ObjectIo({ mds, limits, random, counters, pool, health, blocks });
     const ctx: ClientContext = {
       mds,
       io,
       cache: new BlockCache(limits.cacheBytesMax, blocks),
       blocks,
+      health,
       limits,
       counters,
       blocksInFlight: new Map(),

@@ -495,9 +495,24 @@ export class ObjectIo {
     }
     const targets = locateEcChunks(view, fileLayout, inode);
     const ost = targets[objectIndex]?.osts[0];
-    if (this.healthy(view, ost) || !siblingsOf)
-      return this.runFrom(view, targets[objectIndex] as ObjectTarget, ost, objectOffset, lengths, onPart);
-    return this.rebuildRun(view, fileLayout, targets, objectIndex, objectOffset, lengths, onPart, siblingsOf);
+    const direct = () =>
+      this.runFrom(view, targets[objectIndex] as ObjectTarget, ost, objectOffset, lengths, onPart);
+    if (!siblingsOf) return direct();
+    const rebuild = (otherwise?: () => Promise<void>) =>
+      this.rebuildRun(
+        view,
+        fileLayout,
+        targets,
+        objectIndex,
+        objectOffset,
+        lengths,
+        onPart,
+        siblingsOf,
+        otherwise,
+      );
+    if (!this.healthy(view, ost)) return rebuild();
+    // A slow chunk: rebuilt from its siblings and a parity run when those are at hand, else read as it is.
+    return this.deps.health.isSlow(ost) ? rebuild(direct) : direct();
   }
 
   private healthy(view: MapView, ost: number | undefined): ost is number {
@@ -559,6 +574,8 @@ export class ObjectIo {
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
     siblingsOf: (index: number) => EcSiblings,
+    /** Instead of failing when no rebuild can be set up (the chunk is only slow, not lost). */
+    otherwise?: () => Promise<void>,
   ): Promise<void> {
     const k = fileLayout.layout.k as number;
     const m = fileLayout.layout.m as number;
@@ -576,16 +593,24 @@ export class ObjectIo {
       }
       return { siblings, found };
     });
-    if (known.some((part) => part.found.size < k - 1))
+    if (known.some((part) => part.found.size < k - 1)) {
+      if (otherwise) return otherwise();
       throw new StripeError(
         'REQ_UNAVAILABLE',
         `not every data sibling of ${targets[chunk]?.objectId} is being read`,
       );
-    const parity = Array.from({ length: m }, (_, p) => k + p).find((j) =>
+    }
+    // A parity chunk on a healthy OST, one that is not slow if there is one.
+    const usable = Array.from({ length: m }, (_, p) => k + p).filter((j) =>
       this.healthy(view, targets[j]?.osts[0]),
     );
-    if (parity === undefined)
+    const parity =
+      usable.find((j) => !this.deps.health.isSlow(targets[j]?.osts[0] as number)) ??
+      (otherwise ? undefined : usable[0]);
+    if (parity === undefined) {
+      if (otherwise) return otherwise();
       throw new StripeError('REQ_UNAVAILABLE', `no healthy parity chunk of ${targets[chunk]?.objectId}`);
+    }
     for (const part of known) part.siblings.rebuilding();
     const rebuilt: Promise<void>[] = [];
     await this.runFrom(

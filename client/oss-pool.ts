@@ -55,6 +55,8 @@ export class OssPool {
     private readonly counters: Pick<ClientCounters, 'requests' | 'checksumRechecks'>,
     /** Buffers bulk reads land in (the client's block pool). */
     private readonly allocRead?: (bytes: number) => Buffer,
+    /** Hears how long each read waited for its answer to begin, by OST (OstHealth.observeLatency). */
+    private readonly onReadAnswered: (ostId: number, ms: number) => void = () => undefined,
   ) {
     this.total = new Semaphore(limits.inFlightTotalMax);
   }
@@ -79,6 +81,7 @@ export class OssPool {
         onChecksumRecheck: () => {
           this.counters.checksumRechecks++;
         },
+        onReadAnswered: (ref, ms) => this.onReadAnswered(ref.ostId, ms),
       });
     }
     return conn;
@@ -197,8 +200,10 @@ export class OssPool {
     return new Promise<Buffer>((resolve, reject) => {
       const pieces: Buffer[] = [];
       let received = 0;
+      const sent = performance.now();
       const stream = client.ReadRange({ ref, offset, length }, this.deadline());
       stream.on('data', (message: ReadRangeResponse__Output) => {
+        if (pieces.length === 0) this.onReadAnswered(ref.ostId ?? 0, performance.now() - sent);
         pieces.push(message.data);
         received += message.data.length;
         if (received > length) stream.cancel();

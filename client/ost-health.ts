@@ -4,12 +4,47 @@
 // ever; until then, reads would wait out a timeout on every request. A suspect
 // OST is not excluded, only tried after the others, until it is forgotten
 // after `suspectMs` or answers again.
+//
+// Slow OSTs are the same idea for latency (a failing disk often answers
+// before it fails): every read's wait for the start of its answer is folded
+// into a moving average per OST, and an OST whose average is over
+// SLOW_FACTOR times the median of the OSTs this client reads from (and over
+// SLOW_MS_MIN) is read after the healthy copies for `suspectMs`. Then its
+// figure is forgotten and the next reads measure it again, so an OST that
+// recovered is used again within one period, and one still slow costs a
+// few slow reads per period.
 
 /** Codes that say something about the OST rather than about one copy of one object. */
 const OST_TROUBLE = new Set(['REQ_TIMEOUT', 'REQ_UNAVAILABLE', 'FAULT_INJECTED', 'REQ_INTERNAL']);
 
+/** An OST whose reads answer over this many times the median OST's is slow... */
+export const SLOW_FACTOR = 4;
+/** ...when they also take at least this long (on a busy host every OST answers in a few ms). */
+export const SLOW_MS_MIN = 20;
+/** Answers an OST needs before it can be judged (one late answer is a hiccup). */
+export const SLOW_SAMPLES_MIN = 3;
+/** OSTs with a recent figure needed for a median to judge by. */
+const SLOW_PEERS_MIN = 3;
+/** Weight of the newest answer in an OST's moving average. */
+const LATENCY_WEIGHT = 0.25;
+/** A figure this old is no longer the OST's (it was not read from since). */
+const LATENCY_AGE_MS_MAX = 30_000;
+/** How long a computed median is reused. */
+const MEDIAN_REUSE_MS = 200;
+
+interface Latency {
+  ms: number;
+  atMs: number;
+  samples: number;
+}
+
 export class OstHealth {
   private readonly failedAtMs = new Map<number, number>();
+  private readonly latency = new Map<number, Latency>();
+  private readonly slowSinceMs = new Map<number, number>();
+  private median: { atMs: number; ms: number | undefined } = { atMs: -Infinity, ms: undefined };
+  /** Times an OST was found slow (each verdict lasts `suspectMs`). */
+  slowVerdicts = 0;
 
   constructor(
     private readonly suspectMs: number,
@@ -30,12 +65,71 @@ export class OstHealth {
     return false;
   }
 
-  /** 0: up and healthy, 1: up but suspect, 2: down. */
-  rank(ost: number, up: boolean): number {
-    return up ? (this.isSuspect(ost) ? 1 : 0) : 2;
+  /** How long a read of `ost` waited for its answer to begin. */
+  observeLatency(ost: number, ms: number): void {
+    const now = this.nowMs();
+    const last = this.latency.get(ost);
+    if (!last || now - last.atMs > LATENCY_AGE_MS_MAX) this.latency.set(ost, { ms, atMs: now, samples: 1 });
+    else {
+      last.ms += LATENCY_WEIGHT * (ms - last.ms);
+      last.atMs = now;
+      last.samples++;
+    }
   }
 
-  /** `osts` in the order to try them: up and healthy, up and suspect, then down (stable within each). */
+  /** The median of the recent per-OST averages, when enough OSTs have one. */
+  private medianMs(now: number): number | undefined {
+    if (now - this.median.atMs < MEDIAN_REUSE_MS) return this.median.ms;
+    const recent = [...this.latency.values()]
+      .filter((l) => now - l.atMs <= LATENCY_AGE_MS_MAX)
+      .map((l) => l.ms)
+      .sort((a, b) => a - b);
+    const ms = recent.length >= SLOW_PEERS_MIN ? recent[Math.floor(recent.length / 2)] : undefined;
+    this.median = { atMs: now, ms };
+    return ms;
+  }
+
+  isSlow(ost: number): boolean {
+    const now = this.nowMs();
+    const since = this.slowSinceMs.get(ost);
+    if (since !== undefined) {
+      if (now - since < this.suspectMs) return true;
+      // Time to look again: the next reads measure it afresh.
+      this.slowSinceMs.delete(ost);
+      this.latency.delete(ost);
+      return false;
+    }
+    const own = this.latency.get(ost);
+    if (!own || own.samples < SLOW_SAMPLES_MIN || own.ms < SLOW_MS_MIN || now - own.atMs > LATENCY_AGE_MS_MAX)
+      return false;
+    const median = this.medianMs(now);
+    if (median === undefined || own.ms <= SLOW_FACTOR * median) return false;
+    this.slowSinceMs.set(ost, now);
+    this.slowVerdicts++;
+    return true;
+  }
+
+  /** Per OST: the moving average of its answer times (ms), and whether it is slow or suspect now. */
+  snapshot(): { answerMs: Record<number, number>; slow: number[]; suspect: number[] } {
+    const answerMs: Record<number, number> = {};
+    const osts = new Set([...this.latency.keys(), ...this.slowSinceMs.keys(), ...this.failedAtMs.keys()]);
+    for (const [ost, l] of this.latency) answerMs[ost] = Math.round(l.ms * 100) / 100;
+    const sorted = [...osts].sort((a, b) => a - b);
+    return {
+      answerMs,
+      slow: sorted.filter((ost) => this.slowSinceMs.has(ost) && this.isSlow(ost)),
+      suspect: sorted.filter((ost) => this.isSuspect(ost)),
+    };
+  }
+
+  /** 0: up and healthy, 1: up but slow, 2: up but suspect, 3: down. */
+  rank(ost: number, up: boolean): number {
+    if (!up) return 3;
+    if (this.isSuspect(ost)) return 2;
+    return this.isSlow(ost) ? 1 : 0;
+  }
+
+  /** `osts` in the order to try them: up and healthy, slow, suspect, then down (stable within each). */
   order(osts: number[], isUp: (ost: number) => boolean): number[] {
     const rank = (ost: number): number => this.rank(ost, isUp(ost));
     return osts

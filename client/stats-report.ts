@@ -35,6 +35,13 @@ export interface ClientStats {
   exactReads: number;
   /** Object reads and writes sent over the bulk data path and over gRPC. */
   requests: { bulk: number; grpc: number };
+  /**
+   * What this client sees of the OSTs it reads from: each one's moving average
+   * of the wait for a read's answer to begin (ms); the ones read after the
+   * others because they answer over 4x slower than the median OST (`slow`) or
+   * recently failed (`suspect`); and how many slow verdicts there were.
+   */
+  osts: { answerMs: Record<number, number>; slow: number[]; suspect: number[]; slowVerdicts: number };
 }
 
 export function statsOf(ctx: ClientContext): ClientStats {
@@ -66,5 +73,6 @@ export function statsOf(ctx: ClientContext): ClientStats {
     checksumRechecks: counters.checksumRechecks,
     exactReads: counters.exactReads,
     requests: { ...counters.requests },
+    osts: { ...ctx.health.snapshot(), slowVerdicts: ctx.health.slowVerdicts },
   };
 }

@@ -40,6 +40,12 @@ export interface BulkClientOptions {
   ossChecksReads?: boolean;
   /** Called on each read asked for again with the OSS's check (see checksumRechecks). */
   onChecksumRecheck?: () => void;
+  /**
+   * Called when a read's answer begins: the milliseconds from sending the
+   * request to its response header, which the OSS sends once the object is
+   * open and its first span read (OST service time, whatever the length).
+   */
+  onReadAnswered?: (ref: BulkRef, ms: number) => void;
 }
 
 export const BULK_CONNECTIONS_DEFAULT = 16;
@@ -79,6 +85,7 @@ export class BulkClient {
   private readonly blockBytes: number;
   private readonly waiveOssCheck: boolean;
   private readonly onChecksumRecheck: () => void;
+  private readonly onReadAnswered: (ref: BulkRef, ms: number) => void;
   private closed = false;
   private readonly host: string;
   private readonly port: number;
@@ -106,6 +113,7 @@ export class BulkClient {
     this.blockBytes = opts.blockBytes ?? LIMITS.checksumBlockBytes;
     this.waiveOssCheck = opts.ossChecksReads !== true;
     this.onChecksumRecheck = opts.onChecksumRecheck ?? (() => undefined);
+    this.onReadAnswered = opts.onReadAnswered ?? (() => undefined);
   }
 
   /**
@@ -194,6 +202,7 @@ export class BulkClient {
     readerVerifies: boolean,
   ): Promise<Buffer> {
     return this.withConnection(async (conn) => {
+      const sent = performance.now();
       conn.socket.write(
         encodeRequest({
           op: 'read',
@@ -207,6 +216,7 @@ export class BulkClient {
         }),
       );
       const header = await this.readHeader(conn);
+      this.onReadAnswered(ref, performance.now() - sent);
       if (header.bodyBytes > length) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
       const out = alloc(header.bodyBytes);
       const directBefore = conn.reader.directBytes;
@@ -270,6 +280,7 @@ export class BulkClient {
     const leading = lengths.slice(0, -1);
     const segmentBytes = leading.length === 0 ? total : leading.reduce(gcd);
     await this.withConnection(async (conn) => {
+      const sent = performance.now();
       conn.socket.write(
         encodeRequest({
           op: 'read',
@@ -283,6 +294,7 @@ export class BulkClient {
         }),
       );
       const header = await this.readHeader(conn);
+      this.onReadAnswered(ref, performance.now() - sent);
       if (header.bodyBytes > total) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
       const directBefore = conn.reader.directBytes;
       try {

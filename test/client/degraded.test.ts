@@ -138,6 +138,59 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
     });
   });
 
+  it('a slow OST (late answers, no errors) is read after the others; ec readahead rebuilds around it', async () => {
+    const SLOW_MS = 150;
+    // Replicated over 8 objects, read 64 KiB at a time in order by a reader that caches nothing,
+    // so each answer is in before the next read picks its copy.
+    const wide: Layout = { ...REP3, stripeCount: 8 };
+    const data = seededBytes(8 * 12 * S, SEED + 3);
+    await writer.writeFile('/d/wide', data, { layout: wide });
+    const primaries = (await writer.getLayout('/d/wide')).objects.map((o) => o.osts[0] as number);
+    expect(new Set(primaries).size).toBeGreaterThanOrEqual(3);
+    const slow = primaries[0] as number;
+    const slowBytes = primaries.filter((p) => p === slow).length * 12 * S;
+    await withFaults([slow], { latencyMs: SLOW_MS }, async () => {
+      const client = await reader();
+      const handle = await client.open('/d/wide', 'r');
+      const out = Buffer.alloc(data.length);
+      for (let at = 0; at < data.length; at += S) await handle.read(out, at, S, at);
+      await handle.close();
+      expect(out.equals(data)).toBe(true);
+      const stats = client.stats();
+      console.log(
+        `slow OST ${slow}: read ${stats.bytesReadPerOst[slow]} of its ${slowBytes} bytes`,
+        stats.osts,
+      );
+      expect(stats.osts.slow).toContain(slow);
+      expect(stats.osts.slowVerdicts).toBeGreaterThan(0);
+      // Its first few answers made it slow; the other replicas served the rest of its share.
+      expect(stats.bytesReadPerOst[slow] ?? 0).toBeLessThan(slowBytes / 2);
+      await client.close();
+    });
+    // ec: a caching reader streams a file whose first data chunk is slow. Once the chunk's OST is
+    // found slow, its readahead runs are rebuilt from the other data chunks and a parity run.
+    const big = seededBytes(16 * MiB + 7, SEED + 4);
+    await writer.writeFile('/d/ec-big', big, { layout: EC42 });
+    const chunks = (await writer.getLayout('/d/ec-big')).objects.map((o) => o.osts[0] as number);
+    const slowChunk = chunks[0] as number;
+    await withFaults([slowChunk], { latencyMs: SLOW_MS }, async () => {
+      const client = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+      const pieces: Buffer[] = [];
+      for await (const piece of client.createReadStream('/d/ec-big')) pieces.push(piece as Buffer);
+      expect(Buffer.concat(pieces).equals(big)).toBe(true);
+      const stats = client.stats();
+      console.log(
+        `slow ec chunk on OST ${slowChunk}: read ${stats.bytesReadPerOst[slowChunk]} of 4 MiB`,
+        stats.osts,
+        stats.degradedReads,
+      );
+      expect(stats.osts.slowVerdicts).toBeGreaterThan(0);
+      expect(stats.degradedReads).toBeGreaterThan(0);
+      expect(stats.bytesReadPerOst[slowChunk] ?? 0).toBeLessThan(4 * MiB);
+      await client.close();
+    });
+  }, 60_000);
+
   it('killed OSSs: replicated and ec stay readable with m down; beyond that the error names the objects', async () => {
     const chunks = await ecChunkOsts();
     const first = await ossIndexOfOst(cluster, chunks[0] as number);

@@ -7,6 +7,7 @@ import { BlockPool } from '../../client/block-pool.js';
 import { BlockCache } from '../../client/cache.js';
 import { encodeParity, reconstruct } from '../../client/ec.js';
 import { layoutFromWire, layoutToWire, normalizeLayout, parseLayout } from '../../client/layout.js';
+import { OstHealth, SLOW_FACTOR, SLOW_MS_MIN, SLOW_SAMPLES_MIN } from '../../client/ost-health.js';
 import { INITIAL_READAHEAD, onRead, type ReadaheadState } from '../../client/readahead.js';
 import { LatencyHistogram } from '../../client/stats.js';
 import { StripeError } from '../../common/errors.js';
@@ -235,6 +236,64 @@ describe('block pool', () => {
     pool.pin(kept);
     pool.unpin(kept);
     expect(pool.idle).toBe(0);
+  });
+});
+
+describe('ost health', () => {
+  it('reads a slow OST after the others for one period, then measures it again', () => {
+    let now = 0;
+    const health = new OstHealth(5_000, () => now);
+    const up = () => true;
+    // Three OSTs answer in 5 ms; OST 3 in 100 ms (over SLOW_FACTOR x 5 and SLOW_MS_MIN).
+    expect(100).toBeGreaterThan(Math.max(SLOW_MS_MIN, SLOW_FACTOR * 5));
+    for (let i = 0; i < SLOW_SAMPLES_MIN - 1; i++) {
+      for (const ost of [0, 1, 2]) health.observeLatency(ost, 5);
+      health.observeLatency(3, 100);
+    }
+    // Too few answers to judge: one late answer is a hiccup.
+    expect(health.isSlow(3)).toBe(false);
+    health.observeLatency(3, 100);
+    expect(health.isSlow(3)).toBe(true);
+    expect(health.order([3, 0, 1], up)).toEqual([0, 1, 3]);
+    // Slow still comes before suspect and down.
+    health.record(1, 'REQ_TIMEOUT');
+    expect(health.order([1, 3, 0], up)).toEqual([0, 3, 1]);
+    expect(health.order([3, 0], (ost) => ost !== 0)).toEqual([3, 0]);
+    expect(health.snapshot()).toMatchObject({ slow: [3], suspect: [1] });
+    expect(health.slowVerdicts).toBe(1);
+    // The verdict holds for the period even if the OST answers fast meanwhile ...
+    now = 4_999;
+    health.observeLatency(3, 5);
+    expect(health.isSlow(3)).toBe(true);
+    // ... and then it is measured afresh: a recovered OST is read first again.
+    now = 5_000;
+    expect(health.isSlow(3)).toBe(false);
+    for (let i = 0; i < SLOW_SAMPLES_MIN; i++) health.observeLatency(3, 6);
+    now = 5_300; // past the median's reuse
+    expect(health.isSlow(3)).toBe(false);
+    expect(health.order([3, 0], up)).toEqual([3, 0]);
+  });
+
+  it('judges only against enough peers, and never an OST under SLOW_MS_MIN', () => {
+    let now = 0;
+    const health = new OstHealth(5_000, () => now);
+    for (let i = 0; i < 5; i++) {
+      health.observeLatency(0, 1);
+      health.observeLatency(1, 100);
+    }
+    // Two OSTs with figures: no median to judge by.
+    expect(health.isSlow(1)).toBe(false);
+    const fast = new OstHealth(5_000, () => now);
+    for (let i = 0; i < 5; i++) {
+      for (const ost of [0, 1, 2]) fast.observeLatency(ost, 0.5);
+      fast.observeLatency(3, SLOW_MS_MIN - 1);
+    }
+    // 38x the median, but a few ms is what any OST of a busy host may take.
+    expect(fast.isSlow(3)).toBe(false);
+    // Figures older than 30 s are not the OST's any more.
+    for (let i = 0; i < 5; i++) fast.observeLatency(3, 200);
+    now = 31_000;
+    expect(fast.isSlow(3)).toBe(false);
   });
 });
 
