@@ -1,7 +1,8 @@
 // Client benchmarks against a real cluster, each figure beside a baseline
 // from the same run (bench/baselines.ts): sequential write and read per
 // layout, 64 KiB-class sequential reads with and without readahead, an ec
-// read with one OSS down against the healthy read, and the RSS of a client
+// read with one OSS down against the healthy read, a replicated read with one
+// slow OST with and without reading around it, and the RSS of a client
 // streaming a large file. (ec encode speed is bench/erasure.ts's.) Each
 // sequential read figure, the raw socket pump beside it and each small-read
 // figure is the median of three runs (READ_REPEATS).
@@ -18,7 +19,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { type ClientLimits, type Layout, StripeClient } from '../client/index.js';
 import { CLIENT_LIMITS } from '../client/limits.js';
-import { ossIndexOfOst, waitForOsts } from '../test/client/cluster.js';
+import { ossIndexOfOst, setOstFaults, waitForOsts } from '../test/client/cluster.js';
 import { localDisk, rawSocketPump } from './baselines.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
 import { type BenchResult, GB, median, result, type SuiteOptions } from './types.js';
@@ -58,6 +59,9 @@ const CASES: Case[] = [
     amplification: 1.5,
   },
 ];
+
+/** Latency added to one OST for the slow-OST read figure. */
+const SLOW_OST_MS = 50;
 
 /** Sequential reads of each layout are timed this many times; the figure is their median. */
 const READ_REPEATS = 3;
@@ -276,6 +280,36 @@ export async function runClientBench(opts: SuiteOptions): Promise<BenchResult[]>
         name: 'healthy ec:4+2 read, same run',
       });
     }
+    // replicated:3 read with one slow OST (SLOW_OST_MS added to every request on the primary
+    // of the file's first object), by a client that reads around OSTs it finds slow against one
+    // that does not (slowOstFactor 0), in the same run.
+    if (cluster) {
+      const path = `${root}/rep3`;
+      const slowOst = (await writer.getLayout(path)).objects[0]?.osts[0] as number;
+      await setOstFaults(cluster, slowOst, { latencyMs: SLOW_OST_MS });
+      try {
+        const rates: number[] = [];
+        for (const slowOstFactor of [CLIENT_LIMITS.slowOstFactor, 0]) {
+          const client = await connect(mds, { slowOstFactor });
+          rates.push(
+            await timedGBps(sizeBytes, async () => {
+              await readSequential(client, path, IO_BYTES);
+            }),
+          );
+          await client.close();
+        }
+        add(
+          'client.slow-ost-read.rep3',
+          rates[0] ?? 0,
+          'GB/s',
+          { value: rates[1] ?? 0, name: 'the same read by a client that does not read around slow OSTs' },
+          `${SLOW_OST_MS} ms added on one primary OST; fresh clients`,
+        );
+      } finally {
+        await setOstFaults(cluster, slowOst, null);
+      }
+    }
+
     // Small sequential reads: readahead on and off, over the same file, each scan by a client that
     // has just connected (so readahead fills a cache of new memory). The rounds alternate the two
     // modes and each figure is the median of READ_REPEATS scans: a full run once measured the 64 KiB

@@ -86,7 +86,7 @@ export class StripeClient {
       limits.cacheBlockBytes,
       Math.ceil(limits.cacheBytesMax / limits.cacheBlockBytes),
     );
-    const health = new OstHealth(limits.ostSuspectMs);
+    const health = new OstHealth(limits.ostSuspectMs, undefined, limits.slowOstFactor);
     const pool = new OssPool(
       limits,
       counters,

@@ -28,6 +28,12 @@ export const CLIENT_LIMITS = {
   requestTimeoutMs: 10_000,
   /** An OST that timed out or failed a request is tried after the others for this long. */
   ostSuspectMs: 5_000,
+  /**
+   * An OST whose reads wait over this many times as long for their answer as
+   * the median OST's (and 20 ms or more) is read after the other copies for
+   * ostSuspectMs (client/ost-health.ts). 0: never.
+   */
+  slowOstFactor: 4,
   /** 1: object bytes over the bulk data path when the OST has a bulk address; 0: gRPC only. */
   bulkEnabled: 1,
   /** Retries of one request before failing over or reporting. */

@@ -8,8 +8,8 @@
 // Slow OSTs are the same idea for latency (a failing disk often answers
 // before it fails): every read's wait for the start of its answer is folded
 // into a moving average per OST, and an OST whose average is over
-// SLOW_FACTOR times the median of the OSTs this client reads from (and over
-// SLOW_MS_MIN) is read after the healthy copies for `suspectMs`. Then its
+// `slowOstFactor` (4) times the median of the other OSTs this client reads from
+// (and over SLOW_MS_MIN) is read after the healthy copies for `suspectMs`. Then its
 // figure is forgotten and the next reads measure it again, so an OST that
 // recovered is used again within one period, and one still slow costs a
 // few slow reads per period.
@@ -17,19 +17,17 @@
 /** Codes that say something about the OST rather than about one copy of one object. */
 const OST_TROUBLE = new Set(['REQ_TIMEOUT', 'REQ_UNAVAILABLE', 'FAULT_INJECTED', 'REQ_INTERNAL']);
 
-/** An OST whose reads answer over this many times the median OST's is slow... */
+/** An OST whose reads answer over this many times the median OST's is slow (the default of the client limit slowOstFactor)... */
 export const SLOW_FACTOR = 4;
 /** ...when they also take at least this long (on a busy host every OST answers in a few ms). */
 export const SLOW_MS_MIN = 20;
 /** Answers an OST needs before it can be judged (one late answer is a hiccup). */
 export const SLOW_SAMPLES_MIN = 3;
-/** OSTs with a recent figure needed for a median to judge by. */
-const SLOW_PEERS_MIN = 3;
 /** Weight of the newest answer in an OST's moving average. */
 const LATENCY_WEIGHT = 0.25;
 /** A figure this old is no longer the OST's (it was not read from since). */
 const LATENCY_AGE_MS_MAX = 30_000;
-/** How long a computed median is reused. */
+/** How long the sorted figures are reused. */
 const MEDIAN_REUSE_MS = 200;
 
 interface Latency {
@@ -42,13 +40,15 @@ export class OstHealth {
   private readonly failedAtMs = new Map<number, number>();
   private readonly latency = new Map<number, Latency>();
   private readonly slowSinceMs = new Map<number, number>();
-  private median: { atMs: number; ms: number | undefined } = { atMs: -Infinity, ms: undefined };
+  private recent: { atMs: number; figures: { ost: number; ms: number }[] } = { atMs: -Infinity, figures: [] };
   /** Times an OST was found slow (each verdict lasts `suspectMs`). */
   slowVerdicts = 0;
 
   constructor(
     private readonly suspectMs: number,
     private readonly nowMs: () => number = () => performance.now(),
+    /** SLOW_FACTOR unless the client's limits say otherwise; 0 never finds an OST slow. */
+    private readonly slowFactor: number = SLOW_FACTOR,
   ) {}
 
   /** Records the outcome of one request to `ost` (`code` undefined on success). */
@@ -77,16 +77,15 @@ export class OstHealth {
     }
   }
 
-  /** The median of the recent per-OST averages, when enough OSTs have one. */
-  private medianMs(now: number): number | undefined {
-    if (now - this.median.atMs < MEDIAN_REUSE_MS) return this.median.ms;
-    const recent = [...this.latency.values()]
-      .filter((l) => now - l.atMs <= LATENCY_AGE_MS_MAX)
-      .map((l) => l.ms)
-      .sort((a, b) => a - b);
-    const ms = recent.length >= SLOW_PEERS_MIN ? recent[Math.floor(recent.length / 2)] : undefined;
-    this.median = { atMs: now, ms };
-    return ms;
+  /** The recent per-OST averages, sorted (reused for MEDIAN_REUSE_MS). */
+  private recentFigures(now: number): { ost: number; ms: number }[] {
+    if (now - this.recent.atMs < MEDIAN_REUSE_MS) return this.recent.figures;
+    const figures = [...this.latency]
+      .filter(([, l]) => now - l.atMs <= LATENCY_AGE_MS_MAX)
+      .map(([ost, l]) => ({ ost, ms: l.ms }))
+      .sort((a, b) => a.ms - b.ms);
+    this.recent = { atMs: now, figures };
+    return figures;
   }
 
   isSlow(ost: number): boolean {
@@ -100,10 +99,19 @@ export class OstHealth {
       return false;
     }
     const own = this.latency.get(ost);
-    if (!own || own.samples < SLOW_SAMPLES_MIN || own.ms < SLOW_MS_MIN || now - own.atMs > LATENCY_AGE_MS_MAX)
+    if (
+      this.slowFactor <= 0 ||
+      !own ||
+      own.samples < SLOW_SAMPLES_MIN ||
+      own.ms < SLOW_MS_MIN ||
+      now - own.atMs > LATENCY_AGE_MS_MAX
+    )
       return false;
-    const median = this.medianMs(now);
-    if (median === undefined || own.ms <= SLOW_FACTOR * median) return false;
+    // The median of the other OSTs' figures: with one other, that one (a rep3 file of four objects
+    // may have only two distinct primaries).
+    const others = this.recentFigures(now).filter((f) => f.ost !== ost);
+    const median = others[Math.floor(others.length / 2)]?.ms;
+    if (median === undefined || own.ms <= this.slowFactor * median) return false;
     this.slowSinceMs.set(ost, now);
     this.slowVerdicts++;
     return true;

@@ -146,7 +146,7 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
     const data = seededBytes(8 * 12 * S, SEED + 3);
     await writer.writeFile('/d/wide', data, { layout: wide });
     const primaries = (await writer.getLayout('/d/wide')).objects.map((o) => o.osts[0] as number);
-    expect(new Set(primaries).size).toBeGreaterThanOrEqual(3);
+    expect(new Set(primaries).size).toBeGreaterThanOrEqual(2);
     const slow = primaries[0] as number;
     const slowBytes = primaries.filter((p) => p === slow).length * 12 * S;
     await withFaults([slow], { latencyMs: SLOW_MS }, async () => {

@@ -274,15 +274,22 @@ describe('ost health', () => {
     expect(health.order([3, 0], up)).toEqual([3, 0]);
   });
 
-  it('judges only against enough peers, and never an OST under SLOW_MS_MIN', () => {
+  it('judges against the other OSTs (one is enough), never an OST under SLOW_MS_MIN, and can be off', () => {
     let now = 0;
     const health = new OstHealth(5_000, () => now);
-    for (let i = 0; i < 5; i++) {
-      health.observeLatency(0, 1);
-      health.observeLatency(1, 100);
-    }
-    // Two OSTs with figures: no median to judge by.
+    for (let i = 0; i < 5; i++) health.observeLatency(1, 100);
+    // No other OST to compare with.
     expect(health.isSlow(1)).toBe(false);
+    for (let i = 0; i < 5; i++) health.observeLatency(0, 1);
+    now = 300; // past the figures' reuse
+    expect(health.isSlow(0)).toBe(false);
+    expect(health.isSlow(1)).toBe(true);
+    const off = new OstHealth(5_000, () => now, 0);
+    for (let i = 0; i < 5; i++) {
+      off.observeLatency(0, 1);
+      off.observeLatency(1, 100);
+    }
+    expect(off.isSlow(1)).toBe(false);
     const fast = new OstHealth(5_000, () => now);
     for (let i = 0; i < 5; i++) {
       for (const ost of [0, 1, 2]) fast.observeLatency(ost, 0.5);
