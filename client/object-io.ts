@@ -333,8 +333,13 @@ export class ObjectIo {
       const primaryOst = primary.osts[0];
       const failures: Failure[] = [];
       const up = primaryOst !== undefined && (view.osts.get(primaryOst)?.up ?? false);
-      // A suspect primary is skipped (rebuilding costs k reads, waiting out a hang costs a timeout).
-      if (primaryOst !== undefined && up && !this.deps.health.isSuspect(primaryOst)) {
+      // A suspect primary is skipped (rebuilding costs k reads, waiting out a hang costs a
+      // timeout), and so is a slow one: k reads at the other OSTs' pace beat one at its pace. If
+      // k others cannot be read, the primary is still read last, below.
+      const avoid =
+        primaryOst !== undefined &&
+        (this.deps.health.isSuspect(primaryOst) || this.deps.health.isSlow(primaryOst));
+      if (primaryOst !== undefined && up && !avoid) {
         try {
           const others = () => targets.map((t) => t.osts[0]);
           return await this.readChunk(
