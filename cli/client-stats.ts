@@ -38,6 +38,8 @@ export function clientStatsText(s: ClientStats): string {
       ...Object.keys(s.bytesReadPerOst),
       ...Object.keys(s.bytesWrittenPerOst),
       ...Object.keys(s.osts.answerMs),
+      ...s.osts.slow.map(String),
+      ...s.osts.suspect.map(String),
     ]),
   ]
     .map(Number)
@@ -57,7 +59,8 @@ export function clientStatsText(s: ClientStats): string {
   lines.push(
     `requests: ${s.requests.bulk} bulk, ${s.requests.grpc} gRPC; retries ${s.retries}, ` +
       `degraded reads ${s.degradedReads}, bad chunks reported ${s.badChunksReported}, ` +
-      `checksum rechecks ${s.checksumRechecks}, slow OST verdicts ${s.osts.slowVerdicts}`,
+      `checksum rechecks ${s.checksumRechecks}, slow OST verdicts ${s.osts.slowVerdicts}, ` +
+      `requests given up on OSTs marked down ${s.ostDownAborts}`,
   );
   return `${lines.join('\n')}\n`;
 }

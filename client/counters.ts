@@ -9,6 +9,8 @@ export class ClientCounters {
   badChunksReported = 0;
   /** Bulk reads that failed their checksum here and were read again with the OSS's own check. */
   checksumRechecks = 0;
+  /** Requests in flight to an OST given up when the map marked it down (they fail over at once). */
+  ostDownAborts = 0;
   /** Reads of part of a block fetched exactly, without the block (no readahead window). */
   exactReads = 0;
   /** Object requests sent per transport (bulk data path, gRPC fallback). */

@@ -58,6 +58,21 @@ function statOf(attr: Attr__Output): Stat {
   };
 }
 
+/**
+ * When a new map marks an OST down, its requests in flight are given up: a hung host (stopped,
+ * cut off) never answers, and its readers fail over now instead of after the request timeout.
+ */
+function abortWhenDown(mds: MdsClient, pool: OssPool, counters: ClientCounters): void {
+  let before = mds.mapView;
+  mds.onMap((view) => {
+    for (const [id, was] of before.osts) {
+      if (!was.up || view.osts.get(id)?.up !== false) continue;
+      counters.ostDownAborts += pool.abortOst(was, id, `map epoch ${view.epoch} marks it down`);
+    }
+    before = view;
+  });
+}
+
 export interface ConnectOptions {
   /** MDS address, host:port. */
   mds: string;
@@ -93,6 +108,7 @@ export class StripeClient {
       (bytes) => blocks.take(bytes),
       (ost, ms) => health.observeLatency(ost, ms),
     );
+    abortWhenDown(mds, pool, counters);
     const random = seededRandom(options.seed ?? seedFromEnv());
     const io = new ObjectIo({ mds, limits, random, counters, pool, health, blocks });
     const ctx: ClientContext = {

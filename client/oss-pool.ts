@@ -223,6 +223,15 @@ export class OssPool {
     );
   }
 
+  /**
+   * Fails this client's bulk requests in flight to OST `ostId` (see BulkClient.abortOst), which
+   * the map now says is down; returns how many. Requests over gRPC (OSSs without a bulk path)
+   * still wait for their deadline.
+   */
+  abortOst(endpoint: OssEndpoint, ostId: number, why: string): number {
+    return this.connections.get(endpoint.grpcAddress)?.bulk?.abortOst(ostId, why) ?? 0;
+  }
+
   close(): void {
     for (const conn of this.connections.values()) {
       conn.client.close();

@@ -31,6 +31,8 @@ export interface ClientStats {
    * with the OSS's check (a rotten disk block then fails there; a wire error may heal).
    */
   checksumRechecks: number;
+  /** Requests in flight to an OST given up when a new map marked it down (failed over at once). */
+  ostDownAborts: number;
   /** Partial-block reads fetched as asked, not as whole cache blocks (random access or readahead off). */
   exactReads: number;
   /** Object reads and writes sent over the bulk data path and over gRPC. */
@@ -71,6 +73,7 @@ export function statsOf(ctx: ClientContext): ClientStats {
     degradedReads: counters.degradedReads,
     badChunksReported: counters.badChunksReported,
     checksumRechecks: counters.checksumRechecks,
+    ostDownAborts: counters.ostDownAborts,
     exactReads: counters.exactReads,
     requests: { ...counters.requests },
     osts: { ...ctx.health.snapshot(), slowVerdicts: ctx.health.slowVerdicts },

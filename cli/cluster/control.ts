@@ -1,5 +1,5 @@
 // The launcher's control API on 127.0.0.1 (base port + 2): `stripefs cluster
-// kill|revive|status` talk to it, so revived processes stay the launcher's
+// kill|revive|pause|resume|status` talk to it, so revived processes stay the launcher's
 // own children.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { RunningCluster } from './launcher.js';
@@ -34,6 +34,16 @@ export function buildControlApp(cluster: RunningCluster): FastifyInstance {
     const { chosen, target } = targetsOf(cluster, request.body);
     if (chosen.length === 0) return reply.code(400).send(badTarget(target));
     return { revived: await cluster.revive(chosen) };
+  });
+  app.post<{ Body: TargetBody }>('/pause', async (request, reply) => {
+    const { chosen, target } = targetsOf(cluster, request.body);
+    if (chosen.length === 0 || target.all) return reply.code(400).send(badTarget(target));
+    return { paused: cluster.pause(chosen) };
+  });
+  app.post<{ Body: TargetBody }>('/resume', async (request, reply) => {
+    const { chosen, target } = targetsOf(cluster, request.body);
+    if (chosen.length === 0) return reply.code(400).send(badTarget(target));
+    return { resumed: cluster.resume(chosen) };
   });
   app.post('/stop', async () => {
     setImmediate(() => void cluster.stop());

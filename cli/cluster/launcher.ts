@@ -1,7 +1,7 @@
 // The local launcher behind `stripefs cluster up` (and `npm start`): starts
 // the planned MDS and OSS processes as its own children, waits until every
 // OST is up, supervises them (a crash is reported, not hidden), serves a small
-// control API for `cluster kill|revive`, and stops everything on SIGINT/SIGTERM.
+// control API for `cluster kill|revive|pause|resume`, and stops everything on SIGINT/SIGTERM.
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,7 +18,18 @@ export interface RunningCluster {
   stop(): Promise<void>;
   kill(targets: PlannedProcess[]): Promise<string[]>;
   revive(targets: PlannedProcess[]): Promise<string[]>;
-  status(): { name: string; host?: string; rack?: string; pid: number | null; running: boolean }[];
+  /** SIGSTOP: a hung host (alive, connections open, no answers, no heartbeats). */
+  pause(targets: PlannedProcess[]): string[];
+  /** SIGCONT the paused ones. */
+  resume(targets: PlannedProcess[]): string[];
+  status(): {
+    name: string;
+    host?: string;
+    rack?: string;
+    pid: number | null;
+    running: boolean;
+    paused: boolean;
+  }[];
   /** Resolves when the launcher has stopped. */
   readonly stopped: Promise<void>;
 }
@@ -50,6 +61,22 @@ export async function launchCluster(plan: ClusterPlan, options: LaunchOptions): 
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
   const children = new Map<string, StartedProcess>();
   const expectedExit = new Set<string>();
+  const paused = new Set<string>();
+  const isRunning = (name: string): boolean => {
+    const child = children.get(name)?.child;
+    return child !== undefined && child.exitCode === null && child.signalCode === null;
+  };
+  const signal = (targets: PlannedProcess[], sig: 'SIGSTOP' | 'SIGCONT'): string[] => {
+    const done: string[] = [];
+    for (const proc of targets) {
+      if (!isRunning(proc.name) || paused.has(proc.name) === (sig === 'SIGSTOP')) continue;
+      children.get(proc.name)?.child.kill(sig);
+      if (sig === 'SIGSTOP') paused.add(proc.name);
+      else paused.delete(proc.name);
+      done.push(proc.name);
+    }
+    return done;
+  };
   let stopping = false;
 
   const start = async (proc: PlannedProcess): Promise<void> => {
@@ -106,6 +133,8 @@ export async function launchCluster(plan: ClusterPlan, options: LaunchOptions): 
       if (stopping) return stopped;
       stopping = true;
       await control.close();
+      // A paused process would never see the SIGTERM.
+      signal([plan.mds, ...plan.oss], 'SIGCONT');
       await stopChildren(plan.oss.map((p) => p.name));
       await stopChildren([plan.mds.name]);
       rmSync(join(dataDir, STATE_FILE), { force: true });
@@ -118,6 +147,7 @@ export async function launchCluster(plan: ClusterPlan, options: LaunchOptions): 
         if (!child || child.child.exitCode !== null || child.child.signalCode !== null) continue;
         expectedExit.add(proc.name);
         await child.kill('SIGKILL');
+        paused.delete(proc.name);
         killed.push(proc.name);
       }
       return killed;
@@ -132,11 +162,20 @@ export async function launchCluster(plan: ClusterPlan, options: LaunchOptions): 
       }
       return revived;
     },
+    pause: (targets) => signal(targets, 'SIGSTOP'),
+    resume: (targets) => signal(targets, 'SIGCONT'),
     status() {
       return [plan.mds, ...plan.oss].map((proc) => {
         const child = children.get(proc.name)?.child;
-        const running = child !== undefined && child.exitCode === null && child.signalCode === null;
-        return { name: proc.name, host: proc.host, rack: proc.rack, pid: child?.pid ?? null, running };
+        const running = isRunning(proc.name);
+        return {
+          name: proc.name,
+          host: proc.host,
+          rack: proc.rack,
+          pid: child?.pid ?? null,
+          running,
+          paused: running && paused.has(proc.name),
+        };
       });
     },
   };

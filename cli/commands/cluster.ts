@@ -1,4 +1,4 @@
-// `stripefs cluster up|kill|revive|status`.
+// `stripefs cluster up|kill|revive|pause|resume|status`.
 import { existsSync, mkdirSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -150,16 +150,18 @@ async function control(path: string, flags: TargetFlags): Promise<void> {
       rack?: string;
       pid: number | null;
       running: boolean;
+      paused?: boolean;
     }[]) {
-      process.stdout.write(
-        `${p.name.padEnd(12)} ${(p.rack ?? '').padEnd(8)} ${p.running ? `running pid ${p.pid}` : 'stopped'}\n`,
-      );
+      const state = p.paused ? `paused pid ${p.pid}` : p.running ? `running pid ${p.pid}` : 'stopped';
+      process.stdout.write(`${p.name.padEnd(12)} ${(p.rack ?? '').padEnd(8)} ${state}\n`);
     }
   }
 }
 
 export function registerClusterCommands(program: Command): void {
-  const cluster = program.command('cluster').description('run a local cluster: up, kill, revive, status');
+  const cluster = program
+    .command('cluster')
+    .description('run a local cluster: up, kill, revive, pause, resume, status');
   cluster
     .command('up')
     .description('start 1 MDS and the OSSs on 127.0.0.1 and stay in the foreground (Ctrl-C stops all)')
@@ -196,5 +198,11 @@ export function registerClusterCommands(program: Command): void {
       .action((flags: TargetFlags) => control(path, flags));
   target('kill', 'SIGKILL the OSS processes of a host or a rack of the running local cluster', '/kill');
   target('revive', 'start killed OSS processes again on their data', '/revive').option('--all', 'every OSS');
+  target(
+    'pause',
+    'SIGSTOP the OSS processes of a host or a rack (a hung host: connections stay open, nothing answers, no heartbeats)',
+    '/pause',
+  );
+  target('resume', 'SIGCONT paused OSS processes', '/resume').option('--all', 'every OSS');
   target('status', 'list the processes of the running local cluster', '/status');
 }

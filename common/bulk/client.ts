@@ -73,6 +73,12 @@ interface Connection {
   reader: SocketReader;
 }
 
+/** A request on its connection, until it settles. */
+interface InFlight {
+  ostId: number;
+  abort: (err: StripeError) => void;
+}
+
 export interface BulkWriteResult {
   objectSize: number;
   version: number;
@@ -80,6 +86,7 @@ export interface BulkWriteResult {
 
 export class BulkClient {
   private readonly idle: Connection[] = [];
+  private readonly inFlight = new Set<InFlight>();
   private readonly slots: Semaphore;
   private readonly timeoutMs: number;
   private readonly blockBytes: number;
@@ -141,7 +148,7 @@ export class BulkClient {
       bounds.map(([start, end]) => end - start),
       crcs,
     );
-    return this.withConnection(async (conn) => {
+    return this.withConnection(ref.ostId, async (conn) => {
       const { socket } = conn;
       // One writev: request header, then segment header and data for each segment.
       socket.cork();
@@ -201,7 +208,7 @@ export class BulkClient {
     alloc: (bytes: number) => Buffer,
     readerVerifies: boolean,
   ): Promise<Buffer> {
-    return this.withConnection(async (conn) => {
+    return this.withConnection(ref.ostId, async (conn) => {
       const sent = performance.now();
       conn.socket.write(
         encodeRequest({
@@ -279,7 +286,7 @@ export class BulkClient {
     // boundary at every part's start: the common divisor of all parts but the last.
     const leading = lengths.slice(0, -1);
     const segmentBytes = leading.length === 0 ? total : leading.reduce(gcd);
-    await this.withConnection(async (conn) => {
+    await this.withConnection(ref.ostId, async (conn) => {
       const sent = performance.now();
       conn.socket.write(
         encodeRequest({
@@ -370,23 +377,53 @@ export class BulkClient {
     return header;
   }
 
-  private async withConnection<T>(work: (conn: Connection) => Promise<T>): Promise<T> {
+  /**
+   * Fails every request to OST `ostId` in flight now with REQ_UNAVAILABLE (`details.ostDown`),
+   * closing its connection: the cluster map says the OST is down, so its answer may never
+   * come and waiting out the request timeout would stall the reader. Returns how many failed.
+   */
+  abortOst(ostId: number, why: string): number {
+    let aborted = 0;
+    for (const request of [...this.inFlight]) {
+      if (request.ostId !== ostId) continue;
+      aborted++;
+      request.abort(
+        new StripeError('REQ_UNAVAILABLE', `request to OST ${ostId} at ${this.address} given up: ${why}`, {
+          ostDown: true,
+        }),
+      );
+    }
+    return aborted;
+  }
+
+  private async withConnection<T>(ostId: number, work: (conn: Connection) => Promise<T>): Promise<T> {
     if (this.closed) throw new StripeError('REQ_UNAVAILABLE', 'bulk client closed');
     await this.slots.acquire();
     let conn: Connection | undefined;
     let timer: NodeJS.Timeout | undefined;
+    let request: InFlight | undefined;
     try {
       conn = this.idle.pop() ?? (await this.open());
       const active = conn;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
+      const cut = new Promise<never>((_, reject) => {
+        const end = (err: StripeError): void => {
           active.socket.destroy();
-          reject(
-            new StripeError('REQ_TIMEOUT', `bulk request to ${this.address} took over ${this.timeoutMs} ms`),
-          );
-        }, this.timeoutMs);
+          reject(err);
+        };
+        timer = setTimeout(
+          () =>
+            end(
+              new StripeError(
+                'REQ_TIMEOUT',
+                `bulk request to ${this.address} took over ${this.timeoutMs} ms`,
+              ),
+            ),
+          this.timeoutMs,
+        );
+        request = { ostId, abort: end };
+        this.inFlight.add(request);
       });
-      const result = await Promise.race([work(active), timeout]);
+      const result = await Promise.race([work(active), cut]);
       if (!this.closed && active.reader.idle) this.idle.push(active);
       else active.socket.destroy();
       return result;
@@ -398,6 +435,7 @@ export class BulkClient {
       throw err;
     } finally {
       clearTimeout(timer);
+      if (request) this.inFlight.delete(request);
       this.slots.release();
     }
   }

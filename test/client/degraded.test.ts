@@ -221,6 +221,32 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
     });
   }, 90_000);
 
+  it('a stopped OSS (SIGSTOP: no answers, no heartbeats): reads in flight to it fail over once the map marks it down', async () => {
+    const chunks = await ecChunkOsts();
+    const stopped = cluster.oss[await ossIndexOfOst(cluster, chunks[0] as number)];
+    // A request timeout longer than the test's: only the map's verdict can free these reads.
+    const client = await StripeClient.connect({
+      mds: cluster.mdsAddress,
+      seed: SEED,
+      limits: { cacheBytesMax: 0, requestTimeoutMs: 120_000 },
+    });
+    stopped?.child.kill('SIGSTOP');
+    try {
+      const [ecBack, repBack] = await Promise.all([client.readFile('/d/ec'), client.readFile('/d/rep')]);
+      expect(ecBack.equals(ec)).toBe(true);
+      expect(repBack.equals(rep)).toBe(true);
+      const stats = client.stats();
+      console.log('stopped OSS:', stats.ostDownAborts, 'requests given up', stats.osts);
+      expect(stats.ostDownAborts).toBeGreaterThan(0);
+      expect(stats.osts.suspect).toContain(chunks[0]);
+      expect(stats.degradedReads).toBeGreaterThan(0);
+    } finally {
+      stopped?.child.kill('SIGCONT');
+      await client.close();
+    }
+    await waitForOsts(cluster.mdsAddress, 12);
+  }, 60_000);
+
   it('killed OSSs: replicated and ec stay readable with m down; beyond that the error names the objects', async () => {
     const chunks = await ecChunkOsts();
     const first = await ossIndexOfOst(cluster, chunks[0] as number);

@@ -133,7 +133,9 @@ describe('stripefs CLI against a running cluster', () => {
     expect(report.stderr).toMatch(/cache: hit rate [\d.]+%/);
     expect(report.stderr).toMatch(/OST +READ +WRITTEN +ANSWER MS +STATE/);
     expect(report.stderr).toMatch(/\nost\d+ +[\d.]+ \w+ +[\d.]+ \w+ +[\d.]+ +ok/);
-    expect(report.stderr).toMatch(/bad chunks reported 0, checksum rechecks 0, slow OST verdicts 0/);
+    expect(report.stderr).toMatch(
+      /bad chunks reported 0, checksum rechecks 0, slow OST verdicts 0, requests given up on OSTs marked down 0/,
+    );
     const piped = await cli(['get', '/a/file.bin', '-']);
     expect(Buffer.from(piped.stdout, 'binary').length).toBeGreaterThan(0);
     expect((await cli(['put', '-', '/a/stdin.txt'], Buffer.from('from stdin\n'))).code).toBe(0);

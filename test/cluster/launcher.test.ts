@@ -1,6 +1,7 @@
 // `stripefs cluster up` as a user runs it: it starts 1 MDS and 6 OSSs as its
 // own children, serves a put/get, kills and revives a host on request, stops
-// every child on SIGTERM (no process left), and comes back on the same data.
+// every child on SIGTERM (no process left, a paused one too), pauses and
+// resumes a host, and comes back on the same data.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -102,6 +103,27 @@ describe('stripefs cluster up', () => {
 
     const revived = await runCli(['cluster', 'revive', '--data', dataDir, '--all', '--json']);
     expect(JSON.parse(revived.stdout)).toEqual({ revived: ['oss-host0'] });
+
+    // A hung host: paused, still alive, the file still reads back; resumed, it runs again.
+    const paused = await runCli(['cluster', 'pause', '--data', dataDir, '--host', 'host1', '--json']);
+    expect(JSON.parse(paused.stdout)).toEqual({ paused: ['oss-host1'] });
+    const stateOf = async (name: string) =>
+      (
+        JSON.parse((await runCli(['cluster', 'status', '--data', dataDir, '--json'])).stdout) as {
+          processes: { name: string; running: boolean; paused: boolean }[];
+        }
+      ).processes.find((p) => p.name === name);
+    expect(await stateOf('oss-host1')).toMatchObject({ running: true, paused: true });
+    const whilePaused = join(dataDir, 'paused.bin');
+    const pausedGet = await runCli(['get', '/payload.bin', whilePaused], { env });
+    expect(pausedGet.code, pausedGet.stderr).toBe(0);
+    expect(readFileSync(whilePaused).equals(payload)).toBe(true);
+    const resumed = await runCli(['cluster', 'resume', '--data', dataDir, '--host', 'host1', '--json']);
+    expect(JSON.parse(resumed.stdout)).toEqual({ resumed: ['oss-host1'] });
+    expect(await stateOf('oss-host1')).toMatchObject({ running: true, paused: false });
+    // Stopping the launcher with a host paused still ends every process (checked below).
+    const pausedAgain = await runCli(['cluster', 'pause', '--data', dataDir, '--host', 'host2', '--json']);
+    expect(JSON.parse(pausedAgain.stdout)).toEqual({ paused: ['oss-host2'] });
 
     const stopCode = await stopLauncher(first.child);
     expect(stopCode).toBe(0);
