@@ -91,7 +91,7 @@ export class StripeFileHandle {
     await this.writer.flush();
     const touched = [...this.writer.touched.values()];
     this.writer.touched.clear();
-    await Promise.all(touched.map((t) => this.ctx.io.flushObject(t)));
+    await this.ctx.io.flushAll(touched);
     if (this.changed) {
       await this.ctx.mds.commit(this.inode, this.sizeBytes, Date.now());
       this.changed = false;

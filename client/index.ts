@@ -64,7 +64,9 @@ function statOf(attr: Attr__Output): Stat {
  */
 function abortWhenDown(mds: MdsClient, pool: OssPool, counters: ClientCounters): void {
   let before = mds.mapView;
+  for (const [id, ost] of before.osts) pool.setDown(id, !ost.up);
   mds.onMap((view) => {
+    for (const [id, ost] of view.osts) pool.setDown(id, !ost.up);
     for (const [id, was] of before.osts) {
       if (!was.up || view.osts.get(id)?.up !== false) continue;
       counters.ostDownAborts += pool.abortOst(was, id, `map epoch ${view.epoch} marks it down`);

@@ -747,9 +747,63 @@ export class ObjectIo {
     return up.length >= Math.max(1, minSize) ? up : target.osts;
   }
 
-  /** fsync one written copy at its OSS (retried like any request). */
-  flushObject(t: Touched): Promise<void> {
-    return withRetries(this.deps, () => this.deps.pool.flush(t.endpoint, t.ref));
+  /**
+   * fsyncs every written copy at its OSS (each retried like any request). A copy whose OST the
+   * map marks down is not waited for (a flush in flight to it is given up when the map says so):
+   * a replicated object with at least min_size copies flushed leaves it to recovery, reported
+   * as a write that copy missed, like a copy skipped at write time. Any other object (raid0, an
+   * ec chunk: one home each), one with fewer copies flushed, or a copy that failed on an OST
+   * still up fails the flush.
+   */
+  async flushAll(touched: Touched[]): Promise<void> {
+    const byObject = new Map<string, Touched[]>();
+    for (const t of touched) {
+      const id = t.ref.objectId ?? '';
+      byObject.set(id, [...(byObject.get(id) ?? []), t]);
+    }
+    await Promise.all([...byObject.values()].map((copies) => this.flushCopies(copies)));
+  }
+
+  private async flushCopies(copies: Touched[]): Promise<void> {
+    const results = await Promise.allSettled(copies.map((t) => this.flushCopy(t)));
+    const missed = copies.filter((_, i) => {
+      const r = results[i];
+      return r?.status !== 'fulfilled' || r.value === false;
+    });
+    if (missed.length === 0) return;
+    const view = this.deps.mds.mapView;
+    const ref = (copies[0] as Touched).ref;
+    const poolId = ref.poolId ?? 0;
+    const replicated = view.pools.get(poolId)?.rule.kind === 'replicated' && copies.length > 1;
+    const minSize = replicated ? (view.poolMinSizes.get(poolId) ?? copies.length) : copies.length;
+    // Only copies on OSTs the map marks down are left to recovery; a failed flush on an up OST fails.
+    const down = missed.every((t) => view.osts.get(t.ost)?.up === false);
+    if (down && copies.length - missed.length >= Math.max(1, minSize)) {
+      for (const t of missed)
+        this.deps.mds
+          .reportBadChunk(t.ost, ref.objectId ?? '', 'WRITE_SKIPPED', poolId, ref.pg ?? 0)
+          .catch(() => undefined);
+      return;
+    }
+    const failures = missed.map((t) => {
+      const r = results[copies.indexOf(t)];
+      return { ost: t.ost, code: r?.status === 'rejected' ? codeOf(r.reason) : 'OST_DOWN' };
+    });
+    throw new StripeError(
+      'IO_FAILED',
+      `flushing ${ref.objectId} failed on OSTs ${missed.map((t) => t.ost).join(',')}` +
+        (replicated ? ` (${copies.length - missed.length} copies flushed, min_size ${minSize})` : ''),
+      { objects: [ref.objectId], osts: copies.map((t) => t.ost), failures },
+    );
+  }
+
+  /** fsync of one copy; false when its OST is marked down (not flushed). */
+  private flushCopy(t: Touched): Promise<boolean> {
+    return withRetries(this.deps, async (view) => {
+      if (view.osts.get(t.ost)?.up === false) return false;
+      await this.deps.pool.flush(t.endpoint, t.ref);
+      return true;
+    });
   }
 }
 

@@ -46,8 +46,17 @@ function bulkRef(ref: ObjectRef): {
   };
 }
 
+/** A gRPC request in flight, failed early by abortOst. */
+interface GrpcInFlight {
+  ostId: number;
+  abort: (err: StripeError) => void;
+}
+
 export class OssPool {
   private readonly connections = new Map<string, OssConnection>();
+  private readonly grpcInFlight = new Set<GrpcInFlight>();
+  /** OSTs the latest map marks down: writes and flushes to them fail without being sent (setDown). */
+  private readonly down = new Set<number>();
   private readonly total: Semaphore;
   constructor(
     private readonly limits: ClientLimits,
@@ -110,6 +119,7 @@ export class OssPool {
     checksums?: SegmentChecksums,
   ): Promise<void> {
     return this.bounded(endpoint, async (conn) => {
+      this.refuseIfDown(ref);
       if (conn.bulk) {
         this.counters.requests.bulk++;
         const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.length);
@@ -117,7 +127,7 @@ export class OssPool {
         return;
       }
       this.counters.requests.grpc++;
-      await this.grpcWrite(conn.client, ref, offset, data, checksum);
+      await this.abortable(ref, this.grpcWrite(conn.client, ref, offset, data, checksum));
     });
   }
 
@@ -163,7 +173,7 @@ export class OssPool {
         return conn.bulk.read(bulkRef(ref), offset, length, this.allocRead);
       }
       this.counters.requests.grpc++;
-      return this.grpcRead(conn.client, ref, offset, length);
+      return this.abortable(ref, this.grpcRead(conn.client, ref, offset, length));
     });
   }
 
@@ -218,18 +228,57 @@ export class OssPool {
   }
 
   flush(endpoint: OssEndpoint, ref: ObjectRef): Promise<void> {
-    return this.bounded(endpoint, (conn) =>
-      call(conn.client, 'Flush', { ref }, this.deadline()).then(() => undefined),
-    );
+    return this.bounded(endpoint, (conn) => {
+      this.refuseIfDown(ref);
+      return this.abortable(ref, call(conn.client, 'Flush', { ref }, this.deadline())).then(() => undefined);
+    });
   }
 
   /**
-   * Fails this client's bulk requests in flight to OST `ostId` (see BulkClient.abortOst), which
-   * the map now says is down; returns how many. Requests over gRPC (OSSs without a bulk path)
-   * still wait for their deadline.
+   * Follows the map: a write or flush that waited for its slot while its OST went down is
+   * not sent (a stopped OSS would hold it for the whole request timeout). Reads are not
+   * refused here: they order down copies last and still try one when nothing else is left.
+   */
+  setDown(ostId: number, down: boolean): void {
+    if (down) this.down.add(ostId);
+    else this.down.delete(ostId);
+  }
+
+  private refuseIfDown(ref: ObjectRef): void {
+    if (this.down.has(ref.ostId ?? 0))
+      throw new StripeError('REQ_UNAVAILABLE', `OST ${ref.ostId} is marked down in the cluster map`, {
+        ostDown: true,
+      });
+  }
+
+  /** `work` (a gRPC request about `ref`), failed early if abortOst names its OST first; the call itself runs out its deadline unheard. */
+  private abortable<T>(ref: ObjectRef, work: Promise<T>): Promise<T> {
+    let entry: GrpcInFlight | undefined;
+    const cut = new Promise<never>((_, reject) => {
+      entry = { ostId: ref.ostId ?? 0, abort: reject };
+      this.grpcInFlight.add(entry);
+    });
+    return Promise.race([work, cut]).finally(() => {
+      if (entry) this.grpcInFlight.delete(entry);
+    });
+  }
+
+  /**
+   * Fails this client's requests in flight to OST `ostId`, which the map now says is down, with
+   * REQ_UNAVAILABLE (`details.ostDown`; bulk ones close their connection, see
+   * BulkClient.abortOst); returns how many.
    */
   abortOst(endpoint: OssEndpoint, ostId: number, why: string): number {
-    return this.connections.get(endpoint.grpcAddress)?.bulk?.abortOst(ostId, why) ?? 0;
+    let aborted = this.connections.get(endpoint.grpcAddress)?.bulk?.abortOst(ostId, why) ?? 0;
+    for (const request of [...this.grpcInFlight]) {
+      if (request.ostId !== ostId) continue;
+      aborted++;
+      this.grpcInFlight.delete(request);
+      request.abort(
+        new StripeError('REQ_UNAVAILABLE', `request to OST ${ostId} given up: ${why}`, { ostDown: true }),
+      );
+    }
+    return aborted;
   }
 
   close(): void {

@@ -230,9 +230,17 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
       seed: SEED,
       limits: { cacheBytesMax: 0, requestTimeoutMs: 120_000 },
     });
+    // A replicated:3 file over every OST, written while the OSS is stopped: its copies there
+    // are given up (in flight) or skipped (once the map says down), its flush does not wait for
+    // them, and the two other copies of each object (min_size 2) make the write.
+    const wide = seededBytes(12 * 4 * S + 9, SEED + 5);
     stopped?.child.kill('SIGSTOP');
     try {
-      const [ecBack, repBack] = await Promise.all([client.readFile('/d/ec'), client.readFile('/d/rep')]);
+      const [ecBack, repBack] = await Promise.all([
+        client.readFile('/d/ec'),
+        client.readFile('/d/rep'),
+        client.writeFile('/d/while-stopped', wide, { layout: { ...REP3, stripeCount: 12 } }),
+      ]);
       expect(ecBack.equals(ec)).toBe(true);
       expect(repBack.equals(rep)).toBe(true);
       const stats = client.stats();
@@ -240,11 +248,18 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
       expect(stats.ostDownAborts).toBeGreaterThan(0);
       expect(stats.osts.suspect).toContain(chunks[0]);
       expect(stats.degradedReads).toBeGreaterThan(0);
+      const copies = (await writer.getLayout('/d/while-stopped')).objects.flatMap((o) => o.osts);
+      expect(copies).toContain(chunks[0]);
+      expect((await client.readFile('/d/while-stopped')).equals(wide)).toBe(true);
     } finally {
       stopped?.child.kill('SIGCONT');
       await client.close();
     }
     await waitForOsts(cluster.mdsAddress, 12);
+    // Back up, it is repaired from the other copies (a write it missed is reported to the MDS).
+    const fresh = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    expect((await fresh.readFile('/d/while-stopped')).equals(wide)).toBe(true);
+    await fresh.close();
   }, 60_000);
 
   it('killed OSSs: replicated and ec stay readable with m down; beyond that the error names the objects', async () => {

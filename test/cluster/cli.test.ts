@@ -214,6 +214,22 @@ describe('stripefs CLI against a running cluster', () => {
     expect(bad.stderr).toContain('name at least one knob');
   });
 
+  it('ends quietly when the reader of its output goes away (stripefs health | head -1)', async () => {
+    const child = spawn(process.execPath, ['dist/cli/main.js', 'health'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // The reader is gone before the answer comes back: every write to stdout fails with EPIPE.
+    child.stdout?.destroy();
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
+  });
+
   it('placement test runs the simulator', async () => {
     const sim = await json<{ maxOverExpected: number; unplaced: number }>([
       'placement',
