@@ -64,6 +64,7 @@ function summaryOf(parts: HealingParts) {
     recovery.activePgs(),
     recovery.progress(),
     scrub.scrubbingPgs(),
+    recovery.repairs.pgs(recovery.active),
   );
 }
 
@@ -74,6 +75,9 @@ export function recoveryView(parts: HealingParts) {
   };
 }
 
+/** Queued repairs /api/recovery lists at most. */
+const REPAIRS_LISTED_MAX = 100;
+
 export function registerRecoveryAdmin(app: FastifyInstance, parts: HealingParts): void {
   const { recovery, cluster, health } = parts;
   const status = () => ({
@@ -81,6 +85,9 @@ export function registerRecoveryAdmin(app: FastifyInstance, parts: HealingParts)
     progress: recovery.progress(),
     totals: recovery.totals,
     repairsQueued: recovery.repairs.queued,
+    repairsAbandoned: recovery.repairs.repairsAbandoned,
+    /** The first queued repairs (each waits for its OST to be up and placed to hold the object). */
+    repairs: recovery.repairs.list(REPAIRS_LISTED_MAX),
     staleCopies: recovery.staleCopies.size,
     active: [...recovery.active.values()].map((a) => ({
       pool: a.task.poolId,

@@ -112,7 +112,16 @@ export class WeightPhases {
   clusterClean(): boolean {
     const r = this.recovery;
     if (r.holders.size > 0 || r.active.size > 0) return false;
-    return settled(summarizeRecoveryPgs(this.cluster.state, r.holders, r.activePgs(), r.progress()));
+    return settled(
+      summarizeRecoveryPgs(
+        this.cluster.state,
+        r.holders,
+        r.activePgs(),
+        r.progress(),
+        new Set(),
+        r.repairs.pgs(r.active),
+      ),
+    );
   }
 
   /** Takes the next step of every phase when the cluster is clean; drops finished phases. */

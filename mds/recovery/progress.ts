@@ -78,6 +78,11 @@ export function summarizeRecoveryPgs(
   activePgs: ReadonlySet<string>,
   progress: RecoveryProgress,
   scrubbing: ReadonlySet<string> = new Set(),
+  /** PGs with object repairs queued, and with one running (Repairs.pgs). */
+  repairs: { queued: ReadonlySet<string>; active: ReadonlySet<string> } = {
+    queued: new Set(),
+    active: new Set(),
+  },
 ): RecoveryPgSummary {
   const summary: RecoveryPgSummary = {
     epoch: state.map.epoch,
@@ -94,8 +99,18 @@ export function summarizeRecoveryPgs(
       const key = pgKey(pool.id, pg);
       const record = holders.get(key);
       const recoveryState = pgStateWithHolders(state.map, pool, placement, record, activePgs.has(key));
+      // A copy known to have missed writes (or to be bad) is not clean until it is repaired.
+      const repaired: RecoveryPgState = repairs.active.has(key)
+        ? 'recovering'
+        : repairs.queued.has(key)
+          ? 'degraded'
+          : recoveryState;
       const pgState: SummaryPgState =
-        recoveryState === 'clean' && scrubbing.has(key) ? 'scrubbing' : recoveryState;
+        recoveryState !== 'clean'
+          ? recoveryState
+          : repaired === 'clean' && scrubbing.has(key)
+            ? 'scrubbing'
+            : repaired;
       counts[pgState]++;
       summary.byState[pgState]++;
       summary.total++;

@@ -1,7 +1,15 @@
 // Repairs of single objects: a scrub or a client reports a bad chunk
-// (ReportBadChunk); when its PG is settled (holders = placement) and other
-// members are up, a one-object task re-writes it on the reporting OST from a
-// good copy (ec: rebuilt from k others) through the same RecoverPg path.
+// (ReportBadChunk, or WRITE_SKIPPED for a copy a client's write or flush
+// skipped while its OST was down); when the OST is up and placed to hold the
+// object, a one-object task re-writes it there from a good copy (ec: rebuilt
+// from k others) through the same RecoverPg path. A report for an OST that is
+// down, or out of the PG's placement while the PG moves away from it, waits:
+// an OST marked out and then in again before recovery moved its PGs is placed
+// as it was, holds its copies as they were, and only the reports say which
+// writes it missed. A waiting repair is dropped once recovery has marked that
+// OST's copy of the PG stale (a full re-copy replaces it when it is placed
+// again) or the OST neither is placed nor holds the PG. A repair that fails
+// waits and is tried again, up to REPAIR_ATTEMPTS_MAX times.
 import { objectToPg, placePg } from '../../placement/index.js';
 import type { ClusterService } from '../cluster/service.js';
 import type { PoolRecord } from '../cluster/state.js';
@@ -36,44 +44,103 @@ function placementKeyOf(pool: PoolRecord, objectId: string): { key: string; posi
   return match ? { key: match[1]!, position: Number(match[2]) } : { key: objectId, position: undefined };
 }
 
+/** A reported copy to rewrite: where it lives and what to do once its OST is placed and up. */
+interface PendingRepair {
+  poolId: number;
+  pg: number;
+  ostId: number;
+  objectId: string;
+  /** ec: the chunk's position; replicated: undefined (the OST's place in the placement). */
+  position: number | undefined;
+  mode: RecoveryTask['mode'];
+  /** Not started again before this (after a failure). */
+  notBeforeMs: number;
+  attempts: number;
+}
+
+/** First wait after a failed repair; it doubles up to REPAIR_RETRY_MS_MAX. */
+const REPAIR_RETRY_MS_BASE = 500;
+const REPAIR_RETRY_MS_MAX = 30_000;
+/** Attempts before a repair is given up (about 3 minutes of retries; deep scrub finds the copy later). */
+const REPAIR_ATTEMPTS_MAX = 10;
+
 export class Repairs {
-  private readonly queue = new Map<string, RecoveryTask>();
+  private readonly queue = new Map<string, PendingRepair>();
   reportsIgnored = 0;
+  /** Repairs that failed REPAIR_ATTEMPTS_MAX times and were given up. */
+  repairsAbandoned = 0;
 
   constructor(
     private readonly cluster: ClusterService,
-    private readonly start: (task: RecoveryTask) => Promise<void>,
+    /** Runs a repair task; resolves true when it succeeded. */
+    private readonly start: (task: RecoveryTask) => Promise<boolean>,
+    /** Whether recovery marked `ostId`'s copy of the PG stale (a full re-copy replaces it). */
+    private readonly isStale: (ostId: number, poolId: number, pg: number) => boolean,
+    /** The old holders of a PG that is moving (undefined when it is settled). */
+    private readonly holdersOf: (poolId: number, pg: number) => readonly number[] | undefined,
+    private readonly nowMs: () => number,
   ) {}
+
+  /**
+   * Whether `ostId` may hold the PG's object again: placed now, or an old holder of the PG while it
+   * moves (marked out, it may come back in before recovery moves anything and be placed as before).
+   */
+  private mayHold(pool: PoolRecord, pg: number, ostId: number, position: number | undefined): boolean {
+    const placement = placePg(this.cluster.state.map, pool, pg).osts;
+    if (position === undefined ? placement.includes(ostId) : placement[position] === ostId) return true;
+    const holders = this.holdersOf(pool.id, pg);
+    return (
+      holders !== undefined &&
+      (position === undefined ? holders.includes(ostId) : holders[position] === ostId)
+    );
+  }
 
   get queued(): number {
     return this.queue.size;
   }
 
-  /** Plans the repair of a reported object; false when it cannot be placed or its PG is moving. */
-  report(bad: BadChunkReport, holders: ReadonlyMap<string, readonly number[]>): boolean {
+  /** The first `max` queued repairs, for /api/recovery. */
+  list(max: number): { pool: number; pg: number; ostId: number; objectId: string; attempts: number }[] {
+    return [...this.queue.values()].slice(0, max).map((p) => ({
+      pool: p.poolId,
+      pg: p.pg,
+      ostId: p.ostId,
+      objectId: p.objectId,
+      attempts: p.attempts,
+    }));
+  }
+
+  /** PG keys with a repair queued and with one running (`active`: the recovery service's tasks). */
+  pgs(active: ReadonlyMap<string, { task: RecoveryTask }>): { queued: Set<string>; active: Set<string> } {
+    return {
+      queued: new Set([...this.queue.values()].map((p) => pgKey(p.poolId, p.pg))),
+      active: new Set(
+        [...active.values()]
+          .filter((a) => a.task.objectIds.length > 0)
+          .map((a) => pgKey(a.task.poolId, a.task.pg)),
+      ),
+    };
+  }
+
+  /** Queues the repair of a reported object; false when no pool holds it or the queue is full. */
+  report(bad: BadChunkReport): boolean {
     const state = this.cluster.state;
     const pools = bad.poolId > 0 ? state.pools.filter((p) => p.id === bad.poolId) : state.pools;
     for (const pool of pools) {
       const { key, position } = placementKeyOf(pool, bad.objectId);
       const pg = bad.poolId > 0 && bad.pg < pool.pgCount ? bad.pg : objectToPg(pool, key);
       if (objectToPg(pool, key) !== pg) continue;
-      const placement = placePg(state.map, pool, pg).osts;
-      const at = position ?? placement.indexOf(bad.ostId);
-      if (at < 0 || placement[at] !== bad.ostId) continue;
-      if (holders.has(pgKey(pool.id, pg))) break; // moving: recovery rewrites it anyway
-      const sources = upHolders(state.map, placement)
-        .filter((h) => h.ostId !== bad.ostId)
-        .map((h) => ({ ...h, inPlacement: true }));
-      if (sources.length < (pool.rule.kind === 'erasure' ? pool.rule.k : 1)) break;
+      if (!this.mayHold(pool, pg, bad.ostId, position)) continue;
       if (this.queue.size >= REPAIRS_QUEUED_MAX) break;
       this.queue.set(`${bad.ostId}/${bad.objectId}`, {
         poolId: pool.id,
         pg,
-        target: { ostId: bad.ostId, position: at },
-        sources,
+        ostId: bad.ostId,
+        objectId: bad.objectId,
+        position,
         mode: bad.reason === 'OBJ_NOT_FOUND' ? 'absent' : 'all',
-        lost: false,
-        objectIds: [bad.objectId],
+        notBeforeMs: 0,
+        attempts: 0,
       });
       return true;
     }
@@ -84,20 +151,60 @@ export class Repairs {
   startDue(active: ReadonlyMap<string, { task: RecoveryTask }>): void {
     let running = [...active.values()].filter((a) => a.task.objectIds.length > 0).length;
     const state = this.cluster.state;
-    for (const [key, task] of this.queue) {
+    const now = this.nowMs();
+    for (const [key, pending] of this.queue) {
       if (running >= REPAIRS_ACTIVE_MAX) return;
-      // A copy a client skipped while its OST was down waits until the OST is
-      // up again; one whose OST left the placement is recovery's business.
-      const pool = state.pools.find((p) => p.id === task.poolId);
-      const placement = pool ? placePg(state.map, pool, task.pg).osts : [];
-      if (placement[task.target.position] !== task.target.ostId) {
+      const pool = state.pools.find((p) => p.id === pending.poolId);
+      if (
+        !pool ||
+        this.isStale(pending.ostId, pending.poolId, pending.pg) ||
+        !this.mayHold(pool, pending.pg, pending.ostId, pending.position)
+      ) {
         this.queue.delete(key);
         continue;
       }
-      if (!state.map.osts.find((o) => o.id === task.target.ostId)?.state.up) continue;
+      if (pending.notBeforeMs > now) continue;
+      // Waits while its OST is down or not placed to hold the object (out, or moved away for now).
+      if (!state.map.osts.find((o) => o.id === pending.ostId)?.state.up) continue;
+      const placement = placePg(state.map, pool, pending.pg).osts;
+      const at = pending.position ?? placement.indexOf(pending.ostId);
+      if (at < 0 || placement[at] !== pending.ostId) continue;
+      // Sources: the other members up, then the PG's old holders up while it moves (they have what a
+      // new member may still lack).
+      const record = this.holdersOf(pool.id, pending.pg);
+      const members = upHolders(state.map, placement)
+        .filter((h) => h.ostId !== pending.ostId)
+        .map((h) => ({ ...h, inPlacement: true }));
+      const old = upHolders(state.map, record ?? [])
+        .filter((h) => h.ostId !== pending.ostId && !members.some((m) => m.ostId === h.ostId))
+        .map((h) => ({ ...h, inPlacement: false }));
+      const sources = [...members, ...old];
+      if (sources.length < (pool.rule.kind === 'erasure' ? pool.rule.k : 1)) {
+        // A single-copy object (raid0) of a settled PG has nothing to be rebuilt from.
+        if (!record && pool.rule.kind === 'replicated' && placement.length <= 1) this.queue.delete(key);
+        continue;
+      }
       this.queue.delete(key);
       running++;
-      void this.start(task);
+      const task: RecoveryTask = {
+        poolId: pool.id,
+        pg: pending.pg,
+        target: { ostId: pending.ostId, position: at },
+        sources,
+        mode: pending.mode,
+        lost: false,
+        objectIds: [pending.objectId],
+      };
+      void this.start(task).then((done) => {
+        const attempts = pending.attempts + 1;
+        if (done || this.queue.has(key) || this.queue.size >= REPAIRS_QUEUED_MAX) return;
+        if (attempts >= REPAIR_ATTEMPTS_MAX) {
+          this.repairsAbandoned++;
+          return;
+        }
+        const waitMs = Math.min(REPAIR_RETRY_MS_MAX, REPAIR_RETRY_MS_BASE * 2 ** Math.min(attempts - 1, 16));
+        this.queue.set(key, { ...pending, attempts, notBeforeMs: this.nowMs() + waitMs });
+      });
     }
   }
 }

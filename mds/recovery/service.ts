@@ -83,7 +83,13 @@ export class RecoveryService {
     defaults: RecoverySettings,
   ) {
     this.settings = { ...defaults };
-    this.repairs = new Repairs(cluster, (task) => this.run(task, true));
+    this.repairs = new Repairs(
+      cluster,
+      (task) => this.run(task, true),
+      (ostId, poolId, pg) => this.staleCopies.has(staleKey(ostId, poolId, pg)),
+      (poolId, pg) => this.holders.get(pgKey(poolId, pg)),
+      () => this.clock.monotonicMs(),
+    );
   }
 
   async init(): Promise<void> {
@@ -229,9 +235,10 @@ export class RecoveryService {
   }
 
   /** Runs one task to the end; never throws. */
-  private async run(task: RecoveryTask, repair: boolean): Promise<void> {
+  /** Runs one task; resolves true when it succeeded (false: failed, or the same task was running). */
+  private async run(task: RecoveryTask, repair: boolean): Promise<boolean> {
     const key = repair ? `repair/${task.target.ostId}/${task.objectIds.join(',')}` : taskKey(task);
-    if (this.active.has(key)) return;
+    if (this.active.has(key)) return false;
     this.active.set(key, { task, startedMs: this.clock.monotonicMs() });
     try {
       const state = this.cluster.state;
@@ -255,6 +262,7 @@ export class RecoveryService {
       if (repair) this.totals.objectsRepaired += res.objectsCopied;
       else await this.complete(task);
       this.retry.delete(key);
+      return true;
     } catch (err) {
       this.totals.tasksFailed++;
       const attempts = (this.retry.get(key)?.attempts ?? 0) + 1;
@@ -267,6 +275,7 @@ export class RecoveryService {
         { err: (err as Error).message, task: key, attempts },
         'recovery task failed; will retry',
       );
+      return false;
     } finally {
       this.active.delete(key);
       setImmediate(() => this.tick()); // the next PG starts now, not at the next tick
@@ -399,9 +408,9 @@ export class RecoveryService {
     }
   }
 
-  /** ReportBadChunk: schedules a one-object repair when the PG is settled. */
+  /** ReportBadChunk: queues a one-object repair, run once the OST is up and placed to hold the object. */
   reportBadChunk(bad: BadChunkReport): boolean {
-    const scheduled = this.repairs.report(bad, this.holders);
+    const scheduled = this.repairs.report(bad);
     this.logger.warn({ ...bad, scheduled }, 'bad chunk reported');
     if (scheduled) this.tick();
     return scheduled;

@@ -3,11 +3,12 @@
 // rack. Layouts are chosen so that two host failures without recovery would
 // lose data (2 replicas; ec 4+1): every byte reading back proves the rebuild.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Layout, StripeClient } from '../../client/index.js';
+import type { Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
 import { type Cluster, clusterAvailable, seededBytes } from '../client/cluster.js';
 import {
   adminJson,
+  connectReader,
   MiB,
   pgs,
   type RecoveryAnswer,
@@ -34,11 +35,7 @@ describe.skipIf(!clusterAvailable())('recovery after losing a host', () => {
 
   beforeAll(async () => {
     cluster = await startRecoveryCluster({ STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0' });
-    client = await StripeClient.connect({
-      mds: cluster.mdsAddress,
-      seed: SEED,
-      limits: { cacheBytesMax: 0 },
-    });
+    client = await connectReader(cluster, SEED);
   });
   afterAll(async () => {
     await client?.close();

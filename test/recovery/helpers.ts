@@ -4,7 +4,7 @@
 // weights of every map epoch from the MDS's map history.
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import type { Layout, StripeClient } from '../../client/index.js';
+import { type Layout, StripeClient } from '../../client/index.js';
 import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
 import { contract } from '../../proto/index.js';
 import { type Cluster, OSS_SCRIPT, startCluster } from '../client/cluster.js';
@@ -67,6 +67,11 @@ export function startRecoveryCluster(env: Record<string, string> = {}): Promise<
   });
 }
 
+/** A client that caches nothing, so every read goes to the OSTs (what the recovery tests check). */
+export function connectReader(cluster: Cluster, seed: number): Promise<StripeClient> {
+  return StripeClient.connect({ mds: cluster.mdsAddress, seed, limits: { cacheBytesMax: 0 } });
+}
+
 /** Files written at once by `writeFiles`: each write waits on its flush and commit, not on the CPU. */
 export const WRITES_IN_FLIGHT = 4;
 
@@ -106,10 +111,13 @@ export async function waitClean(cluster: Cluster, timeoutMs: number, minEpoch = 
     last = await pgs(cluster).catch(() => last);
     const epoch = (last as { epoch?: number } | undefined)?.epoch ?? 0;
     if (last && last.total > 0 && last.byState.clean === last.total && epoch >= minEpoch) return last;
-    if (Date.now() > deadline)
+    if (Date.now() > deadline) {
+      const recovery = await adminJson(cluster, '/api/recovery').catch(() => undefined);
       throw new Error(
-        `not clean after ${timeoutMs} ms: ${JSON.stringify(last?.byState)} ${JSON.stringify(last?.recovery)}`,
+        `not clean after ${timeoutMs} ms: ${JSON.stringify(last?.byState)} ${JSON.stringify(last?.recovery)} ` +
+          `recovery: ${JSON.stringify(recovery)}`,
       );
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

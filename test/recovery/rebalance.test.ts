@@ -7,12 +7,13 @@
 // copy, so their reads during the move prove the client finds data that has
 // not moved yet on the PG's old holders (GetPgHolders).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Layout, StripeClient } from '../../client/index.js';
+import type { Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
 import { type Cluster, clusterAvailable, seededBytes, waitForOsts } from '../client/cluster.js';
 import type { StartedProcess } from '../helpers/process.js';
 import {
   adminJson,
+  connectReader,
   MiB,
   pgs,
   type RecoveryAnswer,
@@ -49,11 +50,7 @@ describe.skipIf(!clusterAvailable())('rebalance when an OSS joins', () => {
 
   beforeAll(async () => {
     cluster = await startRecoveryCluster({ STRIPEFS_MDS_PG_COUNT: '128' });
-    client = await StripeClient.connect({
-      mds: cluster.mdsAddress,
-      seed: SEED,
-      limits: { cacheBytesMax: 0 },
-    });
+    client = await connectReader(cluster, SEED);
   });
   afterAll(async () => {
     await client?.close();
