@@ -5,6 +5,7 @@
 import { segmentChecksums } from '../common/bulk/frame.js';
 import { isErrorCode, StripeError } from '../common/errors.js';
 import { LIMITS } from '../common/limits.js';
+import { HOLE, placePg } from '../placement/index.js';
 import type { ObjectRef } from '../proto/index.js';
 import type { BlockPool } from './block-pool.js';
 import type { ClientCounters } from './counters.js';
@@ -734,25 +735,37 @@ export class ObjectIo {
    * The copies a write goes to: all of them; or, when the map says some are
    * down, only the up ones if they are at least the pool's min_size (Ceph's
    * rule: a PG with min_size members up accepts writes). Below min_size every
-   * copy is tried (the map may be behind), so the write fails as before.
-   * raid0 objects and ec chunks have one home each: min_size is 1 copy of 1.
+   * copy is tried (the map may be behind), so the write fails as before. An
+   * ec chunk on a down OST is left out (none written) while its PG has k +
+   * min_size members up; a raid0 object has one home and is always tried.
    */
   private copiesToWrite(view: MapView, target: ObjectTarget): number[] {
     const up = target.osts.filter((ost) => view.osts.get(ost)?.up ?? false);
     if (up.length === target.osts.length) return target.osts;
-    const replicated = view.pools.get(target.poolId)?.rule.kind === 'replicated' && target.osts.length > 1;
-    const minSize = replicated
-      ? (view.poolMinSizes.get(target.poolId) ?? target.osts.length)
-      : target.osts.length;
-    return up.length >= Math.max(1, minSize) ? up : target.osts;
+    return this.mayLeaveOut(view, target.poolId, target.pg, up.length, target.osts.length) ? up : target.osts;
+  }
+
+  /**
+   * Whether copies on down OSTs may be left to the MDS's repair (Ceph's min_size rule): a replicated
+   * object with `upCopies` of its `copies` at least min_size; an ec chunk (one home) when at least
+   * k + min_size members of its PG, which hold the stripe's k+m chunks, are up. Never a raid0 object.
+   */
+  private mayLeaveOut(view: MapView, poolId: number, pg: number, upCopies: number, copies: number): boolean {
+    const pool = view.pools.get(poolId);
+    const minSize = view.poolMinSizes.get(poolId);
+    if (!pool || minSize === undefined) return false;
+    if (pool.rule.kind === 'replicated') return copies > 1 && upCopies >= Math.max(1, minSize);
+    const members = placePg(view.map, pool, pg).osts.filter((ost) => ost !== HOLE);
+    const upMembers = members.filter((ost) => view.osts.get(ost)?.up ?? false).length;
+    return members.length === pool.rule.k + pool.rule.m && upMembers >= pool.rule.k + minSize;
   }
 
   /**
    * fsyncs every written copy at its OSS (each retried like any request). A copy whose OST the
-   * map marks down is not waited for (a flush in flight to it is given up when the map says so):
-   * a replicated object with at least min_size copies flushed leaves it to recovery, reported
-   * as a write that copy missed, like a copy skipped at write time. Any other object (raid0, an
-   * ec chunk: one home each), one with fewer copies flushed, or a copy that failed on an OST
+   * map marks down is not waited for (a flush in flight to it is given up when the map says so)
+   * and is left to the MDS's repair, reported as a write that copy missed, where mayLeaveOut
+   * allows (replicated: min_size copies flushed; ec: min_size extra members of the PG up), like a
+   * copy skipped at write time. A raid0 object, too few copies, or a copy that failed on an OST
    * still up fails the flush.
    */
   async flushAll(touched: Touched[]): Promise<void> {
@@ -774,11 +787,10 @@ export class ObjectIo {
     const view = this.deps.mds.mapView;
     const ref = (copies[0] as Touched).ref;
     const poolId = ref.poolId ?? 0;
-    const replicated = view.pools.get(poolId)?.rule.kind === 'replicated' && copies.length > 1;
-    const minSize = replicated ? (view.poolMinSizes.get(poolId) ?? copies.length) : copies.length;
     // Only copies on OSTs the map marks down are left to recovery; a failed flush on an up OST fails.
     const down = missed.every((t) => view.osts.get(t.ost)?.up === false);
-    if (down && copies.length - missed.length >= Math.max(1, minSize)) {
+    const flushed = copies.length - missed.length;
+    if (down && this.mayLeaveOut(view, poolId, ref.pg ?? 0, flushed, copies.length)) {
       for (const t of missed)
         this.deps.mds
           .reportBadChunk(t.ost, ref.objectId ?? '', 'WRITE_SKIPPED', poolId, ref.pg ?? 0)
@@ -791,8 +803,8 @@ export class ObjectIo {
     });
     throw new StripeError(
       'IO_FAILED',
-      `flushing ${ref.objectId} failed on OSTs ${missed.map((t) => t.ost).join(',')}` +
-        (replicated ? ` (${copies.length - missed.length} copies flushed, min_size ${minSize})` : ''),
+      `flushing ${ref.objectId} failed on OSTs ${missed.map((t) => t.ost).join(',')} ` +
+        `(${flushed} of ${copies.length} copies flushed, too few for the pool's min_size)`,
       { objects: [ref.objectId], osts: copies.map((t) => t.ost), failures },
     );
   }

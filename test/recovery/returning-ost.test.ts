@@ -16,11 +16,19 @@ import {
   waitForOsts,
 } from '../client/cluster.js';
 import { Copies } from './copies.js';
-import { adminJson, connectReader, startRecoveryCluster, waitClean, waitOut } from './helpers.js';
+import {
+  adminJson,
+  connectReader,
+  type RecoveryAnswer,
+  startRecoveryCluster,
+  waitClean,
+  waitOut,
+} from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery returning-ost seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
 const S = 64 * 1024;
+const EC42: Layout = { pattern: 'ec', stripeSize: S, k: 4, m: 2, failureDomain: 'host' };
 const REP3: Layout = {
   pattern: 'replicated',
   stripeSize: S,
@@ -76,5 +84,57 @@ describe.skipIf(!clusterAvailable())('an OST back before recovery moved its PGs'
       copies.close();
     }
     expect((await client.readFile('/f')).equals(after)).toBe(true);
+  }, 120_000);
+});
+
+// The OSTs must stay in (placed) while the file is written: an out host would leave five of the
+// six hosts an ec:4+2 host layout needs.
+describe.skipIf(!clusterAvailable())('an ec chunk skipped while its host was down', () => {
+  let cluster: Cluster;
+  let client: StripeClient;
+
+  beforeAll(async () => {
+    cluster = await startRecoveryCluster({
+      STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0',
+      STRIPEFS_MDS_OUT_GRACE_MS: '600000',
+    });
+    client = await connectReader(cluster, SEED);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await cluster?.stop();
+  });
+
+  it('an ec:4+2 file written with one host down leaves its chunk there to the MDS, which writes it once the host is back', async () => {
+    const index = 0;
+    await cluster.oss[index]?.kill();
+    await waitForOsts(cluster.mdsAddress, 12, 10);
+    // Six hosts, one chunk on each: one chunk's OST is down. k + 1 members up is enough to write.
+    const data = seededBytes(4 * 8 * S + 5, SEED + 3);
+    await client.writeFile('/ec', data, { layout: EC42 });
+    expect((await client.readFile('/ec')).equals(data)).toBe(true);
+    const repairedBefore = (await adminJson<RecoveryAnswer>(cluster, '/api/recovery')).totals.objectsRepaired;
+    await cluster.restartOss(index);
+    await waitClean(cluster, 60_000);
+    const repaired = (await adminJson<RecoveryAnswer>(cluster, '/api/recovery')).totals.objectsRepaired;
+    expect(repaired - repairedBefore).toBe(1);
+    // Every chunk is on its OST now, all of one size: the skipped one was rebuilt there.
+    const copies = await Copies.open(cluster);
+    try {
+      const chunks = (await client.getLayout('/ec')).objects;
+      const sizes = await Promise.all(
+        chunks.map(
+          async (c) => (await copies.stat({ ...(await copies.locate({ k: 4, m: 2 }, c.objectId))[0]! })).size,
+        ),
+      );
+      expect(new Set(sizes).size).toBe(1);
+    } finally {
+      copies.close();
+    }
+    // Two other hosts killed: the four chunks left, the rewritten one among them, must give the bytes.
+    await cluster.oss[1]?.kill();
+    await cluster.oss[2]?.kill();
+    await waitForOsts(cluster.mdsAddress, 12, 8);
+    expect((await client.readFile('/ec')).equals(data)).toBe(true);
   }, 120_000);
 });
