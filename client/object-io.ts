@@ -206,10 +206,13 @@ export class ObjectIo {
         if (whole) return whole;
         return settled ? shortCopy : secondLook();
       }
-      // Every placed copy says "no such object". While the PG is moving (recovery,
-      // rebalance) the data may still sit on its old holders: ask them before
-      // calling it a hole (never written), which reads as zeros.
-      if (failures.length > 0 && failures.every((f) => f.code === 'OBJ_NOT_FOUND')) {
+      // Every placed copy says "no such object" (or "stale: awaiting repair"). While the PG is
+      // moving (recovery, rebalance) the data may still sit on its old holders: ask them before
+      // calling it a hole (never written), which reads as zeros; a stale copy never makes a hole.
+      if (
+        failures.length > 0 &&
+        failures.every((f) => f.code === 'OBJ_NOT_FOUND' || f.code === 'OBJ_STALE')
+      ) {
         const moved = await this.readFromHolders(view, target, offset, length, failures, false);
         if (moved) return moved;
         if (failures.every((f) => f.code === 'OBJ_NOT_FOUND')) {

@@ -109,6 +109,12 @@ export const ERROR_CODES = {
     'EIO',
     'An ec chunk holds less than the range read: it is still being rebuilt or moved, or a write to it was lost',
   ),
+  OBJ_STALE: spec(
+    G.FAILED_PRECONDITION,
+    409,
+    'ESTALE',
+    'This copy missed writes while its OST was down and awaits its repair: read another copy',
+  ),
   OBJ_WRITE_CHECKSUM: spec(
     G.DATA_LOSS,
     400,

@@ -12,6 +12,8 @@ import type {
   FlushResponse,
   ListObjectsRequest__Output,
   ListObjectsResponse,
+  MarkStaleRequest__Output,
+  MarkStaleResponse,
   ObjectRef__Output,
   OssServiceHandlers,
   ReadRangeRequest__Output,
@@ -23,7 +25,8 @@ import type {
   WriteChunkRequest__Output,
   WriteChunkResponse,
 } from '../proto/index.js';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from './limits.js';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MARK_STALE_IDS_MAX } from './limits.js';
+import { validateObjectId } from './object-id.js';
 import type { OssCore, Ref } from './ops.js';
 import type { WritePiece } from './ost-write.js';
 import type { Recoverer } from './recovery/recover-pg.js';
@@ -136,6 +139,15 @@ export function ossServiceHandlers(
     RecoverPg: unary<RecoverPgRequest__Output, RecoverPgResponse>(async (req) => {
       if (!recoverer) throw new StripeError('REQ_UNAVAILABLE', 'this OSS does not run recovery');
       return recoverer.recoverPg(recoverRequestFromWire(req));
+    }),
+    MarkStale: unary<MarkStaleRequest__Output, MarkStaleResponse>(async (req) => {
+      if (req.objectIds.length > MARK_STALE_IDS_MAX)
+        throw new StripeError('REQ_TOO_LARGE', `MarkStale takes at most ${MARK_STALE_IDS_MAX} object ids`);
+      const stale = core.handle(req.ostId).ost.staleObjects;
+      // All or none: a bad id refuses the whole list.
+      for (const id of req.objectIds) validateObjectId(id);
+      for (const id of req.objectIds) stale.add(id);
+      return { marked: req.objectIds.length };
     }),
     WriteChunk: writeChunk(core),
     ReadRange: readRange(core),

@@ -3,6 +3,8 @@
 /** ListObjects page size when the request asks for 0, and the most it may ask for. */
 export const LIST_LIMIT_DEFAULT = 1000;
 export const LIST_LIMIT_MAX = 10_000;
+/** Object ids one MarkStale call may carry (the MDS sends longer lists in several calls). */
+export const MARK_STALE_IDS_MAX = 10_000;
 /** Bytes a bulk connection buffers before the OSS stops reading its socket. */
 export const BULK_SERVER_HIGH_WATER_BYTES = 8 * 1024 * 1024;
 /** Bulk connections one OSS accepts at once. */

@@ -131,6 +131,12 @@ export async function* readObjectSpans(
   readerVerifies = false,
 ): AsyncGenerator<ReadPiece[]> {
   checkRange(offset, length);
+  if (ost.staleObjects.has(objectId))
+    throw new StripeError(
+      'OBJ_STALE',
+      `${objectId} on ${ost.name} missed writes while it was down and awaits its repair: read another copy`,
+      { objectId, ost: ost.name },
+    );
   const release = await ost.locks.acquire(objectId, false);
   let fh: { fh: FileHandle; release: () => void } | undefined;
   let paged: { fh: FileHandle; release: () => void } | undefined;

@@ -37,6 +37,12 @@ export class Ost {
   readonly readHandles = new ReadHandles();
   /** Decoded index records of recently used objects; every writer of the index keeps it in step. */
   readonly indexCache = new IndexCache();
+  /**
+   * Objects the MDS says missed writes and await their repair (MarkStale): reads of them fail with
+   * OBJ_STALE until a repair rewrites them or they are deleted. In memory: the MDS sends the list
+   * again whenever this OST comes back up.
+   */
+  readonly staleObjects = new Set<string>();
   readonly blockBytes: number;
   usedBytes = 0;
   objectCount = 0;
@@ -169,6 +175,7 @@ export class Ost {
 
   async delete(objectId: string): Promise<boolean> {
     const release = await this.locks.acquire(objectId, true);
+    this.staleObjects.delete(objectId);
     try {
       const meta = await this.getMeta(objectId);
       if (!meta) return false;

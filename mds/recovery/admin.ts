@@ -86,6 +86,8 @@ export function registerRecoveryAdmin(app: FastifyInstance, parts: HealingParts)
     totals: recovery.totals,
     repairsQueued: recovery.repairs.queued,
     repairsAbandoned: recovery.repairs.repairsAbandoned,
+    /** Queued repairs whose OST refuses reads of the copy meanwhile (MarkStale). */
+    repairsAnnounced: recovery.repairs.announcedCount,
     /** The first queued repairs (each waits for its OST to be up and placed to hold the object). */
     repairs: recovery.repairs.list(REPAIRS_LISTED_MAX),
     staleCopies: recovery.staleCopies.size,

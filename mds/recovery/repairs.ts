@@ -53,6 +53,12 @@ interface PendingRepair {
   /** ec: the chunk's position; replicated: undefined (the OST's place in the placement). */
   position: number | undefined;
   mode: RecoveryTask['mode'];
+  /**
+   * The copy exists but missed writes (WRITE_SKIPPED): its OST is told to refuse reads of it until
+   * the repair. Other reports need not be: a missing copy answers OBJ_NOT_FOUND, a rotten one
+   * OBJ_CHECKSUM, and a new member's OBJ_NOT_FOUND during a move may be filled by the move first.
+   */
+  announce: boolean;
   /** Not started again before this (after a failure). */
   notBeforeMs: number;
   attempts: number;
@@ -61,11 +67,18 @@ interface PendingRepair {
 /** First wait after a failed repair; it doubles up to REPAIR_RETRY_MS_MAX. */
 const REPAIR_RETRY_MS_BASE = 500;
 const REPAIR_RETRY_MS_MAX = 30_000;
+/** Object ids per MarkStale call (the OSS takes up to 10,000). */
+const MARK_STALE_IDS = 1_000;
 /** Attempts before a repair is given up (about 3 minutes of retries; deep scrub finds the copy later). */
 const REPAIR_ATTEMPTS_MAX = 10;
 
 export class Repairs {
   private readonly queue = new Map<string, PendingRepair>();
+  /** Queue keys whose OST was told (MarkStale) since it last came up: its reads refuse the copy. */
+  private readonly announced = new Set<string>();
+  /** Whether each OST was up at the last announceDue (a return resets what it was told). */
+  private readonly upBefore = new Map<number, boolean>();
+  private announcing = false;
   reportsIgnored = 0;
   /** Repairs that failed REPAIR_ATTEMPTS_MAX times and were given up. */
   repairsAbandoned = 0;
@@ -79,7 +92,48 @@ export class Repairs {
     /** The old holders of a PG that is moving (undefined when it is settled). */
     private readonly holdersOf: (poolId: number, pg: number) => readonly number[] | undefined,
     private readonly nowMs: () => number,
+    /** Tells an OST's OSS which of its copies await repair (MarkStale), at most MARK_STALE_IDS ids a call. */
+    private readonly markStale: (ostId: number, objectIds: string[]) => Promise<void>,
   ) {}
+
+  /**
+   * Tells every up OST which of its copies missed writes and await their repair, so its reads refuse them
+   * (OBJ_STALE) and readers take another copy; again whenever the OST comes back up, since an
+   * OSS keeps the list in memory. A repair starts only once its OST was told (startDue), so a
+   * late MarkStale cannot mark a copy the repair already rewrote.
+   */
+  async announceDue(): Promise<void> {
+    if (this.announcing) return;
+    const up = new Map(this.cluster.state.map.osts.map((o) => [o.id, o.state.up]));
+    for (const [ostId, isUp] of up) {
+      if (isUp && this.upBefore.get(ostId) !== true)
+        for (const key of this.announced) if (key.startsWith(`${ostId}/`)) this.announced.delete(key);
+      this.upBefore.set(ostId, isUp);
+    }
+    for (const key of this.announced) if (!this.queue.has(key)) this.announced.delete(key);
+    const byOst = new Map<number, string[]>();
+    for (const [key, pending] of this.queue) {
+      if (!pending.announce || this.announced.has(key) || !up.get(pending.ostId)) continue;
+      byOst.set(pending.ostId, [...(byOst.get(pending.ostId) ?? []), pending.objectId]);
+    }
+    if (byOst.size === 0) return;
+    this.announcing = true;
+    try {
+      await Promise.all(
+        [...byOst]
+          .map(async ([ostId, ids]) => {
+            for (let at = 0; at < ids.length; at += MARK_STALE_IDS) {
+              const part = ids.slice(at, at + MARK_STALE_IDS);
+              await this.markStale(ostId, part);
+              for (const id of part) this.announced.add(`${ostId}/${id}`);
+            }
+          })
+          .map((p) => p.catch(() => undefined)),
+      );
+    } finally {
+      this.announcing = false;
+    }
+  }
 
   /**
    * Whether `ostId` may hold the PG's object again: placed now, or an old holder of the PG while it
@@ -97,6 +151,11 @@ export class Repairs {
 
   get queued(): number {
     return this.queue.size;
+  }
+
+  /** Queued repairs whose OST has been told to refuse reads of the copy. */
+  get announcedCount(): number {
+    return [...this.announced].filter((key) => this.queue.has(key)).length;
   }
 
   /** The first `max` queued repairs, for /api/recovery. */
@@ -139,6 +198,7 @@ export class Repairs {
         objectId: bad.objectId,
         position,
         mode: bad.reason === 'OBJ_NOT_FOUND' ? 'absent' : 'all',
+        announce: bad.reason === 'WRITE_SKIPPED',
         notBeforeMs: 0,
         attempts: 0,
       });
@@ -163,7 +223,7 @@ export class Repairs {
         this.queue.delete(key);
         continue;
       }
-      if (pending.notBeforeMs > now) continue;
+      if (pending.notBeforeMs > now || (pending.announce && !this.announced.has(key))) continue;
       // Waits while its OST is down or not placed to hold the object (out, or moved away for now).
       if (!state.map.osts.find((o) => o.id === pending.ostId)?.state.up) continue;
       const placement = placePg(state.map, pool, pending.pg).osts;

@@ -89,6 +89,16 @@ export class RecoveryService {
       (ostId, poolId, pg) => this.staleCopies.has(staleKey(ostId, poolId, pg)),
       (poolId, pg) => this.holders.get(pgKey(poolId, pg)),
       () => this.clock.monotonicMs(),
+      async (ostId, objectIds) => {
+        const oss = this.upOss(ostId);
+        if (!oss) throw new Error(`OST ${ostId} is not up`);
+        await call(
+          this.clients.get(oss.grpcAddress),
+          'MarkStale',
+          { ostId, objectIds },
+          { deadline: Date.now() + SHORT_CALL_MS },
+        );
+      },
     );
   }
 
@@ -169,6 +179,8 @@ export class RecoveryService {
       nowMs: now,
     });
     for (const task of tasks) void this.run(task, false);
+    // Told even while recovery is paused: reads must not serve a copy known to lack writes.
+    void this.repairs.announceDue();
     if (!this.settings.paused) this.repairs.startDue(this.active);
   }
 

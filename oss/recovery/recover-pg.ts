@@ -96,6 +96,7 @@ export class Recoverer {
           this.slots.run(async () => {
             try {
               await this.copy(req, job, bucket);
+              h.ost.staleObjects.delete(job.targetId);
               result.objectsCopied++;
               result.bytesCopied += job.size;
             } catch (err) {
@@ -108,6 +109,8 @@ export class Recoverer {
       ),
     );
     if (req.objectIds.length > 0) this.objectsRepaired += result.objectsCopied;
+    // A repair that found nothing to copy is done as far as the MDS is concerned: stop refusing reads.
+    if (result.objectsFailed === 0) for (const id of req.objectIds) h.ost.staleObjects.delete(id);
     this.counters.tasks++;
     this.counters.objectsCopied += result.objectsCopied;
     this.counters.bytesCopied += result.bytesCopied;

@@ -33,6 +33,8 @@ export type * from './stripefs/v1/ListObjectsResponse.js';
 export type * from './stripefs/v1/ListedObject.js';
 export type * from './stripefs/v1/MapBucket.js';
 export type * from './stripefs/v1/MapOst.js';
+export type * from './stripefs/v1/MarkStaleRequest.js';
+export type * from './stripefs/v1/MarkStaleResponse.js';
 export type * from './stripefs/v1/MdsService.js';
 export type * from './stripefs/v1/MkdirRequest.js';
 export type * from './stripefs/v1/MkdirResponse.js';

@@ -33,6 +33,8 @@ import type { ListObjectsResponse as _stripefs_v1_ListObjectsResponse, ListObjec
 import type { ListedObject as _stripefs_v1_ListedObject, ListedObject__Output as _stripefs_v1_ListedObject__Output } from './stripefs/v1/ListedObject.js';
 import type { MapBucket as _stripefs_v1_MapBucket, MapBucket__Output as _stripefs_v1_MapBucket__Output } from './stripefs/v1/MapBucket.js';
 import type { MapOst as _stripefs_v1_MapOst, MapOst__Output as _stripefs_v1_MapOst__Output } from './stripefs/v1/MapOst.js';
+import type { MarkStaleRequest as _stripefs_v1_MarkStaleRequest, MarkStaleRequest__Output as _stripefs_v1_MarkStaleRequest__Output } from './stripefs/v1/MarkStaleRequest.js';
+import type { MarkStaleResponse as _stripefs_v1_MarkStaleResponse, MarkStaleResponse__Output as _stripefs_v1_MarkStaleResponse__Output } from './stripefs/v1/MarkStaleResponse.js';
 import type { MdsServiceClient as _stripefs_v1_MdsServiceClient, MdsServiceDefinition as _stripefs_v1_MdsServiceDefinition } from './stripefs/v1/MdsService.js';
 import type { MkdirRequest as _stripefs_v1_MkdirRequest, MkdirRequest__Output as _stripefs_v1_MkdirRequest__Output } from './stripefs/v1/MkdirRequest.js';
 import type { MkdirResponse as _stripefs_v1_MkdirResponse, MkdirResponse__Output as _stripefs_v1_MkdirResponse__Output } from './stripefs/v1/MkdirResponse.js';
@@ -128,6 +130,8 @@ export interface ProtoGrpcType {
       ListedObject: MessageTypeDefinition<_stripefs_v1_ListedObject, _stripefs_v1_ListedObject__Output>
       MapBucket: MessageTypeDefinition<_stripefs_v1_MapBucket, _stripefs_v1_MapBucket__Output>
       MapOst: MessageTypeDefinition<_stripefs_v1_MapOst, _stripefs_v1_MapOst__Output>
+      MarkStaleRequest: MessageTypeDefinition<_stripefs_v1_MarkStaleRequest, _stripefs_v1_MarkStaleRequest__Output>
+      MarkStaleResponse: MessageTypeDefinition<_stripefs_v1_MarkStaleResponse, _stripefs_v1_MarkStaleResponse__Output>
       MdsService: SubtypeConstructor<typeof grpc.Client, _stripefs_v1_MdsServiceClient> & { service: _stripefs_v1_MdsServiceDefinition }
       MkdirRequest: MessageTypeDefinition<_stripefs_v1_MkdirRequest, _stripefs_v1_MkdirRequest__Output>
       MkdirResponse: MessageTypeDefinition<_stripefs_v1_MkdirResponse, _stripefs_v1_MkdirResponse__Output>

@@ -65,6 +65,24 @@ describe('OSS bad input and faults', () => {
     expect(codeOf(err)).toBe('REQ_TOO_LARGE');
   });
 
+  it('MarkStale: marked copies answer reads with OBJ_STALE until deleted; bad ids and lists are refused', async () => {
+    const ostId = oss.ostIds[0]!;
+    const r = ref(ostId, 'stale.0');
+    await oss.bulk.write(r, 0, small, crc32c(small));
+    expect(await call(oss.grpc, 'MarkStale', { ostId, objectIds: ['stale.0'] })).toMatchObject({ marked: 1 });
+    expect(codeOf(await oss.bulk.read(r, 0, small.length).catch((e: unknown) => e))).toBe('OBJ_STALE');
+    // The copy itself is untouched: stat still answers, and once deleted and rewritten it reads again.
+    expect(Number((await call(oss.grpc, 'StatObject', { ref: r })).size)).toBe(small.length);
+    await call(oss.grpc, 'DeleteObject', { ref: r });
+    await oss.bulk.write(r, 0, small, crc32c(small));
+    expect((await oss.bulk.read(r, 0, small.length)).equals(small)).toBe(true);
+    const bad = (objectIds: string[], id = ostId) =>
+      call(oss.grpc, 'MarkStale', { ostId: id, objectIds }).catch((e: unknown) => codeOf(e));
+    expect(await bad(['../x'])).toBe('OBJ_INVALID_ID');
+    expect(await bad(['x'], 99)).toBe('MAP_UNKNOWN_OST');
+    expect(await bad(Array.from({ length: 10_001 }, (_, i) => `o.${i}`))).toBe('REQ_TOO_LARGE');
+  });
+
   it('a full OST answers OBJ_NO_SPACE and leaves no partial object', async () => {
     const ostId = oss.ostIds[1]!;
     const six = Buffer.alloc(6 * 1024 * 1024, 1);

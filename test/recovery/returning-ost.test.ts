@@ -3,8 +3,9 @@
 // written, one OSS holding copies of it is SIGKILLed, the file is overwritten
 // (the writes skip the down OSTs and report them to the MDS), the OSTs are
 // marked out (their PGs map elsewhere; recovery is paused, so nothing moves),
-// the OSS comes back (its PGs map home again). Once every PG is clean, every
-// copy of every object must hold the new bytes.
+// the OSS comes back (its PGs map home again). Before any repair the file
+// reads back new (the OST refuses the copies it was told are stale); once
+// every PG is clean, every copy of every object must hold the new bytes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
@@ -65,6 +66,20 @@ describe.skipIf(!clusterAvailable())('an OST back before recovery moved its PGs'
     await handle.close();
     await waitOut(cluster, 2);
     await cluster.restartOss(index);
+    // Recovery is still paused, so nothing is repaired yet; once the MDS has told the OST which
+    // copies missed writes, reads take the other copies and return the new bytes.
+    for (let polls = 0; ; polls++) {
+      const status = await adminJson<{ repairsQueued: number; repairsAnnounced: number }>(
+        cluster,
+        '/api/recovery',
+      );
+      if (status.repairsQueued > 0 && status.repairsAnnounced === status.repairsQueued) break;
+      if (polls > 100) throw new Error(`repairs not announced: ${JSON.stringify(status)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const early = await connectReader(cluster, SEED);
+    expect((await early.readFile('/f')).equals(after), 'read before the repair').toBe(true);
+    await early.close();
     await adminJson(cluster, '/api/recovery', { method: 'PUT', body: { paused: false } });
     await waitClean(cluster, 60_000);
     console.log('recovery after the return:', JSON.stringify(await adminJson(cluster, '/api/recovery')));

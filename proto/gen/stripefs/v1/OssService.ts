@@ -10,6 +10,8 @@ import type { FlushRequest as _stripefs_v1_FlushRequest, FlushRequest__Output as
 import type { FlushResponse as _stripefs_v1_FlushResponse, FlushResponse__Output as _stripefs_v1_FlushResponse__Output } from '../../stripefs/v1/FlushResponse.js';
 import type { ListObjectsRequest as _stripefs_v1_ListObjectsRequest, ListObjectsRequest__Output as _stripefs_v1_ListObjectsRequest__Output } from '../../stripefs/v1/ListObjectsRequest.js';
 import type { ListObjectsResponse as _stripefs_v1_ListObjectsResponse, ListObjectsResponse__Output as _stripefs_v1_ListObjectsResponse__Output } from '../../stripefs/v1/ListObjectsResponse.js';
+import type { MarkStaleRequest as _stripefs_v1_MarkStaleRequest, MarkStaleRequest__Output as _stripefs_v1_MarkStaleRequest__Output } from '../../stripefs/v1/MarkStaleRequest.js';
+import type { MarkStaleResponse as _stripefs_v1_MarkStaleResponse, MarkStaleResponse__Output as _stripefs_v1_MarkStaleResponse__Output } from '../../stripefs/v1/MarkStaleResponse.js';
 import type { ReadRangeRequest as _stripefs_v1_ReadRangeRequest, ReadRangeRequest__Output as _stripefs_v1_ReadRangeRequest__Output } from '../../stripefs/v1/ReadRangeRequest.js';
 import type { ReadRangeResponse as _stripefs_v1_ReadRangeResponse, ReadRangeResponse__Output as _stripefs_v1_ReadRangeResponse__Output } from '../../stripefs/v1/ReadRangeResponse.js';
 import type { RecoverPgRequest as _stripefs_v1_RecoverPgRequest, RecoverPgRequest__Output as _stripefs_v1_RecoverPgRequest__Output } from '../../stripefs/v1/RecoverPgRequest.js';
@@ -57,6 +59,15 @@ export interface OssServiceClient extends grpc.Client {
   listObjects(argument: _stripefs_v1_ListObjectsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ListObjectsResponse__Output>): grpc.ClientUnaryCall;
   listObjects(argument: _stripefs_v1_ListObjectsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListObjectsResponse__Output>): grpc.ClientUnaryCall;
   listObjects(argument: _stripefs_v1_ListObjectsRequest, callback: grpc.requestCallback<_stripefs_v1_ListObjectsResponse__Output>): grpc.ClientUnaryCall;
+  
+  MarkStale(argument: _stripefs_v1_MarkStaleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_MarkStaleResponse__Output>): grpc.ClientUnaryCall;
+  MarkStale(argument: _stripefs_v1_MarkStaleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_MarkStaleResponse__Output>): grpc.ClientUnaryCall;
+  MarkStale(argument: _stripefs_v1_MarkStaleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_MarkStaleResponse__Output>): grpc.ClientUnaryCall;
+  MarkStale(argument: _stripefs_v1_MarkStaleRequest, callback: grpc.requestCallback<_stripefs_v1_MarkStaleResponse__Output>): grpc.ClientUnaryCall;
+  markStale(argument: _stripefs_v1_MarkStaleRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_MarkStaleResponse__Output>): grpc.ClientUnaryCall;
+  markStale(argument: _stripefs_v1_MarkStaleRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_MarkStaleResponse__Output>): grpc.ClientUnaryCall;
+  markStale(argument: _stripefs_v1_MarkStaleRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_MarkStaleResponse__Output>): grpc.ClientUnaryCall;
+  markStale(argument: _stripefs_v1_MarkStaleRequest, callback: grpc.requestCallback<_stripefs_v1_MarkStaleResponse__Output>): grpc.ClientUnaryCall;
   
   ReadRange(argument: _stripefs_v1_ReadRangeRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_stripefs_v1_ReadRangeResponse__Output>;
   ReadRange(argument: _stripefs_v1_ReadRangeRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_stripefs_v1_ReadRangeResponse__Output>;
@@ -110,6 +121,8 @@ export interface OssServiceHandlers extends grpc.UntypedServiceImplementation {
   
   ListObjects: grpc.handleUnaryCall<_stripefs_v1_ListObjectsRequest__Output, _stripefs_v1_ListObjectsResponse>;
   
+  MarkStale: grpc.handleUnaryCall<_stripefs_v1_MarkStaleRequest__Output, _stripefs_v1_MarkStaleResponse>;
+  
   ReadRange: grpc.handleServerStreamingCall<_stripefs_v1_ReadRangeRequest__Output, _stripefs_v1_ReadRangeResponse>;
   
   RecoverPg: grpc.handleUnaryCall<_stripefs_v1_RecoverPgRequest__Output, _stripefs_v1_RecoverPgResponse>;
@@ -127,6 +140,7 @@ export interface OssServiceDefinition extends grpc.ServiceDefinition {
   DigestObjects: MethodDefinition<_stripefs_v1_DigestObjectsRequest, _stripefs_v1_DigestObjectsResponse, _stripefs_v1_DigestObjectsRequest__Output, _stripefs_v1_DigestObjectsResponse__Output>
   Flush: MethodDefinition<_stripefs_v1_FlushRequest, _stripefs_v1_FlushResponse, _stripefs_v1_FlushRequest__Output, _stripefs_v1_FlushResponse__Output>
   ListObjects: MethodDefinition<_stripefs_v1_ListObjectsRequest, _stripefs_v1_ListObjectsResponse, _stripefs_v1_ListObjectsRequest__Output, _stripefs_v1_ListObjectsResponse__Output>
+  MarkStale: MethodDefinition<_stripefs_v1_MarkStaleRequest, _stripefs_v1_MarkStaleResponse, _stripefs_v1_MarkStaleRequest__Output, _stripefs_v1_MarkStaleResponse__Output>
   ReadRange: MethodDefinition<_stripefs_v1_ReadRangeRequest, _stripefs_v1_ReadRangeResponse, _stripefs_v1_ReadRangeRequest__Output, _stripefs_v1_ReadRangeResponse__Output>
   RecoverPg: MethodDefinition<_stripefs_v1_RecoverPgRequest, _stripefs_v1_RecoverPgResponse, _stripefs_v1_RecoverPgRequest__Output, _stripefs_v1_RecoverPgResponse__Output>
   ScrubPg: MethodDefinition<_stripefs_v1_ScrubPgRequest, _stripefs_v1_ScrubPgResponse, _stripefs_v1_ScrubPgRequest__Output, _stripefs_v1_ScrubPgResponse__Output>
