@@ -18,6 +18,8 @@ export interface ScrubFlags extends ConnectFlags {
 /** A scrub task as the MDS admin API answers it (JSON of the MDS's own record). */
 export type ScrubTaskAnswer = ScrubTask;
 
+/** Progress lines written to a log or a pipe at most this often. */
+const SCRUB_LOG_MS = 5_000;
 const SCRUB_POLL_MS = 500;
 
 /** "3/17" or "rep-3-host/17": pool by id or name, then the PG number. */
@@ -42,14 +44,23 @@ export async function scrub(flags: ScrubFlags): Promise<void> {
   const body = { ...(flags.pg ? parsePgArg(flags.pg) : {}), repair: flags.repair !== false };
   const base = adminUrlOf(flags);
   let task = await adminRequest<ScrubTaskAnswer>(`${base}/api/scrub`, 'POST', body);
+  // On a terminal one line redrawn in place; in a log or a pipe a line when the count moved, at
+  // most every SCRUB_LOG_MS.
+  const tty = Boolean(process.stderr.isTTY);
+  let logged = { atMs: -Infinity, line: '' };
   while (flags.wait !== false && task.state === 'running') {
-    if (!flags.json) process.stderr.write(`\r${scrubLine(task)}`);
+    const line = scrubLine(task);
+    if (!flags.json && tty) process.stderr.write(`\r${line}`);
+    else if (!flags.json && line !== logged.line && performance.now() - logged.atMs >= SCRUB_LOG_MS) {
+      process.stderr.write(`${line}\n`);
+      logged = { atMs: performance.now(), line };
+    }
     await sleep(SCRUB_POLL_MS);
     task = await adminRequest<ScrubTaskAnswer>(`${base}/api/scrub/${task.id}`);
   }
   if (task.state === 'done' && task.errorsFixed < task.errorsFound) process.exitCode = 1;
   if (flags.json) return printJson(task);
-  if (flags.wait !== false) process.stderr.write('\n');
+  if (flags.wait !== false && tty) process.stderr.write('\n');
   process.stdout.write(`${scrubLine(task)}${task.state === 'running' ? ' (running)' : ''}\n`);
   for (const f of task.findings)
     process.stdout.write(

@@ -290,6 +290,8 @@ describe.skipIf(!clusterAvailable())('deep scrub compares copies and repairs', (
     const res = await runCli(['scrub', '--pg', pg, ...flags]);
     console.log(res.stdout);
     expect(res.code).toBe(1);
+    // stderr is a pipe here: progress comes as whole lines, never redrawn with \r.
+    expect(res.stderr).not.toContain('\r');
     expect(res.stdout).toMatch(/errors 1 found \/ 0 fixed/);
     expect(res.stdout).toMatch(
       /NOT FIXED .* unfixable \(2 different contents at version \d+, none in the majority\)/,
