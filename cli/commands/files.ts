@@ -104,7 +104,18 @@ async function putFile(
   const size = local === '-' ? 0 : (await stat(local)).size;
   const progress = new Progress(`put ${remote}`, size);
   const source = local === '-' ? process.stdin : createReadStream(local, { highWaterMark: 4 * 1024 * 1024 });
-  await pipeline(source, counter(progress), client.createWriteStream(remote, layout ? { layout } : {}));
+  const existed = await client.stat(remote).then(
+    () => true,
+    () => false,
+  );
+  try {
+    await pipeline(source, counter(progress), client.createWriteStream(remote, layout ? { layout } : {}));
+  } catch (err) {
+    // A file this put created and could not fill is removed, not left behind empty (its size was
+    // never committed); one that existed keeps what it had committed.
+    if (!existed) await client.unlink(remote).catch(() => undefined);
+    throw err;
+  }
   return progress.finish().bytes;
 }
 

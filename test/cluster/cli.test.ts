@@ -195,6 +195,23 @@ describe('stripefs CLI against a running cluster', () => {
     expect(health.stdout).toContain('HEALTH_OK');
   });
 
+  it('a put that fails leaves no empty file behind', async () => {
+    const osts = Array.from({ length: 12 }, (_, i) => `ost${i}`);
+    for (const ost of osts) expect((await cli(['fault', 'set', ost, '--write-fail-rate', '1'])).code).toBe(0);
+    try {
+      const local = join(dataDir, 'fails.bin');
+      writeFileSync(local, randomBytes(64 * 1024));
+      const put = await cli(['put', local, '/fails.bin']);
+      expect(put.code).toBe(1);
+      expect(put.stderr).toMatch(/IO_FAILED|FAULT_INJECTED/);
+      const gone = await cli(['stat', '/fails.bin']);
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toContain('NS_NOT_FOUND');
+    } finally {
+      for (const ost of osts) await cli(['fault', 'clear', ost]);
+    }
+  });
+
   it('fault set|clear reach the OSS that hosts the OST', async () => {
     const set = await cli([
       'fault',
