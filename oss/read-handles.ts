@@ -56,7 +56,14 @@ export class ReadHandles {
         held.users--;
         held.lastUseMs = performance.now();
         if (held.dropped && held.users === 0) void close(held);
-        else this.trim();
+        else {
+          // Least recently used first: the map's order is the order of last release.
+          if (this.entries.get(key) === held) {
+            this.entries.delete(key);
+            this.entries.set(key, held);
+          }
+          this.trim();
+        }
       },
     };
   }
@@ -84,12 +91,11 @@ export class ReadHandles {
     return this.entries.size;
   }
 
+  /** Closes the least recently released idle handles beyond `max` (the map is kept in release order). */
   private trim(): void {
-    if (this.entries.size <= this.max) return;
-    const idle = [...this.entries]
-      .filter(([, e]) => e.users === 0)
-      .sort((a, b) => a[1].lastUseMs - b[1].lastUseMs);
-    for (const [key, entry] of idle.slice(0, this.entries.size - this.max)) {
+    for (const [key, entry] of this.entries) {
+      if (this.entries.size <= this.max) return;
+      if (entry.users > 0) continue;
       this.entries.delete(key);
       void close(entry);
     }

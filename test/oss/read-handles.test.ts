@@ -64,4 +64,20 @@ describe('read handles', () => {
     expect(handles.size).toBe(0);
     expect(await isClosed(held[2]!.fh)).toBe(true);
   });
+
+  it('a handle used again is the last to go', async () => {
+    const handles = new ReadHandles(2);
+    const x = await handles.acquire(file('x2', 'x'), constants.O_RDONLY);
+    x.release();
+    const y = await handles.acquire(file('y2', 'y'), constants.O_RDONLY);
+    y.release();
+    (await handles.acquire(file('x2', 'x'), constants.O_RDONLY)).release(); // x is now the most recent
+    const busy = await handles.acquire(file('z2', 'z'), constants.O_RDONLY); // held while over the cap
+    busy.release();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await isClosed(y.fh)).toBe(true);
+    expect(await isClosed(x.fh)).toBe(false);
+    expect(handles.size).toBe(2);
+    await handles.closeAll();
+  });
 });
