@@ -76,8 +76,11 @@ export class Repairs {
   private readonly queue = new Map<string, PendingRepair>();
   /** Queue keys whose OST was told (MarkStale) since it last came up: its reads refuse the copy. */
   private readonly announced = new Set<string>();
-  /** Whether each OST was up at the last announceDue (a return resets what it was told). */
-  private readonly upBefore = new Map<number, boolean>();
+  /**
+   * Each OST's state at the last announceDue, up and its OSS's address: coming back up, or an OSS
+   * that restarted on a new address faster than the heartbeat timeout, resets what it was told.
+   */
+  private readonly seenBefore = new Map<number, string>();
   private announcing = false;
   reportsIgnored = 0;
   /** Repairs that failed REPAIR_ATTEMPTS_MAX times and were given up. */
@@ -104,11 +107,16 @@ export class Repairs {
    */
   async announceDue(): Promise<void> {
     if (this.announcing) return;
-    const up = new Map(this.cluster.state.map.osts.map((o) => [o.id, o.state.up]));
+    const state = this.cluster.state;
+    const up = new Map(state.map.osts.map((o) => [o.id, o.state.up]));
+    const addressOf = new Map(
+      state.oss.flatMap((oss) => oss.osts.map((o) => [o.id, oss.grpcAddress] as const)),
+    );
     for (const [ostId, isUp] of up) {
-      if (isUp && this.upBefore.get(ostId) !== true)
+      const seen = isUp ? `up ${addressOf.get(ostId) ?? ''}` : 'down';
+      if (isUp && this.seenBefore.get(ostId) !== seen)
         for (const key of this.announced) if (key.startsWith(`${ostId}/`)) this.announced.delete(key);
-      this.upBefore.set(ostId, isUp);
+      this.seenBefore.set(ostId, seen);
     }
     for (const key of this.announced) if (!this.queue.has(key)) this.announced.delete(key);
     const byOst = new Map<number, string[]>();

@@ -80,6 +80,17 @@ describe.skipIf(!clusterAvailable())('an OST back before recovery moved its PGs'
     const early = await connectReader(cluster, SEED);
     expect((await early.readFile('/f')).equals(after), 'read before the repair').toBe(true);
     await early.close();
+    // The OSS restarts (its list of stale copies is in memory): the MDS tells it again, on its
+    // new address even if it was never seen down, and reads again take the other copies.
+    await cluster.restartOss(index);
+    let again = false;
+    for (let polls = 0; polls < 50 && !again; polls++) {
+      const reader = await connectReader(cluster, SEED);
+      again = (await reader.readFile('/f')).equals(after);
+      await reader.close();
+      if (!again) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(again, 'read after the OSS restarted, before the repair').toBe(true);
     await adminJson(cluster, '/api/recovery', { method: 'PUT', body: { paused: false } });
     await waitClean(cluster, 60_000);
     console.log('recovery after the return:', JSON.stringify(await adminJson(cluster, '/api/recovery')));
