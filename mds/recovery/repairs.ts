@@ -12,7 +12,7 @@
 // waits and is tried again, up to REPAIR_ATTEMPTS_MAX times.
 import { objectToPg, placePg } from '../../placement/index.js';
 import type { ClusterService } from '../cluster/service.js';
-import type { PoolRecord } from '../cluster/state.js';
+import type { ClusterState, PoolRecord } from '../cluster/state.js';
 import { pgKey, upHolders } from './holders.js';
 import type { RecoveryTask } from './planner.js';
 
@@ -96,18 +96,18 @@ export class Repairs {
     private readonly holdersOf: (poolId: number, pg: number) => readonly number[] | undefined,
     private readonly nowMs: () => number,
     /** Tells an OST's OSS which of its copies await repair (MarkStale), at most MARK_STALE_IDS ids a call. */
-    private readonly markStale: (ostId: number, objectIds: string[]) => Promise<void>,
+    private readonly markStale: (grpcAddress: string, ostId: number, objectIds: string[]) => Promise<void>,
   ) {}
 
   /**
    * Tells every up OST which of its copies missed writes and await their repair, so its reads refuse them
    * (OBJ_STALE) and readers take another copy; again whenever the OST comes back up, since an
    * OSS keeps the list in memory. A repair starts only once its OST was told (startDue), so a
-   * late MarkStale cannot mark a copy the repair already rewrote.
+   * late MarkStale cannot mark a copy the repair already rewrote. `state`: the state about to be
+   * committed, when a map change brings an OST back (told before clients hear of the new map).
    */
-  async announceDue(): Promise<void> {
+  async announceDue(state: ClusterState = this.cluster.state): Promise<void> {
     if (this.announcing) return;
-    const state = this.cluster.state;
     const up = new Map(state.map.osts.map((o) => [o.id, o.state.up]));
     const addressOf = new Map(
       state.oss.flatMap((oss) => oss.osts.map((o) => [o.id, oss.grpcAddress] as const)),
@@ -132,7 +132,7 @@ export class Repairs {
           .map(async ([ostId, ids]) => {
             for (let at = 0; at < ids.length; at += MARK_STALE_IDS) {
               const part = ids.slice(at, at + MARK_STALE_IDS);
-              await this.markStale(ostId, part);
+              await this.markStale(addressOf.get(ostId) ?? '', ostId, part);
               for (const id of part) this.announced.add(`${ostId}/${id}`);
             }
           })

@@ -89,11 +89,9 @@ export class RecoveryService {
       (ostId, poolId, pg) => this.staleCopies.has(staleKey(ostId, poolId, pg)),
       (poolId, pg) => this.holders.get(pgKey(poolId, pg)),
       () => this.clock.monotonicMs(),
-      async (ostId, objectIds) => {
-        const oss = this.upOss(ostId);
-        if (!oss) throw new Error(`OST ${ostId} is not up`);
+      async (grpcAddress, ostId, objectIds) => {
         await call(
-          this.clients.get(oss.grpcAddress),
+          this.clients.get(grpcAddress),
           'MarkStale',
           { ostId, objectIds },
           { deadline: Date.now() + SHORT_CALL_MS },
@@ -139,6 +137,9 @@ export class RecoveryService {
 
   /** Called inside the map change: holder records that must commit with it. */
   private onMapChange(prev: ClusterState, next: ClusterState): BatchOp[] {
+    // An OST coming back is told which copies to refuse as the new map is committed, not a tick later.
+    if (next.map.osts.some((o) => o.state.up && !prev.map.osts.find((p) => p.id === o.id)?.state.up))
+      void this.repairs.announceDue(next);
     const changes = holderChanges(prev, next, this.holders);
     const ops: BatchOp[] = [];
     for (const [key, holders] of changes.set) {
