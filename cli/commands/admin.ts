@@ -105,6 +105,11 @@ export async function healthReport(flags: ConnectFlags): Promise<HealthReport> {
   const slowOsts = (
     await adminRequest<MdsHealth>(`${adminUrlOf(flags)}/api/health`).catch(() => ({ slowOsts: [] }))
   ).slowOsts;
+  const repairsQueued = (
+    await adminRequest<{ repairsQueued: number }>(`${adminUrlOf(flags)}/api/recovery`).catch(() => ({
+      repairsQueued: 0,
+    }))
+  ).repairsQueued;
   const down = map.osts.filter((o) => !o.state?.up).map((o) => `ost${o.id} (${o.host})`);
   const out = map.osts.filter((o) => !o.state?.in).map((o) => `ost${o.id} (${o.host})`);
   const problems: string[] = [];
@@ -118,6 +123,10 @@ export async function healthReport(flags: ConnectFlags): Promise<HealthReport> {
   if (last && last.errorsFound > last.errorsFixed)
     problems.push(`scrub #${last.id} left ${last.errorsFound - last.errorsFixed} errors unfixed`);
   for (const slow of slowOsts) problems.push(`ost${slow.ostId} slow: ${slow.reason}`);
+  if (repairsQueued > 0)
+    problems.push(
+      `${repairsQueued} copies await repair (they missed writes or read bad; the MDS rewrites each once its OST is up, see GET /api/recovery)`,
+    );
   return {
     ok: problems.length === 0,
     epoch: map.epoch,

@@ -16,9 +16,11 @@ import {
   seededBytes,
   waitForOsts,
 } from '../client/cluster.js';
+import { runCli } from '../helpers/cli.js';
 import { Copies } from './copies.js';
 import {
   adminJson,
+  adminUrl,
   connectReader,
   type RecoveryAnswer,
   startRecoveryCluster,
@@ -77,6 +79,9 @@ describe.skipIf(!clusterAvailable())('an OST back before recovery moved its PGs'
       if (polls > 100) throw new Error(`repairs not announced: ${JSON.stringify(status)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const health = await runCli(['health', '--mds', cluster.mdsAddress, '--admin', adminUrl(cluster)]);
+    expect(health.stdout).toMatch(/HEALTH_WARN/);
+    expect(health.stdout).toMatch(/\d+ copies await repair/);
     const early = await connectReader(cluster, SEED);
     expect((await early.readFile('/f')).equals(after), 'read before the repair').toBe(true);
     await early.close();
