@@ -107,6 +107,11 @@ export class BlockCache {
     }
   }
 
+  /** Drops one block a reader is done with (drop-behind); its buffer goes back to the pool. */
+  drop(file: number, change: number, block: number): void {
+    this.remove(blockKey(file, change, block), false);
+  }
+
   /** Drops blocks of `file` in [firstBlock, lastBlock] (all of them when no range is given). */
   invalidate(file: number, firstBlock = 0, lastBlock = Number.MAX_SAFE_INTEGER): void {
     const keys = this.byFile.get(file);

@@ -83,8 +83,22 @@ export class FileReader {
     // Every block settles before this returns: none may write into the caller's buffer afterwards.
     for (const settled of await Promise.allSettled(blocks))
       if (settled.status === 'rejected') throw settled.reason;
+    this.dropBehind(first, last, end, size);
     this.ctx.counters.bytesRead += end - position;
     return end - position;
+  }
+
+  /**
+   * Drop-behind: a sequential reader of a file larger than the cache would not find the blocks it
+   * passed again (the scan evicts them before any second pass), so they go back to the pool at once
+   * instead of pushing other files' blocks out, and a fresh client touches about a readahead
+   * window of new memory instead of the whole cache.
+   */
+  private dropBehind(first: number, last: number, end: number, size: number): void {
+    const { cache } = this.ctx;
+    if (this.readahead.windowBytes === 0 || size <= cache.capacityBytes) return;
+    for (let b = first; b <= last; b++)
+      if (end >= Math.min(size, (b + 1) * this.blockBytes)) cache.drop(this.inode, this.change, b);
   }
 
   private runReadahead(offset: number, length: number, size: number): void {

@@ -180,6 +180,31 @@ describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real
     await reader.close();
   });
 
+  it('a sequential scan of a file larger than the cache drops the blocks behind it: little new memory, other files stay cached', async () => {
+    const size = 96 * MiB;
+    const big = seededBytes(size, SEED + 45);
+    const small = seededBytes(MiB, SEED + 46);
+    await writer.writeFile('/c/scan-big', big, { layout: RAID0X4_1M });
+    await writer.writeFile('/c/scan-small', small, { layout: REP3 });
+    const reader = await connect({ cacheBytesMax: 48 * MiB, readaheadFileBytesMax: 4 * MiB });
+    expect((await reader.readFile('/c/scan-small')).equals(small)).toBe(true);
+    const fetchedBefore = fetchedBytes(reader.stats());
+    const pieces: Buffer[] = [];
+    for await (const piece of reader.createReadStream('/c/scan-big')) pieces.push(piece as Buffer);
+    expect(Buffer.concat(pieces).equals(big)).toBe(true);
+    // The blocks it passed went back to the pool: about the readahead window plus the pool's
+    // 16-block quarantine were ever made, not the 48 a full cache holds.
+    const allocated = reader.stats().cache.blocksAllocated;
+    console.log(`scan of ${size / MiB} MiB through a 48 MiB cache: ${allocated} blocks made`);
+    expect(allocated).toBeLessThanOrEqual(24);
+    // The small file read before the scan is still cached: reading it again fetches nothing.
+    const fetchedAfterScan = fetchedBytes(reader.stats());
+    expect(fetchedAfterScan - fetchedBefore).toBeGreaterThanOrEqual(size);
+    expect((await reader.readFile('/c/scan-small')).equals(small)).toBe(true);
+    expect(fetchedBytes(reader.stats())).toBe(fetchedAfterScan);
+    await reader.close();
+  });
+
   it('dropCache sends the next read of a file (or of every file) back to the OSSs', async () => {
     const data = seededBytes(4 * MiB + 3, SEED + 70);
     await writer.writeFile('/c/drop-a', data, { layout: REP3 });
