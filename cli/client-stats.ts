@@ -40,13 +40,20 @@ export function clientStatsText(s: ClientStats): string {
       ...Object.keys(s.osts.answerMs),
       ...s.osts.slow.map(String),
       ...s.osts.suspect.map(String),
+      ...s.osts.down.map(String),
     ]),
   ]
     .map(Number)
     .sort((a, b) => a - b);
   if (osts.length > 0) {
     const state = (id: number): string =>
-      s.osts.suspect.includes(id) ? 'suspect' : s.osts.slow.includes(id) ? 'slow' : 'ok';
+      s.osts.down.includes(id)
+        ? 'down'
+        : s.osts.suspect.includes(id)
+          ? 'suspect'
+          : s.osts.slow.includes(id)
+            ? 'slow'
+            : 'ok';
     const rows = osts.map((id) => [
       `ost${id}`,
       formatBytes(s.bytesReadPerOst[id] ?? 0),

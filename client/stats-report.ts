@@ -43,7 +43,14 @@ export interface ClientStats {
    * others because they answer over 4x slower than the median OST (`slow`) or
    * recently failed (`suspect`); and how many slow verdicts there were.
    */
-  osts: { answerMs: Record<number, number>; slow: number[]; suspect: number[]; slowVerdicts: number };
+  osts: {
+    answerMs: Record<number, number>;
+    slow: number[];
+    suspect: number[];
+    slowVerdicts: number;
+    /** OSTs this client's current map marks down. */
+    down: number[];
+  };
 }
 
 export function statsOf(ctx: ClientContext): ClientStats {
@@ -76,6 +83,13 @@ export function statsOf(ctx: ClientContext): ClientStats {
     ostDownAborts: counters.ostDownAborts,
     exactReads: counters.exactReads,
     requests: { ...counters.requests },
-    osts: { ...ctx.health.snapshot(), slowVerdicts: ctx.health.slowVerdicts },
+    osts: {
+      ...ctx.health.snapshot(),
+      slowVerdicts: ctx.health.slowVerdicts,
+      down: [...ctx.mds.mapView.osts.values()]
+        .filter((o) => !o.up)
+        .map((o) => o.id)
+        .sort((a, b) => a - b),
+    },
   };
 }

@@ -247,6 +247,7 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
       console.log('stopped OSS:', stats.ostDownAborts, 'requests given up', stats.osts);
       expect(stats.ostDownAborts).toBeGreaterThan(0);
       expect(stats.osts.suspect).toContain(chunks[0]);
+      expect(stats.osts.down).toContain(chunks[0]);
       expect(stats.degradedReads).toBeGreaterThan(0);
       const copies = (await writer.getLayout('/d/while-stopped')).objects.flatMap((o) => o.osts);
       expect(copies).toContain(chunks[0]);

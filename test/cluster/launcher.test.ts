@@ -97,6 +97,17 @@ describe('stripefs cluster up', () => {
     expect(JSON.parse(killed.stdout)).toEqual({ killed: ['oss-host0'] });
     const hostPid = processes.find((p) => p.name === 'oss-host0')!.pid;
     expect(alive(hostPid)).toBe(false);
+    // Once the MDS marks the host's OSTs down, get --stats lists them as down while it reads around them.
+    const downBack = join(dataDir, 'down.bin');
+    let stats = '';
+    for (let tries = 0; tries < 40 && !/ost\d+ .* down\n/.test(stats); tries++) {
+      const got = await runCli(['get', '--stats', '/payload.bin', downBack], { env });
+      expect(got.code, got.stderr).toBe(0);
+      expect(readFileSync(downBack).equals(payload)).toBe(true);
+      stats = got.stderr;
+      if (!/ost\d+ .* down\n/.test(stats)) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(stats).toMatch(/ost\d+ .* down\n/);
     const badTarget = await runCli(['cluster', 'kill', '--data', dataDir, '--host', 'nosuchhost']);
     expect(badTarget.code).not.toBe(0);
     expect(badTarget.stderr).toContain('no OSS matches');
