@@ -64,9 +64,7 @@ function statOf(attr: Attr__Output): Stat {
  */
 function abortWhenDown(mds: MdsClient, pool: OssPool, counters: ClientCounters): void {
   let before = mds.mapView;
-  for (const [id, ost] of before.osts) pool.setDown(id, !ost.up);
   mds.onMap((view) => {
-    for (const [id, ost] of view.osts) pool.setDown(id, !ost.up);
     for (const [id, was] of before.osts) {
       if (!was.up || view.osts.get(id)?.up !== false) continue;
       counters.ostDownAborts += pool.abortOst(was, id, `map epoch ${view.epoch} marks it down`);
@@ -109,6 +107,7 @@ export class StripeClient {
       counters,
       (bytes) => blocks.take(bytes),
       (ost, ms) => health.observeLatency(ost, ms),
+      (ost) => mds.mapView.osts.get(ost)?.up === false,
     );
     abortWhenDown(mds, pool, counters);
     const random = seededRandom(options.seed ?? seedFromEnv());

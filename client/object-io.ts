@@ -775,38 +775,38 @@ export class ObjectIo {
     const byObject = new Map<string, Touched[]>();
     for (const t of touched) {
       const id = t.ref.objectId ?? '';
-      byObject.set(id, [...(byObject.get(id) ?? []), t]);
+      const copies = byObject.get(id);
+      if (copies) copies.push(t);
+      else byObject.set(id, [t]);
     }
     await Promise.all([...byObject.values()].map((copies) => this.flushCopies(copies)));
   }
 
   private async flushCopies(copies: Touched[]): Promise<void> {
     const results = await Promise.allSettled(copies.map((t) => this.flushCopy(t)));
-    const missed = copies.filter((_, i) => {
+    // Copies not flushed: failed (their code), or skipped because their OST is down.
+    const failures = copies.flatMap((t, i): Failure[] => {
       const r = results[i];
-      return r?.status !== 'fulfilled' || r.value === false;
+      if (r?.status === 'fulfilled') return r.value ? [] : [{ ost: t.ost, code: 'OST_DOWN' }];
+      return [{ ost: t.ost, code: codeOf(r?.reason) }];
     });
-    if (missed.length === 0) return;
+    if (failures.length === 0) return;
     const view = this.deps.mds.mapView;
     const ref = (copies[0] as Touched).ref;
     const poolId = ref.poolId ?? 0;
     // Only copies on OSTs the map marks down are left to recovery; a failed flush on an up OST fails.
-    const down = missed.every((t) => view.osts.get(t.ost)?.up === false);
-    const flushed = copies.length - missed.length;
+    const down = failures.every((f) => view.osts.get(f.ost)?.up === false);
+    const flushed = copies.length - failures.length;
     if (down && this.mayLeaveOut(view, poolId, ref.pg ?? 0, flushed, copies.length)) {
-      for (const t of missed)
+      for (const f of failures)
         this.deps.mds
-          .reportBadChunk(t.ost, ref.objectId ?? '', 'WRITE_SKIPPED', poolId, ref.pg ?? 0)
+          .reportBadChunk(f.ost, ref.objectId ?? '', 'WRITE_SKIPPED', poolId, ref.pg ?? 0)
           .catch(() => undefined);
       return;
     }
-    const failures = missed.map((t) => {
-      const r = results[copies.indexOf(t)];
-      return { ost: t.ost, code: r?.status === 'rejected' ? codeOf(r.reason) : 'OST_DOWN' };
-    });
     throw new StripeError(
       'IO_FAILED',
-      `flushing ${ref.objectId} failed on OSTs ${missed.map((t) => t.ost).join(',')} ` +
+      `flushing ${ref.objectId} failed on OSTs ${failures.map((f) => f.ost).join(',')} ` +
         `(${flushed} of ${copies.length} copies flushed, too few for the pool's min_size)`,
       { objects: [ref.objectId], osts: copies.map((t) => t.ost), failures },
     );

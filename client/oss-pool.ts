@@ -11,6 +11,7 @@ import type { SegmentChecksums } from '../common/bulk/frame.js';
 import { crc32c } from '../common/checksum.js';
 import { StripeError } from '../common/errors.js';
 import { CLIENT_OPTIONS, call, fromGrpcError } from '../common/grpc.js';
+import { OstRequests } from '../common/ost-requests.js';
 import { Semaphore } from '../common/semaphore.js';
 import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
 import { contract, type ObjectRef, type ReadRangeResponse__Output } from '../proto/index.js';
@@ -46,17 +47,10 @@ function bulkRef(ref: ObjectRef): {
   };
 }
 
-/** A gRPC request in flight, failed early by abortOst. */
-interface GrpcInFlight {
-  ostId: number;
-  abort: (err: StripeError) => void;
-}
-
 export class OssPool {
   private readonly connections = new Map<string, OssConnection>();
-  private readonly grpcInFlight = new Set<GrpcInFlight>();
-  /** OSTs the latest map marks down: writes and flushes to them fail without being sent (setDown). */
-  private readonly down = new Set<number>();
+  /** gRPC requests in flight (bulk ones are tracked by their BulkClient). */
+  private readonly grpcInFlight = new OstRequests();
   private readonly total: Semaphore;
   constructor(
     private readonly limits: ClientLimits,
@@ -66,6 +60,8 @@ export class OssPool {
     private readonly allocRead?: (bytes: number) => Buffer,
     /** Hears how long each read waited for its answer to begin, by OST (OstHealth.observeLatency). */
     private readonly onReadAnswered: (ostId: number, ms: number) => void = () => undefined,
+    /** Whether the client's current map marks an OST down (writes and flushes to it are not sent). */
+    private readonly isDown: (ostId: number) => boolean = () => false,
   ) {
     this.total = new Semaphore(limits.inFlightTotalMax);
   }
@@ -127,7 +123,7 @@ export class OssPool {
         return;
       }
       this.counters.requests.grpc++;
-      await this.abortable(ref, this.grpcWrite(conn.client, ref, offset, data, checksum));
+      await this.grpcInFlight.race(ref.ostId ?? 0, this.grpcWrite(conn.client, ref, offset, data, checksum));
     });
   }
 
@@ -173,7 +169,7 @@ export class OssPool {
         return conn.bulk.read(bulkRef(ref), offset, length, this.allocRead);
       }
       this.counters.requests.grpc++;
-      return this.abortable(ref, this.grpcRead(conn.client, ref, offset, length));
+      return this.grpcInFlight.race(ref.ostId ?? 0, this.grpcRead(conn.client, ref, offset, length));
     });
   }
 
@@ -230,37 +226,22 @@ export class OssPool {
   flush(endpoint: OssEndpoint, ref: ObjectRef): Promise<void> {
     return this.bounded(endpoint, (conn) => {
       this.refuseIfDown(ref);
-      return this.abortable(ref, call(conn.client, 'Flush', { ref }, this.deadline())).then(() => undefined);
+      return this.grpcInFlight
+        .race(ref.ostId ?? 0, call(conn.client, 'Flush', { ref }, this.deadline()))
+        .then(() => undefined);
     });
   }
 
   /**
-   * Follows the map: a write or flush that waited for its slot while its OST went down is
-   * not sent (a stopped OSS would hold it for the whole request timeout). Reads are not
-   * refused here: they order down copies last and still try one when nothing else is left.
+   * A write or flush that waited for its slot while the map marked its OST down is not sent
+   * (a stopped OSS would hold it for the whole request timeout). Reads are not refused here:
+   * they order down copies last and still try one when nothing else is left.
    */
-  setDown(ostId: number, down: boolean): void {
-    if (down) this.down.add(ostId);
-    else this.down.delete(ostId);
-  }
-
   private refuseIfDown(ref: ObjectRef): void {
-    if (this.down.has(ref.ostId ?? 0))
+    if (this.isDown(ref.ostId ?? 0))
       throw new StripeError('REQ_UNAVAILABLE', `OST ${ref.ostId} is marked down in the cluster map`, {
         ostDown: true,
       });
-  }
-
-  /** `work` (a gRPC request about `ref`), failed early if abortOst names its OST first; the call itself runs out its deadline unheard. */
-  private abortable<T>(ref: ObjectRef, work: Promise<T>): Promise<T> {
-    let entry: GrpcInFlight | undefined;
-    const cut = new Promise<never>((_, reject) => {
-      entry = { ostId: ref.ostId ?? 0, abort: reject };
-      this.grpcInFlight.add(entry);
-    });
-    return Promise.race([work, cut]).finally(() => {
-      if (entry) this.grpcInFlight.delete(entry);
-    });
   }
 
   /**
@@ -269,16 +250,8 @@ export class OssPool {
    * BulkClient.abortOst); returns how many.
    */
   abortOst(endpoint: OssEndpoint, ostId: number, why: string): number {
-    let aborted = this.connections.get(endpoint.grpcAddress)?.bulk?.abortOst(ostId, why) ?? 0;
-    for (const request of [...this.grpcInFlight]) {
-      if (request.ostId !== ostId) continue;
-      aborted++;
-      this.grpcInFlight.delete(request);
-      request.abort(
-        new StripeError('REQ_UNAVAILABLE', `request to OST ${ostId} given up: ${why}`, { ostDown: true }),
-      );
-    }
-    return aborted;
+    const bulk = this.connections.get(endpoint.grpcAddress)?.bulk?.abortOst(ostId, why) ?? 0;
+    return bulk + this.grpcInFlight.abortOst(ostId, ` at ${endpoint.grpcAddress}`, why);
   }
 
   close(): void {

@@ -10,6 +10,7 @@ import { connect, type Socket } from 'node:net';
 import { crc32c } from '../checksum.js';
 import { StripeError } from '../errors.js';
 import { LIMITS } from '../limits.js';
+import { OstRequests } from '../ost-requests.js';
 import { Semaphore } from '../semaphore.js';
 import {
   type BulkRef,
@@ -73,12 +74,6 @@ interface Connection {
   reader: SocketReader;
 }
 
-/** A request on its connection, until it settles. */
-interface InFlight {
-  ostId: number;
-  abort: (err: StripeError) => void;
-}
-
 export interface BulkWriteResult {
   objectSize: number;
   version: number;
@@ -86,7 +81,7 @@ export interface BulkWriteResult {
 
 export class BulkClient {
   private readonly idle: Connection[] = [];
-  private readonly inFlight = new Set<InFlight>();
+  private readonly inFlight = new OstRequests();
   private readonly slots: Semaphore;
   private readonly timeoutMs: number;
   private readonly blockBytes: number;
@@ -383,17 +378,7 @@ export class BulkClient {
    * come and waiting out the request timeout would stall the reader. Returns how many failed.
    */
   abortOst(ostId: number, why: string): number {
-    let aborted = 0;
-    for (const request of [...this.inFlight]) {
-      if (request.ostId !== ostId) continue;
-      aborted++;
-      request.abort(
-        new StripeError('REQ_UNAVAILABLE', `request to OST ${ostId} at ${this.address} given up: ${why}`, {
-          ostDown: true,
-        }),
-      );
-    }
-    return aborted;
+    return this.inFlight.abortOst(ostId, ` at ${this.address}`, why);
   }
 
   private async withConnection<T>(ostId: number, work: (conn: Connection) => Promise<T>): Promise<T> {
@@ -401,7 +386,7 @@ export class BulkClient {
     await this.slots.acquire();
     let conn: Connection | undefined;
     let timer: NodeJS.Timeout | undefined;
-    let request: InFlight | undefined;
+    let unregister = (): void => undefined;
     try {
       conn = this.idle.pop() ?? (await this.open());
       const active = conn;
@@ -420,8 +405,7 @@ export class BulkClient {
             ),
           this.timeoutMs,
         );
-        request = { ostId, abort: end };
-        this.inFlight.add(request);
+        unregister = this.inFlight.add(ostId, end);
       });
       const result = await Promise.race([work(active), cut]);
       if (!this.closed && active.reader.idle) this.idle.push(active);
@@ -435,7 +419,7 @@ export class BulkClient {
       throw err;
     } finally {
       clearTimeout(timer);
-      if (request) this.inFlight.delete(request);
+      unregister();
       this.slots.release();
     }
   }
