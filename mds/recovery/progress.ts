@@ -99,18 +99,14 @@ export function summarizeRecoveryPgs(
       const key = pgKey(pool.id, pg);
       const record = holders.get(key);
       const recoveryState = pgStateWithHolders(state.map, pool, placement, record, activePgs.has(key));
-      // A copy known to have missed writes (or to be bad) is not clean until it is repaired.
-      const repaired: RecoveryPgState = repairs.active.has(key)
-        ? 'recovering'
-        : repairs.queued.has(key)
-          ? 'degraded'
-          : recoveryState;
-      const pgState: SummaryPgState =
-        recoveryState !== 'clean'
-          ? recoveryState
-          : repaired === 'clean' && scrubbing.has(key)
-            ? 'scrubbing'
-            : repaired;
+      // A copy known to have missed writes (or to be bad) keeps a clean PG from being clean until it
+      // is repaired.
+      let pgState: SummaryPgState = recoveryState;
+      if (recoveryState === 'clean') {
+        if (repairs.active.has(key)) pgState = 'recovering';
+        else if (repairs.queued.has(key)) pgState = 'degraded';
+        else if (scrubbing.has(key)) pgState = 'scrubbing';
+      }
       counts[pgState]++;
       summary.byState[pgState]++;
       summary.total++;

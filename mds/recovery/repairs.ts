@@ -147,8 +147,13 @@ export class Repairs {
    * Whether `ostId` may hold the PG's object again: placed now, or an old holder of the PG while it
    * moves (marked out, it may come back in before recovery moves anything and be placed as before).
    */
-  private mayHold(pool: PoolRecord, pg: number, ostId: number, position: number | undefined): boolean {
-    const placement = placePg(this.cluster.state.map, pool, pg).osts;
+  private mayHold(
+    pool: PoolRecord,
+    pg: number,
+    placement: readonly number[],
+    ostId: number,
+    position: number | undefined,
+  ): boolean {
     if (position === undefined ? placement.includes(ostId) : placement[position] === ostId) return true;
     const holders = this.holdersOf(pool.id, pg);
     return (
@@ -197,7 +202,7 @@ export class Repairs {
       const { key, position } = placementKeyOf(pool, bad.objectId);
       const pg = bad.poolId > 0 && bad.pg < pool.pgCount ? bad.pg : objectToPg(pool, key);
       if (objectToPg(pool, key) !== pg) continue;
-      if (!this.mayHold(pool, pg, bad.ostId, position)) continue;
+      if (!this.mayHold(pool, pg, placePg(state.map, pool, pg).osts, bad.ostId, position)) continue;
       if (this.queue.size >= REPAIRS_QUEUED_MAX) break;
       this.queue.set(`${bad.ostId}/${bad.objectId}`, {
         poolId: pool.id,
@@ -223,10 +228,11 @@ export class Repairs {
     for (const [key, pending] of this.queue) {
       if (running >= REPAIRS_ACTIVE_MAX) return;
       const pool = state.pools.find((p) => p.id === pending.poolId);
+      const placement = pool ? placePg(state.map, pool, pending.pg).osts : [];
       if (
         !pool ||
         this.isStale(pending.ostId, pending.poolId, pending.pg) ||
-        !this.mayHold(pool, pending.pg, pending.ostId, pending.position)
+        !this.mayHold(pool, pending.pg, placement, pending.ostId, pending.position)
       ) {
         this.queue.delete(key);
         continue;
@@ -234,7 +240,6 @@ export class Repairs {
       if (pending.notBeforeMs > now || (pending.announce && !this.announced.has(key))) continue;
       // Waits while its OST is down or not placed to hold the object (out, or moved away for now).
       if (!state.map.osts.find((o) => o.id === pending.ostId)?.state.up) continue;
-      const placement = placePg(state.map, pool, pending.pg).osts;
       const at = pending.position ?? placement.indexOf(pending.ostId);
       if (at < 0 || placement[at] !== pending.ostId) continue;
       // Sources: the other members up, then the PG's old holders up while it moves (they have what a
