@@ -155,8 +155,9 @@ export class StripeClient {
     return statOf(await this.timed(this.ctx.mds.stat(path)));
   }
 
-  rename(from: string, to: string): Promise<void> {
-    return this.timed(this.ctx.mds.rename(from, to));
+  /** Atomic, replacing an existing target unless `noReplace` (then NS_EXISTS, and nothing moves). */
+  rename(from: string, to: string, options: { noReplace?: boolean } = {}): Promise<void> {
+    return this.timed(this.ctx.mds.rename(from, to, options.noReplace ?? false));
   }
 
   async unlink(path: string): Promise<void> {

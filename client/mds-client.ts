@@ -204,8 +204,8 @@ export class MdsClient {
     } while (cursor !== '');
     return all;
   }
-  rename(fromPath: string, toPath: string): Promise<void> {
-    return call(this.channel(), 'Rename', { fromPath, toPath }).then(() => undefined);
+  rename(fromPath: string, toPath: string, noReplace = false): Promise<void> {
+    return call(this.channel(), 'Rename', { fromPath, toPath, noReplace }).then(() => undefined);
   }
   unlink(path: string): Promise<void> {
     return this.batching

@@ -1,5 +1,7 @@
 // rename: atomic, across directories, replacing the target as POSIX does
-// (a file replaces a file, an empty directory is replaced by a directory).
+// (a file replaces a file, an empty directory is replaced by a directory),
+// or with no_replace failing with NS_EXISTS when the target exists (as
+// renameat2's RENAME_NOREPLACE: the check and the move are one batch).
 // The whole move is one batch; a replaced file's objects are queued for
 // destruction in that same batch.
 import { StripeError } from '../../common/index.js';
@@ -34,6 +36,8 @@ export async function rename(ns: Namespace, request: RenameRequest__Output): Pro
     if (toDir.node.ino === fromDir.node.ino && to.name === from.name) return;
     const target = await txn.get<NodeRecord>(KEYS.dentry(toDir.node.ino, to.name));
     if (target) {
+      if (request.noReplace)
+        throw new StripeError('NS_EXISTS', `${request.toPath} exists`, { path: request.toPath });
       if (node.type === 'dir' && target.type !== 'dir')
         throw new StripeError('NS_NOT_DIR', `${request.toPath} is not a directory`, { path: request.toPath });
       if (node.type !== 'dir' && target.type === 'dir')

@@ -150,6 +150,33 @@ describe('namespace over gRPC', () => {
     expect((await call(c(), 'Stat', { path: '/r2/r3/full/x' })).attr?.type).toBe('FILE_TYPE_FILE');
   });
 
+  it('rename with noReplace: NS_EXISTS and nothing moves; racing renames into one name, one wins', async () => {
+    await call(c(), 'Mkdir', { path: '/nr' });
+    const a = await call(c(), 'Create', { path: '/nr/a' });
+    const b = await call(c(), 'Create', { path: '/nr/b' });
+    expect(await codeOf(call(c(), 'Rename', { fromPath: '/nr/a', toPath: '/nr/b', noReplace: true }))).toBe(
+      'NS_EXISTS',
+    );
+    expect((await call(c(), 'Stat', { path: '/nr/a' })).attr?.inode).toBe(a.attr?.inode);
+    expect((await call(c(), 'Stat', { path: '/nr/b' })).attr?.inode).toBe(b.attr?.inode);
+    await call(c(), 'Rename', { fromPath: '/nr/a', toPath: '/nr/c', noReplace: true });
+    expect((await call(c(), 'Stat', { path: '/nr/c' })).attr?.inode).toBe(a.attr?.inode);
+    // Eight sources race into one free name: exactly one lands, the rest stay where they were.
+    const sources = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => call(c(), 'Create', { path: `/nr/s${i}` })),
+    );
+    const results = await Promise.allSettled(
+      sources.map((_, i) =>
+        call(c(), 'Rename', { fromPath: `/nr/s${i}`, toPath: '/nr/won', noReplace: true }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const won = (await call(c(), 'Stat', { path: '/nr/won' })).attr?.inode;
+    const left = await Promise.all(sources.map((_, i) => codeOf(call(c(), 'Stat', { path: `/nr/s${i}` }))));
+    expect(left.filter((code) => code === 'NS_NOT_FOUND')).toHaveLength(1);
+    expect(sources.map((s) => s.attr?.inode)).toContain(won);
+  });
+
   it('unlink and rmdir, and their errors', async () => {
     await call(c(), 'Mkdir', { path: '/u/d', parents: true });
     await call(c(), 'Create', { path: '/u/f' });

@@ -4,9 +4,11 @@
 export interface RenameRequest {
   'fromPath'?: (string);
   'toPath'?: (string);
+  'noReplace'?: (boolean);
 }
 
 export interface RenameRequest__Output {
   'fromPath': (string);
   'toPath': (string);
+  'noReplace': (boolean);
 }
