@@ -36,6 +36,8 @@ export class FileWriter {
   private stripeIndex = 0;
   private stripeFill = 0;
   private stripeSent = 0;
+  /** ec: the file's size when this writer opened it; a partial stripe may not end before it. */
+  private readonly sizeAtOpen: number;
   /**
    * Whole-unit (raid0/replicated) or whole-stripe-with-parity (ec) buffers,
    * reused once every copy acknowledged them: fresh memory is slow to touch
@@ -47,11 +49,12 @@ export class FileWriter {
     private readonly ctx: ClientContext,
     private readonly inode: number,
     private readonly fileLayout: FileLayout,
-    /** ec: bytes already in the file (appends only). */
+    /** ec: bytes already in the file (where appends go). */
     private appendAt: number,
     /** ec: reads bytes already in the file (the start of a partial last stripe that an append completes). */
     private readonly readBack: (position: number, length: number) => Promise<Buffer>,
   ) {
+    this.sizeAtOpen = appendAt;
     const { layout } = fileLayout;
     const bytes =
       layout.pattern === 'ec'
@@ -103,17 +106,8 @@ export class FileWriter {
   }
 
   private async writeEc(data: Uint8Array, position: number): Promise<void> {
-    if (position !== this.appendAt) {
-      throw new StripeError(
-        'LAYOUT_READ_ONLY',
-        `ec files are write-once: append at ${this.appendAt}, not ${position}`,
-        {
-          inode: this.inode,
-          position,
-        },
-      );
-    }
     const stripeBytes = ecStripeDataBytes(this.fileLayout.layout);
+    if (position !== this.appendAt) this.jumpEc(position, stripeBytes);
     let at = 0;
     while (at < data.length) {
       if (!this.stripe) {
@@ -145,6 +139,27 @@ export class FileWriter {
         await this.sendStripe(this.stripeIndex, full.subarray(0, stripeBytes), full);
       }
     }
+  }
+
+  /**
+   * A write elsewhere than the append point starts a new run of whole stripes: it must begin on a
+   * stripe boundary, and nothing buffered may be left unsent (a partial stripe is sent only as the
+   * end of the file, at flush). Parts of one file written by several handles at once (an S3
+   * multipart upload) each start such a run; whole stripes carry their own parity, so no read back.
+   */
+  private jumpEc(position: number, stripeBytes: number): void {
+    const unsent = this.stripe !== undefined && this.stripeFill > this.stripeSent;
+    if (position % stripeBytes !== 0 || unsent) {
+      throw new StripeError(
+        'LAYOUT_READ_ONLY',
+        `ec files take appends (at ${this.appendAt}) or whole stripes from a stripe boundary (${stripeBytes} bytes), not a write at ${position}`,
+        { inode: this.inode, position, stripeBytes },
+      );
+    }
+    this.stripe = undefined;
+    this.stripeFill = 0;
+    this.stripeSent = 0;
+    this.appendAt = position;
   }
 
   /**
@@ -214,6 +229,15 @@ export class FileWriter {
   async flush(): Promise<void> {
     if (this.pending) await this.sendUnit(this.pending);
     if (this.stripe && this.stripeFill > this.stripeSent) {
+      // A partial stripe has shorter shards: valid only as the file's last stripe.
+      const end = this.stripeIndex * ecStripeDataBytes(this.fileLayout.layout) + this.stripeFill;
+      if (end < this.sizeAtOpen) {
+        throw new StripeError(
+          'LAYOUT_READ_ONLY',
+          `ec files cannot be overwritten in part: a write ending at ${end} leaves a partial stripe inside the file (${this.sizeAtOpen} bytes)`,
+          { inode: this.inode, end, sizeBytes: this.sizeAtOpen },
+        );
+      }
       this.stripeSent = this.stripeFill;
       // The stripe stays buffered: later appends re-send it whole (longer shards, same offset).
       await this.sendStripe(this.stripeIndex, Buffer.from(this.stripe.subarray(0, this.stripeFill)));

@@ -64,7 +64,7 @@ export const ERROR_CODES = {
     G.FAILED_PRECONDITION,
     409,
     'EROFS',
-    'ec files are write-once: overwrite is not supported',
+    'ec files take appends or whole stripes from a stripe boundary: a partial overwrite is not supported',
   ),
   MAP_STALE: spec(
     G.FAILED_PRECONDITION,

@@ -117,7 +117,7 @@ describe.skipIf(!clusterAvailable())('client on a real cluster', () => {
     }, 120_000);
   }
 
-  it('raid0 and replicated support overwrites; ec refuses them', async () => {
+  it('raid0 and replicated support overwrites; ec refuses partial ones', async () => {
     for (const name of ['raid0x1', 'raid0x4', 'rep3'] as const) {
       await client.mkdir(`/${name}`, { recursive: true });
       const path = `/${name}/over`;
@@ -140,15 +140,55 @@ describe.skipIf(!clusterAvailable())('client on a real cluster', () => {
     await client.mkdir('/ec42', { recursive: true });
     const data = seededBytes(S + 1, SEED + 4);
     await client.writeFile('/ec42/once', data, { layout: LAYOUTS.ec42 as Layout });
+    // Not on a stripe boundary: refused at once. On one, but ending inside the file: refused at close.
     const ec = await client.open('/ec42/once', 'r+');
-    await expect(ec.write(Buffer.from('x'), 0, 1, 0)).rejects.toMatchObject({ code: 'LAYOUT_READ_ONLY' });
-    await ec.close();
+    await expect(ec.write(Buffer.from('x'), 0, 1, 1)).rejects.toMatchObject({ code: 'LAYOUT_READ_ONLY' });
+    await ec.write(Buffer.from('x'), 0, 1, 0);
+    await expect(ec.close()).rejects.toMatchObject({ code: 'LAYOUT_READ_ONLY' });
+    expect((await client.readFile('/ec42/once')).equals(data), 'nothing of the refused write landed').toBe(
+      true,
+    );
     // Appending is allowed, and the partial last stripe is rewritten whole.
     const more = seededBytes(5 * S, SEED + 5);
     const appender = await client.open('/ec42/once', 'a');
     await appender.write(more);
     await appender.close();
     expect((await client.readFile('/ec42/once')).equals(Buffer.concat([data, more]))).toBe(true);
+  });
+
+  it('ec: whole stripes from stripe boundaries, written by several handles at once, in any order', async () => {
+    await client.mkdir('/ec42', { recursive: true });
+    const layout = LAYOUTS.ec42 as Layout;
+    const stripe = 4 * S;
+    // Six parts of two stripes each and a short last part, as an S3 multipart upload places them.
+    const data = seededBytes(10 * stripe + 3 * S + 5, SEED + 6);
+    const partBytes = 2 * stripe;
+    const partCount = Math.ceil(data.length / partBytes);
+    await (await client.open('/ec42/parts', 'w', { layout })).close();
+    const handles = await Promise.all(
+      Array.from({ length: partCount }, () => client.open('/ec42/parts', 'r+')),
+    );
+    await Promise.all(
+      handles
+        .map((handle, i) => {
+          const piece = data.subarray(i * partBytes, Math.min(data.length, (i + 1) * partBytes));
+          return () => handle.write(piece, 0, piece.length, i * partBytes);
+        })
+        .reverse()
+        .map((write) => write()),
+    );
+    // Each handle commits the end it wrote; the last part's handle closes last, so its end is the size.
+    for (const handle of handles) await handle.close();
+    expect((await client.readFile('/ec42/parts')).equals(data), 'stripes written out of order').toBe(true);
+    // A whole stripe rewritten inside a file keeps the stripes around it.
+    const patch = seededBytes(stripe, SEED + 7);
+    await client.writeFile('/ec42/rewritten', data, { layout });
+    const rewrite = await client.open('/ec42/rewritten', 'r+');
+    await rewrite.write(patch, 0, patch.length, 3 * stripe);
+    await rewrite.close();
+    const expected = Buffer.from(data);
+    patch.copy(expected, 3 * stripe);
+    expect((await client.readFile('/ec42/rewritten')).equals(expected), 'a whole-stripe rewrite').toBe(true);
   });
 
   it('a 4 KiB write loop is aggregated, and streams round-trip with backpressure', async () => {
