@@ -60,7 +60,7 @@ export async function adminRequest<T>(
 
 /** The current cluster map over gRPC, with usage and addresses per OST. */
 export async function fetchMap(flags: ConnectFlags): Promise<ClusterMap__Output> {
-  const [grpc, { CLIENT_OPTIONS, call }, { contract }] = await Promise.all([
+  const [grpc, { CLIENT_OPTIONS, call, deadlineIn }, { contract }] = await Promise.all([
     import('@grpc/grpc-js'),
     import('../common/grpc.js'),
     import('../proto/index.js'),
@@ -68,7 +68,7 @@ export async function fetchMap(flags: ConnectFlags): Promise<ClusterMap__Output>
   const v1 = contract();
   const client = new v1.MdsService(mdsAddressOf(flags), grpc.credentials.createInsecure(), CLIENT_OPTIONS);
   try {
-    const response = await call(client, 'GetMap', { epoch: 0 }, { deadline: Date.now() + ADMIN_TIMEOUT_MS });
+    const response = await call(client, 'GetMap', { epoch: 0 }, deadlineIn(ADMIN_TIMEOUT_MS));
     if (!response.map) throw new StripeError('REQ_INTERNAL', 'the MDS returned no map');
     return response.map;
   } finally {

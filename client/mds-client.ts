@@ -4,7 +4,7 @@
 // unlinks issued together are coalesced into one batched call (mds-batch.ts), and
 // calls can be spread over several connections (one by default).
 import * as grpc from '@grpc/grpc-js';
-import { StripeError } from '../common/errors.js';
+import { type ErrorCode, StripeError } from '../common/errors.js';
 import { CLIENT_OPTIONS, call } from '../common/grpc.js';
 import { LIMITS } from '../common/limits.js';
 import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
@@ -218,7 +218,7 @@ export class MdsClient {
   async setLayout(path: string, layout: Layout): Promise<Attr__Output> {
     return must((await call(this.channel(), 'SetLayout', { path, layout })).attr);
   }
-  reportBadChunk(ostId: number, objectId: string, reason: string, poolId = 0, pg = 0): Promise<void> {
+  reportBadChunk(ostId: number, objectId: string, reason: ErrorCode, poolId = 0, pg = 0): Promise<void> {
     return call(this.channel(), 'ReportBadChunk', { ostId, objectId, reason, poolId, pg }).then(
       () => undefined,
     );

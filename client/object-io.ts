@@ -3,7 +3,7 @@
 // cannot be read is rebuilt from any k others; bad chunks are reported to the
 // MDS for repair. When nothing works the error names the objects and OSTs.
 import { segmentChecksums } from '../common/bulk/frame.js';
-import { isErrorCode, StripeError } from '../common/errors.js';
+import { type ErrorCode, StripeError } from '../common/errors.js';
 import { LIMITS } from '../common/limits.js';
 import { HOLE, placePg } from '../placement/index.js';
 import type { ObjectRef } from '../proto/index.js';
@@ -39,11 +39,11 @@ export interface EcSiblings {
 
 interface Failure {
   ost: number;
-  code: string;
+  code: ErrorCode;
 }
 
 /** Codes that mean this copy is bad (not merely unreachable): report it for repair. */
-const BAD_COPY = new Set(['OBJ_CHECKSUM', 'OBJ_NOT_FOUND', 'OBJ_SHORT']);
+const BAD_COPY: ReadonlySet<ErrorCode> = new Set(['OBJ_CHECKSUM', 'OBJ_NOT_FOUND', 'OBJ_SHORT']);
 
 export class ObjectIo {
   constructor(
@@ -71,7 +71,7 @@ export class ObjectIo {
     return endpoint?.grpcAddress ? endpoint : undefined;
   }
 
-  private report(ost: number, objectId: string, code: string): void {
+  private report(ost: number, objectId: string, code: ErrorCode): void {
     if (!BAD_COPY.has(code)) return;
     this.deps.counters.badChunksReported++;
     this.deps.mds.reportBadChunk(ost, objectId, code).catch(() => undefined);
@@ -722,7 +722,7 @@ export class ObjectIo {
       const stale = failures.some((f) => f.code === 'MAP_STALE');
       const final = failures.find((f) => !isTransientRequestCode(f.code));
       throw new StripeError(
-        final && isErrorCode(final.code) ? final.code : 'IO_FAILED',
+        final ? final.code : 'IO_FAILED',
         `writing ${target.objectId} failed on OSTs ${failures.map((f) => f.ost).join(',')}`,
         {
           objects: [target.objectId],
@@ -822,7 +822,7 @@ export class ObjectIo {
   }
 }
 
-function codeOf(err: unknown): string {
+function codeOf(err: unknown): ErrorCode {
   return err instanceof StripeError ? err.code : 'REQ_INTERNAL';
 }
 

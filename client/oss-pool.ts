@@ -5,12 +5,13 @@
 // and the per-OSS slot is taken before the total one, so one slow OSS cannot
 // stall requests to the others. A bulk client keeps at most as many
 // connections as the per-OSS limit and reuses them.
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import { BulkClient } from '../common/bulk/client.js';
 import type { SegmentChecksums } from '../common/bulk/frame.js';
+import { ChannelCache } from '../common/channels.js';
 import { crc32c } from '../common/checksum.js';
 import { StripeError } from '../common/errors.js';
-import { CLIENT_OPTIONS, call, fromGrpcError } from '../common/grpc.js';
+import { call, deadlineIn, fromGrpcError } from '../common/grpc.js';
 import { OstRequests } from '../common/ost-requests.js';
 import { Semaphore } from '../common/semaphore.js';
 import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
@@ -49,6 +50,8 @@ function bulkRef(ref: ObjectRef): {
 
 export class OssPool {
   private readonly connections = new Map<string, OssConnection>();
+  /** The client's one gRPC channel to each OSS. */
+  private readonly channels = new ChannelCache(contract().OssService);
   /** gRPC requests in flight (bulk ones are tracked by their BulkClient). */
   private readonly grpcInFlight = new OstRequests();
   private readonly total: Semaphore;
@@ -69,9 +72,8 @@ export class OssPool {
   private connection(endpoint: OssEndpoint): OssConnection {
     let conn = this.connections.get(endpoint.grpcAddress);
     if (!conn) {
-      const v1 = contract();
       conn = {
-        client: new v1.OssService(endpoint.grpcAddress, grpc.credentials.createInsecure(), CLIENT_OPTIONS),
+        client: this.channels.get(endpoint.grpcAddress),
         bulk: undefined,
         slots: new Semaphore(this.limits.inFlightPerOssMax),
       };
@@ -99,7 +101,7 @@ export class OssPool {
   }
 
   private deadline(): grpc.CallOptions {
-    return { deadline: Date.now() + this.limits.requestTimeoutMs };
+    return deadlineIn(this.limits.requestTimeoutMs);
   }
 
   /**
@@ -239,14 +241,14 @@ export class OssPool {
    */
   private refuseIfDown(ref: ObjectRef): void {
     if (this.isDown(ref.ostId ?? 0))
-      throw new StripeError('REQ_UNAVAILABLE', `OST ${ref.ostId} is marked down in the cluster map`, {
-        ostDown: true,
+      throw new StripeError('OST_DOWN', `OST ${ref.ostId} is marked down in the cluster map: not sent`, {
+        ostId: ref.ostId,
       });
   }
 
   /**
    * Fails this client's requests in flight to OST `ostId`, which the map now says is down, with
-   * REQ_UNAVAILABLE (`details.ostDown`; bulk ones close their connection, see
+   * OST_DOWN (bulk ones close their connection, see
    * BulkClient.abortOst); returns how many.
    */
   abortOst(endpoint: OssEndpoint, ostId: number, why: string): number {
@@ -255,10 +257,8 @@ export class OssPool {
   }
 
   close(): void {
-    for (const conn of this.connections.values()) {
-      conn.client.close();
-      conn.bulk?.close();
-    }
+    for (const conn of this.connections.values()) conn.bulk?.close();
+    this.channels.closeAll();
     this.connections.clear();
   }
 }

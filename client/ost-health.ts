@@ -15,7 +15,7 @@
 // few slow reads per period.
 
 /** Codes that say something about the OST rather than about one copy of one object. */
-const OST_TROUBLE = new Set(['REQ_TIMEOUT', 'REQ_UNAVAILABLE', 'FAULT_INJECTED', 'REQ_INTERNAL']);
+const OST_TROUBLE = new Set(['REQ_TIMEOUT', 'REQ_UNAVAILABLE', 'OST_DOWN', 'FAULT_INJECTED', 'REQ_INTERNAL']);
 
 /** An OST whose reads answer over this many times the median OST's is slow (the default of the client limit slowOstFactor)... */
 export const SLOW_FACTOR = 4;

@@ -17,7 +17,11 @@ function spec(grpc: GrpcStatus, http: number, errno: string, summary: string): E
 
 const G = GrpcStatus;
 
-/** Codes grouped by subsystem: CONFIG_, NS_ (namespace), LAYOUT_, MAP_, PLACEMENT_, OBJ_ (object store), IO_, FAULT_, REQ_. */
+/**
+ * Codes grouped by subsystem: CONFIG_, NS_ (namespace), LAYOUT_, MAP_, PLACEMENT_, OBJ_ (object store), IO_, FAULT_, REQ_;
+ * OST_DOWN and WRITE_SKIPPED are the client's verdicts on one copy (in `details.failures`, and the
+ * reason a skipped copy is reported for repair).
+ */
 export const ERROR_CODES = {
   CONFIG_INVALID: spec(
     G.INVALID_ARGUMENT,
@@ -124,6 +128,18 @@ export const ERROR_CODES = {
   OBJ_NO_SPACE: spec(G.RESOURCE_EXHAUSTED, 507, 'ENOSPC', 'The OST is full'),
   IO_DEGRADED: spec(G.UNAVAILABLE, 503, 'EIO', 'Too few copies or chunks could be read to serve the data'),
   IO_FAILED: spec(G.UNAVAILABLE, 503, 'EIO', 'Writing failed on too many OSTs'),
+  OST_DOWN: spec(
+    G.UNAVAILABLE,
+    503,
+    'EHOSTDOWN',
+    'The cluster map marks the OST down: the request to it was not sent, or was given up in flight',
+  ),
+  WRITE_SKIPPED: spec(
+    G.UNAVAILABLE,
+    503,
+    'EIO',
+    'A copy missed a write or flush while its OST was down (min_size copies took it) and awaits its repair',
+  ),
   FAULT_INJECTED: spec(G.UNAVAILABLE, 503, 'EIO', 'A simulation fault knob failed this request'),
 } as const satisfies Record<string, ErrorSpec>;
 

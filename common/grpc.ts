@@ -69,6 +69,14 @@ export const CLIENT_OPTIONS: grpc.ChannelOptions = {
   'grpc-node.flow_control_window': LIMITS.grpcClientWindowBytes,
 };
 
+/**
+ * Call options for a call that must finish within `timeoutMs` from now: every gRPC call
+ * stripefs makes has a deadline, and this is the one place that turns a timeout into one.
+ */
+export function deadlineIn(timeoutMs: number): grpc.CallOptions {
+  return { deadline: Date.now() + timeoutMs };
+}
+
 /** Wraps an async unary handler: resolves to the response or a coded error. */
 export function unary<Req, Res>(
   handler: (request: Req, call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>,

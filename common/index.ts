@@ -1,3 +1,4 @@
+export * from './channels.js';
 export * from './checksum.js';
 export * from './config.js';
 export * from './errors.js';

@@ -29,7 +29,7 @@ export class OstRequests {
   }
 
   /**
-   * Fails every request to `ostId` in flight now with REQ_UNAVAILABLE (`details.ostDown`);
+   * Fails every request to `ostId` in flight now with OST_DOWN;
    * returns how many. `where` names the server in the message.
    */
   abortOst(ostId: number, where: string, why: string): number {
@@ -39,9 +39,7 @@ export class OstRequests {
       this.inFlight.delete(request);
       aborted++;
       request.abort(
-        new StripeError('REQ_UNAVAILABLE', `request to OST ${ostId}${where} given up: ${why}`, {
-          ostDown: true,
-        }),
+        new StripeError('OST_DOWN', `request to OST ${ostId}${where} given up: ${why}`, { ostId }),
       );
     }
     return aborted;

@@ -5,9 +5,11 @@ import { mkdirSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import {
   bindServer,
+  ChannelCache,
   type Clock,
   type Config,
   createLogger,
+  Gauge,
   type Logger,
   SERVER_OPTIONS,
   shutdownServer,
@@ -71,22 +73,39 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     logger,
   );
   await cluster.init();
-  const recovery = new RecoveryService(db, committer, cluster, clock, logger, {
-    maxBytesPerSec: config['mds.recoveryMaxBytesPerSec'],
-    maxActivePgs: config['mds.recoveryMaxActivePgs'],
-    paused: false,
-  });
+  // One channel to each OSS for recovery, scrub and destroy alike (common/channels.ts).
+  const ossChannels = new ChannelCache(contract().OssService);
+  const recovery = new RecoveryService(
+    db,
+    committer,
+    cluster,
+    clock,
+    logger,
+    {
+      maxBytesPerSec: config['mds.recoveryMaxBytesPerSec'],
+      maxActivePgs: config['mds.recoveryMaxActivePgs'],
+      paused: false,
+    },
+    ossChannels,
+  );
   await recovery.init();
   const ostHealth = new OstHealthTracker(
     { factor: config['mds.slowOstFactor'], minMs: config['mds.slowOstLatencyMsMin'] },
     () => clock.monotonicMs(),
   );
   cluster.onHeartbeat = (req) => ostHealth.record(req);
-  const scrub = new ScrubService(cluster, recovery.holders, clock, logger, {
-    maxBytesPerSec: config['mds.scrubMaxBytesPerSec'],
-    maxActivePgs: config['mds.scrubMaxActivePgs'],
-    intervalMs: config['mds.scrubIntervalMs'],
-  });
+  const scrub = new ScrubService(
+    cluster,
+    recovery.holders,
+    clock,
+    logger,
+    {
+      maxBytesPerSec: config['mds.scrubMaxBytesPerSec'],
+      maxActivePgs: config['mds.scrubMaxActivePgs'],
+      intervalMs: config['mds.scrubIntervalMs'],
+    },
+    ossChannels,
+  );
   const phases = new WeightPhases(
     db,
     committer,
@@ -104,10 +123,26 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     ensurePool: (rule) => cluster.ensurePool(rule),
   });
   await ns.init();
-  const destroyer = new DestroyWorker(db, committer, cluster, clock, logger, () => ns.lastMutationMs);
+  const destroyer = new DestroyWorker(
+    db,
+    committer,
+    cluster,
+    clock,
+    logger,
+    ossChannels,
+    () => ns.lastMutationMs,
+  );
   ns.onDestroyQueued = () => destroyer.wake();
 
   const metrics = createMdsMetrics();
+  new Gauge({
+    name: 'stripefs_mds_oss_channels',
+    help: 'gRPC channels the MDS holds to OSSs: one per OSS address it has called',
+    registers: [metrics.registry],
+    collect() {
+      this.set(ossChannels.size);
+    },
+  });
   const server = new grpc.Server(SERVER_OPTIONS);
   const v1 = contract();
   server.addService(v1.MdsService.service, mdsHandlers(ns, cluster, metrics, logger, recovery));
@@ -134,6 +169,7 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     await shutdownServer(server, SHUTDOWN_GRACE_MS);
     await admin.close();
     await destroyer.stop();
+    ossChannels.closeAll();
     await committer.idle();
     await db.close();
   };

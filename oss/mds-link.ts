@@ -2,7 +2,7 @@
 // backoff, in the background so OSTs with persisted ids serve at once),
 // Heartbeat with OstHealth, and the map by WatchMap with GetMap as fallback.
 import * as grpc from '@grpc/grpc-js';
-import { CLIENT_OPTIONS, call } from '../common/grpc.js';
+import { CLIENT_OPTIONS, call, deadlineIn } from '../common/grpc.js';
 import type { Logger } from '../common/logging.js';
 import type { Random } from '../common/random.js';
 import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
@@ -58,7 +58,7 @@ export class MdsLink {
   }
 
   private deadline(): grpc.CallOptions {
-    return { deadline: Date.now() + MDS_RPC_TIMEOUT_MS };
+    return deadlineIn(MDS_RPC_TIMEOUT_MS);
   }
 
   /** Registers (forever, with backoff) and then keeps heartbeating and watching. Never throws. */

@@ -6,7 +6,7 @@ import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
-import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
+import { CLIENT_OPTIONS, call, deadlineIn } from '../../common/grpc.js';
 import { contract } from '../../proto/index.js';
 import { type StartedProcess, startProcess } from '../process.js';
 import { buildControlApp } from './control.js';
@@ -47,7 +47,7 @@ export async function countUpOsts(mdsAddress: string): Promise<{ up: number; tot
   const v1 = contract();
   const client = new v1.MdsService(mdsAddress, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
   try {
-    const response = await call(client, 'GetMap', { epoch: 0 }, { deadline: Date.now() + 2_000 });
+    const response = await call(client, 'GetMap', { epoch: 0 }, deadlineIn(2_000));
     const osts = response.map?.osts ?? [];
     const up = osts.filter((ost) => ost.state?.up && ost.state?.in).length;
     return { up, total: osts.length, epoch: response.map?.epoch ?? 0 };

@@ -3,13 +3,13 @@
 // OBJ_CHECKSUM when one fails), write one back whole, delete one. One channel
 // per OSS address, bounded by the caller's semaphore.
 import type * as grpc from '@grpc/grpc-js';
+import { ChannelCache } from '../../common/channels.js';
 import { crc32c } from '../../common/checksum.js';
 import { StripeError } from '../../common/errors.js';
-import { call, fromGrpcError } from '../../common/grpc.js';
+import { call, deadlineIn, fromGrpcError } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
-import { OssClients } from '../../mds/oss-clients.js';
 import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
-import type { ObjectRef } from '../../proto/index.js';
+import { contract, type ObjectRef } from '../../proto/index.js';
 
 /** Deadline of one fsck request; a whole-object read of up to 64 MiB fits. */
 export const FSCK_REQUEST_TIMEOUT_MS = 30_000;
@@ -23,14 +23,14 @@ export interface ListedObject {
 }
 
 export class OssIo {
-  private readonly clients = new OssClients();
+  private readonly clients = new ChannelCache(contract().OssService);
 
   private client(address: string): OssServiceClient {
     return this.clients.get(address);
   }
 
   private deadline(): grpc.CallOptions {
-    return { deadline: Date.now() + FSCK_REQUEST_TIMEOUT_MS };
+    return deadlineIn(FSCK_REQUEST_TIMEOUT_MS);
   }
 
   /** Every object of one PG on one OST. */

@@ -373,7 +373,7 @@ export class BulkClient {
   }
 
   /**
-   * Fails every request to OST `ostId` in flight now with REQ_UNAVAILABLE (`details.ostDown`),
+   * Fails every request to OST `ostId` in flight now with OST_DOWN,
    * closing its connection: the cluster map says the OST is down, so its answer may never
    * come and waiting out the request timeout would stall the reader. Returns how many failed.
    */

@@ -11,14 +11,22 @@
 // full speed, pass after pass. It sends
 // nothing to an OST that is down in the current map, nor, for a while, to an
 // OSS that just failed to answer.
-import { type Clock, call, type Logger, Semaphore, StripeError } from '../../common/index.js';
+import {
+  type ChannelCache,
+  type Clock,
+  call,
+  deadlineIn,
+  type Logger,
+  Semaphore,
+  StripeError,
+} from '../../common/index.js';
+import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
 import type { DestroyQueueView } from '../admin.js';
 import type { ClusterService } from '../cluster/service.js';
 import type { ClusterState } from '../cluster/state.js';
 import type { GroupCommitter } from '../commit.js';
 import type { BatchOp, MdsDb } from '../db.js';
 import { KEYS } from '../keys.js';
-import { OssClients } from '../oss-clients.js';
 import type { DestroyRecord } from '../records.js';
 import { type ObjectTarget, objectsOf } from './objects.js';
 import { type PassPlan, planPass } from './pace.js';
@@ -45,7 +53,6 @@ function nextBackoff(prev: Backoff | undefined, nowMs: number, baseMs: number, m
 }
 
 export class DestroyWorker {
-  private readonly clients = new OssClients();
   private readonly retry = new Map<number, Backoff>();
   private readonly ossBackoff = new Map<string, Backoff>();
   private readonly inFlight = new Semaphore(DESTROY_DELETES_IN_FLIGHT_MAX);
@@ -73,6 +80,8 @@ export class DestroyWorker {
     private readonly cluster: ClusterService,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** The MDS's one channel to each OSS (closed by its builder). */
+    private readonly clients: ChannelCache<OssServiceClient>,
     /** Monotonic time of the namespace's last mutation. */
     private readonly lastMutationMs: () => number = () => Number.NEGATIVE_INFINITY,
   ) {}
@@ -92,7 +101,6 @@ export class DestroyWorker {
       this.gap.done();
     }
     await this.pass;
-    this.clients.closeAll();
   }
 
   /** Schedules a pass soon; many wake-ups within the delay make one pass. */
@@ -222,8 +230,7 @@ export class DestroyWorker {
     const ref = { ...target, mapEpoch: state.map.epoch };
     try {
       const client = this.clients.get(oss.grpcAddress);
-      const deadline = Date.now() + DESTROY_CALL_TIMEOUT_MS;
-      await call(client, 'DeleteObject', { ref }, { deadline });
+      await call(client, 'DeleteObject', { ref }, deadlineIn(DESTROY_CALL_TIMEOUT_MS));
       this.ossBackoff.delete(oss.grpcAddress);
       return true;
     } catch (err) {

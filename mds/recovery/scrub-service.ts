@@ -5,11 +5,18 @@
 // settled (moving, degraded) is skipped with its reason. Tasks and their
 // progress live in memory (the last SCRUB_TASKS_KEPT); a background task of
 // every PG starts every intervalMs (0: off).
-import { type Clock, call, type Logger, StripeError } from '../../common/index.js';
+import {
+  type ChannelCache,
+  type Clock,
+  call,
+  deadlineIn,
+  type Logger,
+  StripeError,
+} from '../../common/index.js';
+import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
 import type { RecoverSource, ScrubFinding__Output } from '../../proto/index.js';
 import type { ClusterService } from '../cluster/service.js';
 import type { ClusterState, PoolRecord } from '../cluster/state.js';
-import { OssClients } from '../oss-clients.js';
 import { type HoldersTable, pgKey } from './holders.js';
 import { pgsOfScope, planPgScrub, type ScrubMemberPlan, type ScrubScope } from './scrub-plan.js';
 
@@ -69,7 +76,6 @@ export class ScrubService {
   readonly tasks: ScrubTask[] = [];
   private readonly queue: Queued[] = [];
   private readonly active = new Map<string, ScrubTask>();
-  private readonly clients = new OssClients();
   private nextId = 1;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -80,6 +86,8 @@ export class ScrubService {
     private readonly clock: Clock,
     private readonly logger: Logger,
     readonly settings: ScrubSettings,
+    /** The MDS's one channel to each OSS (closed by its builder). */
+    private readonly clients: ChannelCache<OssServiceClient>,
   ) {}
 
   start(): void {
@@ -94,7 +102,6 @@ export class ScrubService {
   stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
-    this.clients.closeAll();
   }
 
   /** PGs being scrubbed now (their state shows `scrubbing`). */
@@ -204,7 +211,7 @@ export class ScrubService {
           bytesPerSec: this.shareBytesPerSec(),
           repair: task.repair,
         },
-        { deadline: Date.now() + SCRUB_PG_CALL_TIMEOUT_MS },
+        deadlineIn(SCRUB_PG_CALL_TIMEOUT_MS),
       );
       task.pgsDone++;
       task.objectsScanned += Number(res.objectsScanned);

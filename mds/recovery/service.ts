@@ -4,15 +4,22 @@
 // records a finished copy as a holder in one synced batch. Old holders of a
 // PG that became complete are purged; the ones that are down are remembered
 // (stale copies) and purged, or fully re-copied, when they come back.
-import { type Clock, call, type Logger, Semaphore } from '../../common/index.js';
+import {
+  type ChannelCache,
+  type Clock,
+  call,
+  deadlineIn,
+  type Logger,
+  Semaphore,
+} from '../../common/index.js';
 import { HOLE, placePg } from '../../placement/index.js';
+import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
 import type { RecoverPgRequest, RecoverSource } from '../../proto/index.js';
 import type { ClusterService } from '../cluster/service.js';
 import type { ClusterState, PoolRecord } from '../cluster/state.js';
 import type { GroupCommitter } from '../commit.js';
 import type { BatchOp, MdsDb } from '../db.js';
 import { KEYS, numbersOfRecoveryKey } from '../keys.js';
-import { OssClients } from '../oss-clients.js';
 import { applyDone, holderChanges, parsePgKey, pgKey, targetsOf } from './holders.js';
 import { RecoveryPacer } from './pacer.js';
 import { planRecovery, type RecoveryTask, staleKey, taskKey } from './planner.js';
@@ -68,7 +75,6 @@ export class RecoveryService {
   private readonly rate = new RateWindow();
   private readonly pacer = new RecoveryPacer();
   private readonly calls = new Semaphore(RECOVERY_MDS_CALLS_MAX);
-  private readonly clients = new OssClients();
   private timer: NodeJS.Timeout | undefined;
   private slowTimer: NodeJS.Timeout | undefined;
   private slowRunning = false;
@@ -81,6 +87,8 @@ export class RecoveryService {
     private readonly clock: Clock,
     private readonly logger: Logger,
     defaults: RecoverySettings,
+    /** The MDS's one channel to each OSS (closed by its builder). */
+    private readonly clients: ChannelCache<OssServiceClient>,
   ) {
     this.settings = { ...defaults };
     this.repairs = new Repairs(
@@ -94,7 +102,7 @@ export class RecoveryService {
           this.clients.get(grpcAddress),
           'MarkStale',
           { ostId, objectIds },
-          { deadline: Date.now() + SHORT_CALL_MS },
+          deadlineIn(SHORT_CALL_MS),
         );
       },
     );
@@ -125,7 +133,6 @@ export class RecoveryService {
     this.stopped = true;
     clearInterval(this.timer);
     clearInterval(this.slowTimer);
-    this.clients.closeAll();
   }
 
   async updateSettings(next: RecoverySettings): Promise<RecoverySettings> {
@@ -262,9 +269,7 @@ export class RecoveryService {
         this.clients.get(oss.grpcAddress),
         'RecoverPg',
         this.requestOf(task, pool, state),
-        {
-          deadline: Date.now() + RECOVERY_CALL_TIMEOUT_MS,
-        },
+        deadlineIn(RECOVERY_CALL_TIMEOUT_MS),
       );
       this.totals.tasksDone++;
       this.totals.objectsCopied += res.objectsCopied;
@@ -377,13 +382,11 @@ export class RecoveryService {
           client,
           'ListObjects',
           { ostId, poolId, pg, cursor, limit: 1000 },
-          { deadline: Date.now() + SHORT_CALL_MS },
+          deadlineIn(SHORT_CALL_MS),
         );
         for (const o of page.objects) {
           const ref = { ostId, objectId: o.objectId, poolId, pg, mapEpoch: this.cluster.state.map.epoch };
-          await call(client, 'DeleteObject', { ref }, { deadline: Date.now() + SHORT_CALL_MS }).catch(
-            () => undefined,
-          );
+          await call(client, 'DeleteObject', { ref }, deadlineIn(SHORT_CALL_MS)).catch(() => undefined);
         }
         cursor = page.nextCursor;
       } while (cursor);
@@ -408,7 +411,7 @@ export class RecoveryService {
             this.clients.get(oss.grpcAddress),
             'ListObjects',
             { ostId, poolId: pool.id, pg, cursor, limit: 1000 },
-            { deadline: Date.now() + SHORT_CALL_MS },
+            deadlineIn(SHORT_CALL_MS),
           );
           for (const o of page.objects) bytes += Number(o.size);
           cursor = page.nextCursor;

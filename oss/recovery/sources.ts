@@ -1,8 +1,8 @@
 // Connections from this OSS to the source OSSs of a recovery: gRPC for
 // listings, the bulk path for data. Kept per address and closed with the OSS.
-import * as grpc from '@grpc/grpc-js';
 import { BulkClient } from '../../common/bulk/client.js';
-import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
+import { ChannelCache } from '../../common/channels.js';
+import { call, deadlineIn } from '../../common/grpc.js';
 import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
 import { contract } from '../../proto/index.js';
 import {
@@ -28,16 +28,12 @@ export interface ListedObject {
 }
 
 export class SourcePool {
-  private readonly grpcClients = new Map<string, OssServiceClient>();
+  /** The OSS's one channel to each other OSS, for recovery and scrub alike. */
+  private readonly grpcClients = new ChannelCache(contract().OssService);
   private readonly bulkClients = new Map<string, BulkClient>();
 
   grpcOf(address: string): OssServiceClient {
-    let client = this.grpcClients.get(address);
-    if (!client) {
-      client = new (contract().OssService)(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
-      this.grpcClients.set(address, client);
-    }
-    return client;
+    return this.grpcClients.get(address);
   }
 
   bulkOf(address: string): BulkClient {
@@ -58,7 +54,7 @@ export class SourcePool {
         this.grpcOf(source.grpcAddress),
         'ListObjects',
         { ostId: source.ostId, poolId, pg, cursor, limit: RECOVERY_LIST_PAGE },
-        { deadline: Date.now() + RECOVERY_LIST_TIMEOUT_MS },
+        deadlineIn(RECOVERY_LIST_TIMEOUT_MS),
       );
       for (const o of page.objects)
         out.push({ objectId: o.objectId, size: Number(o.size), version: Number(o.version) });
@@ -69,9 +65,8 @@ export class SourcePool {
   }
 
   close(): void {
-    for (const c of this.grpcClients.values()) c.close();
+    this.grpcClients.closeAll();
     for (const c of this.bulkClients.values()) c.close();
-    this.grpcClients.clear();
     this.bulkClients.clear();
   }
 }

@@ -8,7 +8,7 @@
 // between two looks is being written by a client: it is left for the next
 // scrub (busy), never repaired from a half-written state.
 import { StripeError } from '../../common/errors.js';
-import { call } from '../../common/grpc.js';
+import { call, deadlineIn } from '../../common/grpc.js';
 import type { Logger } from '../../common/logging.js';
 import { groupOf } from '../recovery/recover-pg.js';
 import type { SourcePool, SourceRef } from '../recovery/sources.js';
@@ -149,7 +149,7 @@ export class PgScrubber {
             objectIds: units.map((u) => this.objectIdOf(req, u, m)),
             bytesPerSec: req.bytesPerSec > 0 ? Math.max(1, perMember) : 0,
           },
-          { deadline: Date.now() + SCRUB_MEMBER_CALL_TIMEOUT_MS },
+          deadlineIn(SCRUB_MEMBER_CALL_TIMEOUT_MS),
         ),
       ),
     );
@@ -296,7 +296,7 @@ export class PgScrubber {
         mode: 'RECOVER_MODE_ALL',
         objectIds: [this.objectIdOf(req, unit, target)],
       },
-      { deadline: Date.now() + SCRUB_MEMBER_CALL_TIMEOUT_MS },
+      deadlineIn(SCRUB_MEMBER_CALL_TIMEOUT_MS),
     );
     if (Number(res.objectsCopied) !== 1)
       throw new StripeError(

@@ -311,4 +311,24 @@ describe.skipIf(!clusterAvailable())('deep scrub compares copies and repairs', (
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/REQ_INVALID/);
   }, 120_000);
+
+  it('recovery, scrub and destroy share one channel to each OSS', async () => {
+    // By now recovery (MarkStale, RecoverPg) and scrub (ScrubPg) have called OSSs; deleting the
+    // filler files has the destroy worker call them too.
+    for (const path of [...files.keys()].filter((p) => p.startsWith('/filler/'))) await client.unlink(path);
+    const deadline = Date.now() + 60_000;
+    let queue = { files: -1, completed: 0 };
+    while (Date.now() < deadline) {
+      queue = await adminJson<{ files: number; completed: number }>(cluster, '/api/destroy-queue');
+      if (queue.files === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(queue, 'the destroy queue did not empty within 60 s').toMatchObject({ files: 0 });
+    expect(queue.completed).toBeGreaterThan(0);
+    const metrics = await (await fetch(`${adminUrl(cluster)}/metrics`)).text();
+    const channels = Number(/^stripefs_mds_oss_channels(?:\{[^}]*\})? (\d+)$/m.exec(metrics)?.[1]);
+    // Three workers with a cache each held up to three channels per OSS.
+    expect(channels).toBeGreaterThan(0);
+    expect(channels).toBeLessThanOrEqual(cluster.oss.length);
+  }, 120_000);
 });
