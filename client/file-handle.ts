@@ -17,6 +17,8 @@ export class StripeFileHandle {
   private readonly writer: FileWriter | undefined;
   private closed = false;
   private changed = false;
+  /** End of the furthest byte this handle wrote (what a grow-only handle commits). */
+  private writtenEndBytes = 0;
 
   constructor(
     private readonly ctx: ClientContext,
@@ -26,6 +28,11 @@ export class StripeFileHandle {
     readonly flags: OpenFlags,
     /** The file's commit count when it was opened (Attr.change). */
     change = 0,
+    /**
+     * Commit only the end this handle wrote, never shrinking the file: one of several handles that
+     * fill disjoint ranges of one file and close in any order.
+     */
+    private readonly growOnly = false,
   ) {
     this.sizeBytes = initialSizeBytes;
     this.reader = new FileReader(ctx, inode, fileLayout, () => this.sizeBytes, change);
@@ -78,6 +85,7 @@ export class StripeFileHandle {
     this.reader.invalidate(at, length);
     await this.writer.write(data, at);
     this.sizeBytes = Math.max(this.sizeBytes, at + length);
+    this.writtenEndBytes = Math.max(this.writtenEndBytes, at + length);
     this.changed = true;
     if (position === null || this.flags === 'a') this.position = at + length;
     return { bytesWritten: length, buffer };
@@ -93,7 +101,8 @@ export class StripeFileHandle {
     this.writer.touched.clear();
     await this.ctx.io.flushAll(touched);
     if (this.changed) {
-      await this.ctx.mds.commit(this.inode, this.sizeBytes, Date.now());
+      const size = this.growOnly ? this.writtenEndBytes : this.sizeBytes;
+      await this.ctx.mds.commit(this.inode, size, Date.now(), this.growOnly);
       this.changed = false;
     }
     this.ctx.counters.latencies.record('sync', performance.now() - started);

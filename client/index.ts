@@ -151,6 +151,24 @@ export class StripeClient {
     });
   }
 
+  /**
+   * One page of a directory listing with attributes: up to `limit` entries whose names come after
+   * `after` (exclusive; any string, not only a listed name) in UTF-8 byte order, and the name to
+   * pass as `after` for the next page (undefined at the end). For listings too large to hold.
+   */
+  async listPage(
+    path: string,
+    options: { after?: string; limit?: number } = {},
+  ): Promise<{ entries: { name: string; stat: Stat }[]; next: string | undefined }> {
+    const limit = options.limit ?? this.ctx.limits.readdirPageEntries;
+    const page = await this.timed(this.ctx.mds.readdirPage(path, true, options.after ?? '', limit));
+    const entries = page.entries.map((e) => {
+      if (!e.attr) throw new Error(`MDS listed ${path}/${e.name} without attributes`);
+      return { name: e.name, stat: statOf(e.attr) };
+    });
+    return { entries, next: page.nextCursor === '' ? undefined : page.nextCursor };
+  }
+
   async stat(path: string): Promise<Stat> {
     return statOf(await this.timed(this.ctx.mds.stat(path)));
   }
@@ -168,10 +186,15 @@ export class StripeClient {
     return this.timed(this.ctx.mds.rmdir(path));
   }
 
+  /**
+   * `growOnly`: this handle is one of several writing disjoint ranges of the file at once (parallel
+   * parts); its close commits the end it wrote and never shrinks the file, so they may close in
+   * any order.
+   */
   async open(
     path: string,
     flags: OpenFlags = 'r',
-    options: { layout?: Layout } = {},
+    options: { layout?: Layout; growOnly?: boolean } = {},
   ): Promise<StripeFileHandle> {
     let attr: Attr__Output;
     if (flags === 'w' || flags === 'wx') {
@@ -192,7 +215,15 @@ export class StripeClient {
     const fileLayout: FileLayout = layoutFromWire(attr.layout);
     // Close-to-open: blocks cached before another commit of the file are not used again.
     this.ctx.cache.retain(attr.inode, attr.change);
-    return new StripeFileHandle(this.ctx, attr.inode, fileLayout, attr.size, flags, attr.change);
+    return new StripeFileHandle(
+      this.ctx,
+      attr.inode,
+      fileLayout,
+      attr.size,
+      flags,
+      attr.change,
+      options.growOnly ?? false,
+    );
   }
 
   async writeFile(path: string, data: Uint8Array | string, options: { layout?: Layout } = {}): Promise<void> {

@@ -204,6 +204,16 @@ export class MdsClient {
     } while (cursor !== '');
     return all;
   }
+  /** One page of a directory: names after `cursor` (exclusive; '' from the start) in byte order. */
+  async readdirPage(
+    path: string,
+    withAttrs: boolean,
+    cursor: string,
+    limit: number,
+  ): Promise<{ entries: DirEntry__Output[]; nextCursor: string }> {
+    const page = await call(this.channel(), 'Readdir', { path, cursor, limit, withAttrs });
+    return { entries: page.entries, nextCursor: page.nextCursor };
+  }
   rename(fromPath: string, toPath: string, noReplace = false): Promise<void> {
     return call(this.channel(), 'Rename', { fromPath, toPath, noReplace }).then(() => undefined);
   }
@@ -212,8 +222,8 @@ export class MdsClient {
       ? this.unlinkBatcher.submit(path)
       : call(this.channel(), 'Unlink', { path }).then(() => undefined);
   }
-  async commit(inode: number, size: number, mtimeMs: number): Promise<Attr__Output> {
-    return must((await call(this.channel(), 'Commit', { inode, size, mtimeMs })).attr);
+  async commit(inode: number, size: number, mtimeMs: number, growOnly = false): Promise<Attr__Output> {
+    return must((await call(this.channel(), 'Commit', { inode, size, mtimeMs, growOnly })).attr);
   }
   async setLayout(path: string, layout: Layout): Promise<Attr__Output> {
     return must((await call(this.channel(), 'SetLayout', { path, layout })).attr);

@@ -1,5 +1,7 @@
 // Commit of size and mtime when a writer syncs or closes, by inode (the
-// writer may not know the file's current name after a rename).
+// writer may not know the file's current name after a rename). A grow-only
+// commit never shrinks the file: several writers of one file's ranges (the
+// S3 gateway's multipart parts) each commit the end they wrote, in any order.
 import { StripeError } from '../../common/index.js';
 import type { CommitRequest__Output, CommitResponse } from '../../proto/index.js';
 import { KEYS } from '../keys.js';
@@ -24,7 +26,7 @@ export async function commit(ns: Namespace, request: CommitRequest__Output): Pro
     const now = ns.clock.nowMs();
     const updated: NodeRecord = {
       ...found,
-      sizeBytes: request.size,
+      sizeBytes: request.growOnly ? Math.max(found.sizeBytes, request.size) : request.size,
       mtimeMs: request.mtimeMs || now,
       ctimeMs: now,
       change: (found.change ?? 0) + 1,

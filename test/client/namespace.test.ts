@@ -45,6 +45,30 @@ describe('client namespace against a real MDS', () => {
     expect(await client.readdir('/')).toEqual([]);
   });
 
+  it('listPage pages a directory from any name, with attributes; rename with noReplace refuses to replace', async () => {
+    for (const name of ['e', 'c', 'a', 'd', 'b']) await client.mkdir(`/p/${name}`, { recursive: true });
+    const first = await client.listPage('/p', { limit: 2 });
+    expect(first.entries.map((e) => e.name)).toEqual(['a', 'b']);
+    expect(first.entries.every((e) => e.stat.isDirectory())).toBe(true);
+    expect(first.next).toBe('b');
+    const second = await client.listPage('/p', { after: first.next, limit: 2 });
+    expect(second.entries.map((e) => e.name)).toEqual(['c', 'd']);
+    // Any string is a starting point, not only a listed name.
+    expect((await client.listPage('/p', { after: 'bz' })).entries.map((e) => e.name)).toEqual([
+      'c',
+      'd',
+      'e',
+    ]);
+    const last = await client.listPage('/p', { after: 'd', limit: 2 });
+    expect(last).toMatchObject({ next: undefined });
+    expect(last.entries.map((e) => e.name)).toEqual(['e']);
+    await expect(client.rename('/p/a', '/p/b', { noReplace: true })).rejects.toMatchObject({
+      code: 'NS_EXISTS',
+    });
+    await client.rename('/p/a', '/p/b'); // an empty directory is replaced without noReplace
+    expect((await client.readdir('/p')).sort()).toEqual(['b', 'c', 'd', 'e']);
+  });
+
   it('setLayout on a directory shows in getLayout and stat; creating a file without OSTs fails with a code', async () => {
     const ec = { pattern: 'ec', stripeSize: 1 << 20, k: 4, m: 2, failureDomain: 'host' } as const;
     await client.mkdir('/ec');

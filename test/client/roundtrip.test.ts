@@ -166,7 +166,7 @@ describe.skipIf(!clusterAvailable())('client on a real cluster', () => {
     const partCount = Math.ceil(data.length / partBytes);
     await (await client.open('/ec42/parts', 'w', { layout })).close();
     const handles = await Promise.all(
-      Array.from({ length: partCount }, () => client.open('/ec42/parts', 'r+')),
+      Array.from({ length: partCount }, () => client.open('/ec42/parts', 'r+', { growOnly: true })),
     );
     await Promise.all(
       handles
@@ -177,8 +177,8 @@ describe.skipIf(!clusterAvailable())('client on a real cluster', () => {
         .reverse()
         .map((write) => write()),
     );
-    // Each handle commits the end it wrote; the last part's handle closes last, so its end is the size.
-    for (const handle of handles) await handle.close();
+    // Grow-only handles commit the end each wrote: the first part closing last leaves the size whole.
+    for (const handle of [...handles].reverse()) await handle.close();
     expect((await client.readFile('/ec42/parts')).equals(data), 'stripes written out of order').toBe(true);
     // A whole stripe rewritten inside a file keeps the stripes around it.
     const patch = seededBytes(stripe, SEED + 7);

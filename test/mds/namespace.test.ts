@@ -71,6 +71,11 @@ describe('namespace over gRPC', () => {
     expect(again2.attr?.change).toBe(2);
     expect((await call(c(), 'Open', { path: '/a/f1' })).attr?.change).toBe(2);
     expect((await call(c(), 'Stat', { path: '/' })).attr?.inode).toBe(1);
+    // Grow-only commits keep the largest size, whatever their order; a plain commit may shrink.
+    const inode = opened.attr!.inode;
+    expect((await call(c(), 'Commit', { inode, size: 20_000, growOnly: true })).attr?.size).toBe(20_000);
+    expect((await call(c(), 'Commit', { inode, size: 15_000, growOnly: true })).attr?.size).toBe(20_000);
+    expect((await call(c(), 'Commit', { inode, size: 12345 })).attr?.size).toBe(12345);
     expect(await codeOf(call(c(), 'Commit', { inode: 999_999, size: 1 }))).toBe('NS_NOT_FOUND');
     expect(await codeOf(call(c(), 'Commit', { inode: dirInode, size: 1 }))).toBe('NS_IS_DIR');
   });

@@ -6,10 +6,12 @@ export interface CommitRequest {
   'inode'?: (number | string | Long);
   'size'?: (number | string | Long);
   'mtimeMs'?: (number | string | Long);
+  'growOnly'?: (boolean);
 }
 
 export interface CommitRequest__Output {
   'inode': (number);
   'size': (number);
   'mtimeMs': (number);
+  'growOnly': (boolean);
 }
