@@ -14,7 +14,7 @@ import type { FileLayout } from './layout.js';
 import { locateEcChunks, locateObject, type ObjectTarget } from './locate.js';
 import type { MapView } from './map.js';
 import type { PgHolders } from './mds-client.js';
-import type { OssEndpoint, OssPool } from './oss-pool.js';
+import type { OssEndpoint, OssPool, ReadAnswer, RunAnswer } from './oss-pool.js';
 import type { OstHealth } from './ost-health.js';
 import { isTransientRequestCode, type RetryDeps, withRetries } from './retry.js';
 
@@ -90,14 +90,16 @@ export class ObjectIo {
     const endpoint = this.endpoint(view, ost);
     if (!endpoint) throw new StripeError('REQ_UNAVAILABLE', `OST ${ost} has no address`);
     const started = performance.now();
-    let data: Buffer;
+    let answer: ReadAnswer;
     try {
-      data = await this.deps.pool.readRange(endpoint, this.ref(target, ost), offset, length, skip);
+      answer = await this.deps.pool.readRange(endpoint, this.ref(target, ost), offset, length, skip);
     } catch (err) {
-      if (!(err instanceof StripeError && err.details.skipped === true))
-        this.deps.health.record(ost, codeOf(err));
+      this.deps.health.record(ost, codeOf(err));
       throw err;
     }
+    if (!answer.sent)
+      throw new StripeError('REQ_UNAVAILABLE', `skipped a read of ${target.objectId}: OST ${ost} is failing`);
+    const { data } = answer;
     this.deps.health.record(ost, undefined);
     this.deps.counters.latencies.record('readChunk', performance.now() - started);
     this.deps.counters.addOstBytes(this.deps.counters.bytesReadPerOst, ost, data.length);
@@ -542,8 +544,9 @@ export class ObjectIo {
     const endpoint = this.endpoint(view, ost);
     if (!endpoint) throw new StripeError('REQ_UNAVAILABLE', `OST ${ost} has no address`);
     const started = performance.now();
+    let answer: RunAnswer;
     try {
-      await this.deps.pool.readRun(
+      answer = await this.deps.pool.readRun(
         endpoint,
         this.ref(target, ost),
         objectOffset,
@@ -555,10 +558,11 @@ export class ObjectIo {
         () => this.deps.health.isSuspect(ost),
       );
     } catch (err) {
-      const details = err instanceof StripeError ? err.details : {};
-      if (details.skipped !== true && details.short !== true) this.deps.health.record(ost, codeOf(err));
+      this.deps.health.record(ost, codeOf(err));
       throw err;
     }
+    // Not sent, or the copy ended early: nothing learnt about the OST, and the caller reads what is left.
+    if (!answer.sent || !answer.complete) return;
     this.deps.health.record(ost, undefined);
     this.deps.counters.latencies.record(
       lengths.length > 1 ? 'readRun' : 'readChunk',

@@ -79,6 +79,16 @@ export interface BulkWriteResult {
   version: number;
 }
 
+/** A run's outcome: every part handed over, or the object ended first (`bodyBytes` of the run's bytes exist; no part handed over). */
+export type RunResult = { complete: true } | { complete: false; bodyBytes: number };
+
+/**
+ * What one request got: a value, or the OSS's coded refusal. Either leaves the connection's
+ * stream in step, so it is kept; anything thrown instead (a broken frame, a failed checksum, a
+ * timeout) may not, and closes it.
+ */
+type Answer<T> = { ok: true; value: T } | { ok: false; error: StripeError };
+
 export class BulkClient {
   private readonly idle: Connection[] = [];
   private readonly inFlight = new OstRequests();
@@ -101,6 +111,8 @@ export class BulkClient {
    * a wire error may not recur.
    */
   checksumRechecks = 0;
+  /** Connections opened so far (kept ones are reused, so this grows only when one was closed or all are busy). */
+  connectionsOpened = 0;
 
   constructor(
     readonly address: string,
@@ -164,7 +176,9 @@ export class BulkClient {
       }
       socket.uncork();
       const header = await this.readHeader(conn);
-      return { objectSize: header.objectSize, version: header.version };
+      return header.ok
+        ? { ok: true, value: { objectSize: header.value.objectSize, version: header.value.version } }
+        : header;
     });
   }
 
@@ -218,15 +232,17 @@ export class BulkClient {
         }),
       );
       const header = await this.readHeader(conn);
+      if (!header.ok) return header;
       this.onReadAnswered(ref, performance.now() - sent);
-      if (header.bodyBytes > length) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
-      const out = alloc(header.bodyBytes);
+      const { bodyBytes } = header.value;
+      if (bodyBytes > length) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
+      const out = alloc(bodyBytes);
       const directBefore = conn.reader.directBytes;
       // Segments land in `out` as they arrive (mostly written there by the kernel) and are verified there.
       const complete = await this.receive(conn, ref, offset, out, readerVerifies);
       this.directReadBytes += conn.reader.directBytes - directBefore;
-      if (!complete) await this.readHeader(conn); // throws the error that follows the abort
-      return out;
+      if (!complete) return this.errorAfterAbort(conn);
+      return { ok: true, value: out };
     });
   }
 
@@ -235,8 +251,9 @@ export class BulkClient {
    * its own buffer from `alloc`, handing each to `onPart` as soon as all its
    * segments arrived and were verified. Every segment must fall inside one
    * part (the caller cuts parts on checksum-block boundaries). An answer
-   * shorter than the parts (the object ends early) is consumed and fails with
-   * `details.short`: the caller reads those parts another way.
+   * shorter than the parts (the object ends early) is consumed and resolves
+   * `{ complete: false }` with no part handed over: the caller reads those
+   * parts another way.
    */
   async readRun(
     ref: BulkRef,
@@ -244,20 +261,20 @@ export class BulkClient {
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
     alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
-  ): Promise<void> {
+  ): Promise<RunResult> {
     let delivered = 0;
     const counted = (index: number, data: Buffer): void => {
       delivered = index + 1;
       onPart(index, data);
     };
     try {
-      await this.readRunOnce(ref, offset, lengths, counted, alloc, this.waiveOssCheck);
+      return await this.readRunOnce(ref, offset, lengths, counted, alloc, this.waiveOssCheck);
     } catch (err) {
       this.recheckOrThrow(err);
       // The parts handed over passed; the rest is asked for again with the OSS's check.
       const skipped = lengths.slice(0, delivered).reduce((sum, n) => sum + n, 0);
       const first = delivered;
-      await this.readRunOnce(
+      return this.readRunOnce(
         ref,
         offset + skipped,
         lengths.slice(first),
@@ -275,13 +292,13 @@ export class BulkClient {
     onPart: (index: number, data: Buffer) => void,
     alloc: (bytes: number) => Buffer,
     readerVerifies: boolean,
-  ): Promise<void> {
+  ): Promise<RunResult> {
     const total = lengths.reduce((sum, n) => sum + n, 0);
     // Segments may join checksum blocks up to a size that puts a segment
     // boundary at every part's start: the common divisor of all parts but the last.
     const leading = lengths.slice(0, -1);
     const segmentBytes = leading.length === 0 ? total : leading.reduce(gcd);
-    await this.withConnection(ref.ostId, async (conn) => {
+    return this.withConnection(ref.ostId, async (conn): Promise<Answer<RunResult>> => {
       const sent = performance.now();
       conn.socket.write(
         encodeRequest({
@@ -296,35 +313,29 @@ export class BulkClient {
         }),
       );
       const header = await this.readHeader(conn);
+      if (!header.ok) return header;
       this.onReadAnswered(ref, performance.now() - sent);
-      if (header.bodyBytes > total) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
+      const { bodyBytes } = header.value;
+      if (bodyBytes > total) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
       const directBefore = conn.reader.directBytes;
       try {
-        if (header.bodyBytes < total) {
+        if (bodyBytes < total) {
           // Keep the connection in step, then let the caller sort it out part by part.
           if (
-            header.bodyBytes > 0 &&
-            !(await this.receive(conn, ref, offset, Buffer.allocUnsafe(header.bodyBytes), readerVerifies))
+            bodyBytes > 0 &&
+            !(await this.receive(conn, ref, offset, Buffer.allocUnsafe(bodyBytes), readerVerifies))
           )
-            await this.readHeader(conn);
-          throw Object.assign(
-            new StripeError(
-              'OBJ_RANGE',
-              `bulk read of ${ref.objectId}: ${header.bodyBytes} of ${total} bytes`,
-              {
-                short: true,
-              },
-            ),
-            { keepConnection: true },
-          );
+            return this.errorAfterAbort(conn);
+          return { ok: true, value: { complete: false, bodyBytes } };
         }
         let at = offset;
         for (const [index, length] of lengths.entries()) {
           const out = alloc(length);
-          if (!(await this.receive(conn, ref, at, out, readerVerifies))) await this.readHeader(conn); // throws the error after the abort
+          if (!(await this.receive(conn, ref, at, out, readerVerifies))) return this.errorAfterAbort(conn);
           onPart(index, out);
           at += length;
         }
+        return { ok: true, value: { complete: true } };
       } finally {
         this.directReadBytes += conn.reader.directBytes - directBefore;
       }
@@ -361,14 +372,18 @@ export class BulkClient {
     });
   }
 
-  /** Reads a response header; an error response is thrown as its StripeError. */
-  private async readHeader(conn: Connection): Promise<ReturnType<typeof decodeResponseHeader>> {
+  /** Reads a response header: the OSS's answer, or its coded refusal. */
+  private async readHeader(conn: Connection): Promise<Answer<ReturnType<typeof decodeResponseHeader>>> {
     const header = decodeResponseHeader(await conn.reader.readExact(RESPONSE_FIXED_BYTES));
-    if (!header.ok) {
-      const err = decodeErrorBody(await conn.reader.readExact(header.bodyBytes));
-      (err as StripeError & { keepConnection?: boolean }).keepConnection = true;
-      throw err;
-    }
+    if (header.ok) return { ok: true, value: header };
+    return { ok: false, error: decodeErrorBody(await conn.reader.readExact(header.bodyBytes)) };
+  }
+
+  /** The error response that follows a body the OSS aborted (anything else breaks the protocol). */
+  private async errorAfterAbort(conn: Connection): Promise<Answer<never>> {
+    const header = await this.readHeader(conn);
+    if (header.ok)
+      throw new StripeError('REQ_INTERNAL', `bulk: ${this.address} aborted a body without an error`);
     return header;
   }
 
@@ -381,7 +396,8 @@ export class BulkClient {
     return this.inFlight.abortOst(ostId, ` at ${this.address}`, why);
   }
 
-  private async withConnection<T>(ostId: number, work: (conn: Connection) => Promise<T>): Promise<T> {
+  /** Runs `work` on a connection of its own; a value or a coded refusal keeps the connection, anything thrown closes it. */
+  private async withConnection<T>(ostId: number, work: (conn: Connection) => Promise<Answer<T>>): Promise<T> {
     if (this.closed) throw new StripeError('REQ_UNAVAILABLE', 'bulk client closed');
     await this.slots.acquire();
     let conn: Connection | undefined;
@@ -407,15 +423,14 @@ export class BulkClient {
         );
         unregister = this.inFlight.add(ostId, end);
       });
-      const result = await Promise.race([work(active), cut]);
+      const answer = await Promise.race([work(active), cut]);
+      conn = undefined; // handed back below, whatever the answer
       if (!this.closed && active.reader.idle) this.idle.push(active);
       else active.socket.destroy();
-      return result;
+      if (!answer.ok) throw answer.error;
+      return answer.value;
     } catch (err) {
-      // An error response leaves the stream in step; anything else may not.
-      const keep = (err as { keepConnection?: boolean }).keepConnection === true;
-      if (conn && keep && !this.closed && conn.reader.idle) this.idle.push(conn);
-      else conn?.socket.destroy();
+      conn?.socket.destroy();
       throw err;
     } finally {
       clearTimeout(timer);
@@ -425,6 +440,7 @@ export class BulkClient {
   }
 
   private open(): Promise<Connection> {
+    this.connectionsOpened++;
     return new Promise((resolve, reject) => {
       // A body's segments land where they belong (SocketReader.nextBuffer); other bytes in one
       // reused buffer per connection (no allocation per read), copied on from there.

@@ -110,7 +110,7 @@ class World {
         this.reads.push(`${ref.ostId}@${ref.mapEpoch}`);
         const data = this.disks.get(`${ref.ostId}/${ref.objectId}`);
         if (!data) throw new StripeError('OBJ_NOT_FOUND', `no ${ref.objectId} on OST ${ref.ostId}`);
-        return Buffer.from(data.subarray(offset, offset + length));
+        return { sent: true, data: Buffer.from(data.subarray(offset, offset + length)) };
       },
     } as unknown as OssPool;
     const world = this;

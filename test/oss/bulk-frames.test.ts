@@ -227,6 +227,24 @@ describe('OSS bulk write framing', () => {
     expect(oss.bulk.segmentsRead - mark).toBe(640 / 64);
   });
 
+  it('a coded refusal and a run that ends early are answers: the connection is kept for the next request', async () => {
+    const data = randomBytes(MiB + 100);
+    const r = ref(oss.ostIds[0]!, 'frames.short');
+    await oss.bulk.write(r, 0, data, crc32c(data));
+    const opened = oss.bulk.connectionsOpened;
+    // The object ends 100 bytes into the run's second part: nothing is handed over.
+    const parts: number[] = [];
+    const run = await oss.bulk.readRun(r, 0, [MiB, MiB], (i) => parts.push(i));
+    expect(run).toEqual({ complete: false, bodyBytes: MiB + 100 });
+    expect(parts).toEqual([]);
+    const missing = await oss.bulk.read(ref(oss.ostIds[0]!, 'frames.none'), 0, 10).catch((e: unknown) => e);
+    expect((missing as { code?: string }).code).toBe('OBJ_NOT_FOUND');
+    expect((await oss.bulk.read(r, MiB, 100)).equals(data.subarray(MiB))).toBe(true);
+    expect(await oss.bulk.readRun(r, 0, [MiB, 100], () => undefined)).toEqual({ complete: true });
+    // Every request above went over the connection the write left idle.
+    expect(oss.bulk.connectionsOpened).toBe(opened);
+  });
+
   it('a zero-length segment is a framing error: answered with a code, then closed; the server stays up', async () => {
     const data = randomBytes(1000);
     const r = ref(oss.ostIds[0]!, 'frames.zero');

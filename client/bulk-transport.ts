@@ -1,0 +1,75 @@
+// Object bytes over the bulk data path (common/bulk/: framed TCP, segments
+// checksummed on both ends, at most inFlightPerOssMax connections kept per
+// OSS); Flush still goes over gRPC, through the OSS's GrpcTransport.
+import { BulkClient, type RunResult } from '../common/bulk/client.js';
+import type { BulkRef, SegmentChecksums } from '../common/bulk/frame.js';
+import type { ObjectRef } from '../proto/index.js';
+import type { GrpcTransport } from './grpc-transport.js';
+import type { ObjectTransport, TransportHooks } from './object-transport.js';
+
+/** What the bulk path needs of a ref (every field, unlike the proto input type). */
+function bulkRef(ref: ObjectRef): BulkRef {
+  return {
+    ostId: ref.ostId ?? 0,
+    objectId: ref.objectId ?? '',
+    poolId: ref.poolId ?? 0,
+    pg: ref.pg ?? 0,
+    mapEpoch: Number(ref.mapEpoch ?? 0),
+  };
+}
+
+export class BulkTransport implements ObjectTransport {
+  readonly kind = 'bulk';
+  private readonly bulk: BulkClient;
+
+  constructor(
+    readonly bulkAddress: string,
+    /** The same OSS's gRPC transport, for Flush. */
+    private readonly control: GrpcTransport,
+    opts: { connectionsMax: number; requestTimeoutMs: number },
+    private readonly hooks: TransportHooks,
+  ) {
+    this.bulk = new BulkClient(bulkAddress, {
+      connectionsMax: opts.connectionsMax,
+      timeoutMs: opts.requestTimeoutMs,
+      onChecksumRecheck: hooks.onChecksumRecheck,
+      onReadAnswered: (ref, ms) => hooks.onReadAnswered(ref.ostId, ms),
+    });
+  }
+
+  async write(
+    ref: ObjectRef,
+    offset: number,
+    data: Buffer,
+    checksum: number,
+    checksums?: SegmentChecksums,
+  ): Promise<void> {
+    await this.bulk.write(bulkRef(ref), offset, data, checksum, checksums ? { checksums } : {});
+  }
+
+  read(ref: ObjectRef, offset: number, length: number): Promise<Buffer> {
+    return this.bulk.read(bulkRef(ref), offset, length, this.hooks.allocRead);
+  }
+
+  readRun(
+    ref: ObjectRef,
+    offset: number,
+    lengths: readonly number[],
+    onPart: (index: number, data: Buffer) => void,
+  ): Promise<RunResult> {
+    return this.bulk.readRun(bulkRef(ref), offset, lengths, onPart, this.hooks.allocRead);
+  }
+
+  flush(ref: ObjectRef): Promise<void> {
+    return this.control.flush(ref);
+  }
+
+  /** Bulk requests close their connection (BulkClient.abortOst); flushes are the control transport's. */
+  abortOst(ostId: number, why: string): number {
+    return this.bulk.abortOst(ostId, why) + this.control.abortOst(ostId, why);
+  }
+
+  close(): void {
+    this.bulk.close();
+  }
+}

@@ -1,0 +1,76 @@
+// Object bytes over OssService's WriteChunk / ReadRange streams, and every
+// Flush (the bulk path has no flush). Requests in flight are registered by
+// OST so a map that marks one down can fail them at once (the call itself
+// runs out its deadline unheard).
+import { StripeError } from '../common/errors.js';
+import { call, deadlineIn, fromGrpcError } from '../common/grpc.js';
+import { OstRequests } from '../common/ost-requests.js';
+import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
+import type { ObjectRef, ReadRangeResponse__Output } from '../proto/index.js';
+import type { ObjectTransport, TransportHooks } from './object-transport.js';
+
+export class GrpcTransport implements ObjectTransport {
+  readonly kind = 'grpc';
+  private readonly inFlight = new OstRequests();
+
+  constructor(
+    private readonly client: OssServiceClient,
+    /** The OSS's gRPC address, named in errors. */
+    readonly address: string,
+    private readonly opts: { requestTimeoutMs: number; wirePieceBytes: number },
+    private readonly hooks: Pick<TransportHooks, 'onReadAnswered'>,
+  ) {}
+
+  write(ref: ObjectRef, offset: number, data: Buffer, checksum: number): Promise<void> {
+    const sent = new Promise<void>((resolve, reject) => {
+      const stream = this.client.WriteChunk(deadlineIn(this.opts.requestTimeoutMs), (err, response) => {
+        if (err) reject(fromGrpcError(err));
+        else if (!response) reject(new StripeError('REQ_INTERNAL', 'WriteChunk without response'));
+        else resolve();
+      });
+      stream.write({ header: { ref, offset, length: data.length, crc32c: checksum, truncate: false } });
+      const piece = this.opts.wirePieceBytes;
+      for (let at = 0; at < data.length; at += piece)
+        stream.write({ data: data.subarray(at, Math.min(at + piece, data.length)) });
+      stream.end();
+    });
+    return this.inFlight.race(ref.ostId ?? 0, sent);
+  }
+
+  read(ref: ObjectRef, offset: number, length: number): Promise<Buffer> {
+    const received = new Promise<Buffer>((resolve, reject) => {
+      const pieces: Buffer[] = [];
+      let bytes = 0;
+      const sent = performance.now();
+      const stream = this.client.ReadRange({ ref, offset, length }, deadlineIn(this.opts.requestTimeoutMs));
+      stream.on('data', (message: ReadRangeResponse__Output) => {
+        if (pieces.length === 0) this.hooks.onReadAnswered(ref.ostId ?? 0, performance.now() - sent);
+        pieces.push(message.data);
+        bytes += message.data.length;
+        if (bytes > length) stream.cancel();
+      });
+      stream.on('error', (err) => reject(fromGrpcError(err)));
+      stream.on('end', () => {
+        if (bytes > length)
+          reject(new StripeError('REQ_INTERNAL', `ReadRange sent ${bytes} bytes for ${length}`));
+        else resolve(pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces, bytes));
+      });
+    });
+    return this.inFlight.race(ref.ostId ?? 0, received);
+  }
+
+  async flush(ref: ObjectRef): Promise<void> {
+    await this.inFlight.race(
+      ref.ostId ?? 0,
+      call(this.client, 'Flush', { ref }, deadlineIn(this.opts.requestTimeoutMs)),
+    );
+  }
+
+  abortOst(ostId: number, why: string): number {
+    return this.inFlight.abortOst(ostId, ` at ${this.address}`, why);
+  }
+
+  close(): void {
+    // The channel is the process's (ChannelCache); requests in flight run out their deadlines.
+  }
+}

@@ -1,0 +1,52 @@
+// How the client moves object bytes to and from one OSS. Two implementations:
+// the bulk data path (client/bulk-transport.ts: framed TCP, common/bulk/)
+// and gRPC streams (client/grpc-transport.ts), used where an OSS has no bulk
+// address or the client runs with bulkEnabled 0. OssPool picks one per OSS
+// when it first reaches it; nothing above it asks which one it got.
+import type { SegmentChecksums } from '../common/bulk/frame.js';
+import type { ObjectRef } from '../proto/index.js';
+
+export type { RunResult } from '../common/bulk/client.js';
+
+import type { RunResult } from '../common/bulk/client.js';
+
+export interface ObjectTransport {
+  /** Which transport this is, for stats().requests. */
+  readonly kind: 'bulk' | 'grpc';
+  /** Stores `data` at `offset`; `checksums` (segmentChecksums of data at offset) may be shared by replicas and retries. */
+  write(
+    ref: ObjectRef,
+    offset: number,
+    data: Buffer,
+    checksum: number,
+    checksums?: SegmentChecksums,
+  ): Promise<void>;
+  /** Up to `length` bytes from `offset`; a shorter answer means the object ends there. */
+  read(ref: ObjectRef, offset: number, length: number): Promise<Buffer>;
+  /**
+   * Parts of `lengths` back to back from `offset` in one request, each handed to `onPart` as it
+   * arrives. Absent where the transport has no such request (gRPC).
+   */
+  readRun?(
+    ref: ObjectRef,
+    offset: number,
+    lengths: readonly number[],
+    onPart: (index: number, data: Buffer) => void,
+  ): Promise<RunResult>;
+  /** fsync of the object at its OSS. */
+  flush(ref: ObjectRef): Promise<void>;
+  /** Fails this transport's requests in flight to OST `ostId` with OST_DOWN; returns how many. */
+  abortOst(ostId: number, why: string): number;
+  /** Releases what the transport holds of its own (the gRPC channel belongs to the process's ChannelCache). */
+  close(): void;
+}
+
+/** What both transports report back to the client. */
+export interface TransportHooks {
+  /** How long a read waited for its answer to begin, by OST (OstHealth.observeLatency). */
+  onReadAnswered: (ostId: number, ms: number) => void;
+  /** A bulk read that failed its checksum here and was read again with the OSS's check. */
+  onChecksumRecheck: () => void;
+  /** Buffers bulk reads land in (the client's block pool). */
+  allocRead?: (bytes: number) => Buffer;
+}
