@@ -33,12 +33,19 @@ export class StripeFileHandle {
      * fill disjoint ranges of one file and close in any order.
      */
     private readonly growOnly = false,
+    /** Unacknowledged bytes this handle may have in flight (default: the client's writeBehindBytesMax). */
+    writeBehindBytesMax = ctx.limits.writeBehindBytesMax,
   ) {
     this.sizeBytes = initialSizeBytes;
     this.reader = new FileReader(ctx, inode, fileLayout, () => this.sizeBytes, change);
     if (flags !== 'r')
-      this.writer = new FileWriter(ctx, inode, fileLayout, initialSizeBytes, (position, length) =>
-        this.reader.read(position, length),
+      this.writer = new FileWriter(
+        ctx,
+        inode,
+        fileLayout,
+        initialSizeBytes,
+        (position, length) => this.reader.read(position, length),
+        writeBehindBytesMax,
       );
     if (flags === 'a') this.position = initialSizeBytes;
   }
@@ -76,19 +83,40 @@ export class StripeFileHandle {
     length = buffer.length - offset,
     position: number | null = null,
   ): Promise<{ bytesWritten: number; buffer: Uint8Array }> {
+    const { at, data, writer } = this.prepareWrite(buffer, offset, length, position);
+    await writer.write(data, at);
+    this.wrote(at, length, position);
+    return { bytesWritten: length, buffer };
+  }
+
+  /**
+   * Writes `buffer` at `position` without copying it (raid0 and replicated; ec copies as write()
+   * does). The handle keeps views of `buffer` until `released` settles: the caller must not change
+   * those bytes before. Each stripe unit the range covers is sent as one request, with no
+   * aggregation, so whole, unit-aligned buffers make whole requests.
+   */
+  async writeLent(buffer: Uint8Array, position: number): Promise<{ released: Promise<void> }> {
+    const { at, data, writer } = this.prepareWrite(buffer, 0, buffer.length, position);
+    const lent = await writer.writeLent(data, at);
+    this.wrote(at, buffer.length, position);
+    return lent;
+  }
+
+  private prepareWrite(buffer: Uint8Array, offset: number, length: number, position: number | null) {
     this.assertOpen();
     if (!this.writer) throw new StripeError('REQ_INVALID', 'file handle is open read-only');
     if (offset < 0 || length < 0 || offset + length > buffer.length)
       throw new RangeError('write outside the buffer');
     const at = this.flags === 'a' ? this.sizeBytes : (position ?? this.position);
-    const data = buffer.subarray(offset, offset + length);
     this.reader.invalidate(at, length);
-    await this.writer.write(data, at);
+    return { at, data: buffer.subarray(offset, offset + length), writer: this.writer };
+  }
+
+  private wrote(at: number, length: number, position: number | null): void {
     this.sizeBytes = Math.max(this.sizeBytes, at + length);
     this.writtenEndBytes = Math.max(this.writtenEndBytes, at + length);
     this.changed = true;
     if (position === null || this.flags === 'a') this.position = at + length;
-    return { bytesWritten: length, buffer };
   }
 
   /** Everything written is acknowledged, fsynced on every OST, and size and mtime are committed. */

@@ -53,6 +53,8 @@ export class FileWriter {
     private appendAt: number,
     /** ec: reads bytes already in the file (the start of a partial last stripe that an append completes). */
     private readonly readBack: (position: number, length: number) => Promise<Buffer>,
+    /** Bytes sent and not yet acknowledged, at most (the client's writeBehindBytesMax unless the open asked). */
+    private readonly writeBehindBytesMax = ctx.limits.writeBehindBytesMax,
   ) {
     this.sizeAtOpen = appendAt;
     const { layout } = fileLayout;
@@ -92,17 +94,51 @@ export class FileWriter {
 
   private async sendUnit(p: PendingUnit): Promise<void> {
     if (this.pending === p) this.pending = undefined;
-    const data = p.buf.subarray(0, p.length);
-    await this.send(data.length, async () => {
+    // Every copy has it: nothing reads the buffer any more (on failure it is left to the collector).
+    await this.sendPiece(p.objectIndex, p.objectOffset, p.buf.subarray(0, p.length), () =>
+      this.buffers.give(p.buf),
+    );
+  }
+
+  /** Sends one piece of one stripe unit as it is; settles (never rejects) once every copy answered. */
+  private sendPiece(
+    objectIndex: number,
+    objectOffset: number,
+    data: Uint8Array,
+    acknowledged: () => void = () => {},
+  ): Promise<{ settled: Promise<void> }> {
+    return this.send(data.length, async () => {
       const touched = await this.ctx.io.writeTarget(
-        (view) => locateObject(view, this.fileLayout, this.inode, p.objectIndex),
-        p.objectOffset,
+        (view) => locateObject(view, this.fileLayout, this.inode, objectIndex),
+        objectOffset,
         data,
       );
       this.remember(touched);
-      // Every copy has it: nothing reads the buffer any more (on failure it is left to the collector).
-      this.buffers.give(p.buf);
+      acknowledged();
     });
+  }
+
+  /**
+   * write() without the copy where the layout allows: raid0 and replicated units are sent as
+   * views of `data` (no aggregation: each unit it covers is one request, so callers hand whole
+   * units); ec stripes are copied as write() copies them, parity being encoded beside the data.
+   * Returns once the sends have started, as write() does; `released` settles once nothing holds
+   * `data` any more (every copy answered; a failure surfaces at the next write or flush).
+   */
+  async writeLent(data: Uint8Array, position: number): Promise<{ released: Promise<void> }> {
+    if (this.fileLayout.layout.pattern === 'ec') {
+      await this.write(data, position);
+      return { released: Promise.resolve() };
+    }
+    this.throwIfFailed();
+    if (this.pending) await this.sendUnit(this.pending);
+    this.ctx.counters.bytesWritten += data.length;
+    const sends: Promise<void>[] = [];
+    for (const e of mapRange(this.fileLayout.layout, position, data.length)) {
+      const piece = data.subarray(e.fileOffset - position, e.fileOffset - position + e.length);
+      sends.push((await this.sendPiece(e.objectIndex, e.objectOffset, piece)).settled);
+    }
+    return { released: Promise.all(sends).then(() => undefined) };
   }
 
   private async writeEc(data: Uint8Array, position: number): Promise<void> {
@@ -195,9 +231,12 @@ export class FileWriter {
     });
   }
 
-  /** Starts a send within the write-behind budget; waits for room first (backpressure). */
-  private async send(bytes: number, task: () => Promise<void>): Promise<void> {
-    while (this.inflight.size > 0 && this.inflightBytes + bytes > this.ctx.limits.writeBehindBytesMax) {
+  /**
+   * Starts a send within the write-behind budget; waits for room first (backpressure). `settled`
+   * (wrapped: an async function would adopt it) never rejects: a failure is kept for the next call.
+   */
+  private async send(bytes: number, task: () => Promise<void>): Promise<{ settled: Promise<void> }> {
+    while (this.inflight.size > 0 && this.inflightBytes + bytes > this.writeBehindBytesMax) {
       await Promise.race(this.inflight);
     }
     this.throwIfFailed();
@@ -215,6 +254,7 @@ export class FileWriter {
         this.inflightBytes -= bytes;
       });
     this.inflight.add(running);
+    return { settled: running };
   }
 
   private remember(touched: Touched[]): void {

@@ -1,6 +1,7 @@
 // The stripefs client library: an API shaped like node:fs/promises over a
 // striped, replicated or erasure-coded object store.
 import type { Readable, Writable } from 'node:stream';
+import { StripeError } from '../common/errors.js';
 import { seededRandom, seedFromEnv } from '../common/random.js';
 import type { Attr__Output } from '../proto/index.js';
 import { BlockPool } from './block-pool.js';
@@ -190,12 +191,21 @@ export class StripeClient {
    * `growOnly`: this handle is one of several writing disjoint ranges of the file at once (parallel
    * parts); its close commits the end it wrote and never shrinks the file, so they may close in
    * any order.
+   *
+   * `writeBehindBytesMax`: bytes this handle may have sent and not yet had acknowledged (the
+   * client's limit by default), e.g. a bounded number of stripes in flight for one writer.
    */
   async open(
     path: string,
     flags: OpenFlags = 'r',
-    options: { layout?: Layout; growOnly?: boolean } = {},
+    options: { layout?: Layout; growOnly?: boolean; writeBehindBytesMax?: number } = {},
   ): Promise<StripeFileHandle> {
+    const writeBehindBytesMax = options.writeBehindBytesMax ?? this.ctx.limits.writeBehindBytesMax;
+    if (!Number.isSafeInteger(writeBehindBytesMax) || writeBehindBytesMax < 1)
+      throw new StripeError(
+        'REQ_INVALID',
+        `writeBehindBytesMax must be a positive integer, got ${writeBehindBytesMax}`,
+      );
     let attr: Attr__Output;
     if (flags === 'w' || flags === 'wx') {
       const layout = options.layout ? layoutToWire(options.layout) : undefined;
@@ -223,6 +233,7 @@ export class StripeClient {
       flags,
       attr.change,
       options.growOnly ?? false,
+      writeBehindBytesMax,
     );
   }
 

@@ -18,7 +18,7 @@ function spec(grpc: GrpcStatus, http: number, errno: string, summary: string): E
 const G = GrpcStatus;
 
 /**
- * Codes grouped by subsystem: CONFIG_, NS_ (namespace), LAYOUT_, MAP_, PLACEMENT_, OBJ_ (object store), IO_, FAULT_, REQ_;
+ * Codes grouped by subsystem: CONFIG_, NS_ (namespace), LAYOUT_, MAP_, PLACEMENT_, OBJ_ (object store), IO_, FAULT_, REQ_, CKPT_ (checkpoints);
  * OST_DOWN and WRITE_SKIPPED are the client's verdicts on one copy (in `details.failures`, and the
  * reason a skipped copy is reported for repair).
  */
@@ -141,6 +141,26 @@ export const ERROR_CODES = {
     'A copy missed a write or flush while its OST was down (min_size copies took it) and awaits its repair',
   ),
   FAULT_INJECTED: spec(G.UNAVAILABLE, 503, 'EIO', 'A simulation fault knob failed this request'),
+  CKPT_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENOENT', 'No published checkpoint of that step'),
+  CKPT_EXISTS: spec(G.ALREADY_EXISTS, 409, 'EEXIST', 'A checkpoint of that step is already published'),
+  CKPT_INCOMPLETE: spec(
+    G.FAILED_PRECONDITION,
+    409,
+    'EAGAIN',
+    'A declared rank or part is not staged yet: the commit publishes nothing',
+  ),
+  CKPT_CORRUPT: spec(
+    G.DATA_LOSS,
+    500,
+    'EBADMSG',
+    "A checkpoint's manifest is unreadable, or a part's size or crc32c differs from it",
+  ),
+  CKPT_STAGING_FULL: spec(
+    G.RESOURCE_EXHAUSTED,
+    507,
+    'ENOSPC',
+    'The local staging folder cannot hold the save within its byte limit',
+  ),
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,4 +1,5 @@
-// Imports flow one way: common, proto <- placement <- {mds, oss, client} <- cli.
+// Imports flow one way: common, proto <- placement <- {mds, oss, client} <- front doors
+// (checkpoint: client and common only) <- cli.
 // placement depends on nothing of ours; mds, oss and client never import each
 // other; nothing imports cli. bench and test may import anything.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,7 +13,8 @@ const ALLOWED: Record<string, string[]> = {
   mds: ['mds', 'placement', 'common', 'proto'],
   oss: ['oss', 'placement', 'common', 'proto'],
   client: ['client', 'placement', 'common', 'proto'],
-  cli: ['cli', 'client', 'mds', 'oss', 'placement', 'common', 'proto'],
+  checkpoint: ['checkpoint', 'client', 'common'],
+  cli: ['cli', 'checkpoint', 'client', 'mds', 'oss', 'placement', 'common', 'proto'],
 };
 
 function sourceFiles(dir: string): string[] {
