@@ -161,6 +161,11 @@ export const CONFIG_SCHEMA = {
     default: 1,
     doc: 'Seed of the per-OST fault-knob generators (OST i starts from seed + i; a knob may set its own)',
   },
+  'oss.faults': {
+    kind: { type: 'string' },
+    default: '',
+    doc: 'Fault knobs every OST starts with, as the JSON object PUT /api/osts/:id/faults takes (e.g. {"writeFailRate":0.1}); empty: none',
+  },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_SCHEMA;

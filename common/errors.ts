@@ -126,6 +126,12 @@ export const ERROR_CODES = {
     'The data that arrived does not match its declared checksum',
   ),
   OBJ_NO_SPACE: spec(G.RESOURCE_EXHAUSTED, 507, 'ENOSPC', 'The OST is full'),
+  OBJ_NOT_DURABLE: spec(
+    G.DATA_LOSS,
+    500,
+    'EIO',
+    'The OST could not make the object durable (its file would not open, or fsync failed): nothing was flushed; rewrite the data or read another copy',
+  ),
   IO_DEGRADED: spec(G.UNAVAILABLE, 503, 'EIO', 'Too few copies or chunks could be read to serve the data'),
   IO_FAILED: spec(G.UNAVAILABLE, 503, 'EIO', 'Writing failed on too many OSTs'),
   OST_DOWN: spec(

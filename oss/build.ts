@@ -12,7 +12,7 @@ import { contract, type PingRequest__Output, type PingResponse } from '../proto/
 import { buildAdminApp } from './admin.js';
 import { setReadSpanBytes } from './buffers.js';
 import { startBulkServer } from './bulk-server.js';
-import { OstFaults } from './faults.js';
+import { type FaultKnobs, OstFaults, parseFaultKnobs } from './faults.js';
 import { ossServiceHandlers } from './grpc-service.js';
 import { SHUTDOWN_GRACE_MS } from './limits.js';
 import { MapView } from './map-view.js';
@@ -43,8 +43,20 @@ export interface BuiltOss {
   close(): Promise<void>;
 }
 
+/** The knobs of oss.faults, validated like the admin API's (CONFIG_INVALID naming the bad one). */
+function startingKnobs(config: Config): FaultKnobs | undefined {
+  const text = config['oss.faults'];
+  if (!text) return undefined;
+  try {
+    return parseFaultKnobs(JSON.parse(text));
+  } catch (err) {
+    throw new StripeError('CONFIG_INVALID', `oss.faults: ${(err as Error).message}`);
+  }
+}
+
 async function openOsts(config: Config, logger: Logger): Promise<OstHandle[]> {
   const handles: OstHandle[] = [];
+  const knobs = startingKnobs(config);
   for (let i = 0; i < config['oss.osts']; i++) {
     const ost = await Ost.open({
       dir: join(config['oss.dataDir'], `ost${i}`),
@@ -53,7 +65,9 @@ async function openOsts(config: Config, logger: Logger): Promise<OstHandle[]> {
       fsync: config['oss.fsync'],
       directIo: config['oss.directIo'],
     });
-    handles.push({ ost, faults: new OstFaults((config['oss.faultSeed'] + i) >>> 0) });
+    const faults = new OstFaults((config['oss.faultSeed'] + i) >>> 0);
+    if (knobs) faults.set(knobs);
+    handles.push({ ost, faults });
     logger.info(
       {
         ost: ost.name,

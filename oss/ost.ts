@@ -2,7 +2,18 @@
 // classic-level index (index/). The index is the truth: an object exists
 // when its meta record does; a data file without one is debris from a crash
 // before the write was acknowledged and is removed at open.
-import { constants, mkdir, open, readdir, readFile, rm, statfs, unlink, writeFile } from 'node:fs/promises';
+import {
+  constants,
+  type FileHandle,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rm,
+  statfs,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { BUFFER_ALIGN_BYTES, isAligned } from '../common/bulk/buffer-pool.js';
@@ -222,17 +233,26 @@ export class Ost {
     return { objects, nextCursor: more ? (page[page.length - 1] ?? '') : '' };
   }
 
-  /** Makes every acknowledged write of the object durable: fsync its data, then the index log. */
+  /**
+   * Makes every acknowledged write of the object durable: fsync its data, then the index log.
+   * Succeeds only after both: a file that will not open is OBJ_NOT_DURABLE, never a flush skipped.
+   */
   async flush(objectId: string): Promise<void> {
     await this.requireMeta(objectId);
     if (!this.opts.fsync) return;
-    const fh = await open(this.pathOf(objectId), 'r').catch(() => undefined);
-    if (fh) {
-      try {
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
+    let fh: FileHandle;
+    try {
+      fh = await open(this.pathOf(objectId), 'r');
+    } catch (err) {
+      // Deleted since the lookup: nothing left to flush, as if the delete had come first.
+      if (!(await this.getMeta(objectId)))
+        throw new StripeError('OBJ_NOT_FOUND', `object ${objectId} not found on ${this.name}`);
+      throw notDurable(this.name, objectId, 'its file would not open', err);
+    }
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
     }
     await this.db.put(keys.flushMarker, Buffer.from(String(Date.now())), { sync: true });
   }
@@ -247,6 +267,14 @@ export class Ost {
     await this.readHandles.closeAll();
     await this.db.close();
   }
+}
+
+function notDurable(ost: string, objectId: string, why: string, cause: unknown): StripeError {
+  return new StripeError(
+    'OBJ_NOT_DURABLE',
+    `${objectId} on ${ost} is not flushed: ${why} (${(cause as Error).message})`,
+    { objectId, ost },
+  );
 }
 
 /** One aligned O_DIRECT write to a scratch file: tmpfs and some others refuse it. */

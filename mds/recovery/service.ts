@@ -54,6 +54,8 @@ export interface RecoveryTotals {
   bytesCopied: number;
   objectsRepaired: number;
   staleCopiesPurged: number;
+  /** Purge passes that left copies behind (a failed DeleteObject): the stale-copy record stays for the next. */
+  staleCopyPurgesFailed: number;
 }
 
 export class RecoveryService {
@@ -67,6 +69,7 @@ export class RecoveryService {
     bytesCopied: 0,
     objectsRepaired: 0,
     staleCopiesPurged: 0,
+    staleCopyPurgesFailed: 0,
   };
   readonly repairs: Repairs;
   settings: RecoverySettings;
@@ -377,6 +380,9 @@ export class RecoveryService {
     const client = this.clients.get(oss.grpcAddress);
     try {
       let cursor = '';
+      // A copy that could not be deleted keeps the record, so the next pass tries it again.
+      let failed = 0;
+      let firstError: unknown;
       do {
         const page = await call(
           client,
@@ -386,14 +392,22 @@ export class RecoveryService {
         );
         for (const o of page.objects) {
           const ref = { ostId, objectId: o.objectId, poolId, pg, mapEpoch: this.cluster.state.map.epoch };
-          await call(client, 'DeleteObject', { ref }, deadlineIn(SHORT_CALL_MS)).catch(() => undefined);
+          try {
+            await call(client, 'DeleteObject', { ref }, deadlineIn(SHORT_CALL_MS));
+          } catch (err) {
+            failed++;
+            firstError ??= err;
+          }
         }
         cursor = page.nextCursor;
       } while (cursor);
+      if (failed > 0)
+        throw new Error(`${failed} objects not deleted (${(firstError as Error).message}); the record stays`);
       await this.committer.submit([{ type: 'del', key: KEYS.staleCopy(ostId, poolId, pg) }]);
       this.staleCopies.delete(key);
       this.totals.staleCopiesPurged++;
     } catch (err) {
+      this.totals.staleCopyPurgesFailed++;
       this.logger.debug({ err: (err as Error).message, key }, 'stale copy purge failed; will retry');
     }
   }
