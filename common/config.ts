@@ -151,6 +151,11 @@ export const CONFIG_SCHEMA = {
     default: true,
     doc: 'Write whole aligned 4 KiB blocks and read whole spans with O_DIRECT, bypassing the page cache, where the file system supports it (checked at start)',
   },
+  'oss.bulkUserBuffer': {
+    kind: { type: 'bool' },
+    default: true,
+    doc: "Read each bulk connection into one reused buffer by adopting the accepted socket's handle (Node internals, checked at start: the plain path, a fresh buffer per read, when they are not as expected)",
+  },
   'oss.readSpanBytes': {
     kind: { type: 'int', min: 1024 * 1024, max: 16 * 1024 * 1024 },
     default: 2 * 1024 * 1024,

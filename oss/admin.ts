@@ -10,6 +10,8 @@ export interface AdminDeps {
   core: OssCore;
   metrics: OssMetrics;
   ossId: string;
+  /** How the bulk server reads its sockets (oss/bulk-socket.ts). */
+  bulkSocketPath: string;
 }
 
 function ostIdParam(raw: string): number {
@@ -18,7 +20,7 @@ function ostIdParam(raw: string): number {
   return Number(raw);
 }
 
-export function buildAdminApp({ core, metrics, ossId }: AdminDeps): FastifyInstance {
+export function buildAdminApp({ core, metrics, ossId, bulkSocketPath }: AdminDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   app.setErrorHandler((err: unknown, _req, reply) => {
     const status = (err as { statusCode?: number }).statusCode;
@@ -37,6 +39,7 @@ export function buildAdminApp({ core, metrics, ossId }: AdminDeps): FastifyInsta
     server: 'oss',
     ossId,
     mapEpoch: core.mapView.epoch,
+    bulkSocketPath,
     osts: core.handles.map((h) => ({ name: h.ost.name, id: h.ost.id ?? null })),
   }));
   app.get('/metrics', async (_req, reply) => {

@@ -12,6 +12,7 @@ import { contract, type PingRequest__Output, type PingResponse } from '../proto/
 import { buildAdminApp } from './admin.js';
 import { setReadSpanBytes } from './buffers.js';
 import { startBulkServer } from './bulk-server.js';
+import { adopterOf, type BulkSocketPath, chooseBulkSocketPath } from './bulk-socket.js';
 import { type FaultKnobs, OstFaults, parseFaultKnobs } from './faults.js';
 import { ossServiceHandlers } from './grpc-service.js';
 import { SHUTDOWN_GRACE_MS } from './limits.js';
@@ -36,6 +37,8 @@ export interface OssDeps {
 export interface BuiltOss {
   grpcPort: number;
   bulkPort: number;
+  /** How the bulk server reads its sockets (oss/bulk-socket.ts). */
+  bulkSocketPath: BulkSocketPath;
   adminPort: number;
   ossId: string;
   osts: { name: string; id: number | null }[];
@@ -135,8 +138,20 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
     })),
   });
   const grpcPort = await bindServer(grpcServer, bindHost, config['oss.grpcPort']);
-  const bulk = await startBulkServer(core, bindHost, config['oss.bulkPort']);
-  const admin = buildAdminApp({ core, metrics, ossId });
+  const socket = await chooseBulkSocketPath(config['oss.bulkUserBuffer']);
+  if (socket.problem)
+    logger.warn(
+      { bulkSocketPath: socket.path, reason: socket.problem, node: process.version },
+      "bulk server: Node's socket internals are not as stripefs expects, so the bulk path reads plain sockets (a fresh buffer per read: slower); report it with this Node version",
+    );
+  metrics.setBulkSocketPath(socket.path);
+  const bulk = await startBulkServer(
+    core,
+    bindHost,
+    config['oss.bulkPort'],
+    adopterOf(socket.path, () => metrics.bulkSocketFallbacks.inc()),
+  );
+  const admin = buildAdminApp({ core, metrics, ossId, bulkSocketPath: socket.path });
   registerRecoveryRoutes(admin, scrubber, recoverer);
   await admin.listen({ host: bindHost, port: config['oss.adminPort'] });
   const adminPort = (admin.server.address() as { port: number }).port;
@@ -177,6 +192,7 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
   return {
     grpcPort,
     bulkPort: bulk.port,
+    bulkSocketPath: socket.path,
     adminPort,
     ossId,
     osts: handles.map((h) => ({ name: h.ost.name, id: h.ost.id ?? null })),

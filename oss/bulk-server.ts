@@ -1,7 +1,7 @@
 // The OSS end of the bulk data path (common/bulk/frame.ts): a plain TCP
 // server, one request at a time per connection, reading write segments with
 // backpressure (SocketReader) and sending read segments as the socket drains.
-import { createServer, type Server, Socket } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { crc32cCombine } from '../common/bulk/crc-combine.js';
 import {
   type BulkRequest,
@@ -16,10 +16,11 @@ import {
   SEGMENT_BYTES_MAX,
   SEGMENT_HEADER_BYTES,
 } from '../common/bulk/frame.js';
-import { type SegmentRun, SocketReader } from '../common/bulk/socket-reader.js';
+import type { SegmentRun, SocketReader } from '../common/bulk/socket-reader.js';
 import { StripeError } from '../common/errors.js';
 import { DATA_BUFFER_BYTES, dataBuffers } from './buffers.js';
-import { BULK_CONNECTIONS_MAX, BULK_SERVER_HIGH_WATER_BYTES } from './limits.js';
+import type { Adopt } from './bulk-socket.js';
+import { BULK_CONNECTIONS_MAX } from './limits.js';
 import type { OssCore } from './ops.js';
 import type { WritePiece } from './ost-write.js';
 
@@ -198,9 +199,6 @@ async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Prom
   }
 }
 
-/** The reused buffer each connection's socket reads into (see startBulkServer). */
-const SOCKET_READ_BYTES = 64 * 1024;
-
 async function serveConnection(core: OssCore, socket: Socket, reader: SocketReader): Promise<void> {
   try {
     for (;;) {
@@ -221,61 +219,27 @@ async function serveConnection(core: OssCore, socket: Socket, reader: SocketRead
   }
 }
 
-/**
- * A socket over the accepted one's handle that reads into a reused buffer,
- * with its reader; the accepted one is released without closing the handle.
- * Falls back to the accepted socket (and a plain reader) when Node's
- * internals differ from what this expects.
- */
-function adoptWithUserBuffer(accepted: Socket): { socket: Socket; reader: SocketReader } {
-  const inner = accepted as unknown as { _handle: unknown };
-  const handle = inner._handle;
-  if (!handle || typeof (handle as { useUserBuffer?: unknown }).useUserBuffer !== 'function') {
-    const reader = new SocketReader(accepted, BULK_SERVER_HIGH_WATER_BYTES);
-    accepted.resume();
-    return { socket: accepted, reader };
-  }
-  let reader: SocketReader | undefined;
-  const spare = Buffer.allocUnsafe(SOCKET_READ_BYTES);
-  // `handle` and a server-side `onread` are not in the published types; Node's own servers wrap accepted handles this way.
-  const options = {
-    handle,
-    readable: true,
-    writable: true,
-    onread: {
-      buffer: () => reader?.nextBuffer(spare) ?? spare,
-      callback: (bytes: number, buf: Uint8Array): boolean => {
-        return (reader as SocketReader).push(Buffer.from(buf.buffer, buf.byteOffset, bytes), true);
-      },
-    },
-  };
-  const socket = new Socket(options as ConstructorParameters<typeof Socket>[0]);
-  reader = new SocketReader(socket, BULK_SERVER_HIGH_WATER_BYTES, { external: true });
-  inner._handle = null;
-  accepted.destroy();
-  socket.setNoDelay(true);
-  return { socket, reader };
-}
-
 export interface BulkServer {
   port: number;
   close(): Promise<void>;
 }
 
-export async function startBulkServer(core: OssCore, host: string, port: number): Promise<BulkServer> {
+/** `adopt` takes over each accepted connection (oss/bulk-socket.ts: the user-buffer or the plain path). */
+export async function startBulkServer(
+  core: OssCore,
+  host: string,
+  port: number,
+  adopt: Adopt,
+): Promise<BulkServer> {
   const sockets = new Set<Socket>();
-  // Accepted connections start paused and are re-wrapped with `onread`, so the
-  // kernel's bytes land in one reused buffer per connection and go from there
-  // straight into the staging buffers (readSegmentRun): a plain server socket
-  // allocates a fresh buffer per read, which the collector then chases.
-  // net.Server has no onread option; the accepted socket hands its handle over.
+  // Accepted connections start paused, so the adopted socket sees every byte.
   const server: Server = createServer({ noDelay: true, pauseOnConnect: true }, (accepted) => {
     // Adopted sockets leave the server's own count, so the limit is kept here.
     if (sockets.size >= BULK_CONNECTIONS_MAX) {
       accepted.destroy();
       return;
     }
-    const { socket, reader } = adoptWithUserBuffer(accepted);
+    const { socket, reader } = adopt(accepted);
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());

@@ -9,6 +9,8 @@ export const MARK_STALE_IDS_MAX = 10_000;
 export const BULK_SERVER_HIGH_WATER_BYTES = 8 * 1024 * 1024;
 /** Bulk connections one OSS accepts at once. */
 export const BULK_CONNECTIONS_MAX = 256;
+/** How long the bulk server's start-up check of Node's socket internals may take (it takes about 1 ms). */
+export const BULK_SOCKET_CHECK_TIMEOUT_MS = 5_000;
 /** Time in-flight requests get to finish on SIGTERM before they are cut off. */
 export const SHUTDOWN_GRACE_MS = 5_000;
 /** Registration retry backoff towards the MDS. */

@@ -3,10 +3,9 @@ import { loadConfig } from '../common/config.js';
 import { buildOss } from './build.js';
 
 const oss = await buildOss(loadConfig({ env: process.env }));
-const { grpcPort, bulkPort, adminPort, ossId, osts } = oss;
-process.stdout.write(
-  `${JSON.stringify({ event: 'ready', server: 'oss', grpcPort, bulkPort, adminPort, ossId, osts })}\n`,
-);
+const { grpcPort, bulkPort, bulkSocketPath, adminPort, ossId, osts } = oss;
+const ready = { event: 'ready', server: 'oss', grpcPort, bulkPort, bulkSocketPath, adminPort, ossId, osts };
+process.stdout.write(`${JSON.stringify(ready)}\n`);
 const stop = (): void => void oss.close().then(() => process.exit(0));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);

@@ -73,6 +73,9 @@ export class OssMetrics {
   private readonly ops: Counter<'ost' | 'op' | 'result'>;
   private readonly latency: Histogram<'ost' | 'op'>;
   private readonly checksumErrors: Counter<'ost'>;
+  private readonly socketPath: Gauge<'path'>;
+  /** Bulk connections read the plain way on the user-buffer path (their handle was not as checked at start). */
+  readonly bulkSocketFallbacks: Counter;
   private readonly counters = new Map<string, OstCounters>();
 
   constructor(usage: () => OstUsageSource[], withProcessMetrics = true) {
@@ -128,9 +131,26 @@ export class OssMetrics {
       labelNames: ['backend'],
       registers,
     }).set({ backend: checksumBackend().name }, 1);
+    this.socketPath = new Gauge({
+      name: 'stripefs_oss_bulk_socket_path',
+      help: 'How the bulk server reads its sockets (value 1 on its label): user-buffer (one reused buffer per connection) or plain (a fresh buffer per read: Node internals not as expected, or turned off)',
+      labelNames: ['path'],
+      registers,
+    });
+    this.bulkSocketFallbacks = new Counter({
+      name: 'stripefs_oss_bulk_socket_fallbacks_total',
+      help: 'Bulk connections read the plain way although the user-buffer path is live',
+      registers,
+    });
     gauge('stripefs_oss_paged_write_bytes', 'Data bytes written through the page cache since start', (u) =>
       u.pagedWriteBytes(),
     );
+  }
+
+  /** Which path the bulk server runs (oss/bulk-socket.ts). */
+  setBulkSocketPath(path: 'user-buffer' | 'plain'): void {
+    this.socketPath.set({ path: 'user-buffer' }, path === 'user-buffer' ? 1 : 0);
+    this.socketPath.set({ path: 'plain' }, path === 'plain' ? 1 : 0);
   }
 
   of(ost: string): OstCounters {
