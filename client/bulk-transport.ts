@@ -43,8 +43,15 @@ export class BulkTransport implements ObjectTransport {
     data: Buffer,
     checksum: number,
     checksums?: SegmentChecksums,
+    truncate = false,
   ): Promise<void> {
-    await this.bulk.write(bulkRef(ref), offset, data, checksum, checksums ? { checksums } : {});
+    await this.bulk.write(
+      bulkRef(ref),
+      offset,
+      data,
+      checksum,
+      checksums ? { checksums, truncate } : { truncate },
+    );
   }
 
   read(ref: ObjectRef, offset: number, length: number): Promise<Buffer> {

@@ -7,6 +7,7 @@ import type { ClientContext } from './context.js';
 import { FileReader } from './file-reader.js';
 import { FileWriter } from './file-writer.js';
 import type { FileLayout } from './layout.js';
+import { checkTruncateSize, truncateObjects } from './truncate.js';
 
 export type OpenFlags = 'r' | 'r+' | 'w' | 'wx' | 'a';
 
@@ -14,7 +15,7 @@ export class StripeFileHandle {
   private position = 0;
   private sizeBytes: number;
   private readonly reader: FileReader;
-  private readonly writer: FileWriter | undefined;
+  private writer: FileWriter | undefined;
   private closed = false;
   private changed = false;
   /** End of the furthest byte this handle wrote (what a grow-only handle commits). */
@@ -34,20 +35,23 @@ export class StripeFileHandle {
      */
     private readonly growOnly = false,
     /** Unacknowledged bytes this handle may have in flight (default: the client's writeBehindBytesMax). */
-    writeBehindBytesMax = ctx.limits.writeBehindBytesMax,
+    private readonly writeBehindBytesMax = ctx.limits.writeBehindBytesMax,
   ) {
     this.sizeBytes = initialSizeBytes;
     this.reader = new FileReader(ctx, inode, fileLayout, () => this.sizeBytes, change);
-    if (flags !== 'r')
-      this.writer = new FileWriter(
-        ctx,
-        inode,
-        fileLayout,
-        initialSizeBytes,
-        (position, length) => this.reader.read(position, length),
-        writeBehindBytesMax,
-      );
+    if (flags !== 'r') this.writer = this.newWriter(initialSizeBytes);
     if (flags === 'a') this.position = initialSizeBytes;
+  }
+
+  private newWriter(sizeBytes: number): FileWriter {
+    return new FileWriter(
+      this.ctx,
+      this.inode,
+      this.fileLayout,
+      sizeBytes,
+      (position, length) => this.reader.read(position, length),
+      this.writeBehindBytesMax,
+    );
   }
 
   get size(): number {
@@ -134,6 +138,29 @@ export class StripeFileHandle {
       this.changed = false;
     }
     this.ctx.counters.latencies.record('sync', performance.now() - started);
+  }
+
+  /**
+   * ftruncate: what this handle wrote is acknowledged first, then objects past the new
+   * end are cut on every copy and flushed, then the size is committed. The position
+   * stays. ec files only shrink to a stripe boundary (client/truncate.ts).
+   */
+  async truncate(sizeBytes: number): Promise<void> {
+    this.assertOpen();
+    if (!this.writer) throw new StripeError('REQ_INVALID', 'file handle is open read-only');
+    if (this.growOnly) throw new StripeError('REQ_INVALID', 'a grow-only handle cannot truncate');
+    checkTruncateSize(sizeBytes);
+    await this.writer.flush();
+    const cut = await truncateObjects(this.ctx, this.inode, this.fileLayout, this.sizeBytes, sizeBytes);
+    await this.ctx.io.flushAll([...this.writer.touched.values(), ...cut]);
+    const from = Math.min(this.sizeBytes, sizeBytes);
+    this.reader.invalidate(from, Math.max(this.sizeBytes, sizeBytes) - from);
+    this.sizeBytes = sizeBytes;
+    this.writtenEndBytes = Math.min(this.writtenEndBytes, sizeBytes);
+    // A fresh writer: an ec writer's buffered last stripe and append point are the old file's.
+    this.writer = this.newWriter(sizeBytes);
+    await this.ctx.mds.commit(this.inode, sizeBytes, Date.now());
+    this.changed = false;
   }
 
   async close(): Promise<void> {

@@ -21,14 +21,21 @@ export class GrpcTransport implements ObjectTransport {
     private readonly hooks: Pick<TransportHooks, 'onReadAnswered'>,
   ) {}
 
-  write(ref: ObjectRef, offset: number, data: Buffer, checksum: number): Promise<void> {
+  write(
+    ref: ObjectRef,
+    offset: number,
+    data: Buffer,
+    checksum: number,
+    _checksums?: unknown,
+    truncate = false,
+  ): Promise<void> {
     const sent = new Promise<void>((resolve, reject) => {
       const stream = this.client.WriteChunk(deadlineIn(this.opts.requestTimeoutMs), (err, response) => {
         if (err) reject(fromGrpcError(err));
         else if (!response) reject(new StripeError('REQ_INTERNAL', 'WriteChunk without response'));
         else resolve();
       });
-      stream.write({ header: { ref, offset, length: data.length, crc32c: checksum, truncate: false } });
+      stream.write({ header: { ref, offset, length: data.length, crc32c: checksum, truncate } });
       const piece = this.opts.wirePieceBytes;
       for (let at = 0; at < data.length; at += piece)
         stream.write({ data: data.subarray(at, Math.min(at + piece, data.length)) });

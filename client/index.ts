@@ -11,36 +11,74 @@ import { ClientCounters } from './counters.js';
 import { type OpenFlags, StripeFileHandle } from './file-handle.js';
 import { type FileLayout, type Layout, layoutFromWire, layoutToWire } from './layout.js';
 import { type ClientLimits, clientLimits } from './limits.js';
-import { MdsClient } from './mds-client.js';
+import { MdsClient, type OwnerFields } from './mds-client.js';
 import { ObjectIo } from './object-io.js';
 import { OssPool } from './oss-pool.js';
 import { OstHealth } from './ost-health.js';
 import { describeLayout, type LayoutReport } from './report.js';
 import { type ClientStats, statsOf } from './stats-report.js';
 import { readStreamOf, writeStreamOf } from './streams.js';
+import { checkTruncateSize, truncateObjects } from './truncate.js';
 
 export type { OpenFlags, StripeFileHandle } from './file-handle.js';
 export type { Layout, LayoutPattern } from './layout.js';
 export { normalizeLayout, parseLayout } from './layout.js';
 export type { ClientLimits } from './limits.js';
+export type { OwnerFields } from './mds-client.js';
 export type { LayoutReport } from './report.js';
 export type { ClientStats } from './stats-report.js';
 
+/** What stat answers. stripefs paths never follow symlinks: stat is lstat. */
 export interface Stat {
   inode: number;
-  type: 'file' | 'directory';
+  type: 'file' | 'directory' | 'symlink';
+  /** Files: committed bytes; symlinks: bytes of the target. */
   size: number;
   mtimeMs: number;
   ctimeMs: number;
+  /** Set only by setAttr (stripefs does not track reads); mtimeMs until then. */
+  atimeMs: number;
   mode: number;
+  uid: number;
+  gid: number;
   nlink: number;
   layout: Layout | undefined;
+  /** Symlinks only. */
+  symlinkTarget: string | undefined;
   isFile(): boolean;
   isDirectory(): boolean;
+  isSymbolicLink(): boolean;
 }
 
+/** Capacity and entries (statfs): raw bytes of the OSTs that are in, before replication or parity. */
+export interface StatFs {
+  totalBytes: number;
+  usedBytes: number;
+  availableBytes: number;
+  /** Files, directories and symlinks, the root included. */
+  files: number;
+  filesFree: number;
+  ostsIn: number;
+  ostsUp: number;
+}
+
+/** What setAttr changes: only the fields given. */
+export interface SetAttrOptions {
+  /** Permission bits (the type bits stay). */
+  mode?: number;
+  uid?: number;
+  gid?: number;
+  mtimeMs?: number;
+  atimeMs?: number;
+}
+
+const TYPES: Record<string, Stat['type']> = {
+  FILE_TYPE_DIRECTORY: 'directory',
+  FILE_TYPE_SYMLINK: 'symlink',
+};
+
 function statOf(attr: Attr__Output): Stat {
-  const type = attr.type === 'FILE_TYPE_DIRECTORY' ? 'directory' : 'file';
+  const type = TYPES[attr.type] ?? 'file';
   const layout =
     attr.layout && attr.layout.pattern !== 'LAYOUT_PATTERN_UNSPECIFIED'
       ? layoutFromWire(attr.layout).layout
@@ -51,12 +89,27 @@ function statOf(attr: Attr__Output): Stat {
     size: attr.size,
     mtimeMs: attr.mtimeMs,
     ctimeMs: attr.ctimeMs,
+    atimeMs: attr.atimeMs,
     mode: attr.mode,
+    uid: attr.uid,
+    gid: attr.gid,
     nlink: attr.nlink,
-    layout,
+    layout: type === 'symlink' ? undefined : layout,
+    symlinkTarget: type === 'symlink' ? attr.symlinkTarget : undefined,
     isFile: () => type === 'file',
     isDirectory: () => type === 'directory',
+    isSymbolicLink: () => type === 'symlink',
   };
+}
+
+/** A file's layout from its attributes, or the error opening a directory or symlink as a file raises. */
+function fileLayoutOf(path: string, attr: Attr__Output): FileLayout {
+  if (attr.type === 'FILE_TYPE_DIRECTORY')
+    throw new StripeError('NS_IS_DIR', `${path} is a directory`, { path });
+  if (attr.type === 'FILE_TYPE_SYMLINK')
+    throw new StripeError('NS_IS_SYMLINK', `${path} is a symlink`, { path });
+  if (!attr.layout) throw new Error(`MDS returned ${path} without a layout`);
+  return layoutFromWire(attr.layout);
 }
 
 /**
@@ -133,9 +186,13 @@ export class StripeClient {
     return work.finally(() => this.ctx.counters.latencies.record('metadata', performance.now() - started));
   }
 
-  async mkdir(path: string, options: { recursive?: boolean; layout?: Layout } = {}): Promise<void> {
+  async mkdir(
+    path: string,
+    options: { recursive?: boolean; layout?: Layout } & OwnerFields = {},
+  ): Promise<void> {
     const layout = options.layout ? layoutToWire(options.layout) : undefined;
-    await this.timed(this.ctx.mds.mkdir(path, options.recursive ?? false, layout));
+    const { mode, uid, gid } = options;
+    await this.timed(this.ctx.mds.mkdir(path, options.recursive ?? false, layout, { mode, uid, gid }));
   }
 
   async readdir(path: string): Promise<string[]> {
@@ -170,8 +227,104 @@ export class StripeClient {
     return { entries, next: page.nextCursor === '' ? undefined : page.nextCursor };
   }
 
+  /** The entry itself: a symlink is not followed (stat and lstat are the same call). */
   async stat(path: string): Promise<Stat> {
     return statOf(await this.timed(this.ctx.mds.stat(path)));
+  }
+
+  lstat(path: string): Promise<Stat> {
+    return this.stat(path);
+  }
+
+  /** chmod, chown and utimes in one call: only the fields given change (ctime moves). */
+  async setAttr(path: string, attrs: SetAttrOptions): Promise<Stat> {
+    const request = {
+      path,
+      setMode: attrs.mode !== undefined,
+      mode: attrs.mode ?? 0,
+      setUid: attrs.uid !== undefined,
+      uid: attrs.uid ?? 0,
+      setGid: attrs.gid !== undefined,
+      gid: attrs.gid ?? 0,
+      setMtime: attrs.mtimeMs !== undefined,
+      mtimeMs: Math.round(attrs.mtimeMs ?? 0),
+      setAtime: attrs.atimeMs !== undefined,
+      atimeMs: Math.round(attrs.atimeMs ?? 0),
+    };
+    return statOf(await this.timed(this.ctx.mds.setAttr(request)));
+  }
+
+  /**
+   * Sets the size of a file: shrinking cuts its objects on every copy first, growing
+   * reads back zeros. ec files only shrink, to a multiple of k x stripe size
+   * (LAYOUT_READ_ONLY otherwise). For a file open in this process, truncate the handle.
+   */
+  async truncate(path: string, sizeBytes: number): Promise<void> {
+    checkTruncateSize(sizeBytes);
+    const attr = await this.timed(this.ctx.mds.stat(path));
+    const fileLayout = fileLayoutOf(path, attr);
+    const cut = await truncateObjects(this.ctx, attr.inode, fileLayout, attr.size, sizeBytes);
+    await this.ctx.io.flushAll(cut);
+    if (sizeBytes !== attr.size) await this.timed(this.ctx.mds.commit(attr.inode, sizeBytes, Date.now()));
+    this.ctx.cache.invalidate(attr.inode);
+  }
+
+  /** An extended attribute's value; XATTR_NOT_FOUND (ENODATA) when the entry has none of that name. */
+  getXattr(path: string, name: string): Promise<Buffer> {
+    return this.timed(this.ctx.mds.getXattr(path, name));
+  }
+
+  /**
+   * Stores an extended attribute with the entry (user., trusted., security.; LIMITS.xattr*).
+   * `user.stripefs.layout` on a directory sets its default layout (text form, e.g. ec:4+2:host).
+   */
+  async setXattr(
+    path: string,
+    name: string,
+    value: Uint8Array | string,
+    options: { create?: boolean; replace?: boolean } = {},
+  ): Promise<void> {
+    if (options.create && options.replace)
+      throw new StripeError('REQ_INVALID', 'setXattr takes create or replace, not both');
+    const mode = options.create
+      ? 'XATTR_SET_MODE_CREATE'
+      : options.replace
+        ? 'XATTR_SET_MODE_REPLACE'
+        : 'XATTR_SET_MODE_UNSPECIFIED';
+    const bytes = typeof value === 'string' ? Buffer.from(value) : value;
+    await this.timed(this.ctx.mds.setXattr(path, name, bytes, mode));
+  }
+
+  /** Names of the stored extended attributes, sorted (user.stripefs.layout is never listed). */
+  listXattrs(path: string): Promise<string[]> {
+    return this.timed(this.ctx.mds.listXattrs(path));
+  }
+
+  /** Removes one; on a directory, user.stripefs.layout goes back to the inherited default. */
+  removeXattr(path: string, name: string): Promise<void> {
+    return this.timed(this.ctx.mds.removeXattr(path, name));
+  }
+
+  /** A symlink at `path` holding `target` as given (never resolved by stripefs). */
+  async symlink(target: string, path: string, owner: { uid?: number; gid?: number } = {}): Promise<void> {
+    await this.timed(this.ctx.mds.symlink(target, path, owner));
+  }
+
+  readlink(path: string): Promise<string> {
+    return this.timed(this.ctx.mds.readlink(path));
+  }
+
+  async statfs(): Promise<StatFs> {
+    const r = await this.timed(this.ctx.mds.statfs());
+    return {
+      totalBytes: r.totalBytes,
+      usedBytes: r.usedBytes,
+      availableBytes: r.availableBytes,
+      files: r.files,
+      filesFree: r.filesFree,
+      ostsIn: r.ostsIn,
+      ostsUp: r.ostsUp,
+    };
   }
 
   /** Atomic, replacing an existing target unless `noReplace` (then NS_EXISTS, and nothing moves). */
@@ -194,11 +347,12 @@ export class StripeClient {
    *
    * `writeBehindBytesMax`: bytes this handle may have sent and not yet had acknowledged (the
    * client's limit by default), e.g. a bounded number of stripes in flight for one writer.
+   * `mode`, `uid` and `gid` apply when the open creates the file.
    */
   async open(
     path: string,
     flags: OpenFlags = 'r',
-    options: { layout?: Layout; growOnly?: boolean; writeBehindBytesMax?: number } = {},
+    options: { layout?: Layout; growOnly?: boolean; writeBehindBytesMax?: number } & OwnerFields = {},
   ): Promise<StripeFileHandle> {
     const writeBehindBytesMax = options.writeBehindBytesMax ?? this.ctx.limits.writeBehindBytesMax;
     if (!Number.isSafeInteger(writeBehindBytesMax) || writeBehindBytesMax < 1)
@@ -207,22 +361,23 @@ export class StripeClient {
         `writeBehindBytesMax must be a positive integer, got ${writeBehindBytesMax}`,
       );
     let attr: Attr__Output;
+    const owner = { mode: options.mode, uid: options.uid, gid: options.gid };
     if (flags === 'w' || flags === 'wx') {
       const layout = options.layout ? layoutToWire(options.layout) : undefined;
       attr = await this.timed(
         this.ctx.mds.create(path, {
           exclusive: flags === 'wx',
           truncate: true,
+          ...owner,
           ...(layout ? { layout } : {}),
         }),
       );
     } else if (flags === 'a') {
-      attr = await this.timed(this.ctx.mds.create(path, { exclusive: false, truncate: false }));
+      attr = await this.timed(this.ctx.mds.create(path, { exclusive: false, truncate: false, ...owner }));
     } else {
       attr = await this.timed(this.ctx.mds.open(path));
     }
-    if (!attr.layout) throw new Error(`MDS returned ${path} without a layout`);
-    const fileLayout: FileLayout = layoutFromWire(attr.layout);
+    const fileLayout: FileLayout = fileLayoutOf(path, attr);
     // Close-to-open: blocks cached before another commit of the file are not used again.
     this.ctx.cache.retain(attr.inode, attr.change);
     return new StripeFileHandle(

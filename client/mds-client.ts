@@ -8,7 +8,15 @@ import { type ErrorCode, StripeError } from '../common/errors.js';
 import { CLIENT_OPTIONS, call } from '../common/grpc.js';
 import { LIMITS } from '../common/limits.js';
 import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
-import type { Attr__Output, ClusterMap__Output, DirEntry__Output, Layout } from '../proto/index.js';
+import type {
+  Attr__Output,
+  ClusterMap__Output,
+  DirEntry__Output,
+  Layout,
+  SetAttrRequest,
+  StatfsResponse__Output,
+  XattrSetMode,
+} from '../proto/index.js';
 import { contract } from '../proto/index.js';
 import { type MapView, mapViewFromWire } from './map.js';
 import { CallBatcher, errorOfItem } from './mds-batch.js';
@@ -32,7 +40,9 @@ export interface MdsClientOptions {
   batching?: boolean;
 }
 
-type CreateItem = { path: string; exclusive: boolean; truncate: boolean; layout?: Layout };
+/** Permission bits (0: the default) and owner of a new entry. */
+export type OwnerFields = { mode?: number; uid?: number; gid?: number };
+type CreateItem = { path: string; exclusive: boolean; truncate: boolean; layout?: Layout } & OwnerFields;
 
 /** How long a PG's holders answer is reused, and how many answers are kept. */
 const HOLDERS_CACHE_MS = 1_000;
@@ -163,9 +173,9 @@ export class MdsClient {
     stream.on('end', restart);
   }
 
-  mkdir(path: string, parents: boolean, layout?: Layout): Promise<Attr__Output> {
-    return call(this.channel(), 'Mkdir', { path, parents, ...(layout ? { layout } : {}) }).then((r) =>
-      must(r.attr),
+  mkdir(path: string, parents: boolean, layout?: Layout, owner: OwnerFields = {}): Promise<Attr__Output> {
+    return call(this.channel(), 'Mkdir', { path, parents, ...owner, ...(layout ? { layout } : {}) }).then(
+      (r) => must(r.attr),
     );
   }
   rmdir(path: string): Promise<void> {
@@ -173,7 +183,7 @@ export class MdsClient {
   }
   create(
     path: string,
-    opts: { exclusive: boolean; truncate: boolean; layout?: Layout },
+    opts: { exclusive: boolean; truncate: boolean; layout?: Layout } & OwnerFields,
   ): Promise<Attr__Output> {
     const item = { path, ...opts };
     return this.batching
@@ -227,6 +237,30 @@ export class MdsClient {
   }
   async setLayout(path: string, layout: Layout): Promise<Attr__Output> {
     return must((await call(this.channel(), 'SetLayout', { path, layout })).attr);
+  }
+  async setAttr(request: SetAttrRequest): Promise<Attr__Output> {
+    return must((await call(this.channel(), 'SetAttr', request)).attr);
+  }
+  async getXattr(path: string, name: string): Promise<Buffer> {
+    return (await call(this.channel(), 'GetXattr', { path, name })).value;
+  }
+  async setXattr(path: string, name: string, value: Uint8Array, mode: XattrSetMode): Promise<void> {
+    await call(this.channel(), 'SetXattr', { path, name, value, mode });
+  }
+  async listXattrs(path: string): Promise<string[]> {
+    return (await call(this.channel(), 'ListXattrs', { path })).names;
+  }
+  async removeXattr(path: string, name: string): Promise<void> {
+    await call(this.channel(), 'RemoveXattr', { path, name });
+  }
+  async symlink(target: string, path: string, owner: { uid?: number; gid?: number }): Promise<Attr__Output> {
+    return must((await call(this.channel(), 'Symlink', { target, path, ...owner })).attr);
+  }
+  async readlink(path: string): Promise<string> {
+    return (await call(this.channel(), 'Readlink', { path })).target;
+  }
+  statfs(): Promise<StatfsResponse__Output> {
+    return call(this.channel(), 'Statfs', {});
   }
   reportBadChunk(ostId: number, objectId: string, reason: ErrorCode, poolId = 0, pg = 0): Promise<void> {
     return call(this.channel(), 'ReportBadChunk', { ostId, objectId, reason, poolId, pg }).then(

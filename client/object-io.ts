@@ -94,8 +94,13 @@ export class ObjectIo {
     try {
       answer = await this.deps.pool.readRange(endpoint, this.ref(target, ost), offset, length, skip);
     } catch (err) {
-      this.deps.health.record(ost, codeOf(err));
-      throw err;
+      // The OSS refuses a read that starts past the object's end: the copy holds none of the
+      // range (a sparse file, or one truncated and grown again), a short answer like any other.
+      if (!(shortAnswer && offset > 0 && codeOf(err) === 'OBJ_RANGE')) {
+        this.deps.health.record(ost, codeOf(err));
+        throw err;
+      }
+      answer = { sent: true, data: Buffer.alloc(0) };
     }
     if (!answer.sent)
       throw new StripeError('REQ_UNAVAILABLE', `skipped a read of ${target.objectId}: OST ${ost} is failing`);
@@ -683,8 +688,16 @@ export class ObjectIo {
     for (const data of held.own) this.deps.blocks.recycle(data);
   }
 
-  /** Writes `data` at `offset` to every copy of a target (the up ones when the map says some are down and min_size allows), returning what to flush at sync. */
-  writeTarget(locate: (view: MapView) => ObjectTarget, offset: number, data: Uint8Array): Promise<Touched[]> {
+  /**
+   * Writes `data` at `offset` to every copy of a target (the up ones when the map says some are down and min_size allows), returning what to flush at sync.
+   * `truncate`: each copy ends at offset + data.length afterwards (an empty write at N cuts the object to N bytes).
+   */
+  writeTarget(
+    locate: (view: MapView) => ObjectTarget,
+    offset: number,
+    data: Uint8Array,
+    options: { truncate?: boolean } = {},
+  ): Promise<Touched[]> {
     // Once for every replica and every retry: the bulk path's per-segment crcs, and from them the whole crc.
     const checksums = segmentChecksums(data, offset, LIMITS.checksumBlockBytes);
     const checksum = checksums.whole;
@@ -703,7 +716,9 @@ export class ObjectIo {
         return { ost, endpoint, ref: this.ref(target, ost) };
       });
       const results = await Promise.allSettled(
-        touched.map((t) => this.deps.pool.writeChunk(t.endpoint, t.ref, offset, data, checksum, checksums)),
+        touched.map((t) =>
+          this.deps.pool.writeChunk(t.endpoint, t.ref, offset, data, checksum, checksums, options.truncate),
+        ),
       );
       this.deps.counters.latencies.record('writeChunk', performance.now() - started);
       const failures: Failure[] = [];

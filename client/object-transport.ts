@@ -20,6 +20,8 @@ export interface ObjectTransport {
     data: Buffer,
     checksum: number,
     checksums?: SegmentChecksums,
+    /** The object ends at offset + data.length afterwards (an empty write at N cuts it to N bytes). */
+    truncate?: boolean,
   ): Promise<void>;
   /** Up to `length` bytes from `offset`; a shorter answer means the object ends there. */
   read(ref: ObjectRef, offset: number, length: number): Promise<Buffer>;

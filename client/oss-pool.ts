@@ -115,12 +115,13 @@ export class OssPool {
     data: Uint8Array,
     checksum = crc32c(data),
     checksums?: SegmentChecksums,
+    truncate = false,
   ): Promise<void> {
     const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.length);
     return this.bounded(endpoint, (conn) => {
       this.refuseIfDown(ref);
       this.counters.requests[conn.transport.kind]++;
-      return conn.transport.write(ref, offset, buf, checksum, checksums);
+      return conn.transport.write(ref, offset, buf, checksum, checksums, truncate);
     });
   }
 

@@ -18,9 +18,9 @@ function spec(grpc: GrpcStatus, http: number, errno: string, summary: string): E
 const G = GrpcStatus;
 
 /**
- * Codes grouped by subsystem: CONFIG_, NS_ (namespace), LAYOUT_, MAP_, PLACEMENT_, OBJ_ (object store), IO_, FAULT_, REQ_, CKPT_ (checkpoints);
- * OST_DOWN and WRITE_SKIPPED are the client's verdicts on one copy (in `details.failures`, and the
- * reason a skipped copy is reported for repair).
+ * Codes grouped by subsystem: CONFIG_, NS_ (namespace), XATTR_ (extended attributes), LAYOUT_, MAP_, PLACEMENT_,
+ * OBJ_ (object store), IO_, FAULT_, REQ_, CKPT_ (checkpoints); OST_DOWN and WRITE_SKIPPED are the client's
+ * verdicts on one copy (in `details.failures`, and the reason a skipped copy is reported for repair).
  */
 export const ERROR_CODES = {
   CONFIG_INVALID: spec(
@@ -58,6 +58,34 @@ export const ERROR_CODES = {
   NS_NAME_TOO_LONG: spec(G.INVALID_ARGUMENT, 400, 'ENAMETOOLONG', 'A name or path is longer than allowed'),
   NS_INVALID_RENAME: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'A directory cannot be moved into itself'),
   NS_BUSY: spec(G.FAILED_PRECONDITION, 409, 'EBUSY', 'The root directory cannot be removed or renamed'),
+  NS_IS_SYMLINK: spec(
+    G.FAILED_PRECONDITION,
+    409,
+    'ELOOP',
+    'The path is a symlink where a file is needed: stripefs paths never follow symlinks (a mount lets the kernel follow them)',
+  ),
+  NS_NOT_SYMLINK: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'readlink of a path that is not a symlink'),
+  XATTR_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENODATA', 'No extended attribute of that name'),
+  XATTR_EXISTS: spec(G.ALREADY_EXISTS, 409, 'EEXIST', 'The extended attribute exists (create only)'),
+  XATTR_NOT_SUPPORTED: spec(
+    G.UNIMPLEMENTED,
+    501,
+    'EOPNOTSUPP',
+    'Only user., trusted. and security. extended attributes are stored',
+  ),
+  XATTR_NAME_TOO_LONG: spec(G.INVALID_ARGUMENT, 400, 'ERANGE', 'The extended attribute name is too long'),
+  XATTR_TOO_LARGE: spec(
+    G.RESOURCE_EXHAUSTED,
+    413,
+    'E2BIG',
+    'The extended attribute value, or all of one entry together, exceeds its size limit',
+  ),
+  XATTR_TOO_MANY: spec(
+    G.RESOURCE_EXHAUSTED,
+    507,
+    'ENOSPC',
+    'The entry has as many extended attributes as allowed',
+  ),
   LAYOUT_INVALID: spec(
     G.INVALID_ARGUMENT,
     400,
@@ -69,6 +97,12 @@ export const ERROR_CODES = {
     409,
     'EROFS',
     'ec files take appends or whole stripes from a stripe boundary: a partial overwrite is not supported',
+  ),
+  LAYOUT_FIXED: spec(
+    G.FAILED_PRECONDITION,
+    409,
+    'EPERM',
+    "A file's layout is fixed when it is created: set its directory's default, or create it with a layout",
   ),
   MAP_STALE: spec(
     G.FAILED_PRECONDITION,

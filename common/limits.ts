@@ -15,6 +15,13 @@ export const LIMITS = {
   pathBytesMax: 4096,
   /** Longest single name in a path, in bytes of UTF-8 (as NAME_MAX). */
   nameBytesMax: 255,
+  /** Longest symlink target, in bytes of UTF-8 (as PATH_MAX). */
+  symlinkTargetBytesMax: 4096,
+  /** Extended attributes: a name (with its namespace, as XATTR_NAME_MAX), a value (XATTR_SIZE_MAX), names per entry, and names plus values of one entry together. */
+  xattrNameBytesMax: 255,
+  xattrValueBytesMax: 64 * KiB,
+  xattrCountMax: 128,
+  xattrTotalBytesMax: 256 * KiB,
   /** Entries one readdir page returns at most. */
   readdirPageEntriesMax: 10_000,
   /** Paths one StatMany call accepts. */

@@ -16,10 +16,18 @@ import { create } from './ops/create.js';
 import { createMany, unlinkMany } from './ops/many.js';
 import { mkdir } from './ops/mkdir.js';
 import { readdir } from './ops/readdir.js';
+import { readlink } from './ops/readlink.js';
 import { rmdir, unlink } from './ops/remove.js';
 import { rename } from './ops/rename.js';
+import { setAttr } from './ops/setattr.js';
 import { setLayout } from './ops/setlayout.js';
 import { open, stat, statMany } from './ops/stat.js';
+import { statfs } from './ops/statfs.js';
+import { symlink } from './ops/symlink.js';
+import { getXattr } from './ops/xattr-get.js';
+import { listXattrs } from './ops/xattr-list.js';
+import { removeXattr } from './ops/xattr-remove.js';
+import { setXattr } from './ops/xattr-set.js';
 import type { RecoveryService } from './recovery/service.js';
 import { pgHolders } from './recovery/wire.js';
 
@@ -65,6 +73,14 @@ export function mdsHandlers(
     Unlink: coded('unlink', metrics, (r) => unlink(ns, r)),
     Commit: coded('commit', metrics, (r) => commit(ns, r)),
     SetLayout: coded('setLayout', metrics, (r) => setLayout(ns, r)),
+    SetAttr: coded('setAttr', metrics, (r) => setAttr(ns, r)),
+    GetXattr: coded('getXattr', metrics, (r) => getXattr(ns, r)),
+    SetXattr: coded('setXattr', metrics, (r) => setXattr(ns, r)),
+    ListXattrs: coded('listXattrs', metrics, (r) => listXattrs(ns, r)),
+    RemoveXattr: coded('removeXattr', metrics, (r) => removeXattr(ns, r)),
+    Symlink: coded('symlink', metrics, (r) => symlink(ns, r)),
+    Readlink: coded('readlink', metrics, (r) => readlink(ns, r)),
+    Statfs: coded('statfs', metrics, async () => statfs(ns, cluster.usage)),
     // Items that fail count as errors of the single operation.
     CreateMany: coded('createMany', metrics, (r) =>
       createMany(ns, r, (e) => metrics.errors.inc({ op: 'create', code: e.code })),

@@ -5,10 +5,12 @@
 //
 //   S/schema             schema version
 //   C/inode              end of the reserved inode block (the allocator's counter)
+//   C/nodes              entries that exist (files, directories, symlinks, the root), for statfs
 //   A/root               the root directory's attributes (it has no dentry)
 //   D/<parent>/<name>    a directory entry with the child's full attributes inline
 //   I/<inode>            back pointer inode -> (parent, name), for Commit by inode
 //   Q/<inode>            destroy-queue record: a removed file whose objects must go
+//   X/<inode>/<name>     one extended attribute's value (base64); its entry's record lists the names
 //   M/current            the current cluster state (map, pools, OSS records)
 //   M/e/<epoch>          one kept map epoch
 //   R/h/<pool>/<pg>      recovery: the holders of a PG whose holders differ from its placement
@@ -26,6 +28,7 @@ function hex16(n: number): string {
 export const KEYS = {
   schema: 'S/schema',
   inodeCounter: 'C/inode',
+  nodeCounter: 'C/nodes',
   rootAttr: 'A/root',
   clusterCurrent: 'M/current',
   dentry: (parent: number, name: string): string => `D/${hex16(parent)}/${name}`,
@@ -36,6 +39,9 @@ export const KEYS = {
   }),
   dentryPrefix: (parent: number): string => `D/${hex16(parent)}/`,
   backPointer: (inode: number): string => `I/${hex16(inode)}`,
+  xattr: (inode: number, name: string): string => `X/${hex16(inode)}/${name}`,
+  /** Every directory entry of every directory, for counting them once (schema upgrade). */
+  dentriesAll: { gt: 'D/', lt: 'D0' },
   destroy: (inode: number): string => `Q/${hex16(inode)}`,
   destroyRange: { gt: 'Q/', lt: 'Q0' },
   mapEpoch: (epoch: number): string => `M/e/${hex16(epoch)}`,

@@ -37,6 +37,10 @@ export class Namespace {
   private readonly mutex = new Semaphore(1);
   private nextIno = 0;
   private inoLimit = 0;
+  /** Entries that exist, as applied (statfs); KEYS.nodeCounter holds it durably. */
+  private nodes = 0;
+  /** Each running transaction's change to the entry count. */
+  private readonly nodeDeltas = new WeakMap<Txn, number>();
   /**
    * Durable directory records (and the root) by key, so path walks cost no
    * database read per component. Filled after synced writes and after reads;
@@ -70,12 +74,41 @@ export class Namespace {
     this.inoLimit = this.nextIno; // everything below the stored limit may have been handed out
     if (schema === undefined) {
       const root = newNode(ROOT_INODE, 'dir', null, true, this.clock.nowMs());
+      this.nodes = 1;
       await this.committer.submit([
         { type: 'put', key: KEYS.schema, value: SCHEMA_VERSION },
         { type: 'put', key: KEYS.rootAttr, value: root },
         { type: 'put', key: KEYS.inodeCounter, value: this.nextIno },
+        { type: 'put', key: KEYS.nodeCounter, value: this.nodes },
       ]);
+      return;
     }
+    const nodes = (await this.db.get(KEYS.nodeCounter)) as number | undefined;
+    this.nodes = nodes ?? (await this.countNodesOnce());
+  }
+
+  /** A database from before the entry count: every entry counted once (the root included), then kept. */
+  private async countNodesOnce(): Promise<number> {
+    let count = 1;
+    for await (const _key of this.db.keys(KEYS.dentriesAll)) count++;
+    await this.committer.submit([{ type: 'put', key: KEYS.nodeCounter, value: count }]);
+    return count;
+  }
+
+  /** Entries that exist: files, directories and symlinks, the root included. */
+  get nodeCount(): number {
+    return this.nodes;
+  }
+
+  private countNodes(txn: Txn, delta: number): void {
+    const before = this.nodeDeltas.get(txn);
+    const total = (before ?? 0) + delta;
+    this.nodeDeltas.set(txn, total);
+    txn.put(KEYS.nodeCounter, this.nodes + total);
+    if (before === undefined)
+      txn.onApply.push(() => {
+        this.nodes += this.nodeDeltas.get(txn) ?? 0;
+      });
   }
 
   /** Runs fn alone, applies its writes, and resolves after they are synced. */
@@ -201,10 +234,18 @@ export class Namespace {
     txn.put(KEYS.backPointer(node.ino), { parent: parentIno, name } satisfies BackPointer);
   }
 
-  /** Removes an entry; a file's objects are queued for destruction in the same batch. */
+  /** Links a new entry and counts it. */
+  addNode(txn: Txn, parentIno: number, name: string, node: NodeRecord): void {
+    this.link(txn, parentIno, name, node);
+    this.countNodes(txn, 1);
+  }
+
+  /** Removes an entry with its extended attributes; a file's objects are queued for destruction in the same batch. */
   unlinkEntry(txn: Txn, parentIno: number, name: string, node: NodeRecord): void {
     txn.del(KEYS.dentry(parentIno, name));
     txn.del(KEYS.backPointer(node.ino));
+    for (const xattr of Object.keys(node.xattrs ?? {})) txn.del(KEYS.xattr(node.ino, xattr));
+    this.countNodes(txn, -1);
     if (node.type === 'file' && node.layout) {
       txn.put(KEYS.destroy(node.ino), { ino: node.ino, layout: node.layout, queuedAtMs: this.clock.nowMs() });
       txn.onDurable.push(() => this.onDestroyQueued());

@@ -19,6 +19,8 @@ export async function create(ns: Namespace, request: CreateRequest__Output): Pro
     if (existing) {
       if (existing.type === 'dir')
         throw new StripeError('NS_IS_DIR', `${request.path} is a directory`, { path: request.path });
+      if (existing.type === 'symlink')
+        throw new StripeError('NS_IS_SYMLINK', `${request.path} is a symlink`, { path: request.path });
       if (request.exclusive)
         throw new StripeError('NS_EXISTS', `${request.path} exists`, { path: request.path });
       if (!request.truncate) return existing;
@@ -27,8 +29,9 @@ export async function create(ns: Namespace, request: CreateRequest__Output): Pro
     checkLayoutAgainstMap(layout, ns.cluster.map());
     layout.poolId = await ns.cluster.ensurePool(ruleOf(layout));
     if (existing) ns.unlinkEntry(txn, dir.node.ino, name, existing);
-    const file = newNode(ns.allocInode(txn), 'file', layout, given === null, ns.clock.nowMs());
-    ns.link(txn, dir.node.ino, name, file);
+    const owner = { mode: request.mode, uid: request.uid, gid: request.gid };
+    const file = newNode(ns.allocInode(txn), 'file', layout, given === null, ns.clock.nowMs(), owner);
+    ns.addNode(txn, dir.node.ino, name, file);
     return file;
   });
   return { attr: toAttr(node, ns.rootDefault), mapEpoch: ns.cluster.epoch() };

@@ -35,8 +35,10 @@ export async function mkdir(ns: Namespace, request: MkdirRequest__Output): Promi
       if (!last && !request.parents)
         throw new StripeError('NS_NOT_FOUND', `${here} does not exist`, { path: here });
       const layout = last && given ? given : ns.dirDefault(dir);
-      const child = newNode(ns.allocInode(txn), 'dir', layout, !(last && given), ns.clock.nowMs());
-      ns.link(txn, dir.ino, name, child);
+      // mkdir -p: parents made on the way get the owner and the default mode, as mkdir(1) gives them.
+      const owner = { mode: last ? request.mode : 0, uid: request.uid, gid: request.gid };
+      const child = newNode(ns.allocInode(txn), 'dir', layout, !(last && given), ns.clock.nowMs(), owner);
+      ns.addNode(txn, dir.ino, name, child);
       dir = child;
     }
     return dir;

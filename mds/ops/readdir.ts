@@ -6,7 +6,7 @@ import type { DirEntry, ReaddirRequest__Output, ReaddirResponse } from '../../pr
 import { KEYS, nameOfDentryKey } from '../keys.js';
 import type { Namespace } from '../namespace.js';
 import { parsePath, utf8Bytes } from '../paths.js';
-import { type NodeRecord, toAttr } from '../records.js';
+import { type NodeRecord, toAttr, typeToWire } from '../records.js';
 
 /** Page size when the caller asks for 0 (the server default). */
 export const READDIR_PAGE_ENTRIES_DEFAULT = 1_000;
@@ -26,7 +26,7 @@ export async function readdir(ns: Namespace, request: ReaddirRequest__Output): P
     const node = value as NodeRecord;
     return {
       name: nameOfDentryKey(key),
-      type: node.type === 'file' ? 'FILE_TYPE_FILE' : 'FILE_TYPE_DIRECTORY',
+      type: typeToWire(node.type),
       inode: node.ino,
       attr: request.withAttrs ? toAttr(node, ns.rootDefault) : null,
     };

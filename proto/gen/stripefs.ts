@@ -23,6 +23,8 @@ import type { GetMapRequest as _stripefs_v1_GetMapRequest, GetMapRequest__Output
 import type { GetMapResponse as _stripefs_v1_GetMapResponse, GetMapResponse__Output as _stripefs_v1_GetMapResponse__Output } from './stripefs/v1/GetMapResponse.js';
 import type { GetPgHoldersRequest as _stripefs_v1_GetPgHoldersRequest, GetPgHoldersRequest__Output as _stripefs_v1_GetPgHoldersRequest__Output } from './stripefs/v1/GetPgHoldersRequest.js';
 import type { GetPgHoldersResponse as _stripefs_v1_GetPgHoldersResponse, GetPgHoldersResponse__Output as _stripefs_v1_GetPgHoldersResponse__Output } from './stripefs/v1/GetPgHoldersResponse.js';
+import type { GetXattrRequest as _stripefs_v1_GetXattrRequest, GetXattrRequest__Output as _stripefs_v1_GetXattrRequest__Output } from './stripefs/v1/GetXattrRequest.js';
+import type { GetXattrResponse as _stripefs_v1_GetXattrResponse, GetXattrResponse__Output as _stripefs_v1_GetXattrResponse__Output } from './stripefs/v1/GetXattrResponse.js';
 import type { HealthServiceClient as _stripefs_v1_HealthServiceClient, HealthServiceDefinition as _stripefs_v1_HealthServiceDefinition } from './stripefs/v1/HealthService.js';
 import type { HeartbeatRequest as _stripefs_v1_HeartbeatRequest, HeartbeatRequest__Output as _stripefs_v1_HeartbeatRequest__Output } from './stripefs/v1/HeartbeatRequest.js';
 import type { HeartbeatResponse as _stripefs_v1_HeartbeatResponse, HeartbeatResponse__Output as _stripefs_v1_HeartbeatResponse__Output } from './stripefs/v1/HeartbeatResponse.js';
@@ -30,6 +32,8 @@ import type { ItemError as _stripefs_v1_ItemError, ItemError__Output as _stripef
 import type { Layout as _stripefs_v1_Layout, Layout__Output as _stripefs_v1_Layout__Output } from './stripefs/v1/Layout.js';
 import type { ListObjectsRequest as _stripefs_v1_ListObjectsRequest, ListObjectsRequest__Output as _stripefs_v1_ListObjectsRequest__Output } from './stripefs/v1/ListObjectsRequest.js';
 import type { ListObjectsResponse as _stripefs_v1_ListObjectsResponse, ListObjectsResponse__Output as _stripefs_v1_ListObjectsResponse__Output } from './stripefs/v1/ListObjectsResponse.js';
+import type { ListXattrsRequest as _stripefs_v1_ListXattrsRequest, ListXattrsRequest__Output as _stripefs_v1_ListXattrsRequest__Output } from './stripefs/v1/ListXattrsRequest.js';
+import type { ListXattrsResponse as _stripefs_v1_ListXattrsResponse, ListXattrsResponse__Output as _stripefs_v1_ListXattrsResponse__Output } from './stripefs/v1/ListXattrsResponse.js';
 import type { ListedObject as _stripefs_v1_ListedObject, ListedObject__Output as _stripefs_v1_ListedObject__Output } from './stripefs/v1/ListedObject.js';
 import type { MapBucket as _stripefs_v1_MapBucket, MapBucket__Output as _stripefs_v1_MapBucket__Output } from './stripefs/v1/MapBucket.js';
 import type { MapOst as _stripefs_v1_MapOst, MapOst__Output as _stripefs_v1_MapOst__Output } from './stripefs/v1/MapOst.js';
@@ -53,12 +57,16 @@ import type { ReadRangeRequest as _stripefs_v1_ReadRangeRequest, ReadRangeReques
 import type { ReadRangeResponse as _stripefs_v1_ReadRangeResponse, ReadRangeResponse__Output as _stripefs_v1_ReadRangeResponse__Output } from './stripefs/v1/ReadRangeResponse.js';
 import type { ReaddirRequest as _stripefs_v1_ReaddirRequest, ReaddirRequest__Output as _stripefs_v1_ReaddirRequest__Output } from './stripefs/v1/ReaddirRequest.js';
 import type { ReaddirResponse as _stripefs_v1_ReaddirResponse, ReaddirResponse__Output as _stripefs_v1_ReaddirResponse__Output } from './stripefs/v1/ReaddirResponse.js';
+import type { ReadlinkRequest as _stripefs_v1_ReadlinkRequest, ReadlinkRequest__Output as _stripefs_v1_ReadlinkRequest__Output } from './stripefs/v1/ReadlinkRequest.js';
+import type { ReadlinkResponse as _stripefs_v1_ReadlinkResponse, ReadlinkResponse__Output as _stripefs_v1_ReadlinkResponse__Output } from './stripefs/v1/ReadlinkResponse.js';
 import type { RecoverPgRequest as _stripefs_v1_RecoverPgRequest, RecoverPgRequest__Output as _stripefs_v1_RecoverPgRequest__Output } from './stripefs/v1/RecoverPgRequest.js';
 import type { RecoverPgResponse as _stripefs_v1_RecoverPgResponse, RecoverPgResponse__Output as _stripefs_v1_RecoverPgResponse__Output } from './stripefs/v1/RecoverPgResponse.js';
 import type { RecoverSource as _stripefs_v1_RecoverSource, RecoverSource__Output as _stripefs_v1_RecoverSource__Output } from './stripefs/v1/RecoverSource.js';
 import type { RegisterOssRequest as _stripefs_v1_RegisterOssRequest, RegisterOssRequest__Output as _stripefs_v1_RegisterOssRequest__Output } from './stripefs/v1/RegisterOssRequest.js';
 import type { RegisterOssResponse as _stripefs_v1_RegisterOssResponse, RegisterOssResponse__Output as _stripefs_v1_RegisterOssResponse__Output } from './stripefs/v1/RegisterOssResponse.js';
 import type { RegisteredOst as _stripefs_v1_RegisteredOst, RegisteredOst__Output as _stripefs_v1_RegisteredOst__Output } from './stripefs/v1/RegisteredOst.js';
+import type { RemoveXattrRequest as _stripefs_v1_RemoveXattrRequest, RemoveXattrRequest__Output as _stripefs_v1_RemoveXattrRequest__Output } from './stripefs/v1/RemoveXattrRequest.js';
+import type { RemoveXattrResponse as _stripefs_v1_RemoveXattrResponse, RemoveXattrResponse__Output as _stripefs_v1_RemoveXattrResponse__Output } from './stripefs/v1/RemoveXattrResponse.js';
 import type { RenameRequest as _stripefs_v1_RenameRequest, RenameRequest__Output as _stripefs_v1_RenameRequest__Output } from './stripefs/v1/RenameRequest.js';
 import type { RenameResponse as _stripefs_v1_RenameResponse, RenameResponse__Output as _stripefs_v1_RenameResponse__Output } from './stripefs/v1/RenameResponse.js';
 import type { ReportBadChunkRequest as _stripefs_v1_ReportBadChunkRequest, ReportBadChunkRequest__Output as _stripefs_v1_ReportBadChunkRequest__Output } from './stripefs/v1/ReportBadChunkRequest.js';
@@ -69,8 +77,12 @@ import type { Rule as _stripefs_v1_Rule, Rule__Output as _stripefs_v1_Rule__Outp
 import type { ScrubFinding as _stripefs_v1_ScrubFinding, ScrubFinding__Output as _stripefs_v1_ScrubFinding__Output } from './stripefs/v1/ScrubFinding.js';
 import type { ScrubPgRequest as _stripefs_v1_ScrubPgRequest, ScrubPgRequest__Output as _stripefs_v1_ScrubPgRequest__Output } from './stripefs/v1/ScrubPgRequest.js';
 import type { ScrubPgResponse as _stripefs_v1_ScrubPgResponse, ScrubPgResponse__Output as _stripefs_v1_ScrubPgResponse__Output } from './stripefs/v1/ScrubPgResponse.js';
+import type { SetAttrRequest as _stripefs_v1_SetAttrRequest, SetAttrRequest__Output as _stripefs_v1_SetAttrRequest__Output } from './stripefs/v1/SetAttrRequest.js';
+import type { SetAttrResponse as _stripefs_v1_SetAttrResponse, SetAttrResponse__Output as _stripefs_v1_SetAttrResponse__Output } from './stripefs/v1/SetAttrResponse.js';
 import type { SetLayoutRequest as _stripefs_v1_SetLayoutRequest, SetLayoutRequest__Output as _stripefs_v1_SetLayoutRequest__Output } from './stripefs/v1/SetLayoutRequest.js';
 import type { SetLayoutResponse as _stripefs_v1_SetLayoutResponse, SetLayoutResponse__Output as _stripefs_v1_SetLayoutResponse__Output } from './stripefs/v1/SetLayoutResponse.js';
+import type { SetXattrRequest as _stripefs_v1_SetXattrRequest, SetXattrRequest__Output as _stripefs_v1_SetXattrRequest__Output } from './stripefs/v1/SetXattrRequest.js';
+import type { SetXattrResponse as _stripefs_v1_SetXattrResponse, SetXattrResponse__Output as _stripefs_v1_SetXattrResponse__Output } from './stripefs/v1/SetXattrResponse.js';
 import type { StatManyRequest as _stripefs_v1_StatManyRequest, StatManyRequest__Output as _stripefs_v1_StatManyRequest__Output } from './stripefs/v1/StatManyRequest.js';
 import type { StatManyResponse as _stripefs_v1_StatManyResponse, StatManyResponse__Output as _stripefs_v1_StatManyResponse__Output } from './stripefs/v1/StatManyResponse.js';
 import type { StatManyResult as _stripefs_v1_StatManyResult, StatManyResult__Output as _stripefs_v1_StatManyResult__Output } from './stripefs/v1/StatManyResult.js';
@@ -78,6 +90,10 @@ import type { StatObjectRequest as _stripefs_v1_StatObjectRequest, StatObjectReq
 import type { StatObjectResponse as _stripefs_v1_StatObjectResponse, StatObjectResponse__Output as _stripefs_v1_StatObjectResponse__Output } from './stripefs/v1/StatObjectResponse.js';
 import type { StatRequest as _stripefs_v1_StatRequest, StatRequest__Output as _stripefs_v1_StatRequest__Output } from './stripefs/v1/StatRequest.js';
 import type { StatResponse as _stripefs_v1_StatResponse, StatResponse__Output as _stripefs_v1_StatResponse__Output } from './stripefs/v1/StatResponse.js';
+import type { StatfsRequest as _stripefs_v1_StatfsRequest, StatfsRequest__Output as _stripefs_v1_StatfsRequest__Output } from './stripefs/v1/StatfsRequest.js';
+import type { StatfsResponse as _stripefs_v1_StatfsResponse, StatfsResponse__Output as _stripefs_v1_StatfsResponse__Output } from './stripefs/v1/StatfsResponse.js';
+import type { SymlinkRequest as _stripefs_v1_SymlinkRequest, SymlinkRequest__Output as _stripefs_v1_SymlinkRequest__Output } from './stripefs/v1/SymlinkRequest.js';
+import type { SymlinkResponse as _stripefs_v1_SymlinkResponse, SymlinkResponse__Output as _stripefs_v1_SymlinkResponse__Output } from './stripefs/v1/SymlinkResponse.js';
 import type { UnlinkManyRequest as _stripefs_v1_UnlinkManyRequest, UnlinkManyRequest__Output as _stripefs_v1_UnlinkManyRequest__Output } from './stripefs/v1/UnlinkManyRequest.js';
 import type { UnlinkManyResponse as _stripefs_v1_UnlinkManyResponse, UnlinkManyResponse__Output as _stripefs_v1_UnlinkManyResponse__Output } from './stripefs/v1/UnlinkManyResponse.js';
 import type { UnlinkManyResult as _stripefs_v1_UnlinkManyResult, UnlinkManyResult__Output as _stripefs_v1_UnlinkManyResult__Output } from './stripefs/v1/UnlinkManyResult.js';
@@ -119,6 +135,8 @@ export interface ProtoGrpcType {
       GetMapResponse: MessageTypeDefinition<_stripefs_v1_GetMapResponse, _stripefs_v1_GetMapResponse__Output>
       GetPgHoldersRequest: MessageTypeDefinition<_stripefs_v1_GetPgHoldersRequest, _stripefs_v1_GetPgHoldersRequest__Output>
       GetPgHoldersResponse: MessageTypeDefinition<_stripefs_v1_GetPgHoldersResponse, _stripefs_v1_GetPgHoldersResponse__Output>
+      GetXattrRequest: MessageTypeDefinition<_stripefs_v1_GetXattrRequest, _stripefs_v1_GetXattrRequest__Output>
+      GetXattrResponse: MessageTypeDefinition<_stripefs_v1_GetXattrResponse, _stripefs_v1_GetXattrResponse__Output>
       HealthService: SubtypeConstructor<typeof grpc.Client, _stripefs_v1_HealthServiceClient> & { service: _stripefs_v1_HealthServiceDefinition }
       HeartbeatRequest: MessageTypeDefinition<_stripefs_v1_HeartbeatRequest, _stripefs_v1_HeartbeatRequest__Output>
       HeartbeatResponse: MessageTypeDefinition<_stripefs_v1_HeartbeatResponse, _stripefs_v1_HeartbeatResponse__Output>
@@ -127,6 +145,8 @@ export interface ProtoGrpcType {
       LayoutPattern: EnumTypeDefinition
       ListObjectsRequest: MessageTypeDefinition<_stripefs_v1_ListObjectsRequest, _stripefs_v1_ListObjectsRequest__Output>
       ListObjectsResponse: MessageTypeDefinition<_stripefs_v1_ListObjectsResponse, _stripefs_v1_ListObjectsResponse__Output>
+      ListXattrsRequest: MessageTypeDefinition<_stripefs_v1_ListXattrsRequest, _stripefs_v1_ListXattrsRequest__Output>
+      ListXattrsResponse: MessageTypeDefinition<_stripefs_v1_ListXattrsResponse, _stripefs_v1_ListXattrsResponse__Output>
       ListedObject: MessageTypeDefinition<_stripefs_v1_ListedObject, _stripefs_v1_ListedObject__Output>
       MapBucket: MessageTypeDefinition<_stripefs_v1_MapBucket, _stripefs_v1_MapBucket__Output>
       MapOst: MessageTypeDefinition<_stripefs_v1_MapOst, _stripefs_v1_MapOst__Output>
@@ -151,6 +171,8 @@ export interface ProtoGrpcType {
       ReadRangeResponse: MessageTypeDefinition<_stripefs_v1_ReadRangeResponse, _stripefs_v1_ReadRangeResponse__Output>
       ReaddirRequest: MessageTypeDefinition<_stripefs_v1_ReaddirRequest, _stripefs_v1_ReaddirRequest__Output>
       ReaddirResponse: MessageTypeDefinition<_stripefs_v1_ReaddirResponse, _stripefs_v1_ReaddirResponse__Output>
+      ReadlinkRequest: MessageTypeDefinition<_stripefs_v1_ReadlinkRequest, _stripefs_v1_ReadlinkRequest__Output>
+      ReadlinkResponse: MessageTypeDefinition<_stripefs_v1_ReadlinkResponse, _stripefs_v1_ReadlinkResponse__Output>
       RecoverMode: EnumTypeDefinition
       RecoverPgRequest: MessageTypeDefinition<_stripefs_v1_RecoverPgRequest, _stripefs_v1_RecoverPgRequest__Output>
       RecoverPgResponse: MessageTypeDefinition<_stripefs_v1_RecoverPgResponse, _stripefs_v1_RecoverPgResponse__Output>
@@ -158,6 +180,8 @@ export interface ProtoGrpcType {
       RegisterOssRequest: MessageTypeDefinition<_stripefs_v1_RegisterOssRequest, _stripefs_v1_RegisterOssRequest__Output>
       RegisterOssResponse: MessageTypeDefinition<_stripefs_v1_RegisterOssResponse, _stripefs_v1_RegisterOssResponse__Output>
       RegisteredOst: MessageTypeDefinition<_stripefs_v1_RegisteredOst, _stripefs_v1_RegisteredOst__Output>
+      RemoveXattrRequest: MessageTypeDefinition<_stripefs_v1_RemoveXattrRequest, _stripefs_v1_RemoveXattrRequest__Output>
+      RemoveXattrResponse: MessageTypeDefinition<_stripefs_v1_RemoveXattrResponse, _stripefs_v1_RemoveXattrResponse__Output>
       RenameRequest: MessageTypeDefinition<_stripefs_v1_RenameRequest, _stripefs_v1_RenameRequest__Output>
       RenameResponse: MessageTypeDefinition<_stripefs_v1_RenameResponse, _stripefs_v1_RenameResponse__Output>
       ReportBadChunkRequest: MessageTypeDefinition<_stripefs_v1_ReportBadChunkRequest, _stripefs_v1_ReportBadChunkRequest__Output>
@@ -169,8 +193,12 @@ export interface ProtoGrpcType {
       ScrubFinding: MessageTypeDefinition<_stripefs_v1_ScrubFinding, _stripefs_v1_ScrubFinding__Output>
       ScrubPgRequest: MessageTypeDefinition<_stripefs_v1_ScrubPgRequest, _stripefs_v1_ScrubPgRequest__Output>
       ScrubPgResponse: MessageTypeDefinition<_stripefs_v1_ScrubPgResponse, _stripefs_v1_ScrubPgResponse__Output>
+      SetAttrRequest: MessageTypeDefinition<_stripefs_v1_SetAttrRequest, _stripefs_v1_SetAttrRequest__Output>
+      SetAttrResponse: MessageTypeDefinition<_stripefs_v1_SetAttrResponse, _stripefs_v1_SetAttrResponse__Output>
       SetLayoutRequest: MessageTypeDefinition<_stripefs_v1_SetLayoutRequest, _stripefs_v1_SetLayoutRequest__Output>
       SetLayoutResponse: MessageTypeDefinition<_stripefs_v1_SetLayoutResponse, _stripefs_v1_SetLayoutResponse__Output>
+      SetXattrRequest: MessageTypeDefinition<_stripefs_v1_SetXattrRequest, _stripefs_v1_SetXattrRequest__Output>
+      SetXattrResponse: MessageTypeDefinition<_stripefs_v1_SetXattrResponse, _stripefs_v1_SetXattrResponse__Output>
       StatManyRequest: MessageTypeDefinition<_stripefs_v1_StatManyRequest, _stripefs_v1_StatManyRequest__Output>
       StatManyResponse: MessageTypeDefinition<_stripefs_v1_StatManyResponse, _stripefs_v1_StatManyResponse__Output>
       StatManyResult: MessageTypeDefinition<_stripefs_v1_StatManyResult, _stripefs_v1_StatManyResult__Output>
@@ -178,6 +206,10 @@ export interface ProtoGrpcType {
       StatObjectResponse: MessageTypeDefinition<_stripefs_v1_StatObjectResponse, _stripefs_v1_StatObjectResponse__Output>
       StatRequest: MessageTypeDefinition<_stripefs_v1_StatRequest, _stripefs_v1_StatRequest__Output>
       StatResponse: MessageTypeDefinition<_stripefs_v1_StatResponse, _stripefs_v1_StatResponse__Output>
+      StatfsRequest: MessageTypeDefinition<_stripefs_v1_StatfsRequest, _stripefs_v1_StatfsRequest__Output>
+      StatfsResponse: MessageTypeDefinition<_stripefs_v1_StatfsResponse, _stripefs_v1_StatfsResponse__Output>
+      SymlinkRequest: MessageTypeDefinition<_stripefs_v1_SymlinkRequest, _stripefs_v1_SymlinkRequest__Output>
+      SymlinkResponse: MessageTypeDefinition<_stripefs_v1_SymlinkResponse, _stripefs_v1_SymlinkResponse__Output>
       UnlinkManyRequest: MessageTypeDefinition<_stripefs_v1_UnlinkManyRequest, _stripefs_v1_UnlinkManyRequest__Output>
       UnlinkManyResponse: MessageTypeDefinition<_stripefs_v1_UnlinkManyResponse, _stripefs_v1_UnlinkManyResponse__Output>
       UnlinkManyResult: MessageTypeDefinition<_stripefs_v1_UnlinkManyResult, _stripefs_v1_UnlinkManyResult__Output>
@@ -188,6 +220,7 @@ export interface ProtoGrpcType {
       WriteChunkRequest: MessageTypeDefinition<_stripefs_v1_WriteChunkRequest, _stripefs_v1_WriteChunkRequest__Output>
       WriteChunkResponse: MessageTypeDefinition<_stripefs_v1_WriteChunkResponse, _stripefs_v1_WriteChunkResponse__Output>
       WriteHeader: MessageTypeDefinition<_stripefs_v1_WriteHeader, _stripefs_v1_WriteHeader__Output>
+      XattrSetMode: EnumTypeDefinition
     }
   }
 }

@@ -15,6 +15,10 @@ export interface Attr {
   'layout'?: (_stripefs_v1_Layout | null);
   'layoutInherited'?: (boolean);
   'change'?: (number | string | Long);
+  'uid'?: (number);
+  'gid'?: (number);
+  'atimeMs'?: (number | string | Long);
+  'symlinkTarget'?: (string);
 }
 
 export interface Attr__Output {
@@ -28,4 +32,8 @@ export interface Attr__Output {
   'layout': (_stripefs_v1_Layout__Output | null);
   'layoutInherited': (boolean);
   'change': (number);
+  'uid': (number);
+  'gid': (number);
+  'atimeMs': (number);
+  'symlinkTarget': (string);
 }

@@ -7,6 +7,9 @@ export interface CreateRequest {
   'layout'?: (_stripefs_v1_Layout | null);
   'exclusive'?: (boolean);
   'truncate'?: (boolean);
+  'mode'?: (number);
+  'uid'?: (number);
+  'gid'?: (number);
 }
 
 export interface CreateRequest__Output {
@@ -14,4 +17,7 @@ export interface CreateRequest__Output {
   'layout': (_stripefs_v1_Layout__Output | null);
   'exclusive': (boolean);
   'truncate': (boolean);
+  'mode': (number);
+  'uid': (number);
+  'gid': (number);
 }

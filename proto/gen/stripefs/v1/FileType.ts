@@ -4,6 +4,7 @@ export const FileType = {
   FILE_TYPE_UNSPECIFIED: 'FILE_TYPE_UNSPECIFIED',
   FILE_TYPE_FILE: 'FILE_TYPE_FILE',
   FILE_TYPE_DIRECTORY: 'FILE_TYPE_DIRECTORY',
+  FILE_TYPE_SYMLINK: 'FILE_TYPE_SYMLINK',
 } as const;
 
 export type FileType =
@@ -13,5 +14,7 @@ export type FileType =
   | 1
   | 'FILE_TYPE_DIRECTORY'
   | 2
+  | 'FILE_TYPE_SYMLINK'
+  | 3
 
 export type FileType__Output = typeof FileType[keyof typeof FileType]

@@ -14,28 +14,44 @@ import type { GetMapRequest as _stripefs_v1_GetMapRequest, GetMapRequest__Output
 import type { GetMapResponse as _stripefs_v1_GetMapResponse, GetMapResponse__Output as _stripefs_v1_GetMapResponse__Output } from '../../stripefs/v1/GetMapResponse.js';
 import type { GetPgHoldersRequest as _stripefs_v1_GetPgHoldersRequest, GetPgHoldersRequest__Output as _stripefs_v1_GetPgHoldersRequest__Output } from '../../stripefs/v1/GetPgHoldersRequest.js';
 import type { GetPgHoldersResponse as _stripefs_v1_GetPgHoldersResponse, GetPgHoldersResponse__Output as _stripefs_v1_GetPgHoldersResponse__Output } from '../../stripefs/v1/GetPgHoldersResponse.js';
+import type { GetXattrRequest as _stripefs_v1_GetXattrRequest, GetXattrRequest__Output as _stripefs_v1_GetXattrRequest__Output } from '../../stripefs/v1/GetXattrRequest.js';
+import type { GetXattrResponse as _stripefs_v1_GetXattrResponse, GetXattrResponse__Output as _stripefs_v1_GetXattrResponse__Output } from '../../stripefs/v1/GetXattrResponse.js';
 import type { HeartbeatRequest as _stripefs_v1_HeartbeatRequest, HeartbeatRequest__Output as _stripefs_v1_HeartbeatRequest__Output } from '../../stripefs/v1/HeartbeatRequest.js';
 import type { HeartbeatResponse as _stripefs_v1_HeartbeatResponse, HeartbeatResponse__Output as _stripefs_v1_HeartbeatResponse__Output } from '../../stripefs/v1/HeartbeatResponse.js';
+import type { ListXattrsRequest as _stripefs_v1_ListXattrsRequest, ListXattrsRequest__Output as _stripefs_v1_ListXattrsRequest__Output } from '../../stripefs/v1/ListXattrsRequest.js';
+import type { ListXattrsResponse as _stripefs_v1_ListXattrsResponse, ListXattrsResponse__Output as _stripefs_v1_ListXattrsResponse__Output } from '../../stripefs/v1/ListXattrsResponse.js';
 import type { MkdirRequest as _stripefs_v1_MkdirRequest, MkdirRequest__Output as _stripefs_v1_MkdirRequest__Output } from '../../stripefs/v1/MkdirRequest.js';
 import type { MkdirResponse as _stripefs_v1_MkdirResponse, MkdirResponse__Output as _stripefs_v1_MkdirResponse__Output } from '../../stripefs/v1/MkdirResponse.js';
 import type { OpenRequest as _stripefs_v1_OpenRequest, OpenRequest__Output as _stripefs_v1_OpenRequest__Output } from '../../stripefs/v1/OpenRequest.js';
 import type { OpenResponse as _stripefs_v1_OpenResponse, OpenResponse__Output as _stripefs_v1_OpenResponse__Output } from '../../stripefs/v1/OpenResponse.js';
 import type { ReaddirRequest as _stripefs_v1_ReaddirRequest, ReaddirRequest__Output as _stripefs_v1_ReaddirRequest__Output } from '../../stripefs/v1/ReaddirRequest.js';
 import type { ReaddirResponse as _stripefs_v1_ReaddirResponse, ReaddirResponse__Output as _stripefs_v1_ReaddirResponse__Output } from '../../stripefs/v1/ReaddirResponse.js';
+import type { ReadlinkRequest as _stripefs_v1_ReadlinkRequest, ReadlinkRequest__Output as _stripefs_v1_ReadlinkRequest__Output } from '../../stripefs/v1/ReadlinkRequest.js';
+import type { ReadlinkResponse as _stripefs_v1_ReadlinkResponse, ReadlinkResponse__Output as _stripefs_v1_ReadlinkResponse__Output } from '../../stripefs/v1/ReadlinkResponse.js';
 import type { RegisterOssRequest as _stripefs_v1_RegisterOssRequest, RegisterOssRequest__Output as _stripefs_v1_RegisterOssRequest__Output } from '../../stripefs/v1/RegisterOssRequest.js';
 import type { RegisterOssResponse as _stripefs_v1_RegisterOssResponse, RegisterOssResponse__Output as _stripefs_v1_RegisterOssResponse__Output } from '../../stripefs/v1/RegisterOssResponse.js';
+import type { RemoveXattrRequest as _stripefs_v1_RemoveXattrRequest, RemoveXattrRequest__Output as _stripefs_v1_RemoveXattrRequest__Output } from '../../stripefs/v1/RemoveXattrRequest.js';
+import type { RemoveXattrResponse as _stripefs_v1_RemoveXattrResponse, RemoveXattrResponse__Output as _stripefs_v1_RemoveXattrResponse__Output } from '../../stripefs/v1/RemoveXattrResponse.js';
 import type { RenameRequest as _stripefs_v1_RenameRequest, RenameRequest__Output as _stripefs_v1_RenameRequest__Output } from '../../stripefs/v1/RenameRequest.js';
 import type { RenameResponse as _stripefs_v1_RenameResponse, RenameResponse__Output as _stripefs_v1_RenameResponse__Output } from '../../stripefs/v1/RenameResponse.js';
 import type { ReportBadChunkRequest as _stripefs_v1_ReportBadChunkRequest, ReportBadChunkRequest__Output as _stripefs_v1_ReportBadChunkRequest__Output } from '../../stripefs/v1/ReportBadChunkRequest.js';
 import type { ReportBadChunkResponse as _stripefs_v1_ReportBadChunkResponse, ReportBadChunkResponse__Output as _stripefs_v1_ReportBadChunkResponse__Output } from '../../stripefs/v1/ReportBadChunkResponse.js';
 import type { RmdirRequest as _stripefs_v1_RmdirRequest, RmdirRequest__Output as _stripefs_v1_RmdirRequest__Output } from '../../stripefs/v1/RmdirRequest.js';
 import type { RmdirResponse as _stripefs_v1_RmdirResponse, RmdirResponse__Output as _stripefs_v1_RmdirResponse__Output } from '../../stripefs/v1/RmdirResponse.js';
+import type { SetAttrRequest as _stripefs_v1_SetAttrRequest, SetAttrRequest__Output as _stripefs_v1_SetAttrRequest__Output } from '../../stripefs/v1/SetAttrRequest.js';
+import type { SetAttrResponse as _stripefs_v1_SetAttrResponse, SetAttrResponse__Output as _stripefs_v1_SetAttrResponse__Output } from '../../stripefs/v1/SetAttrResponse.js';
 import type { SetLayoutRequest as _stripefs_v1_SetLayoutRequest, SetLayoutRequest__Output as _stripefs_v1_SetLayoutRequest__Output } from '../../stripefs/v1/SetLayoutRequest.js';
 import type { SetLayoutResponse as _stripefs_v1_SetLayoutResponse, SetLayoutResponse__Output as _stripefs_v1_SetLayoutResponse__Output } from '../../stripefs/v1/SetLayoutResponse.js';
+import type { SetXattrRequest as _stripefs_v1_SetXattrRequest, SetXattrRequest__Output as _stripefs_v1_SetXattrRequest__Output } from '../../stripefs/v1/SetXattrRequest.js';
+import type { SetXattrResponse as _stripefs_v1_SetXattrResponse, SetXattrResponse__Output as _stripefs_v1_SetXattrResponse__Output } from '../../stripefs/v1/SetXattrResponse.js';
 import type { StatManyRequest as _stripefs_v1_StatManyRequest, StatManyRequest__Output as _stripefs_v1_StatManyRequest__Output } from '../../stripefs/v1/StatManyRequest.js';
 import type { StatManyResponse as _stripefs_v1_StatManyResponse, StatManyResponse__Output as _stripefs_v1_StatManyResponse__Output } from '../../stripefs/v1/StatManyResponse.js';
 import type { StatRequest as _stripefs_v1_StatRequest, StatRequest__Output as _stripefs_v1_StatRequest__Output } from '../../stripefs/v1/StatRequest.js';
 import type { StatResponse as _stripefs_v1_StatResponse, StatResponse__Output as _stripefs_v1_StatResponse__Output } from '../../stripefs/v1/StatResponse.js';
+import type { StatfsRequest as _stripefs_v1_StatfsRequest, StatfsRequest__Output as _stripefs_v1_StatfsRequest__Output } from '../../stripefs/v1/StatfsRequest.js';
+import type { StatfsResponse as _stripefs_v1_StatfsResponse, StatfsResponse__Output as _stripefs_v1_StatfsResponse__Output } from '../../stripefs/v1/StatfsResponse.js';
+import type { SymlinkRequest as _stripefs_v1_SymlinkRequest, SymlinkRequest__Output as _stripefs_v1_SymlinkRequest__Output } from '../../stripefs/v1/SymlinkRequest.js';
+import type { SymlinkResponse as _stripefs_v1_SymlinkResponse, SymlinkResponse__Output as _stripefs_v1_SymlinkResponse__Output } from '../../stripefs/v1/SymlinkResponse.js';
 import type { UnlinkManyRequest as _stripefs_v1_UnlinkManyRequest, UnlinkManyRequest__Output as _stripefs_v1_UnlinkManyRequest__Output } from '../../stripefs/v1/UnlinkManyRequest.js';
 import type { UnlinkManyResponse as _stripefs_v1_UnlinkManyResponse, UnlinkManyResponse__Output as _stripefs_v1_UnlinkManyResponse__Output } from '../../stripefs/v1/UnlinkManyResponse.js';
 import type { UnlinkRequest as _stripefs_v1_UnlinkRequest, UnlinkRequest__Output as _stripefs_v1_UnlinkRequest__Output } from '../../stripefs/v1/UnlinkRequest.js';
@@ -98,6 +114,15 @@ export interface MdsServiceClient extends grpc.Client {
   getPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
   getPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
   
+  GetXattr(argument: _stripefs_v1_GetXattrRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetXattrResponse__Output>): grpc.ClientUnaryCall;
+  GetXattr(argument: _stripefs_v1_GetXattrRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetXattrResponse__Output>): grpc.ClientUnaryCall;
+  GetXattr(argument: _stripefs_v1_GetXattrRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetXattrResponse__Output>): grpc.ClientUnaryCall;
+  GetXattr(argument: _stripefs_v1_GetXattrRequest, callback: grpc.requestCallback<_stripefs_v1_GetXattrResponse__Output>): grpc.ClientUnaryCall;
+  getXattr(argument: _stripefs_v1_GetXattrRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetXattrResponse__Output>): grpc.ClientUnaryCall;
+  getXattr(argument: _stripefs_v1_GetXattrRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetXattrResponse__Output>): grpc.ClientUnaryCall;
+  getXattr(argument: _stripefs_v1_GetXattrRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetXattrResponse__Output>): grpc.ClientUnaryCall;
+  getXattr(argument: _stripefs_v1_GetXattrRequest, callback: grpc.requestCallback<_stripefs_v1_GetXattrResponse__Output>): grpc.ClientUnaryCall;
+  
   Heartbeat(argument: _stripefs_v1_HeartbeatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
   Heartbeat(argument: _stripefs_v1_HeartbeatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
   Heartbeat(argument: _stripefs_v1_HeartbeatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
@@ -106,6 +131,15 @@ export interface MdsServiceClient extends grpc.Client {
   heartbeat(argument: _stripefs_v1_HeartbeatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
   heartbeat(argument: _stripefs_v1_HeartbeatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
   heartbeat(argument: _stripefs_v1_HeartbeatRequest, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListXattrs(argument: _stripefs_v1_ListXattrsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
+  ListXattrs(argument: _stripefs_v1_ListXattrsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
+  ListXattrs(argument: _stripefs_v1_ListXattrsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
+  ListXattrs(argument: _stripefs_v1_ListXattrsRequest, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
+  listXattrs(argument: _stripefs_v1_ListXattrsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
+  listXattrs(argument: _stripefs_v1_ListXattrsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
+  listXattrs(argument: _stripefs_v1_ListXattrsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
+  listXattrs(argument: _stripefs_v1_ListXattrsRequest, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
   
   Mkdir(argument: _stripefs_v1_MkdirRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_MkdirResponse__Output>): grpc.ClientUnaryCall;
   Mkdir(argument: _stripefs_v1_MkdirRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_MkdirResponse__Output>): grpc.ClientUnaryCall;
@@ -134,6 +168,15 @@ export interface MdsServiceClient extends grpc.Client {
   readdir(argument: _stripefs_v1_ReaddirRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
   readdir(argument: _stripefs_v1_ReaddirRequest, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
   
+  Readlink(argument: _stripefs_v1_ReadlinkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReadlinkResponse__Output>): grpc.ClientUnaryCall;
+  Readlink(argument: _stripefs_v1_ReadlinkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReadlinkResponse__Output>): grpc.ClientUnaryCall;
+  Readlink(argument: _stripefs_v1_ReadlinkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReadlinkResponse__Output>): grpc.ClientUnaryCall;
+  Readlink(argument: _stripefs_v1_ReadlinkRequest, callback: grpc.requestCallback<_stripefs_v1_ReadlinkResponse__Output>): grpc.ClientUnaryCall;
+  readlink(argument: _stripefs_v1_ReadlinkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReadlinkResponse__Output>): grpc.ClientUnaryCall;
+  readlink(argument: _stripefs_v1_ReadlinkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReadlinkResponse__Output>): grpc.ClientUnaryCall;
+  readlink(argument: _stripefs_v1_ReadlinkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReadlinkResponse__Output>): grpc.ClientUnaryCall;
+  readlink(argument: _stripefs_v1_ReadlinkRequest, callback: grpc.requestCallback<_stripefs_v1_ReadlinkResponse__Output>): grpc.ClientUnaryCall;
+  
   RegisterOss(argument: _stripefs_v1_RegisterOssRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
   RegisterOss(argument: _stripefs_v1_RegisterOssRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
   RegisterOss(argument: _stripefs_v1_RegisterOssRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
@@ -142,6 +185,15 @@ export interface MdsServiceClient extends grpc.Client {
   registerOss(argument: _stripefs_v1_RegisterOssRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
   registerOss(argument: _stripefs_v1_RegisterOssRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
   registerOss(argument: _stripefs_v1_RegisterOssRequest, callback: grpc.requestCallback<_stripefs_v1_RegisterOssResponse__Output>): grpc.ClientUnaryCall;
+  
+  RemoveXattr(argument: _stripefs_v1_RemoveXattrRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RemoveXattrResponse__Output>): grpc.ClientUnaryCall;
+  RemoveXattr(argument: _stripefs_v1_RemoveXattrRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RemoveXattrResponse__Output>): grpc.ClientUnaryCall;
+  RemoveXattr(argument: _stripefs_v1_RemoveXattrRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RemoveXattrResponse__Output>): grpc.ClientUnaryCall;
+  RemoveXattr(argument: _stripefs_v1_RemoveXattrRequest, callback: grpc.requestCallback<_stripefs_v1_RemoveXattrResponse__Output>): grpc.ClientUnaryCall;
+  removeXattr(argument: _stripefs_v1_RemoveXattrRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RemoveXattrResponse__Output>): grpc.ClientUnaryCall;
+  removeXattr(argument: _stripefs_v1_RemoveXattrRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RemoveXattrResponse__Output>): grpc.ClientUnaryCall;
+  removeXattr(argument: _stripefs_v1_RemoveXattrRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RemoveXattrResponse__Output>): grpc.ClientUnaryCall;
+  removeXattr(argument: _stripefs_v1_RemoveXattrRequest, callback: grpc.requestCallback<_stripefs_v1_RemoveXattrResponse__Output>): grpc.ClientUnaryCall;
   
   Rename(argument: _stripefs_v1_RenameRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RenameResponse__Output>): grpc.ClientUnaryCall;
   Rename(argument: _stripefs_v1_RenameRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RenameResponse__Output>): grpc.ClientUnaryCall;
@@ -170,6 +222,15 @@ export interface MdsServiceClient extends grpc.Client {
   rmdir(argument: _stripefs_v1_RmdirRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RmdirResponse__Output>): grpc.ClientUnaryCall;
   rmdir(argument: _stripefs_v1_RmdirRequest, callback: grpc.requestCallback<_stripefs_v1_RmdirResponse__Output>): grpc.ClientUnaryCall;
   
+  SetAttr(argument: _stripefs_v1_SetAttrRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetAttrResponse__Output>): grpc.ClientUnaryCall;
+  SetAttr(argument: _stripefs_v1_SetAttrRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_SetAttrResponse__Output>): grpc.ClientUnaryCall;
+  SetAttr(argument: _stripefs_v1_SetAttrRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetAttrResponse__Output>): grpc.ClientUnaryCall;
+  SetAttr(argument: _stripefs_v1_SetAttrRequest, callback: grpc.requestCallback<_stripefs_v1_SetAttrResponse__Output>): grpc.ClientUnaryCall;
+  setAttr(argument: _stripefs_v1_SetAttrRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetAttrResponse__Output>): grpc.ClientUnaryCall;
+  setAttr(argument: _stripefs_v1_SetAttrRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_SetAttrResponse__Output>): grpc.ClientUnaryCall;
+  setAttr(argument: _stripefs_v1_SetAttrRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetAttrResponse__Output>): grpc.ClientUnaryCall;
+  setAttr(argument: _stripefs_v1_SetAttrRequest, callback: grpc.requestCallback<_stripefs_v1_SetAttrResponse__Output>): grpc.ClientUnaryCall;
+  
   SetLayout(argument: _stripefs_v1_SetLayoutRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
   SetLayout(argument: _stripefs_v1_SetLayoutRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
   SetLayout(argument: _stripefs_v1_SetLayoutRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
@@ -178,6 +239,15 @@ export interface MdsServiceClient extends grpc.Client {
   setLayout(argument: _stripefs_v1_SetLayoutRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
   setLayout(argument: _stripefs_v1_SetLayoutRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
   setLayout(argument: _stripefs_v1_SetLayoutRequest, callback: grpc.requestCallback<_stripefs_v1_SetLayoutResponse__Output>): grpc.ClientUnaryCall;
+  
+  SetXattr(argument: _stripefs_v1_SetXattrRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetXattrResponse__Output>): grpc.ClientUnaryCall;
+  SetXattr(argument: _stripefs_v1_SetXattrRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_SetXattrResponse__Output>): grpc.ClientUnaryCall;
+  SetXattr(argument: _stripefs_v1_SetXattrRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetXattrResponse__Output>): grpc.ClientUnaryCall;
+  SetXattr(argument: _stripefs_v1_SetXattrRequest, callback: grpc.requestCallback<_stripefs_v1_SetXattrResponse__Output>): grpc.ClientUnaryCall;
+  setXattr(argument: _stripefs_v1_SetXattrRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetXattrResponse__Output>): grpc.ClientUnaryCall;
+  setXattr(argument: _stripefs_v1_SetXattrRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_SetXattrResponse__Output>): grpc.ClientUnaryCall;
+  setXattr(argument: _stripefs_v1_SetXattrRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SetXattrResponse__Output>): grpc.ClientUnaryCall;
+  setXattr(argument: _stripefs_v1_SetXattrRequest, callback: grpc.requestCallback<_stripefs_v1_SetXattrResponse__Output>): grpc.ClientUnaryCall;
   
   Stat(argument: _stripefs_v1_StatRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatResponse__Output>): grpc.ClientUnaryCall;
   Stat(argument: _stripefs_v1_StatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_StatResponse__Output>): grpc.ClientUnaryCall;
@@ -196,6 +266,24 @@ export interface MdsServiceClient extends grpc.Client {
   statMany(argument: _stripefs_v1_StatManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_StatManyResponse__Output>): grpc.ClientUnaryCall;
   statMany(argument: _stripefs_v1_StatManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatManyResponse__Output>): grpc.ClientUnaryCall;
   statMany(argument: _stripefs_v1_StatManyRequest, callback: grpc.requestCallback<_stripefs_v1_StatManyResponse__Output>): grpc.ClientUnaryCall;
+  
+  Statfs(argument: _stripefs_v1_StatfsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatfsResponse__Output>): grpc.ClientUnaryCall;
+  Statfs(argument: _stripefs_v1_StatfsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_StatfsResponse__Output>): grpc.ClientUnaryCall;
+  Statfs(argument: _stripefs_v1_StatfsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatfsResponse__Output>): grpc.ClientUnaryCall;
+  Statfs(argument: _stripefs_v1_StatfsRequest, callback: grpc.requestCallback<_stripefs_v1_StatfsResponse__Output>): grpc.ClientUnaryCall;
+  statfs(argument: _stripefs_v1_StatfsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatfsResponse__Output>): grpc.ClientUnaryCall;
+  statfs(argument: _stripefs_v1_StatfsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_StatfsResponse__Output>): grpc.ClientUnaryCall;
+  statfs(argument: _stripefs_v1_StatfsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_StatfsResponse__Output>): grpc.ClientUnaryCall;
+  statfs(argument: _stripefs_v1_StatfsRequest, callback: grpc.requestCallback<_stripefs_v1_StatfsResponse__Output>): grpc.ClientUnaryCall;
+  
+  Symlink(argument: _stripefs_v1_SymlinkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SymlinkResponse__Output>): grpc.ClientUnaryCall;
+  Symlink(argument: _stripefs_v1_SymlinkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_SymlinkResponse__Output>): grpc.ClientUnaryCall;
+  Symlink(argument: _stripefs_v1_SymlinkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SymlinkResponse__Output>): grpc.ClientUnaryCall;
+  Symlink(argument: _stripefs_v1_SymlinkRequest, callback: grpc.requestCallback<_stripefs_v1_SymlinkResponse__Output>): grpc.ClientUnaryCall;
+  symlink(argument: _stripefs_v1_SymlinkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SymlinkResponse__Output>): grpc.ClientUnaryCall;
+  symlink(argument: _stripefs_v1_SymlinkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_SymlinkResponse__Output>): grpc.ClientUnaryCall;
+  symlink(argument: _stripefs_v1_SymlinkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_SymlinkResponse__Output>): grpc.ClientUnaryCall;
+  symlink(argument: _stripefs_v1_SymlinkRequest, callback: grpc.requestCallback<_stripefs_v1_SymlinkResponse__Output>): grpc.ClientUnaryCall;
   
   Unlink(argument: _stripefs_v1_UnlinkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_UnlinkResponse__Output>): grpc.ClientUnaryCall;
   Unlink(argument: _stripefs_v1_UnlinkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_UnlinkResponse__Output>): grpc.ClientUnaryCall;
@@ -235,7 +323,11 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   GetPgHolders: grpc.handleUnaryCall<_stripefs_v1_GetPgHoldersRequest__Output, _stripefs_v1_GetPgHoldersResponse>;
   
+  GetXattr: grpc.handleUnaryCall<_stripefs_v1_GetXattrRequest__Output, _stripefs_v1_GetXattrResponse>;
+  
   Heartbeat: grpc.handleUnaryCall<_stripefs_v1_HeartbeatRequest__Output, _stripefs_v1_HeartbeatResponse>;
+  
+  ListXattrs: grpc.handleUnaryCall<_stripefs_v1_ListXattrsRequest__Output, _stripefs_v1_ListXattrsResponse>;
   
   Mkdir: grpc.handleUnaryCall<_stripefs_v1_MkdirRequest__Output, _stripefs_v1_MkdirResponse>;
   
@@ -243,7 +335,11 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   Readdir: grpc.handleUnaryCall<_stripefs_v1_ReaddirRequest__Output, _stripefs_v1_ReaddirResponse>;
   
+  Readlink: grpc.handleUnaryCall<_stripefs_v1_ReadlinkRequest__Output, _stripefs_v1_ReadlinkResponse>;
+  
   RegisterOss: grpc.handleUnaryCall<_stripefs_v1_RegisterOssRequest__Output, _stripefs_v1_RegisterOssResponse>;
+  
+  RemoveXattr: grpc.handleUnaryCall<_stripefs_v1_RemoveXattrRequest__Output, _stripefs_v1_RemoveXattrResponse>;
   
   Rename: grpc.handleUnaryCall<_stripefs_v1_RenameRequest__Output, _stripefs_v1_RenameResponse>;
   
@@ -251,11 +347,19 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   Rmdir: grpc.handleUnaryCall<_stripefs_v1_RmdirRequest__Output, _stripefs_v1_RmdirResponse>;
   
+  SetAttr: grpc.handleUnaryCall<_stripefs_v1_SetAttrRequest__Output, _stripefs_v1_SetAttrResponse>;
+  
   SetLayout: grpc.handleUnaryCall<_stripefs_v1_SetLayoutRequest__Output, _stripefs_v1_SetLayoutResponse>;
+  
+  SetXattr: grpc.handleUnaryCall<_stripefs_v1_SetXattrRequest__Output, _stripefs_v1_SetXattrResponse>;
   
   Stat: grpc.handleUnaryCall<_stripefs_v1_StatRequest__Output, _stripefs_v1_StatResponse>;
   
   StatMany: grpc.handleUnaryCall<_stripefs_v1_StatManyRequest__Output, _stripefs_v1_StatManyResponse>;
+  
+  Statfs: grpc.handleUnaryCall<_stripefs_v1_StatfsRequest__Output, _stripefs_v1_StatfsResponse>;
+  
+  Symlink: grpc.handleUnaryCall<_stripefs_v1_SymlinkRequest__Output, _stripefs_v1_SymlinkResponse>;
   
   Unlink: grpc.handleUnaryCall<_stripefs_v1_UnlinkRequest__Output, _stripefs_v1_UnlinkResponse>;
   
@@ -272,17 +376,25 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   CreateMany: MethodDefinition<_stripefs_v1_CreateManyRequest, _stripefs_v1_CreateManyResponse, _stripefs_v1_CreateManyRequest__Output, _stripefs_v1_CreateManyResponse__Output>
   GetMap: MethodDefinition<_stripefs_v1_GetMapRequest, _stripefs_v1_GetMapResponse, _stripefs_v1_GetMapRequest__Output, _stripefs_v1_GetMapResponse__Output>
   GetPgHolders: MethodDefinition<_stripefs_v1_GetPgHoldersRequest, _stripefs_v1_GetPgHoldersResponse, _stripefs_v1_GetPgHoldersRequest__Output, _stripefs_v1_GetPgHoldersResponse__Output>
+  GetXattr: MethodDefinition<_stripefs_v1_GetXattrRequest, _stripefs_v1_GetXattrResponse, _stripefs_v1_GetXattrRequest__Output, _stripefs_v1_GetXattrResponse__Output>
   Heartbeat: MethodDefinition<_stripefs_v1_HeartbeatRequest, _stripefs_v1_HeartbeatResponse, _stripefs_v1_HeartbeatRequest__Output, _stripefs_v1_HeartbeatResponse__Output>
+  ListXattrs: MethodDefinition<_stripefs_v1_ListXattrsRequest, _stripefs_v1_ListXattrsResponse, _stripefs_v1_ListXattrsRequest__Output, _stripefs_v1_ListXattrsResponse__Output>
   Mkdir: MethodDefinition<_stripefs_v1_MkdirRequest, _stripefs_v1_MkdirResponse, _stripefs_v1_MkdirRequest__Output, _stripefs_v1_MkdirResponse__Output>
   Open: MethodDefinition<_stripefs_v1_OpenRequest, _stripefs_v1_OpenResponse, _stripefs_v1_OpenRequest__Output, _stripefs_v1_OpenResponse__Output>
   Readdir: MethodDefinition<_stripefs_v1_ReaddirRequest, _stripefs_v1_ReaddirResponse, _stripefs_v1_ReaddirRequest__Output, _stripefs_v1_ReaddirResponse__Output>
+  Readlink: MethodDefinition<_stripefs_v1_ReadlinkRequest, _stripefs_v1_ReadlinkResponse, _stripefs_v1_ReadlinkRequest__Output, _stripefs_v1_ReadlinkResponse__Output>
   RegisterOss: MethodDefinition<_stripefs_v1_RegisterOssRequest, _stripefs_v1_RegisterOssResponse, _stripefs_v1_RegisterOssRequest__Output, _stripefs_v1_RegisterOssResponse__Output>
+  RemoveXattr: MethodDefinition<_stripefs_v1_RemoveXattrRequest, _stripefs_v1_RemoveXattrResponse, _stripefs_v1_RemoveXattrRequest__Output, _stripefs_v1_RemoveXattrResponse__Output>
   Rename: MethodDefinition<_stripefs_v1_RenameRequest, _stripefs_v1_RenameResponse, _stripefs_v1_RenameRequest__Output, _stripefs_v1_RenameResponse__Output>
   ReportBadChunk: MethodDefinition<_stripefs_v1_ReportBadChunkRequest, _stripefs_v1_ReportBadChunkResponse, _stripefs_v1_ReportBadChunkRequest__Output, _stripefs_v1_ReportBadChunkResponse__Output>
   Rmdir: MethodDefinition<_stripefs_v1_RmdirRequest, _stripefs_v1_RmdirResponse, _stripefs_v1_RmdirRequest__Output, _stripefs_v1_RmdirResponse__Output>
+  SetAttr: MethodDefinition<_stripefs_v1_SetAttrRequest, _stripefs_v1_SetAttrResponse, _stripefs_v1_SetAttrRequest__Output, _stripefs_v1_SetAttrResponse__Output>
   SetLayout: MethodDefinition<_stripefs_v1_SetLayoutRequest, _stripefs_v1_SetLayoutResponse, _stripefs_v1_SetLayoutRequest__Output, _stripefs_v1_SetLayoutResponse__Output>
+  SetXattr: MethodDefinition<_stripefs_v1_SetXattrRequest, _stripefs_v1_SetXattrResponse, _stripefs_v1_SetXattrRequest__Output, _stripefs_v1_SetXattrResponse__Output>
   Stat: MethodDefinition<_stripefs_v1_StatRequest, _stripefs_v1_StatResponse, _stripefs_v1_StatRequest__Output, _stripefs_v1_StatResponse__Output>
   StatMany: MethodDefinition<_stripefs_v1_StatManyRequest, _stripefs_v1_StatManyResponse, _stripefs_v1_StatManyRequest__Output, _stripefs_v1_StatManyResponse__Output>
+  Statfs: MethodDefinition<_stripefs_v1_StatfsRequest, _stripefs_v1_StatfsResponse, _stripefs_v1_StatfsRequest__Output, _stripefs_v1_StatfsResponse__Output>
+  Symlink: MethodDefinition<_stripefs_v1_SymlinkRequest, _stripefs_v1_SymlinkResponse, _stripefs_v1_SymlinkRequest__Output, _stripefs_v1_SymlinkResponse__Output>
   Unlink: MethodDefinition<_stripefs_v1_UnlinkRequest, _stripefs_v1_UnlinkResponse, _stripefs_v1_UnlinkRequest__Output, _stripefs_v1_UnlinkResponse__Output>
   UnlinkMany: MethodDefinition<_stripefs_v1_UnlinkManyRequest, _stripefs_v1_UnlinkManyResponse, _stripefs_v1_UnlinkManyRequest__Output, _stripefs_v1_UnlinkManyResponse__Output>
   WatchMap: MethodDefinition<_stripefs_v1_WatchMapRequest, _stripefs_v1_WatchMapResponse, _stripefs_v1_WatchMapRequest__Output, _stripefs_v1_WatchMapResponse__Output>

@@ -6,10 +6,16 @@ export interface MkdirRequest {
   'path'?: (string);
   'parents'?: (boolean);
   'layout'?: (_stripefs_v1_Layout | null);
+  'mode'?: (number);
+  'uid'?: (number);
+  'gid'?: (number);
 }
 
 export interface MkdirRequest__Output {
   'path': (string);
   'parents': (boolean);
   'layout': (_stripefs_v1_Layout__Output | null);
+  'mode': (number);
+  'uid': (number);
+  'gid': (number);
 }

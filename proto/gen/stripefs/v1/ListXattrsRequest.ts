@@ -1,0 +1,10 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+
+export interface ListXattrsRequest {
+  'path'?: (string);
+}
+
+export interface ListXattrsRequest__Output {
+  'path': (string);
+}
