@@ -12,9 +12,39 @@ export interface ConnectFlags {
   admin?: string;
 }
 
+/** Which OSS addresses this CLI uses (client.network, STRIPEFS_CLIENT_NETWORK). */
+export function clientNetworkOf(): 'public' | 'cluster' {
+  return loadConfig({ env: process.env })['client.network'];
+}
+
 export function mdsAddressOf(flags: ConnectFlags): string {
   const overrides = flags.mds ? { 'mds.address': flags.mds } : {};
   return loadConfig({ env: process.env, overrides })['mds.address'];
+}
+
+/** Where the MDS address came from, for messages. */
+function addressSource(flags: ConnectFlags): string {
+  if (flags.mds) return '--mds';
+  if (process.env.STRIPEFS_MDS) return 'STRIPEFS_MDS';
+  return 'the default; set --mds or STRIPEFS_MDS for another';
+}
+
+/**
+ * An MDS that does not answer, said with what to do: a connection refused or timed out becomes
+ * REQ_UNAVAILABLE naming the address, where it came from, and how to start or name a cluster.
+ */
+export function mdsUnreachable(
+  err: unknown,
+  flags: ConnectFlags,
+  what = `the MDS at ${mdsAddressOf(flags)}`,
+): unknown {
+  if (!(err instanceof StripeError) || (err.code !== 'REQ_UNAVAILABLE' && err.code !== 'REQ_TIMEOUT'))
+    return err;
+  return new StripeError(
+    'REQ_UNAVAILABLE',
+    `cannot reach ${what} (${addressSource(flags)}): ${err.message}. Start a local cluster with \`stripefs cluster up\` (or \`docker compose up -d\` in the stripefs folder), or point --mds HOST:PORT or STRIPEFS_MDS at a running MDS`,
+    { ...err.details, mds: mdsAddressOf(flags) },
+  );
 }
 
 export function adminUrlOf(flags: ConnectFlags): string {
@@ -38,10 +68,8 @@ export async function adminRequest<T>(
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS),
   }).catch((err: unknown) => {
-    throw new StripeError(
-      'REQ_UNAVAILABLE',
-      `cannot reach ${url} (${(err as Error).message}); is the cluster up? (stripefs cluster up)`,
-    );
+    const cause = (err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+    throw new StripeError('REQ_UNAVAILABLE', `cannot reach ${url} (${cause})`);
   });
   const text = await response.text();
   let parsed: unknown = text;
@@ -68,7 +96,11 @@ export async function fetchMap(flags: ConnectFlags): Promise<ClusterMap__Output>
   const v1 = contract();
   const client = new v1.MdsService(mdsAddressOf(flags), grpc.credentials.createInsecure(), CLIENT_OPTIONS);
   try {
-    const response = await call(client, 'GetMap', { epoch: 0 }, deadlineIn(ADMIN_TIMEOUT_MS));
+    const response = await call(client, 'GetMap', { epoch: 0 }, deadlineIn(ADMIN_TIMEOUT_MS)).catch(
+      (err: unknown) => {
+        throw mdsUnreachable(err, flags);
+      },
+    );
     if (!response.map) throw new StripeError('REQ_INTERNAL', 'the MDS returned no map');
     return response.map;
   } finally {

@@ -11,6 +11,7 @@ import { ClientCounters } from './counters.js';
 import { type OpenFlags, StripeFileHandle } from './file-handle.js';
 import { type FileLayout, type Layout, layoutFromWire, layoutToWire } from './layout.js';
 import { type ClientLimits, clientLimits } from './limits.js';
+import type { ClientNetwork } from './map.js';
 import { MdsClient, type OwnerFields } from './mds-client.js';
 import { ObjectIo } from './object-io.js';
 import { OssPool } from './oss-pool.js';
@@ -24,6 +25,7 @@ export type { OpenFlags, StripeFileHandle } from './file-handle.js';
 export type { Layout, LayoutPattern } from './layout.js';
 export { normalizeLayout, parseLayout } from './layout.js';
 export type { ClientLimits } from './limits.js';
+export { CLIENT_NETWORKS, type ClientNetwork, ostAddressesOf } from './map.js';
 export type { OwnerFields } from './mds-client.js';
 export type { LayoutReport } from './report.js';
 export type { ClientStats } from './stats-report.js';
@@ -133,6 +135,11 @@ export interface ConnectOptions {
   limits?: Partial<ClientLimits>;
   /** Seed for retry jitter (default STRIPEFS_SEED or time). */
   seed?: number;
+  /**
+   * Which OSS addresses to use: `public` (default: those an OSS announces for clients outside
+   * its network, else its only ones) or `cluster` (a client inside the cluster network).
+   */
+  network?: ClientNetwork;
 }
 
 export class StripeClient {
@@ -143,7 +150,7 @@ export class StripeClient {
 
   static async connect(options: ConnectOptions): Promise<StripeClient> {
     const limits = clientLimits(options.limits);
-    const mds = new MdsClient(options.mds);
+    const mds = new MdsClient(options.mds, options.network ? { network: options.network } : {});
     await mds.start();
     const counters = new ClientCounters(limits.latencyBucketsPerDecade);
     // Read blocks are reused once the cache drops them (client/block-pool.ts). The pool keeps

@@ -2,7 +2,37 @@
 // and pools, plus each OST's addresses. Converted from the wire form here
 // until placement/wire.ts exists (then this becomes a thin wrapper).
 import type { ClusterMap, Pool, RuleSpec } from '../placement/index.js';
-import type { ClusterMap__Output as WireMap, Rule__Output as WireRule } from '../proto/index.js';
+import type {
+  ClusterMap__Output as WireMap,
+  MapOst__Output as WireOst,
+  Rule__Output as WireRule,
+} from '../proto/index.js';
+
+/**
+ * Which addresses a client uses: `public` the ones an OSS announces for clients outside the
+ * cluster network (its `oss.publicHost`; docker compose: the ports published on the host),
+ * falling back to the cluster addresses when it announces none; `cluster` the addresses the MDS
+ * and the OSSs use among themselves (a client inside the compose network).
+ */
+export type ClientNetwork = 'public' | 'cluster';
+export const CLIENT_NETWORKS: readonly ClientNetwork[] = ['public', 'cluster'];
+
+export interface OstAddresses {
+  grpcAddress: string;
+  bulkAddress: string;
+  adminAddress: string;
+}
+
+/** The addresses of an OST's OSS for a client on `network`. */
+export function ostAddressesOf(ost: WireOst, network: ClientNetwork = 'public'): OstAddresses {
+  if (network === 'public' && ost.publicGrpcAddress)
+    return {
+      grpcAddress: ost.publicGrpcAddress,
+      bulkAddress: ost.publicBulkAddress,
+      adminAddress: ost.publicAdminAddress,
+    };
+  return { grpcAddress: ost.grpcAddress, bulkAddress: ost.bulkAddress, adminAddress: ost.adminAddress };
+}
 
 export interface OstEndpoint {
   id: number;
@@ -32,7 +62,7 @@ function ruleFromWire(rule: WireRule | null, poolName: string): RuleSpec {
   throw new Error(`pool ${poolName} has rule kind ${rule.kind}`);
 }
 
-export function mapViewFromWire(wire: WireMap): MapView {
+export function mapViewFromWire(wire: WireMap, network: ClientNetwork = 'public'): MapView {
   const map: ClusterMap = {
     epoch: wire.epoch,
     types: wire.types,
@@ -54,12 +84,13 @@ export function mapViewFromWire(wire: WireMap): MapView {
   }
   const osts = new Map<number, OstEndpoint>();
   for (const o of wire.osts) {
+    const { grpcAddress, bulkAddress } = ostAddressesOf(o, network);
     osts.set(o.id, {
       id: o.id,
       up: o.state?.up ?? false,
       in: o.state?.in ?? false,
-      grpcAddress: o.grpcAddress,
-      bulkAddress: o.bulkAddress,
+      grpcAddress,
+      bulkAddress,
       host: o.host,
     });
   }

@@ -18,7 +18,7 @@ import type {
   XattrSetMode,
 } from '../proto/index.js';
 import { contract } from '../proto/index.js';
-import { type MapView, mapViewFromWire } from './map.js';
+import { type ClientNetwork, type MapView, mapViewFromWire } from './map.js';
 import { CallBatcher, errorOfItem } from './mds-batch.js';
 
 const WATCH_RESTART_MS = 500;
@@ -38,6 +38,8 @@ export interface MdsClientOptions {
   channels?: number;
   /** Coalesce concurrent stats, creates and unlinks (default true). */
   batching?: boolean;
+  /** Which OSS addresses to use (default public; see ClientNetwork). */
+  network?: ClientNetwork;
 }
 
 /** Permission bits (0: the default) and owner of a new entry. */
@@ -63,6 +65,7 @@ export class MdsClient {
   private readonly holdersCache = new Map<string, { atMs: number; answer: Promise<PgHolders> }>();
   private refreshing: Promise<MapView> | undefined;
   private readonly listeners = new Set<(view: MapView) => void>();
+  private readonly network: ClientNetwork;
 
   constructor(
     readonly address: string,
@@ -83,6 +86,7 @@ export class MdsClient {
     );
     this.grpc = this.channels[0]!;
     this.batching = options.batching ?? true;
+    this.network = options.network ?? 'public';
     this.statBatcher = new CallBatcher({
       itemsMax: STAT_BATCH_PATHS_MAX,
       one: async (path) => must((await call(this.channel(), 'Stat', { path })).attr),
@@ -153,7 +157,7 @@ export class MdsClient {
 
   private accept(wire: ClusterMap__Output): void {
     if (this.view && wire.epoch <= this.view.epoch) return;
-    this.view = mapViewFromWire(wire);
+    this.view = mapViewFromWire(wire, this.network);
     for (const listener of this.listeners) listener(this.view);
   }
 

@@ -129,7 +129,22 @@ export const CONFIG_SCHEMA = {
   'oss.advertiseHost': {
     kind: { type: 'string' },
     default: '',
-    doc: 'Address announced to the MDS (default: the bind address)',
+    doc: 'Host the MDS and the other OSSs reach this OSS at (its cluster address; default: the bind address)',
+  },
+  'oss.publicHost': {
+    kind: { type: 'string' },
+    default: '',
+    doc: 'Host announced to clients outside the cluster network, with the same ports (docker compose: where the host publishes them); empty: clients use the advertised address',
+  },
+  'oss.ostIds': {
+    kind: { type: 'string' },
+    default: '',
+    doc: "Comma-separated ids for this OSS's OSTs, one per OST (e.g. 0,1): the same ids whatever order the OSSs register in; empty: the MDS gives the next free id at first registration",
+  },
+  'client.network': {
+    kind: { type: 'enum', values: ['public', 'cluster'] },
+    default: 'public',
+    doc: 'Which OSS addresses the CLI uses: public (those announced for clients outside the cluster network, else the only ones) or cluster (inside it, e.g. docker compose run cli)',
   },
   'oss.grpcPort': { kind: PORT, default: 0, doc: 'OSS gRPC port (0: any free port)' },
   'oss.bulkPort': { kind: PORT, default: 0, doc: 'OSS bulk data port (0: any free port)' },

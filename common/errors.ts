@@ -118,6 +118,36 @@ export const ERROR_CODES = {
     'EAGAIN',
     'Too few failure domains are up to place every copy',
   ),
+  MAP_OST_ID_CONFLICT: spec(
+    G.ALREADY_EXISTS,
+    409,
+    'EEXIST',
+    'The OST id asked for (oss.ostIds) belongs to another OST, or this OST already has another id',
+  ),
+  MAP_OST_REMOVED: spec(
+    G.FAILED_PRECONDITION,
+    409,
+    'ESTALE',
+    'The OST was removed from the map and its folder still holds objects: start it with an empty folder',
+  ),
+  MAP_OST_UP: spec(
+    G.FAILED_PRECONDITION,
+    409,
+    'EBUSY',
+    'The OST is up: only an OST that is down (its OSS stopped for good) can be removed',
+  ),
+  MAP_OST_IN: spec(
+    G.FAILED_PRECONDITION,
+    409,
+    'EBUSY',
+    'The OST is in: mark it out (stripefs ost out) and let its PGs move before removing it',
+  ),
+  MAP_OST_NOT_DRAINED: spec(
+    G.FAILED_PRECONDITION,
+    409,
+    'EBUSY',
+    'Some PGs still place or hold data on the OST: wait until they are clean without it (stripefs pg wait-clean)',
+  ),
   PLACEMENT_INVALID_MAP: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'The cluster map is malformed'),
   PLACEMENT_INVALID_RULE: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'The placement rule is malformed'),
   PLACEMENT_CEPH_PARSE: spec(

@@ -38,6 +38,19 @@ function grpcStatusToCode(status: grpc.status): ErrorCode {
   }
 }
 
+/**
+ * grpc-js says a connection failed as "No connection established. Last error: Error: connect
+ * ECONNREFUSED 127.0.0.1:7070. Resolution note: " (the note is often empty); keep what happened.
+ */
+export function tidyConnectionMessage(message: string): string {
+  const match = /^No connection established\. Last error: (?:Error: )?(.*?)\.? Resolution note: ?(.*)$/s.exec(
+    message,
+  );
+  if (!match) return message;
+  const note = match[2]?.trim();
+  return `no connection: ${match[1]}${note ? ` (${note})` : ''}`;
+}
+
 /** Turns a gRPC client error back into the StripeError the server raised. */
 export function fromGrpcError(err: unknown): StripeError {
   if (err instanceof StripeError) return err;
@@ -53,7 +66,9 @@ export function fromGrpcError(err: unknown): StripeError {
       details = {};
     }
   }
-  const message = serviceErr.details ?? (err instanceof Error ? err.message : String(err));
+  const message = tidyConnectionMessage(
+    serviceErr.details ?? (err instanceof Error ? err.message : String(err)),
+  );
   return new StripeError(code, message, details);
 }
 
@@ -67,6 +82,8 @@ export const CLIENT_OPTIONS: grpc.ChannelOptions = {
   'grpc.max_receive_message_length': LIMITS.grpcMessageBytesMax,
   'grpc.max_send_message_length': LIMITS.grpcMessageBytesMax,
   'grpc-node.flow_control_window': LIMITS.grpcClientWindowBytes,
+  'grpc.keepalive_time_ms': LIMITS.grpcKeepaliveMs,
+  'grpc.keepalive_timeout_ms': LIMITS.grpcKeepaliveTimeoutMs,
 };
 
 /**

@@ -11,6 +11,14 @@ export const LIMITS = {
   streamPieceBytes: 1 * MiB,
   /** HTTP/2 flow-control window a client asks for on data channels (grpc-js default is 64 KiB). */
   grpcClientWindowBytes: 16 * MiB,
+  /**
+   * A gRPC client pings its server this often, and drops the connection when a ping is not
+   * answered in grpcKeepaliveTimeoutMs: a connection cut without a reset (a network partition,
+   * `docker network disconnect`) is found and redialled once the network heals, instead of every
+   * call timing out on it until TCP gives up (about 15 minutes).
+   */
+  grpcKeepaliveMs: 10_000,
+  grpcKeepaliveTimeoutMs: 5_000,
   /** Longest path the MDS accepts, in bytes of UTF-8. */
   pathBytesMax: 4096,
   /** Longest single name in a path, in bytes of UTF-8 (as NAME_MAX). */

@@ -1,6 +1,6 @@
 // The MDS admin HTTP API (fastify, built apart from listen() so tests can
 // inject): health, metrics, the cluster map with usage and states, PG state
-// counts, and the OST out/in/reweight actions.
+// counts, and the OST out/in/reweight/remove actions.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { StripeError } from '../common/index.js';
 import { PlacementError } from '../placement/index.js';
@@ -87,6 +87,17 @@ export function buildAdmin(
   app.post<{ Params: { id: string } }>('/api/osts/:id/in', async (request) => ({
     mapEpoch: await cluster.admin(parseOstId(request.params.id), 'in'),
   }));
+  // Removes OSTs for good (one map change for all of them: a whole host at once).
+  app.post<{ Body: { ostIds?: unknown } }>('/api/osts/remove', async (request) => {
+    const ids = request.body?.ostIds;
+    if (!Array.isArray(ids) || ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 0))
+      throw new StripeError(
+        'REQ_INVALID',
+        'remove needs a JSON body { "ostIds": [id, ...] } with at least one id',
+      );
+    const ostIds = [...new Set(ids as number[])];
+    return { mapEpoch: await cluster.remove(ostIds), removed: ostIds };
+  });
   app.post<{ Params: { id: string }; Body: { weight?: unknown } }>(
     '/api/osts/:id/reweight',
     async (request) => {

@@ -21,6 +21,7 @@ import { MdsLink } from './mds-link.js';
 import { OssMetrics } from './metrics.js';
 import { OssCore, type OstHandle } from './ops.js';
 import { Ost } from './ost.js';
+import { checkPersistedIds, parseOstIds } from './ost-ids.js';
 import { registerRecoveryRoutes } from './recovery/admin.js';
 import { registerRecoveryMetrics } from './recovery/metrics.js';
 import { Recoverer } from './recovery/recover-pg.js';
@@ -97,7 +98,17 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
       { crc32c: crc.name, reason: crc.problem },
       'crc32c runs without the stripefs SSE4.2 addon (about 3x slower): run npm run build with a C compiler present',
     );
+  const ostIds = parseOstIds(config['oss.ostIds'], config['oss.osts']);
   const handles = await openOsts(config, logger);
+  try {
+    checkPersistedIds(
+      handles.map((h) => ({ name: h.ost.name, id: h.ost.id })),
+      ostIds,
+    );
+  } catch (err) {
+    for (const h of handles) await h.ost.close();
+    throw err;
+  }
   const metrics = new OssMetrics(() =>
     handles.map((h) => ({
       label: h.ost.name,
@@ -112,6 +123,7 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
   const core = new OssCore(handles, mapView, metrics, logger);
   const bindHost = config['oss.bindHost'];
   const advertise = config['oss.advertiseHost'] || bindHost;
+  const publicHost = config['oss.publicHost'];
 
   const sources = new SourcePool();
   const recoverer = new Recoverer(core, sources, logger);
@@ -166,6 +178,14 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
       grpcAddress: `${advertise}:${grpcPort}`,
       bulkAddress: `${advertise}:${bulk.port}`,
       adminAddress: `${advertise}:${adminPort}`,
+      ...(publicHost
+        ? {
+            publicGrpcAddress: `${publicHost}:${grpcPort}`,
+            publicBulkAddress: `${publicHost}:${bulk.port}`,
+            publicAdminAddress: `${publicHost}:${adminPort}`,
+          }
+        : {}),
+      ...(ostIds ? { ostIds } : {}),
     },
     core,
     metrics,

@@ -25,6 +25,12 @@ export interface MdsLinkOptions {
   grpcAddress: string;
   bulkAddress: string;
   adminAddress: string;
+  /** For clients outside the cluster network (oss.publicHost); absent: the three above. */
+  publicGrpcAddress?: string;
+  publicBulkAddress?: string;
+  publicAdminAddress?: string;
+  /** Configured ids, one per OST in order (oss.ostIds). */
+  ostIds?: number[];
 }
 
 export class MdsLink {
@@ -89,10 +95,14 @@ export class MdsLink {
         grpcAddress: o.grpcAddress,
         bulkAddress: o.bulkAddress,
         adminAddress: o.adminAddress,
-        osts: this.core.handles.map((h) => ({
+        publicGrpcAddress: o.publicGrpcAddress ?? '',
+        publicBulkAddress: o.publicBulkAddress ?? '',
+        publicAdminAddress: o.publicAdminAddress ?? '',
+        osts: this.core.handles.map((h, index) => ({
           name: h.ost.name,
           totalBytes: h.ost.capacityBytes,
           usedBytes: h.ost.usedBytes,
+          ...(o.ostIds ? { id: o.ostIds[index] } : {}),
         })),
       },
       this.deadline(),

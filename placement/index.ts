@@ -7,7 +7,14 @@ export { explainInput, formatExplain } from './explain.js';
 export { hash32x3, hashString } from './hash.js';
 export * from './limits.js';
 export { buildTopology, parseTopologySpec, type TopologySpec } from './map-build.js';
-export { addOsts, countFailureDomains, failureDomainOf, setOstState, setOstWeight } from './map-edit.js';
+export {
+  addOsts,
+  countFailureDomains,
+  failureDomainOf,
+  removeOsts,
+  setOstState,
+  setOstWeight,
+} from './map-edit.js';
 export { validateMap } from './map-validate.js';
 export {
   objectToPg,

@@ -88,6 +88,27 @@ export function addOsts(
   return next;
 }
 
+/**
+ * Removes OSTs from the map for good (Ceph's `osd purge`), and every bucket left empty by it (a
+ * host whose OSTs are all gone, then its rack...; never the root). Placement skips an out OST
+ * before it draws, so removing OSTs that are out moves nothing.
+ */
+export function removeOsts(map: ClusterMap, ostIds: readonly number[]): ClusterMap {
+  for (const id of ostIds) ostIndex(map, id);
+  const gone = new Set<number>(ostIds);
+  const next = nextEpoch(map);
+  next.osts = next.osts.filter((o) => !gone.has(o.id));
+  for (let round = 0; round <= next.types.length; round++) {
+    for (const b of next.buckets) b.children = b.children.filter((c) => !gone.has(c));
+    const empty = next.buckets.filter((b) => b.children.length === 0 && b.name !== next.rootName);
+    if (empty.length === 0) break;
+    for (const b of empty) gone.add(b.id);
+    next.buckets = next.buckets.filter((b) => !gone.has(b.id));
+  }
+  checkStructure(next);
+  return next;
+}
+
 export function failureDomainOf(map: ClusterMap, ostId: number, type: string): string | undefined {
   if (type === map.types[0]) return indexMap(map).ostById.get(ostId)?.name;
   return ancestorOfType(map, ostId, type)?.name;

@@ -1,9 +1,9 @@
 // The launcher's control API on 127.0.0.1 (base port + 2): `stripefs cluster
-// kill|revive|pause|resume|status` talk to it, so revived processes stay the launcher's
+// add|kill|revive|pause|resume|status` talk to it, so revived processes stay the launcher's
 // own children.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { RunningCluster } from './launcher.js';
-import { selectOss } from './plan.js';
+import { type AddRequest, addToPlan, hostsToAdd, selectOss } from './plan.js';
 
 interface TargetBody {
   host?: string;
@@ -44,6 +44,16 @@ export function buildControlApp(cluster: RunningCluster): FastifyInstance {
     const { chosen, target } = targetsOf(cluster, request.body);
     if (chosen.length === 0) return reply.code(400).send(badTarget(target));
     return { resumed: cluster.resume(chosen) };
+  });
+  app.post<{ Body: AddRequest }>('/add', async (request, reply) => {
+    let hosts: { host: string; rack: string }[];
+    try {
+      hosts = hostsToAdd(cluster.plan, request.body ?? {});
+      addToPlan(cluster.plan, hosts); // names and ports checked before anything starts
+    } catch (err) {
+      return reply.code(400).send({ code: 'REQ_INVALID', errno: 'EINVAL', message: (err as Error).message });
+    }
+    return cluster.add(hosts);
   });
   app.post('/stop', async () => {
     setImmediate(() => void cluster.stop());

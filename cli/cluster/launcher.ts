@@ -8,12 +8,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { CLIENT_OPTIONS, call, deadlineIn } from '../../common/grpc.js';
 import { contract } from '../../proto/index.js';
+import { packagePath } from '../package-root.js';
 import { type StartedProcess, startProcess } from '../process.js';
 import { buildControlApp } from './control.js';
-import type { ClusterPlan, PlannedProcess } from './plan.js';
+import { addToPlan, type ClusterPlan, type PlannedProcess } from './plan.js';
+import { readSettings, updateSettings } from './settings.js';
 
 export interface RunningCluster {
-  plan: ClusterPlan;
+  /** The processes it runs: the plan it started with and the hosts added since. */
+  readonly plan: ClusterPlan;
+  /** Starts new OSSs (`stripefs cluster add`) and waits until their OSTs are up and in. */
+  add(hosts: { host: string; rack: string }[]): Promise<{ added: string[]; osts: number }>;
   /** Stops every child (OSSs first, then the MDS) and the control server. */
   stop(): Promise<void>;
   kill(targets: PlannedProcess[]): Promise<string[]>;
@@ -56,7 +61,32 @@ export async function countUpOsts(mdsAddress: string): Promise<{ up: number; tot
   }
 }
 
-export async function launchCluster(plan: ClusterPlan, options: LaunchOptions): Promise<RunningCluster> {
+/** Polls the MDS until `ostCount` OSTs are up and in, reporting each change of the count. */
+async function waitForOsts(
+  mdsAddress: string,
+  ostCount: number,
+  options: LaunchOptions,
+  logDir: string,
+): Promise<void> {
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  let lastUp = -1;
+  for (;;) {
+    const counts = await countUpOsts(mdsAddress).catch(() => ({ up: 0, total: 0, epoch: 0 }));
+    if (counts.up !== lastUp)
+      options.report(`  ${counts.up}/${ostCount} OSTs up (map epoch ${counts.epoch})`);
+    lastUp = counts.up;
+    if (counts.up >= ostCount) return;
+    if (Date.now() > deadline)
+      throw new Error(`only ${counts.up} of ${ostCount} OSTs came up; see ${logDir}`);
+    await sleep(READY_POLL_MS);
+  }
+}
+
+export async function launchCluster(
+  initialPlan: ClusterPlan,
+  options: LaunchOptions,
+): Promise<RunningCluster> {
+  let plan = initialPlan;
   const dataDir = plan.options.dataDir;
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
   const children = new Map<string, StartedProcess>();
@@ -81,7 +111,7 @@ export async function launchCluster(plan: ClusterPlan, options: LaunchOptions): 
 
   const start = async (proc: PlannedProcess): Promise<void> => {
     const logTo = createWriteStream(join(dataDir, 'logs', `${proc.name}.log`), { flags: 'a' });
-    const started = await startProcess({ script: proc.script, env: proc.env, logTo });
+    const started = await startProcess({ script: packagePath(proc.script), env: proc.env, logTo });
     children.set(proc.name, started);
     expectedExit.delete(proc.name);
     void started.exited.then(({ code, signal }) => {
@@ -99,18 +129,7 @@ export async function launchCluster(plan: ClusterPlan, options: LaunchOptions): 
   await Promise.all(plan.oss.map((proc) => start(proc)));
 
   const mdsAddress = `127.0.0.1:${plan.mds.grpcPort}`;
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
-  let lastUp = -1;
-  for (;;) {
-    const counts = await countUpOsts(mdsAddress).catch(() => ({ up: 0, total: 0, epoch: 0 }));
-    if (counts.up !== lastUp)
-      options.report(`  ${counts.up}/${plan.ostCount} OSTs up (map epoch ${counts.epoch})`);
-    lastUp = counts.up;
-    if (counts.up >= plan.ostCount) break;
-    if (Date.now() > deadline)
-      throw new Error(`only ${counts.up} of ${plan.ostCount} OSTs came up; see ${dataDir}/logs`);
-    await sleep(READY_POLL_MS);
-  }
+  await waitForOsts(mdsAddress, plan.ostCount, options, join(dataDir, 'logs'));
 
   const stopChildren = async (names: string[]): Promise<void> => {
     await Promise.all(
@@ -127,8 +146,20 @@ export async function launchCluster(plan: ClusterPlan, options: LaunchOptions): 
   });
 
   const cluster: RunningCluster = {
-    plan,
+    get plan() {
+      return plan;
+    },
     stopped,
+    async add(hosts) {
+      const next = addToPlan(plan, hosts);
+      const added = next.oss.slice(plan.oss.length);
+      plan = next;
+      updateSettings(dataDir, { addedHosts: [...(readSettings(dataDir).addedHosts ?? []), ...hosts] });
+      options.report(`adding ${added.map((p) => `${p.name} (${p.rack})`).join(', ')}`);
+      await Promise.all(added.map((proc) => start(proc)));
+      await waitForOsts(mdsAddress, plan.ostCount, options, join(dataDir, 'logs'));
+      return { added: added.map((p) => p.name), osts: plan.ostCount };
+    },
     async stop() {
       if (stopping) return stopped;
       stopping = true;

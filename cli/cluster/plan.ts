@@ -69,13 +69,6 @@ export function planCluster(options: ClusterPlanOptions): ClusterPlan {
     if (!Number.isInteger(value) || value < 1)
       throw new RangeError(`--${name} must be a positive integer, got ${value}`);
   }
-  if (ossCount > LOCAL_OSS_COUNT_MAX)
-    throw new RangeError(`at most ${LOCAL_OSS_COUNT_MAX} OSSs, asked for ${ossCount}`);
-  const lastPort = basePort + 3 + PORTS_PER_OSS * ossCount - 1;
-  if (!Number.isInteger(basePort) || basePort < 1024 || lastPort > 65535) {
-    throw new RangeError(`--base-port must leave room for ports ${basePort}..${lastPort} within 1024..65535`);
-  }
-  const mdsAddress = `${bindHost}:${basePort}`;
   const mds: PlannedProcess = {
     name: 'mds',
     kind: 'mds',
@@ -92,39 +85,108 @@ export function planCluster(options: ClusterPlanOptions): ClusterPlan {
       'mds.heartbeatIntervalMs': options.heartbeatIntervalMs,
     }),
   };
-  const oss: PlannedProcess[] = [];
-  for (let index = 0; index < ossCount; index++) {
-    const host = `host${index}`;
-    const rack = `rack${Math.floor(index / hostsPerRack)}`;
-    const grpcPort = basePort + 3 + PORTS_PER_OSS * index;
-    const ossDir = `${dataDir}/oss-${host}`;
-    oss.push({
-      name: `oss-${host}`,
-      kind: 'oss',
-      script: 'dist/oss/main.js',
-      host,
-      rack,
-      grpcPort,
-      bulkPort: grpcPort + 1,
-      adminPort: grpcPort + 2,
-      dataDir: ossDir,
-      env: env({
-        'mds.address': mdsAddress,
-        'oss.id': `oss-${host}`,
-        'oss.host': host,
-        'oss.rack': rack,
-        'oss.datacenter': 'dc0',
-        'oss.bindHost': bindHost,
-        'oss.grpcPort': grpcPort,
-        'oss.bulkPort': grpcPort + 1,
-        'oss.adminPort': grpcPort + 2,
-        'oss.dataDir': ossDir,
-        'oss.osts': ostsPerHost,
-        'oss.ostCapacityBytes': options.ostCapacityBytes,
-      }),
-    });
+  const plan: ClusterPlan = { options, controlPort: basePort + 2, mds, oss: [], ostCount: 0 };
+  const hosts = Array.from({ length: ossCount }, (_, index) => ({
+    host: `host${index}`,
+    rack: `rack${Math.floor(index / hostsPerRack)}`,
+  }));
+  return addToPlan(plan, hosts);
+}
+
+/**
+ * OSS `index` of the plan: ports N+3+3i.., OST ids i*ostsPerHost.. (configured, so ost0 is on
+ * host0 whatever order the OSSs register in; docker-compose.yml gives the same ids).
+ */
+function plannedOss(options: ClusterPlanOptions, index: number, host: string, rack: string): PlannedProcess {
+  const grpcPort = options.basePort + 3 + PORTS_PER_OSS * index;
+  const ossDir = `${options.dataDir}/oss-${host}`;
+  const firstOstId = index * options.ostsPerHost;
+  return {
+    name: `oss-${host}`,
+    kind: 'oss',
+    script: 'dist/oss/main.js',
+    host,
+    rack,
+    grpcPort,
+    bulkPort: grpcPort + 1,
+    adminPort: grpcPort + 2,
+    dataDir: ossDir,
+    env: env({
+      'mds.address': `${options.bindHost}:${options.basePort}`,
+      'oss.id': `oss-${host}`,
+      'oss.host': host,
+      'oss.rack': rack,
+      'oss.datacenter': 'dc0',
+      'oss.bindHost': options.bindHost,
+      'oss.grpcPort': grpcPort,
+      'oss.bulkPort': grpcPort + 1,
+      'oss.adminPort': grpcPort + 2,
+      'oss.dataDir': ossDir,
+      'oss.osts': options.ostsPerHost,
+      'oss.ostIds': Array.from({ length: options.ostsPerHost }, (_, i) => firstOstId + i).join(','),
+      'oss.ostCapacityBytes': options.ostCapacityBytes,
+    }),
+  };
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,48}$/;
+
+/** The plan with more OSSs after its last one (`stripefs cluster add`, and the default hosts). */
+export function addToPlan(plan: ClusterPlan, hosts: { host: string; rack: string }[]): ClusterPlan {
+  const ossCount = plan.oss.length + hosts.length;
+  if (ossCount > LOCAL_OSS_COUNT_MAX)
+    throw new RangeError(`at most ${LOCAL_OSS_COUNT_MAX} OSSs, asked for ${ossCount}`);
+  const { basePort } = plan.options;
+  const lastPort = basePort + 3 + PORTS_PER_OSS * ossCount - 1;
+  if (!Number.isInteger(basePort) || basePort < 1024 || lastPort > 65535) {
+    throw new RangeError(`--base-port must leave room for ports ${basePort}..${lastPort} within 1024..65535`);
   }
-  return { options, controlPort: basePort + 2, mds, oss, ostCount: ossCount * ostsPerHost };
+  const oss = [...plan.oss];
+  for (const { host, rack } of hosts) {
+    if (!NAME.test(host) || !NAME.test(rack))
+      throw new RangeError(`host and rack names are 1-48 of [A-Za-z0-9_.-], got ${host} in ${rack}`);
+    if (oss.some((p) => p.host === host)) throw new RangeError(`host ${host} is already in the cluster`);
+    oss.push(plannedOss(plan.options, oss.length, host, rack));
+  }
+  return { ...plan, oss, ostCount: oss.length * plan.options.ostsPerHost };
+}
+
+/** What `stripefs cluster add` asks for: hosts in a rack (new or existing), or one host. */
+export interface AddRequest {
+  /** A rack name, or true for a new rack named after the last one. */
+  rack?: string | true;
+  /** A host name, or true for the next free hostN. */
+  host?: string | true;
+  /** Hosts to add with --rack (default: the plan's hosts per rack). */
+  hosts?: number;
+}
+
+function nextFree(prefix: string, used: Set<string>): string {
+  for (let n = 0; ; n++) if (!used.has(`${prefix}${n}`)) return `${prefix}${n}`;
+}
+
+/** The hosts `stripefs cluster add` starts: with --rack N new hosts there, with --host one. */
+export function hostsToAdd(plan: ClusterPlan, request: AddRequest): { host: string; rack: string }[] {
+  if (!request.rack && !request.host)
+    throw new RangeError('name what to add: --rack [NAME] or --host [NAME]');
+  const racks = new Set(plan.oss.map((p) => p.rack ?? ''));
+  const rack = typeof request.rack === 'string' ? request.rack : nextFree('rack', racks);
+  const usedHosts = new Set(plan.oss.map((p) => p.host ?? ''));
+  if (request.host) {
+    if (request.hosts !== undefined && request.hosts !== 1)
+      throw new RangeError('--hosts goes with --rack, not --host');
+    return [{ host: typeof request.host === 'string' ? request.host : nextFree('host', usedHosts), rack }];
+  }
+  const count = request.hosts ?? plan.options.hostsPerRack;
+  if (!Number.isInteger(count) || count < 1)
+    throw new RangeError(`--hosts must be a positive integer, got ${count}`);
+  const hosts: { host: string; rack: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const host = nextFree('host', usedHosts);
+    usedHosts.add(host);
+    hosts.push({ host, rack });
+  }
+  return hosts;
 }
 
 /** OSS processes selected by host name, rack name, or all. */

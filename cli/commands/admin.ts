@@ -1,12 +1,13 @@
 // Cluster administration: df, health, scrub, ost out|in|reweight, fault set|clear.
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
+import { ostAddressesOf } from '../../client/map.js';
 import { StripeError } from '../../common/errors.js';
 import type { MapOst__Output } from '../../proto/index.js';
-import { adminRequest, adminUrlOf, type ConnectFlags, fetchMap } from '../connect.js';
+import { adminRequest, adminUrlOf, type ConnectFlags, clientNetworkOf, fetchMap } from '../connect.js';
 import { formatBytes, table } from '../format.js';
 import { CliError, printJson } from '../output.js';
-import { type ScrubFlags, type ScrubTaskAnswer, scrub, scrubLine } from './scrub.js';
+import { registerHealthCommands, type WeightPhaseAnswer } from './health.js';
+import { type ScrubFlags, scrub } from './scrub.js';
 
 interface JsonFlags extends ConnectFlags {
   json?: boolean;
@@ -18,16 +19,18 @@ function stateOf(ost: MapOst__Output): string {
 
 export async function df(flags: JsonFlags): Promise<void> {
   const map = await fetchMap(flags);
-  const rows = map.osts.map((ost) => ({
-    id: ost.id,
-    name: ost.name,
-    host: ost.host,
-    rack: ost.rack,
-    state: stateOf(ost),
-    usedBytes: ost.usedBytes,
-    totalBytes: ost.totalBytes,
-    weight: ost.weight,
-  }));
+  const rows = [...map.osts]
+    .sort((a, b) => a.id - b.id)
+    .map((ost) => ({
+      id: ost.id,
+      name: ost.name,
+      host: ost.host,
+      rack: ost.rack,
+      state: stateOf(ost),
+      usedBytes: ost.usedBytes,
+      totalBytes: ost.totalBytes,
+      weight: ost.weight,
+    }));
   if (flags.json) return printJson(rows);
   const percent = (used: number, total: number) => (total > 0 ? `${Math.round((100 * used) / total)}%` : '-');
   const body = rows.map((r) => [
@@ -60,136 +63,42 @@ export async function df(flags: JsonFlags): Promise<void> {
   process.stdout.write(`map epoch ${map.epoch}\n`);
 }
 
-interface WeightPhaseAnswer {
-  ostId: number;
-  fromWeight: number;
-  targetWeight: number;
-  currentWeight: number;
-  stepsDone: number;
-  stepsTotal: number;
-  trigger: string;
-  waitingForClean: boolean;
-}
-
-interface PgSummary {
-  epoch: number;
-  total: number;
-  byState: Record<string, number>;
-  nonClean: { pool: string; pg: number; state: string; osts: number[] }[];
-  recovery?: { bytesLeft: number; rateBytesPerSec: number; etaSeconds: number | null; activePgs: number };
-  scrub?: { activePgs: number; running: ScrubTaskAnswer[]; last: ScrubTaskAnswer | null };
-  phases?: WeightPhaseAnswer[];
-}
-
-/** PG states in which every copy is where it is placed. */
-const SETTLED_STATES = new Set(['clean', 'scrubbing']);
-
-interface MdsHealth {
-  slowOsts: { ostId: number; reason: string }[];
-}
-
-export interface HealthReport {
-  ok: boolean;
-  epoch: number;
-  osts: { total: number; up: number; in: number; down: string[]; out: string[] };
-  pgs: { total: number; byState: Record<string, number>; recovery?: PgSummary['recovery'] };
-  scrub?: PgSummary['scrub'];
-  phases?: PgSummary['phases'];
-  slowOsts: MdsHealth['slowOsts'];
-  problems: string[];
-}
-
-export async function healthReport(flags: ConnectFlags): Promise<HealthReport> {
-  const map = await fetchMap(flags);
-  const pgs = await adminRequest<PgSummary>(`${adminUrlOf(flags)}/api/pgs`);
-  const slowOsts = (
-    await adminRequest<MdsHealth>(`${adminUrlOf(flags)}/api/health`).catch(() => ({ slowOsts: [] }))
-  ).slowOsts;
-  const repairsQueued = (
-    await adminRequest<{ repairsQueued: number }>(`${adminUrlOf(flags)}/api/recovery`).catch(() => ({
-      repairsQueued: 0,
-    }))
-  ).repairsQueued;
-  const down = map.osts.filter((o) => !o.state?.up).map((o) => `ost${o.id} (${o.host})`);
-  const out = map.osts.filter((o) => !o.state?.in).map((o) => `ost${o.id} (${o.host})`);
-  const problems: string[] = [];
-  if (map.osts.length === 0) problems.push('no OSTs registered yet');
-  if (down.length > 0) problems.push(`${down.length} OSTs down: ${down.join(', ')}`);
-  if (out.length > 0) problems.push(`${out.length} OSTs out: ${out.join(', ')}`);
-  for (const [state, count] of Object.entries(pgs.byState)) {
-    if (!SETTLED_STATES.has(state) && count > 0) problems.push(`${count} PGs ${state}`);
-  }
-  const last = pgs.scrub?.last;
-  if (last && last.errorsFound > last.errorsFixed)
-    problems.push(`scrub #${last.id} left ${last.errorsFound - last.errorsFixed} errors unfixed`);
-  for (const slow of slowOsts) problems.push(`ost${slow.ostId} slow: ${slow.reason}`);
-  if (repairsQueued > 0)
-    problems.push(
-      `${repairsQueued} copies await repair (they missed writes or read bad; the MDS rewrites each once its OST is up, see GET /api/recovery)`,
-    );
-  return {
-    ok: problems.length === 0,
-    epoch: map.epoch,
-    osts: {
-      total: map.osts.length,
-      up: map.osts.length - down.length,
-      in: map.osts.length - out.length,
-      down,
-      out,
-    },
-    pgs: { total: pgs.total, byState: pgs.byState, ...(pgs.recovery ? { recovery: pgs.recovery } : {}) },
-    ...(pgs.scrub ? { scrub: pgs.scrub } : {}),
-    ...(pgs.phases ? { phases: pgs.phases } : {}),
-    slowOsts,
-    problems,
-  };
-}
-
-const HEALTH_POLL_MS = 500;
-
-async function health(flags: JsonFlags & { wait?: string }): Promise<void> {
-  const waitMs = flags.wait === undefined ? 0 : Number(flags.wait) * 1000;
-  if (!Number.isFinite(waitMs) || waitMs < 0)
-    throw new CliError('REQ_INVALID', `--wait expects seconds, got ${flags.wait}`);
-  const deadline = Date.now() + waitMs;
-  let report = await healthReport(flags);
-  while (!report.ok && Date.now() < deadline) {
-    await sleep(HEALTH_POLL_MS);
-    report = await healthReport(flags).catch(() => report);
-  }
-  if (flags.json) printJson(report);
-  else {
-    process.stdout.write(`${report.ok ? 'HEALTH_OK' : 'HEALTH_WARN'}  map epoch ${report.epoch}\n`);
-    process.stdout.write(`  OSTs: ${report.osts.total} total, ${report.osts.up} up, ${report.osts.in} in\n`);
-    const states = Object.entries(report.pgs.byState)
-      .filter(([, n]) => n > 0)
-      .map(([s, n]) => `${n} ${s}`);
-    process.stdout.write(
-      `  PGs:  ${report.pgs.total} total${states.length ? `: ${states.join(', ')}` : ''}\n`,
-    );
-    const r = report.pgs.recovery;
-    if (r && (r.bytesLeft > 0 || r.activePgs > 0)) {
-      const eta = r.etaSeconds === null ? 'unknown' : `${Math.ceil(r.etaSeconds)} s`;
-      process.stdout.write(
-        `  recovery: ${formatBytes(r.bytesLeft)} left at ${formatBytes(r.rateBytesPerSec)}/s, ${r.activePgs} PGs active, ETA ${eta}\n`,
-      );
-    }
-    for (const t of report.scrub?.running ?? []) process.stdout.write(`  ${scrubLine(t)}\n`);
-    for (const p of report.phases ?? []) {
-      const waiting = p.waitingForClean ? ', waiting for clean' : '';
-      process.stdout.write(
-        `  reweight ost${p.ostId}: ${p.currentWeight.toFixed(4)} -> ${p.targetWeight.toFixed(4)}, step ${p.stepsDone}/${p.stepsTotal}${waiting}\n`,
-      );
-    }
-    for (const problem of report.problems) process.stdout.write(`  - ${problem}\n`);
-  }
-  if (!report.ok) process.exitCode = 1;
-}
-
 function ostId(raw: string): number {
   const match = /^(?:ost)?(\d+)$/.exec(raw);
   if (!match) throw new CliError('REQ_INVALID', `an OST is named by its id, like 3 or ost3; got ${raw}`);
   return Number(match[1]);
+}
+
+/**
+ * `stripefs ost rm`: removes OSTs that are down and out for good (Ceph's `osd purge`), by id or
+ * every OST of a host; the MDS refuses while one is up (MAP_OST_UP), in (MAP_OST_IN) or still
+ * needed by a PG (MAP_OST_NOT_DRAINED).
+ */
+async function ostRemove(ids: string[], flags: JsonFlags & { host?: string }): Promise<void> {
+  if (ids.length > 0 === Boolean(flags.host))
+    throw new CliError(
+      'REQ_INVALID',
+      'name the OSTs to remove (stripefs ost rm 3 4) or one host (--host NAME), not both',
+    );
+  let ostIds = ids.map(ostId);
+  if (flags.host) {
+    const map = await fetchMap(flags);
+    ostIds = map.osts.filter((o) => o.host === flags.host).map((o) => o.id);
+    if (ostIds.length === 0)
+      throw new StripeError(
+        'MAP_UNKNOWN_OST',
+        `no OST of host ${flags.host} in the map (epoch ${map.epoch}); see stripefs df`,
+      );
+  }
+  const result = await adminRequest<{ mapEpoch: number; removed: number[] }>(
+    `${adminUrlOf(flags)}/api/osts/remove`,
+    'POST',
+    { ostIds },
+  );
+  if (flags.json) return printJson(result);
+  process.stdout.write(
+    `removed ${result.removed.map((id) => `ost${id}`).join(', ')}: map epoch ${result.mapEpoch}\n`,
+  );
 }
 
 async function ostAction(
@@ -233,9 +142,10 @@ async function ossAdminOf(flags: ConnectFlags, id: number): Promise<string> {
   const ost = map.osts.find((o) => o.id === id);
   if (!ost)
     throw new StripeError('MAP_UNKNOWN_OST', `no ost${id} in the map (epoch ${map.epoch}); see stripefs df`);
-  if (!ost.adminAddress)
+  const { adminAddress } = ostAddressesOf(ost, clientNetworkOf());
+  if (!adminAddress)
     throw new StripeError('REQ_UNAVAILABLE', `ost${id}'s OSS has not announced an admin address`);
-  return `http://${ost.adminAddress}`;
+  return `http://${adminAddress}`;
 }
 
 interface FaultFlags extends JsonFlags {
@@ -281,9 +191,7 @@ export function registerAdminCommands(program: Command): void {
       .option('--admin <url>', 'MDS admin URL (default: http://MDS-host:MDS-port+1)')
       .option('--json', 'print JSON');
   withConnect(program.command('df').description('per-OST usage and state, like lfs df')).action(df);
-  withConnect(program.command('health').description('PG states, down and out OSTs; exit 0 when all is clean'))
-    .option('--wait <seconds>', 'wait up to this long for the cluster to be clean')
-    .action(health);
+  registerHealthCommands(program, withConnect);
   withConnect(
     program.command('scrub').description('deep scrub: compare the copies of every PG (or one) and repair'),
   )
@@ -291,7 +199,20 @@ export function registerAdminCommands(program: Command): void {
     .option('--no-repair', 'report only')
     .option('--no-wait', 'return once the scrub is queued')
     .action((flags: ScrubFlags) => scrub(flags));
-  const ost = program.command('ost').alias('osd').description('mark OSTs out or in, or change their weight');
+  const ost = program
+    .command('ost')
+    .alias('osd')
+    .description('mark OSTs out or in, change their weight, remove dead ones');
+  withConnect(
+    ost
+      .command('rm [osts...]')
+      .alias('purge')
+      .description(
+        'remove OSTs that are down and out, once every PG is clean without them (refused otherwise, with the reason)',
+      ),
+  )
+    .option('--host <name>', 'every OST of this host')
+    .action((ids: string[], f: JsonFlags & { host?: string }) => ostRemove(ids, f));
   withConnect(ost.command('out <ost>').description('take an OST out of placement')).action(
     (id: string, f: JsonFlags) => ostAction('out', id, undefined, f),
   );

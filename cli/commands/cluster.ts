@@ -1,9 +1,11 @@
-// `stripefs cluster up|kill|revive|pause|resume|status`.
-import { existsSync, mkdirSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
+// `stripefs cluster up|add|kill|revive|pause|resume|status`.
+import { mkdirSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULT_PLAN_OPTIONS, planCluster } from '../cluster/plan.js';
-import { CliError, intOption, printJson } from '../output.js';
+import { addToPlan, DEFAULT_PLAN_OPTIONS, planCluster } from '../cluster/plan.js';
+import { readSettings, updateSettings } from '../cluster/settings.js';
+import { CliError, intOption } from '../output.js';
+import { control, type TargetFlags } from './cluster-control.js';
 
 interface UpFlags {
   data: string;
@@ -44,15 +46,12 @@ export function defaultLayoutFrom(flags: {
 function defaultOstCapacityBytes(dataDir: string, ostCount: number): number {
   // Chosen once, when the data folder is new, and kept: on a restart the disk
   // already holds the cluster's own data, which must not shrink the quota.
-  const settingsFile = join(dataDir, 'launcher-settings.json');
-  if (existsSync(settingsFile)) {
-    const saved = JSON.parse(readFileSync(settingsFile, 'utf8')) as { ostCapacityBytes?: number };
-    if (typeof saved.ostCapacityBytes === 'number') return saved.ostCapacityBytes;
-  }
+  const saved = readSettings(dataDir).ostCapacityBytes;
+  if (typeof saved === 'number') return saved;
   mkdirSync(dataDir, { recursive: true });
   const fs = statfsSync(dataDir);
   const ostCapacityBytes = Math.floor((fs.bavail * fs.bsize) / ostCount);
-  writeFileSync(settingsFile, `${JSON.stringify({ ostCapacityBytes }, null, 2)}\n`);
+  updateSettings(dataDir, { ostCapacityBytes });
   return ostCapacityBytes;
 }
 
@@ -61,7 +60,7 @@ async function up(flags: UpFlags): Promise<void> {
     intOption('--racks', flags.racks) *
     intOption('--hosts-per-rack', flags.hostsPerRack) *
     intOption('--osts-per-host', flags.ostsPerHost);
-  const plan = planCluster({
+  const planned = planCluster({
     ...DEFAULT_PLAN_OPTIONS,
     dataDir: flags.data,
     racks: intOption('--racks', flags.racks),
@@ -74,6 +73,8 @@ async function up(flags: UpFlags): Promise<void> {
         ? defaultOstCapacityBytes(flags.data, Math.max(1, ostCount))
         : intOption('--ost-capacity', flags.ostCapacity),
   });
+  // Hosts added to this cluster by `stripefs cluster add` start with the others.
+  const plan = addToPlan(planned, readSettings(flags.data).addedHosts ?? []);
   const report = (line: string) => process.stderr.write(`${line}\n`);
   const { launchCluster } = await import('../cluster/launcher.js');
   const cluster = await launchCluster(plan, { report });
@@ -100,68 +101,10 @@ async function up(flags: UpFlags): Promise<void> {
   report('stopped');
 }
 
-interface TargetFlags {
-  data: string;
-  basePort?: string;
-  host?: string;
-  rack?: string;
-  all?: boolean;
-  json?: boolean;
-}
-
-function controlPortOf(flags: TargetFlags): number {
-  if (flags.basePort) return intOption('--base-port', flags.basePort) + 2;
-  try {
-    const state = JSON.parse(readFileSync(join(flags.data, 'cluster.json'), 'utf8')) as {
-      controlPort: number;
-    };
-    return state.controlPort;
-  } catch {
-    return DEFAULT_PLAN_OPTIONS.basePort + 2;
-  }
-}
-
-async function control(path: string, flags: TargetFlags): Promise<void> {
-  const port = controlPortOf(flags);
-  const body = { host: flags.host, rack: flags.rack, all: flags.all };
-  if (path !== '/status' && !body.host && !body.rack && !body.all) {
-    throw new CliError('REQ_INVALID', 'name what to act on: --host NAME, --rack NAME or --all');
-  }
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method: path === '/status' ? 'GET' : 'POST',
-    headers: path === '/status' ? {} : { 'content-type': 'application/json' },
-    body: path === '/status' ? undefined : JSON.stringify(body),
-  }).catch(() => {
-    throw new CliError(
-      'REQ_UNAVAILABLE',
-      `no local cluster answers on 127.0.0.1:${port}; start one with: stripefs cluster up`,
-    );
-  });
-  const result = (await response.json()) as Record<string, unknown>;
-  if (!response.ok) throw new CliError('REQ_INVALID', String(result.message ?? response.statusText));
-  if (flags.json) return printJson(result);
-  for (const [key, value] of Object.entries(result)) {
-    if (Array.isArray(value) && key !== 'processes')
-      process.stdout.write(`${key}: ${value.join(', ') || '(none)'}\n`);
-  }
-  if (Array.isArray(result.processes)) {
-    for (const p of result.processes as {
-      name: string;
-      rack?: string;
-      pid: number | null;
-      running: boolean;
-      paused?: boolean;
-    }[]) {
-      const state = p.paused ? `paused pid ${p.pid}` : p.running ? `running pid ${p.pid}` : 'stopped';
-      process.stdout.write(`${p.name.padEnd(12)} ${(p.rack ?? '').padEnd(8)} ${state}\n`);
-    }
-  }
-}
-
 export function registerClusterCommands(program: Command): void {
   const cluster = program
     .command('cluster')
-    .description('run a local cluster: up, kill, revive, pause, resume, status');
+    .description('run a local cluster: up, add, kill, revive, pause, resume, status');
   cluster
     .command('up')
     .description('start 1 MDS and the OSSs on 127.0.0.1 and stay in the foreground (Ctrl-C stops all)')
@@ -186,16 +129,31 @@ export function registerClusterCommands(program: Command): void {
       'quota of each OST in bytes (default: an equal share of the free disk space)',
     )
     .action(up);
-  const target = (name: string, description: string, path: string) =>
-    cluster
-      .command(name)
-      .description(description)
+  const launcherOptions = (command: Command) =>
+    command
       .option('--data <dir>', 'data folder of the running cluster', DEFAULT_PLAN_OPTIONS.dataDir)
       .option('--base-port <n>', 'base port of the running cluster')
+      .option(
+        '--mds <host:port>',
+        'MDS of the running cluster (default: $STRIPEFS_MDS); its launcher is at port + 2',
+      )
+      .option('--json', 'print JSON');
+  const target = (name: string, description: string, path: string) =>
+    launcherOptions(cluster.command(name).description(description))
       .option('--host <name>', 'one host (OSS)')
       .option('--rack <name>', 'every OSS of a rack')
-      .option('--json', 'print JSON')
-      .action((flags: TargetFlags) => control(path, flags));
+      .action((flags: TargetFlags, command: Command) => control(path, flags, command));
+  launcherOptions(
+    cluster
+      .command('add')
+      .description(
+        'start new OSSs into the running local cluster: a rack of hosts or one host; placement moves PGs onto them under the recovery throttle',
+      ),
+  )
+    .option('--rack [name]', 'add hosts in this rack (default: a new rack)')
+    .option('--host [name]', 'add one host (default name: the next free hostN)')
+    .option('--hosts <n>', "hosts to add with --rack (default: the cluster's hosts per rack)")
+    .action((flags: TargetFlags, command: Command) => control('/add', flags, command));
   target('kill', 'SIGKILL the OSS processes of a host or a rack of the running local cluster', '/kill');
   target('revive', 'start killed OSS processes again on their data', '/revive').option('--all', 'every OSS');
   target(

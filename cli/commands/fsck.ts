@@ -2,7 +2,7 @@
 // against the objects on the OSTs (cli/fsck/). Exit 0 when clean, 1 when
 // problems remain (after repair, with --repair).
 import type { Command } from 'commander';
-import { type ConnectFlags, mdsAddressOf } from '../connect.js';
+import { type ConnectFlags, clientNetworkOf, mdsAddressOf, mdsUnreachable } from '../connect.js';
 import type { FsckResult } from '../fsck/index.js';
 import type { Verdict } from '../fsck/judge.js';
 import { printJson } from '../output.js';
@@ -67,8 +67,11 @@ export function registerFsckCommands(program: Command): void {
       const { runFsck } = await import('../fsck/index.js');
       const result = await runFsck({
         mdsAddress: mdsAddressOf(flags),
+        network: clientNetworkOf(),
         repair: flags.repair ?? false,
         verify: flags.verify,
+      }).catch((err: unknown) => {
+        throw mdsUnreachable(err, flags);
       });
       if (flags.json)
         printJson({

@@ -19,6 +19,8 @@ const VERIFY_CONCURRENCY = 8;
 
 export interface FsckOptions {
   mdsAddress: string;
+  /** Which OSS addresses to use (see client.network); default public. */
+  network?: 'public' | 'cluster';
   repair: boolean;
   /** Read every copy so the OSSs verify their checksums (default true). */
   verify: boolean;
@@ -33,7 +35,7 @@ export interface FsckResult {
 }
 
 export async function runFsck(options: FsckOptions): Promise<FsckResult> {
-  const mds = new MdsClient(options.mdsAddress);
+  const mds = new MdsClient(options.mdsAddress, options.network ? { network: options.network } : {});
   const io = new OssIo();
   try {
     await mds.start().catch((err: unknown) => {

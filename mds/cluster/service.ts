@@ -18,6 +18,7 @@ import {
   findPool,
   initialState,
   registerOss,
+  removeOsts,
   setStates,
 } from './state.js';
 import type { OstUsage } from './wire.js';
@@ -42,6 +43,11 @@ export class ClusterService {
   beforeCommit: ((prev: ClusterState, next: ClusterState) => BatchOp[]) | undefined;
   /** May amend a change before it commits (phased weights cap a new OST's first weight). */
   adjust: ((prev: ClusterState, next: ClusterState) => ClusterState) | undefined;
+  /**
+   * Why OSTs cannot leave the map yet: PGs that still hold data only they have, repairs that
+   * wait for them (recovery sets it; one line per reason, empty when they may go).
+   */
+  removalBlockers: ((state: ClusterState, ostIds: ReadonlySet<number>) => string[]) | undefined;
   /** Sees every heartbeat's per-OST health (slow-disk detection). */
   onHeartbeat: ((req: HeartbeatRequest__Output) => void) | undefined;
 
@@ -205,6 +211,54 @@ export class ClusterService {
       return adminSetIn(s, ostId, action === 'in');
     }, `admin ${action} ${ostId}`);
     if (action === 'in') this.downSinceMs.set(ostId, this.clock.monotonicMs());
+    return state.map.epoch;
+  }
+
+  /**
+   * Removes OSTs for good (`stripefs ost rm`, Ceph's `osd purge`): each must be down and out,
+   * and no PG may still need it; else MAP_OST_UP, MAP_OST_IN or MAP_OST_NOT_DRAINED says why.
+   * Checked and applied as one map change, so recovery cannot start needing them in between.
+   */
+  async remove(ostIds: number[]): Promise<number> {
+    const gone = new Set(ostIds);
+    const state = await this.change(
+      (s) => {
+        for (const id of ostIds) {
+          const ost = s.map.osts.find((o) => o.id === id);
+          if (!ost)
+            throw new StripeError('MAP_UNKNOWN_OST', `no ost${id} in the map (epoch ${s.map.epoch})`, {
+              ostId: id,
+            });
+          if (ost.state.up)
+            throw new StripeError(
+              'MAP_OST_UP',
+              `ost${id} is up: stop its OSS for good first (an OST is removed once it is down)`,
+              { ostId: id },
+            );
+          if (ost.state.in)
+            throw new StripeError(
+              'MAP_OST_IN',
+              `ost${id} is in: mark it out (stripefs ost out ${id}), wait for every PG to be clean (stripefs pg wait-clean), then remove it`,
+              { ostId: id },
+            );
+        }
+        const blockers = this.removalBlockers?.(s, gone) ?? [];
+        if (blockers.length > 0)
+          throw new StripeError(
+            'MAP_OST_NOT_DRAINED',
+            `${blockers.length} PGs still need ${ostIds.map((id) => `ost${id}`).join(', ')} (${blockers.slice(0, 3).join('; ')}${blockers.length > 3 ? '; ...' : ''}): wait until every PG is clean without them (stripefs pg wait-clean) and retry`,
+            { ostIds, pgs: blockers.length },
+          );
+        return removeOsts(s, ostIds);
+      },
+      `remove ${ostIds.map((id) => `ost${id}`).join(' ')}`,
+    );
+    for (const id of ostIds) {
+      this.usage.delete(id);
+      this.downSinceMs.delete(id);
+    }
+    for (const ossId of this.lastSeenMs.keys())
+      if (!state.oss.some((o) => o.ossId === ossId)) this.lastSeenMs.delete(ossId);
     return state.map.epoch;
   }
 

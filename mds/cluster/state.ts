@@ -8,6 +8,7 @@ import {
   type OstState,
   type Pool,
   type RuleSpec,
+  removeOsts as removeMapOsts,
   setOstState,
   setOstWeight,
   validateMap,
@@ -22,7 +23,23 @@ export interface OssRecord {
   grpcAddress: string;
   bulkAddress: string;
   adminAddress: string;
+  /** Addresses for clients outside the cluster network; absent or empty: the three above. */
+  publicGrpcAddress?: string;
+  publicBulkAddress?: string;
+  publicAdminAddress?: string;
   osts: { name: string; id: number }[];
+}
+
+type PublicAddressKey = 'publicGrpcAddress' | 'publicBulkAddress' | 'publicAdminAddress';
+/** A RegisterOss request; the public addresses may be left out (they default to none). */
+export type Registration = Omit<RegisterOssRequest__Output, PublicAddressKey> &
+  Partial<Pick<RegisterOssRequest__Output, PublicAddressKey>>;
+
+/** An OST removed from the map (`stripefs ost rm`): its folder may not come back with its objects. */
+export interface RemovedOst {
+  ossId: string;
+  name: string;
+  id: number;
 }
 
 export interface PoolRecord extends Pool {
@@ -38,7 +55,12 @@ export interface ClusterState {
   adminOut: number[];
   /** OSTs whose weight an admin set (capacity no longer drives it). */
   manualWeight: number[];
+  /** The last REMOVED_OSTS_KEPT_MAX OSTs removed from the map (absent in states older than removal). */
+  removedOsts?: RemovedOst[];
 }
+
+/** Removed OSTs remembered, so an old folder cannot register its stale objects as a new OST. */
+export const REMOVED_OSTS_KEPT_MAX = 4_096;
 
 export const ROOT_BUCKET_NAME = 'default';
 /** The smallest weight capacity yields, so a tiny test OST still receives data. */
@@ -69,7 +91,7 @@ function withEpoch(prev: ClusterState, next: ClusterState): ClusterState {
   return { ...next, map };
 }
 
-function checkRegistration(req: RegisterOssRequest__Output): void {
+function checkRegistration(req: Registration): void {
   for (const [field, value] of [
     ['ossId', req.ossId],
     ['host', req.host],
@@ -90,25 +112,73 @@ function checkRegistration(req: RegisterOssRequest__Output): void {
   }
 }
 
+/** Ids held by the OSTs of every other OSS, for the "is this id free" check. */
+function idsOfOthers(state: ClusterState, ossId: string): Map<number, string> {
+  const taken = new Map<number, string>();
+  for (const oss of state.oss)
+    if (oss.ossId !== ossId) for (const o of oss.osts) taken.set(o.id, `${oss.ossId}/${o.name}`);
+  return taken;
+}
+
+/** The id a new OST gets: the one configured for it if free, else the next never given. */
+function idOfNewOst(
+  state: ClusterState,
+  req: Registration,
+  ost: Registration['osts'][number],
+  taken: Map<number, string>,
+  nextOstId: number,
+): number {
+  const removed = (state.removedOsts ?? []).find((r) => r.ossId === req.ossId && r.name === ost.name);
+  if (removed && ost.usedBytes > 0)
+    throw new StripeError(
+      'MAP_OST_REMOVED',
+      `${req.ossId}/${ost.name} was ost${removed.id}, removed from the map (stripefs ost rm), and its folder still holds ${ost.usedBytes} bytes of objects the cluster no longer tracks: start it with an empty folder to add it as a new OST`,
+      { ossId: req.ossId, ost: ost.name, ostId: removed.id },
+    );
+  if (ost.id === undefined) {
+    let id = nextOstId;
+    while (taken.has(id)) id++;
+    return id;
+  }
+  const holder = taken.get(ost.id);
+  if (holder !== undefined)
+    throw new StripeError(
+      'MAP_OST_ID_CONFLICT',
+      `${req.ossId}/${ost.name} asks for id ${ost.id} (oss.ostIds), which ${holder} holds: give each OST of the cluster its own id`,
+      { ossId: req.ossId, ost: ost.name, ostId: ost.id },
+    );
+  return ost.id;
+}
+
 /** Adds new OSTs, marks known ones up (and in unless an admin took them out), updates addresses. */
 export function registerOss(
   state: ClusterState,
-  req: RegisterOssRequest__Output,
+  req: Registration,
 ): { state: ClusterState; ids: Map<string, number> } {
   checkRegistration(req);
   const known = state.oss.find((o) => o.ossId === req.ossId);
   const ids = new Map<string, number>((known?.osts ?? []).map((o) => [o.name, o.id]));
+  const taken = idsOfOthers(state, req.ossId);
+  for (const id of ids.values()) taken.set(id, `${req.ossId}`);
   let map = state.map;
   let nextOstId = state.nextOstId;
   const added: { id: number; name: string; weight: number }[] = [];
   for (const ost of req.osts) {
     let id = ids.get(ost.name);
     if (id === undefined) {
-      id = nextOstId++;
+      id = idOfNewOst(state, req, ost, taken, nextOstId);
+      taken.set(id, `${req.ossId}/${ost.name}`);
+      nextOstId = Math.max(nextOstId, id + 1);
       ids.set(ost.name, id);
       added.push({ id, name: `ost${id}`, weight: weightOfCapacity(ost.totalBytes) });
       continue;
     }
+    if (ost.id !== undefined && ost.id !== id)
+      throw new StripeError(
+        'MAP_OST_ID_CONFLICT',
+        `${req.ossId}/${ost.name} is ost${id} in the map, but oss.ostIds asks for ${ost.id}: configure ${id} for it`,
+        { ossId: req.ossId, ost: ost.name, ostId: id },
+      );
     const inAgain = !state.adminOut.includes(id);
     map = setOstState(map, id, inAgain ? { up: true, in: true } : { up: true });
     if (!state.manualWeight.includes(id)) map = setOstWeight(map, id, weightOfCapacity(ost.totalBytes));
@@ -129,10 +199,49 @@ export function registerOss(
     grpcAddress: req.grpcAddress,
     bulkAddress: req.bulkAddress,
     adminAddress: req.adminAddress,
+    ...(req.publicGrpcAddress
+      ? {
+          publicGrpcAddress: req.publicGrpcAddress,
+          publicBulkAddress: req.publicBulkAddress ?? '',
+          publicAdminAddress: req.publicAdminAddress ?? '',
+        }
+      : {}),
     osts: [...ids].map(([name, id]) => ({ name, id })),
   };
   const oss = [...state.oss.filter((o) => o.ossId !== req.ossId), record];
-  return { state: withEpoch(state, { ...state, map, oss, nextOstId }), ids };
+  const removedOsts = state.removedOsts?.filter(
+    (r) => r.ossId !== req.ossId || !added.some((a) => ids.get(r.name) === a.id),
+  );
+  return {
+    state: withEpoch(state, { ...state, map, oss, nextOstId, ...(removedOsts ? { removedOsts } : {}) }),
+    ids,
+  };
+}
+
+/**
+ * Removes OSTs from the map and their OSS records (an OSS left without OSTs goes too), and
+ * remembers them so their old folders cannot come back with stale objects. The caller checks
+ * that nothing still needs them (ClusterService.remove).
+ */
+export function removeOsts(state: ClusterState, ostIds: readonly number[]): ClusterState {
+  for (const id of ostIds) requireOst(state, id);
+  const gone = new Set(ostIds);
+  const removed: RemovedOst[] = [];
+  const oss: OssRecord[] = [];
+  for (const record of state.oss) {
+    for (const o of record.osts)
+      if (gone.has(o.id)) removed.push({ ossId: record.ossId, name: o.name, id: o.id });
+    const osts = record.osts.filter((o) => !gone.has(o.id));
+    if (osts.length > 0) oss.push({ ...record, osts });
+  }
+  return withEpoch(state, {
+    ...state,
+    map: removeMapOsts(state.map, ostIds),
+    oss,
+    adminOut: state.adminOut.filter((id) => !gone.has(id)),
+    manualWeight: state.manualWeight.filter((id) => !gone.has(id)),
+    removedOsts: [...(state.removedOsts ?? []), ...removed].slice(-REMOVED_OSTS_KEPT_MAX),
+  });
 }
 
 function requireOst(state: ClusterState, ostId: number): void {

@@ -27,6 +27,9 @@ export function stateToWire(state: ClusterState, usage: ReadonlyMap<number, OstU
       grpcAddress: oss?.grpcAddress ?? '',
       bulkAddress: oss?.bulkAddress ?? '',
       adminAddress: oss?.adminAddress ?? '',
+      publicGrpcAddress: oss?.publicGrpcAddress ?? '',
+      publicBulkAddress: oss?.publicBulkAddress ?? '',
+      publicAdminAddress: oss?.publicAdminAddress ?? '',
       usedBytes: used?.usedBytes ?? 0,
       totalBytes: used?.totalBytes ?? 0,
     };

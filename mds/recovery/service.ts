@@ -123,6 +123,34 @@ export class RecoveryService {
     const stored = (await this.db.get(KEYS.recoverySettings)) as Partial<RecoverySettings> | undefined;
     if (stored) this.settings = { ...this.settings, ...stored };
     this.cluster.beforeCommit = (prev, next) => this.onMapChange(prev, next);
+    this.cluster.removalBlockers = (state, ostIds) => this.removalBlockers(state, ostIds);
+  }
+
+  /**
+   * Why OSTs cannot leave the map yet, one line per PG: a holder record still names one (its copy
+   * is not yet made on the PG's new members), the placement still uses one, or a repair waits for
+   * one. Empty once every PG is clean without them.
+   */
+  removalBlockers(state: ClusterState, ostIds: ReadonlySet<number>): string[] {
+    const blockers = new Map<string, string>();
+    for (const [key, holders] of this.holders) {
+      const held = holders.find((id) => ostIds.has(id));
+      if (held !== undefined)
+        blockers.set(key, `PG ${key} keeps a copy on ost${held} not yet made elsewhere`);
+    }
+    for (const pool of state.pools)
+      for (let pg = 0; pg < pool.pgCount; pg++) {
+        const placed = placePg(state.map, pool, pg).osts.find((id) => ostIds.has(id));
+        if (placed !== undefined)
+          blockers.set(pgKey(pool.id, pg), `PG ${pgKey(pool.id, pg)} is placed on ost${placed}`);
+      }
+    for (const r of this.repairs.list(this.repairs.queued))
+      if (ostIds.has(r.ostId))
+        blockers.set(
+          pgKey(r.pool, r.pg),
+          `PG ${pgKey(r.pool, r.pg)} waits to repair ${r.objectId} on ost${r.ostId}`,
+        );
+    return [...blockers.values()];
   }
 
   start(): void {
@@ -151,7 +179,7 @@ export class RecoveryService {
     if (next.map.osts.some((o) => o.state.up && !prev.map.osts.find((p) => p.id === o.id)?.state.up))
       void this.repairs.announceDue(next);
     const changes = holderChanges(prev, next, this.holders);
-    const ops: BatchOp[] = [];
+    const ops: BatchOp[] = this.forgetRemoved(prev, next);
     for (const [key, holders] of changes.set) {
       const { poolId, pg } = parsePgKey(key);
       this.holders.set(key, holders);
@@ -162,6 +190,20 @@ export class RecoveryService {
       this.holders.delete(key);
       for (const k of this.estimatesOf(key)) this.estimates.delete(k);
       ops.push({ type: 'del', key: KEYS.holders(poolId, pg) });
+    }
+    return ops;
+  }
+
+  /** Stale-copy records of OSTs a change removed from the map: they will never come back to purge. */
+  private forgetRemoved(prev: ClusterState, next: ClusterState): BatchOp[] {
+    if (next.map.osts.length >= prev.map.osts.length) return [];
+    const kept = new Set(next.map.osts.map((o) => o.id));
+    const ops: BatchOp[] = [];
+    for (const key of this.staleCopies) {
+      const [ostId, poolId, pg] = key.split('/').map(Number);
+      if (kept.has(ostId!)) continue;
+      this.staleCopies.delete(key);
+      ops.push({ type: 'del', key: KEYS.staleCopy(ostId!, poolId!, pg!) });
     }
     return ops;
   }

@@ -1,5 +1,9 @@
 // Runs the built `stripefs` CLI as a user would, capturing its output and exit code.
 import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+/** The built CLI, by absolute path: a test may run it from another folder (`cwd`). */
+export const CLI_SCRIPT = resolve('dist/cli/main.js');
 
 export interface CliResult {
   code: number | null;
@@ -9,11 +13,12 @@ export interface CliResult {
 
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; input?: Buffer; timeoutMs?: number } = {},
+  options: { env?: Record<string, string>; input?: Buffer; timeoutMs?: number; cwd?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/cli/main.js', ...args], {
+    const child = spawn(process.execPath, [CLI_SCRIPT, ...args], {
       env: { ...process.env, ...options.env },
+      ...(options.cwd ? { cwd: options.cwd } : {}),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];

@@ -17,6 +17,9 @@ export interface MapOst {
   'usedBytes'?: (number | string | Long);
   'totalBytes'?: (number | string | Long);
   'adminAddress'?: (string);
+  'publicGrpcAddress'?: (string);
+  'publicBulkAddress'?: (string);
+  'publicAdminAddress'?: (string);
 }
 
 export interface MapOst__Output {
@@ -33,4 +36,7 @@ export interface MapOst__Output {
   'usedBytes': (number);
   'totalBytes': (number);
   'adminAddress': (string);
+  'publicGrpcAddress': (string);
+  'publicBulkAddress': (string);
+  'publicAdminAddress': (string);
 }

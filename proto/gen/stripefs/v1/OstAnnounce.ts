@@ -6,10 +6,14 @@ export interface OstAnnounce {
   'name'?: (string);
   'totalBytes'?: (number | string | Long);
   'usedBytes'?: (number | string | Long);
+  'id'?: (number);
+  '_id'?: "id";
 }
 
 export interface OstAnnounce__Output {
   'name': (string);
   'totalBytes': (number);
   'usedBytes': (number);
+  'id'?: (number);
+  '_id'?: "id";
 }

@@ -11,6 +11,9 @@ export interface RegisterOssRequest {
   'bulkAddress'?: (string);
   'adminAddress'?: (string);
   'osts'?: (_stripefs_v1_OstAnnounce)[];
+  'publicGrpcAddress'?: (string);
+  'publicBulkAddress'?: (string);
+  'publicAdminAddress'?: (string);
 }
 
 export interface RegisterOssRequest__Output {
@@ -22,4 +25,7 @@ export interface RegisterOssRequest__Output {
   'bulkAddress': (string);
   'adminAddress': (string);
   'osts': (_stripefs_v1_OstAnnounce__Output)[];
+  'publicGrpcAddress': (string);
+  'publicBulkAddress': (string);
+  'publicAdminAddress': (string);
 }
