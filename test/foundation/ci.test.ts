@@ -22,5 +22,6 @@ it('.ci/run installs with npm ci, lints, type-checks and runs the README test co
     'npm run typecheck',
     'npm run build:native',
     'npm test',
+    'npm run test:compose',
   ]);
 });
