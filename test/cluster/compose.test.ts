@@ -157,7 +157,7 @@ describe('Dockerfile', () => {
   });
 
   it('its build stage succeeds in a clean copy and leaves production dependencies only', {
-    timeout: 300_000,
+    timeout: 480_000,
   }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'stripefs-docker-'));
     try {
