@@ -111,6 +111,15 @@ describe('the lifecycle of a running cluster: grow, lose a host, drain, remove',
       'OSTs up',
     );
     children.push(launcher.child);
+    // The launcher's control API listens once its banner is out (after every OST is up).
+    await new Promise<void>((resolve, reject) => {
+      let banner = '';
+      launcher.child.stdout?.on('data', (chunk: Buffer) => {
+        banner += chunk.toString();
+        if (banner.includes('Ctrl-C stops every process')) resolve();
+      });
+      launcher.child.once('exit', (code) => reject(new Error(`the launcher exited ${code}`)));
+    });
     const healthy = await waiting.done;
     expect(healthy.code, healthy.stderr).toBe(0);
     expect(healthy.stdout).toMatch(/^HEALTH_OK/);

@@ -10,10 +10,15 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
+const PORT_RANGE_FIRST = 20_000;
+const PORT_RANGE_END = 32_768;
+
 /** A base port with `count` consecutive free ports after it. */
 export async function freePortRange(count: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 40_000);
+    // Below Linux's ephemeral range (32768..60999): a port checked free here may be bound much
+    // later (a launcher's added hosts), and outgoing connections take ephemeral ports meanwhile.
+    const base = PORT_RANGE_FIRST + Math.floor(Math.random() * (PORT_RANGE_END - PORT_RANGE_FIRST - count));
     const checks = await Promise.all(Array.from({ length: count }, (_, i) => isFree(base + i)));
     if (checks.every(Boolean)) return base;
   }
