@@ -2,6 +2,7 @@
 // can run commands in-process.
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerCheckpointCommands } from './commands/ckpt.js';
 import { registerClusterCommands } from './commands/cluster.js';
 import { registerFileCommands } from './commands/files.js';
 import { registerFsckCommands } from './commands/fsck.js';
@@ -17,5 +18,6 @@ export function buildProgram(): Command {
   registerFileCommands(program);
   registerPlacementCommands(program);
   registerFsckCommands(program);
+  registerCheckpointCommands(program);
   return program;
 }
