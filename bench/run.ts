@@ -23,13 +23,14 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   mds: async () => (await import('./mds.js')).runMdsBench,
   client: async () => (await import('./client.js')).runClientBench,
   smallfiles: async () => (await import('./smallfiles.js')).runSmallFilesBench,
+  checkpoint: async () => (await import('./checkpoint.js')).runCheckpointBench,
   // After the shared cluster's users: it starts its own (it kills hosts, with its own timers).
   recovery: async () => (await import('./recovery.js')).runRecoveryBench,
   erasure: async () => (await import('./erasure.js')).runErasureBench,
 };
 
 /** Suites handed the run's shared cluster (each starts its own when run alone from its file). */
-const CLUSTER_SUITES = new Set(['client', 'smallfiles']);
+const CLUSTER_SUITES = new Set(['client', 'smallfiles', 'checkpoint']);
 const MiB = 1024 * 1024;
 const RESULTS_DIR = 'bench/results';
 

@@ -110,7 +110,7 @@ export class Checkpoints {
   async commit(step: number, declared: Declared): Promise<SaveResult> {
     checkStep(step);
     const started = performance.now();
-    const published = await commitRanks(this.client, this.dir, step, declared);
+    const published = await commitRanks(this.client, this.dir, step, declared, await this.layoutForSave());
     const pruned = await this.pruneQuietly();
     return { ...published, stagedMs: 0, durableMs: performance.now() - started, ...pruned };
   }

@@ -1,11 +1,11 @@
 // The checkpoint API's namespace operations over StripeClient: small files
 // written whole, the publishing rename, and deleting a flat directory.
 
-import type { Stat, StripeClient } from '../client/index.js';
+import type { Layout, Stat, StripeClient } from '../client/index.js';
 import { StripeError } from '../common/errors.js';
 import { Semaphore } from '../common/semaphore.js';
 import { CHECKPOINT_BOUNDS } from './limits.js';
-import { joinPath } from './names.js';
+import { joinPath, stepName } from './names.js';
 
 export function isCode(err: unknown, ...codes: string[]): boolean {
   return err instanceof StripeError && codes.includes(err.code);
@@ -34,9 +34,17 @@ export async function listOrEmpty(
   }
 }
 
-/** A small file written whole with a fresh name: create (exclusive), write, close (fsync, size committed). */
-export async function writeSmallFile(client: StripeClient, path: string, data: Buffer): Promise<void> {
-  const handle = await client.open(path, 'wx');
+/**
+ * A small file written whole with a fresh name: create (exclusive), write, close (fsync, size
+ * committed). With the checkpoint's layout: a manifest must survive what its data survives.
+ */
+export async function writeSmallFile(
+  client: StripeClient,
+  path: string,
+  data: Buffer,
+  layout: Layout,
+): Promise<void> {
+  const handle = await client.open(path, 'wx', { layout });
   try {
     await handle.write(data, 0, data.length, 0);
   } finally {
@@ -81,4 +89,17 @@ export async function removeTree(client: StripeClient, path: string): Promise<nu
     if (!isCode(err, 'NS_NOT_FOUND')) throw err;
   });
   return freedBytes;
+}
+
+/** CKPT_EXISTS when checkpoint `step` is already published in `dir` (checked before any byte is sent). */
+export async function refuseIfPublished(client: StripeClient, dir: string, step: number): Promise<void> {
+  const exists = await client.stat(joinPath(dir, stepName(step))).then(
+    () => true,
+    (err: unknown) => (isCode(err, 'NS_NOT_FOUND') ? false : Promise.reject(err)),
+  );
+  if (exists)
+    throw new StripeError('CKPT_EXISTS', `a checkpoint of step ${step} is already published in ${dir}`, {
+      dir,
+      step,
+    });
 }

@@ -3,7 +3,7 @@
 // rename nothing of the checkpoint is visible; after it, all of it is, with
 // its manifest: a reader can never see a partial checkpoint.
 
-import type { StripeClient } from '../client/index.js';
+import type { Layout, StripeClient } from '../client/index.js';
 import { StripeError } from '../common/errors.js';
 import { encodeJson, MANIFEST_FORMAT, type Manifest, type RankRecord } from './manifest.js';
 import { joinPath, MANIFEST_NAME, stepName } from './names.js';
@@ -44,15 +44,16 @@ export async function writeManifest(
   client: StripeClient,
   stagingPath: string,
   manifest: Manifest,
+  layout: Layout,
 ): Promise<void> {
   const path = joinPath(stagingPath, MANIFEST_NAME);
   const data = encodeJson(manifest);
   try {
-    await writeSmallFile(client, path, data);
+    await writeSmallFile(client, path, data, layout);
   } catch (err) {
     if (!isCode(err, 'NS_EXISTS')) throw err;
     await client.unlink(path);
-    await writeSmallFile(client, path, data);
+    await writeSmallFile(client, path, data, layout);
   }
 }
 

@@ -3,12 +3,12 @@
 // nothing) while a declared rank or part is missing or a rank is being saved
 // again, then write the manifest and rename, as a single save does.
 
-import type { StripeClient } from '../client/index.js';
+import type { Layout, StripeClient } from '../client/index.js';
 import { StripeError } from '../common/errors.js';
 import { CHECKPOINT_BOUNDS } from './limits.js';
 import { decodeRankRecord, type RankRecord } from './manifest.js';
 import { joinPath, rankOfRecordName, STAGING_DIR, sharedStagingName, stepName } from './names.js';
-import { listOrEmpty, mapBounded, readSmallFile } from './namespace.js';
+import { listOrEmpty, mapBounded, readSmallFile, refuseIfPublished } from './namespace.js';
 import { buildManifest, publish, writeManifest } from './publish.js';
 
 /** What a commit must find staged: ranks 0..ranks-1, and/or these part names. */
@@ -37,8 +37,10 @@ export async function commitRanks(
   dir: string,
   step: number,
   declared: Declared,
+  layout: Layout,
 ): Promise<{ step: number; path: string; bytes: number; parts: number }> {
   checkDeclared(declared);
+  await refuseIfPublished(client, dir, step);
   const stagingPath = joinPath(dir, STAGING_DIR, sharedStagingName(step));
   const entries = await listOrEmpty(client, stagingPath);
   const sizes = new Map(entries.map((e) => [e.name, e.stat.size]));
@@ -62,7 +64,7 @@ export async function commitRanks(
   });
   refuseIfIncomplete(dir, step, declared, records, sizes);
   const manifest = buildManifest(step, records, declared.meta, Date.now());
-  await writeManifest(client, stagingPath, manifest);
+  await writeManifest(client, stagingPath, manifest, layout);
   const path = await publish(client, stagingPath, dir, step);
   return { step, path, bytes: manifest.bytes, parts: manifest.parts.length };
 }

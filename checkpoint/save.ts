@@ -14,9 +14,8 @@ import {
   rankRecordName,
   STAGING_DIR,
   sharedStagingName,
-  stepName,
 } from './names.js';
-import { isCode, removeTree, writeSmallFile } from './namespace.js';
+import { isCode, refuseIfPublished, removeTree, writeSmallFile } from './namespace.js';
 import { type Parts, partEntries } from './parts.js';
 import { buildManifest, publish, writeManifest } from './publish.js';
 import {
@@ -107,13 +106,18 @@ function modeOf(ctx: SaveContext, options: SaveOptions): StagingMode {
 }
 
 /** Writes a rank's record under a temporary name and renames it into place: it appears whole. */
-async function writeRankRecord(ctx: SaveContext, stagingPath: string, record: RankRecord): Promise<void> {
+async function writeRankRecord(
+  ctx: SaveContext,
+  stagingPath: string,
+  record: RankRecord,
+  layout: Layout,
+): Promise<void> {
   const final = joinPath(stagingPath, rankRecordName(record.rank));
   const temporary = joinPath(
     stagingPath,
     `.${rankRecordName(record.rank)}.${randomBytes(6).toString('hex')}`,
   );
-  await writeSmallFile(ctx.client, temporary, encodeJson(record));
+  await writeSmallFile(ctx.client, temporary, encodeJson(record), layout);
   await ctx.client.rename(temporary, final);
 }
 
@@ -130,16 +134,7 @@ async function prepare(
   const layout = await request.layout();
   let stagingPath: string;
   if (rank === undefined) {
-    // Fail before any byte is sent when the step is already there.
-    const exists = await ctx.client.stat(joinPath(dir, stepName(step))).then(
-      () => true,
-      (err: unknown) => (isCode(err, 'NS_NOT_FOUND') ? false : Promise.reject(err)),
-    );
-    if (exists)
-      throw new StripeError('CKPT_EXISTS', `a checkpoint of step ${step} is already published in ${dir}`, {
-        dir,
-        step,
-      });
+    await refuseIfPublished(ctx.client, dir, step);
     stagingPath = joinPath(dir, STAGING_DIR, privateStagingName(step, Date.now()));
     await ctx.client.mkdir(stagingPath);
   } else {
@@ -161,7 +156,7 @@ async function prepare(
     onUploaded: () => emit('uploading'),
   });
   set(rankSave);
-  return { rankSave, stagingPath };
+  return { rankSave, stagingPath, layout };
 }
 
 export function startSave(ctx: SaveContext, request: SaveRequest): SaveHandle {
@@ -178,14 +173,14 @@ export function startSave(ctx: SaveContext, request: SaveRequest): SaveHandle {
     emit('staged');
     return { bytes, ms: performance.now() - started };
   });
-  const durable = setup.then(async ({ rankSave, stagingPath }): Promise<SaveResult> => {
+  const durable = setup.then(async ({ rankSave, stagingPath, layout }): Promise<SaveResult> => {
     try {
       const record = await rankSave.done;
       emit('flushed');
       const { ms: stagedMs } = await staged;
       const result = { step, bytes: record.bytes, parts: record.parts.length, stagedMs };
       if (rank !== undefined) {
-        await writeRankRecord(ctx, stagingPath, record);
+        await writeRankRecord(ctx, stagingPath, record, layout);
         return {
           ...result,
           path: stagingPath,
@@ -194,7 +189,12 @@ export function startSave(ctx: SaveContext, request: SaveRequest): SaveHandle {
           progress: progress(),
         };
       }
-      await writeManifest(ctx.client, stagingPath, buildManifest(step, [record], options.meta, Date.now()));
+      await writeManifest(
+        ctx.client,
+        stagingPath,
+        buildManifest(step, [record], options.meta, Date.now()),
+        layout,
+      );
       emit('manifest');
       emit('publishing');
       const path = await publish(ctx.client, stagingPath, request.dir, step);

@@ -1,9 +1,15 @@
 // Shared by the checkpoint tests: seeded parts of chosen sizes, as buffers or
-// as streams cut into seeded chunk sizes, and a byte-exact comparison.
+// as streams cut into seeded chunk sizes, a byte-exact comparison, and a
+// cluster per suite.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { StripeClient } from '../../client/index.js';
+import { StripeError } from '../../common/errors.js';
 import type { Random } from '../../common/random.js';
-import { seededBytes } from '../client/cluster.js';
+import { type Cluster, seededBytes, startCluster } from '../client/cluster.js';
 
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
@@ -61,4 +67,46 @@ export async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+export interface SuiteCluster {
+  cluster: Cluster;
+  client: StripeClient;
+  /** A local temporary folder of the suite's own (data files, local staging). */
+  folder: string;
+}
+
+/** Starts a cluster, a client and a local folder before the suite's tests and stops them after. */
+export function suiteCluster(seed: number): SuiteCluster {
+  const env = {} as SuiteCluster;
+  beforeAll(async () => {
+    env.cluster = await startCluster();
+    env.client = await StripeClient.connect({
+      mds: env.cluster.mdsAddress,
+      seed,
+      limits: { cacheBytesMax: 32 * MiB },
+    });
+    env.folder = mkdtempSync(join(tmpdir(), 'stripefs-ckpt-'));
+  });
+  afterAll(async () => {
+    await env.client?.close();
+    await env.cluster?.stop();
+    if (env.folder) rmSync(env.folder, { recursive: true, force: true });
+  });
+  return env;
+}
+
+/** The registry code `work` fails with (a StripeError), or undefined when it succeeds. */
+export async function codeOf(work: Promise<unknown>): Promise<string | undefined> {
+  return (await rejectionOf(work))?.code;
+}
+
+export async function rejectionOf(work: Promise<unknown>): Promise<StripeError | undefined> {
+  try {
+    await work;
+    return undefined;
+  } catch (err) {
+    if (err instanceof StripeError) return err;
+    throw err;
+  }
 }

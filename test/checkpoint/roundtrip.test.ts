@@ -4,17 +4,16 @@
 // async in memory and async on a local disk folder; loads as buffers and as
 // streams; bounded staging and stripes in flight; nothing visible before the
 // publishing rename; bad input answered with registry codes.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkpoints, STAGING_DIR } from '../../checkpoint/index.js';
-import { type Layout, StripeClient } from '../../client/index.js';
+import type { Layout } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
 import { seededRandom, seedFromEnv } from '../../common/random.js';
-import { type Cluster, clusterAvailable, seededBytes, startCluster } from '../client/cluster.js';
-import { expectSameParts, KiB, MiB, partsOf, readAll, seededParts } from './helpers.js';
+import { clusterAvailable, seededBytes } from '../client/cluster.js';
+import { codeOf, expectSameParts, KiB, MiB, partsOf, readAll, seededParts, suiteCluster } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`checkpoint roundtrip seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -25,43 +24,16 @@ const LAYOUTS: Record<string, Layout> = {
   ec42: { pattern: 'ec', stripeSize: S, k: 4, m: 2, failureDomain: 'host' },
 };
 
-async function codeOf(work: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await work;
-    return undefined;
-  } catch (err) {
-    if (err instanceof StripeError) return err.code;
-    throw err;
-  }
-}
-
 describe.skipIf(!clusterAvailable())('checkpoints on a real cluster', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-  let localDir: string;
-
-  beforeAll(async () => {
-    cluster = await startCluster();
-    client = await StripeClient.connect({
-      mds: cluster.mdsAddress,
-      seed: SEED,
-      limits: { cacheBytesMax: 32 * MiB },
-    });
-    localDir = mkdtempSync(join(tmpdir(), 'stripefs-ckpt-stage-'));
-  });
-  afterAll(async () => {
-    await client?.close();
-    await cluster?.stop();
-    if (localDir) rmSync(localDir, { recursive: true, force: true });
-  });
+  const env = suiteCluster(SEED);
 
   for (const [name, layout] of Object.entries(LAYOUTS)) {
-    it(`${name}: empty checkpoints, and 120 parts from 0 bytes up, sync, async in memory and async on disk`, async () => {
+    it(`${name}: empty checkpoints, and 100 parts from 0 bytes up, sync, async in memory and async on disk`, async () => {
       const random = seededRandom(SEED);
       const unit = layout.pattern === 'ec' ? 4 * S : S;
-      const ck = checkpoints(client, `/ck-${name}`, {
+      const ck = checkpoints(env.client, `/ck-${name}`, {
         layout,
-        stagingDir: localDir,
+        stagingDir: env.folder,
         stagingBytesMax: 24 * unit,
       });
       const none = await ck.save(0, {});
@@ -76,7 +48,7 @@ describe.skipIf(!clusterAvailable())('checkpoints on a real cluster', () => {
       const modes = [{}, { async: true, staging: 'memory' }, { async: true, staging: 'disk' }] as const;
       for (const [i, mode] of modes.entries()) {
         const step = 10 + i;
-        const specs = seededParts(random, 120, unit, 3 * unit, SEED + step * 1000);
+        const specs = seededParts(random, 100, unit, 2 * unit, SEED + step * 1000);
         const parts = partsOf(specs, random);
         if ('async' in mode) {
           const handle = await ck.save(step, parts, mode);
@@ -88,19 +60,19 @@ describe.skipIf(!clusterAvailable())('checkpoints on a real cluster', () => {
         const streams = await ck.loadStreams(step, { parts: specs.slice(0, 12).map((s) => s.name) });
         for (const s of specs.slice(0, 12))
           expect((await readAll(streams.get(s.name) as Readable)).equals(s.data)).toBe(true);
-        expect(await ck.verify(step)).toMatchObject({ step, ok: true, parts: 120, bad: [] });
+        expect(await ck.verify(step)).toMatchObject({ step, ok: true, parts: 100, bad: [] });
       }
       expect((await ck.list()).map((c) => c.step)).toEqual([0, 1, 10, 11, 12]);
       expect((await ck.latest())?.step).toBe(12);
       // Nothing left in staging, in the cluster or on the local disk.
-      expect(await client.readdir(`/ck-${name}/${STAGING_DIR}`)).toEqual([]);
-      expect(readdirSync(localDir)).toEqual([]);
+      expect(await env.client.readdir(`/ck-${name}/${STAGING_DIR}`)).toEqual([]);
+      expect(readdirSync(env.folder)).toEqual([]);
     });
   }
 
   it('async saves hold at most stagingBytesMax, and inFlightBytesMax in whole units in flight, however large they are', async () => {
     const layout: Layout = { pattern: 'raid0', stripeSize: S, stripeCount: 4 };
-    const ck = checkpoints(client, '/ck-bounded', {
+    const ck = checkpoints(env.client, '/ck-bounded', {
       layout,
       stagingBytesMax: 8 * S,
       inFlightBytesMax: 3 * S + 100,
@@ -124,8 +96,40 @@ describe.skipIf(!clusterAvailable())('checkpoints on a real cluster', () => {
     expect(ck.staging().idleBytes).toBe(0);
   });
 
+  it('on a local disk folder an async save holds at most stagingDiskBytesMax there; a sync save lends whole units uncopied', async () => {
+    const layout: Layout = { pattern: 'raid0', stripeSize: S, stripeCount: 4 };
+    const stagingDir = join(env.folder, 'bounded-disk');
+    const ck = checkpoints(env.client, '/ck-bounded-disk', {
+      layout,
+      stagingDir,
+      stagingDiskBytesMax: 16 * S,
+      stagingSegmentBytes: 4 * S,
+    });
+    // Whole units only: a synchronous save sends every one of them as a view of the caller's buffer.
+    const specs = Array.from({ length: 3 }, (_, i) => ({
+      name: `p${i}`,
+      data: seededBytes(32 * S, SEED + 50 + i),
+    }));
+    const sync = await ck.save(
+      1,
+      specs.map((s) => [s.name, s.data] as [string, Buffer]),
+    );
+    expect(sync.progress?.stagingBytesPeak).toBe(0);
+    const handle = await ck.save(
+      2,
+      specs.map((s) => [s.name, s.data] as [string, Buffer]),
+      { async: true },
+    );
+    await handle.durable;
+    expect(ck.staging().diskBytesPeak).toBeGreaterThan(0);
+    expect(ck.staging().diskBytesPeak).toBeLessThanOrEqual(16 * S);
+    expect(ck.staging().memoryBytesPeak).toBe(0);
+    expectSameParts(await ck.load(2), specs);
+    expect(readdirSync(stagingDir)).toEqual([]);
+  });
+
   it('a save is invisible until its publishing rename: staged, still uploading, nothing listed', async () => {
-    const ck = checkpoints(client, '/ck-hidden', {
+    const ck = checkpoints(env.client, '/ck-hidden', {
       layout: { pattern: 'raid0', stripeSize: S, stripeCount: 2 },
     });
     await ck.save(1, { a: seededBytes(100_000, SEED) });
@@ -155,8 +159,8 @@ describe.skipIf(!clusterAvailable())('checkpoints on a real cluster', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect((await ck.list()).map((c) => c.step)).toEqual([1]);
-    expect((await client.readdir('/ck-hidden')).sort()).toEqual([STAGING_DIR, 'step-0000000001']);
-    expect((await client.readdir(`/ck-hidden/${STAGING_DIR}`)).length).toBe(1);
+    expect((await env.client.readdir('/ck-hidden')).sort()).toEqual([STAGING_DIR, 'step-0000000001']);
+    expect((await env.client.readdir(`/ck-hidden/${STAGING_DIR}`)).length).toBe(1);
     release();
     await saving;
     expect(phases.indexOf('publishing')).toBeLessThan(phases.indexOf('published'));
@@ -167,7 +171,7 @@ describe.skipIf(!clusterAvailable())('checkpoints on a real cluster', () => {
   });
 
   it('bad input gets registry codes and stores nothing', async () => {
-    const ck = checkpoints(client, '/ck-bad', {
+    const ck = checkpoints(env.client, '/ck-bad', {
       layout: { pattern: 'raid0', stripeSize: S, stripeCount: 1 },
     });
     await ck.save(5, { a: Buffer.from('kept') });
@@ -189,12 +193,12 @@ describe.skipIf(!clusterAvailable())('checkpoints on a real cluster', () => {
     expect(await codeOf(ck.load(7))).toBe('CKPT_NOT_FOUND');
     expect(await codeOf(ck.load(5, { parts: ['nope'] }))).toBe('CKPT_NOT_FOUND');
     expect(await codeOf(ck.remove(7))).toBe('CKPT_NOT_FOUND');
-    expect(() => checkpoints(client, 'relative')).toThrow(StripeError);
-    expect(() => checkpoints(client, '/x', { keepLast: 0 })).toThrow(StripeError);
-    expect(() => checkpoints(client, '/x', { inFlightBytesMax: 0 })).toThrow(StripeError);
+    expect(() => checkpoints(env.client, 'relative')).toThrow(StripeError);
+    expect(() => checkpoints(env.client, '/x', { keepLast: 0 })).toThrow(StripeError);
+    expect(() => checkpoints(env.client, '/x', { inFlightBytesMax: 0 })).toThrow(StripeError);
     // A failed save leaves nothing behind, and the checkpoint already there is whole.
     expect((await ck.list()).map((c) => c.step)).toEqual([5]);
-    expect(await client.readdir(`/ck-bad/${STAGING_DIR}`)).toEqual([]);
+    expect(await env.client.readdir(`/ck-bad/${STAGING_DIR}`)).toEqual([]);
     expect((await ck.load(5)).get('a')?.toString()).toBe('kept');
   });
 });

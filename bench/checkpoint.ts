@@ -1,0 +1,191 @@
+// Checkpoint benchmarks against a real cluster, each beside a baseline from
+// the same run: saving 64 parts (4 GiB; --quick 256 MiB) with the checkpoint
+// API against the library's sequential write of one file of the same bytes
+// (4 MiB writes through one handle, closed); the time an async save blocks
+// its caller against the time to its durable publish; loading every part
+// against a sequential read of the one file. Each figure is the median of
+// REPEATS runs, alternated with its baseline; the note gives their spread,
+// since this machine is shared. Loads are checked byte for byte against what
+// was saved, so a full run is also the multi-GiB round trip.
+//
+// The cluster: STRIPEFS_BENCH_MDS=host:port uses a running one; under
+// bench/run.ts the run's shared cluster; else one of its own.
+import { randomFillSync } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { checkpoints } from '../checkpoint/index.js';
+import { type Layout, StripeClient } from '../client/index.js';
+import { type BenchCluster, startBenchCluster } from './cluster.js';
+import { type BenchResult, GB, median, result, type SuiteOptions } from './types.js';
+
+const MiB = 1 << 20;
+const IO_BYTES = 4 * MiB;
+const PARTS = 64;
+/** Distinct source buffers the parts cycle through (memory: a full run holds 8 x 64 MiB of sources). */
+const SOURCES = 8;
+const LAYOUT: Layout = { pattern: 'raid0', stripeSize: MiB, stripeCount: 6 };
+
+interface Sample {
+  seqWriteS: number;
+  saveS: number;
+  asyncBlockedS: number;
+  asyncDurableS: number;
+  seqReadS: number;
+  loadS: number;
+}
+
+function spread(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `${sorted.map((v) => v.toFixed(2)).join(', ')} s`;
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return (performance.now() - started) / 1000;
+}
+
+/** The one-file baseline: the parts' bytes back to back, in IO_BYTES writes through one handle, closed. */
+async function writeOneFile(client: StripeClient, path: string, parts: Buffer[]): Promise<void> {
+  const handle = await client.open(path, 'w', { layout: LAYOUT });
+  let position = 0;
+  for (const part of parts)
+    for (let at = 0; at < part.length; at += IO_BYTES) {
+      const length = Math.min(IO_BYTES, part.length - at);
+      await handle.write(part, at, length, position);
+      position += length;
+    }
+  await handle.close();
+}
+
+async function readOneFile(client: StripeClient, path: string): Promise<number> {
+  const handle = await client.open(path, 'r');
+  const out = Buffer.allocUnsafe(IO_BYTES);
+  let at = 0;
+  while (at < handle.size) {
+    const { bytesRead } = await handle.read(out, 0, Math.min(IO_BYTES, handle.size - at), at);
+    if (bytesRead === 0) break;
+    at += bytesRead;
+  }
+  await handle.close();
+  return at;
+}
+
+export async function runCheckpointBench(
+  opts: SuiteOptions & { totalBytes?: number; repeats?: number },
+): Promise<BenchResult[]> {
+  const command = `node dist/bench/checkpoint.js${opts.quick ? ' --quick' : ''}`;
+  const totalBytes = opts.totalBytes ?? (opts.quick ? 256 : 4096) * MiB;
+  const repeats = opts.repeats ?? (opts.quick ? 3 : 2);
+  const partBytes = Math.floor(totalBytes / PARTS);
+  const external = process.env.STRIPEFS_BENCH_MDS;
+  const shared = external === undefined && opts.cluster ? await opts.cluster() : undefined;
+  const own = external === undefined && !shared ? await startBenchCluster() : undefined;
+  const mds = external ?? ((shared ?? own) as BenchCluster).mdsAddress;
+  const sources = Array.from({ length: SOURCES }, () => randomFillSync(Buffer.allocUnsafe(partBytes)));
+  const parts = Array.from({ length: PARTS }, (_, i) => sources[i % SOURCES] as Buffer);
+  const named = parts.map((data, i) => [`layer${i}.weight`, data] as [string, Buffer]);
+  const bytes = partBytes * PARTS;
+  const writer = await StripeClient.connect({ mds, seed: 1 });
+  const reader = await StripeClient.connect({ mds, seed: 2 });
+  const dir = `/bench-ckpt-${process.pid}`;
+  // Room for a whole save staged in memory: the async save returns once all of it is copied.
+  const ck = checkpoints(writer, dir, { layout: LAYOUT, stagingBytesMax: bytes + 64 * MiB });
+  const samples: Sample[] = [];
+  let firstAsync: { blockedS: number; durableS: number } | undefined;
+  try {
+    await writer.mkdir(dir, { recursive: true });
+    for (let round = 0; round < repeats; round++) {
+      const one = `${dir}/one-file`;
+      const seqWriteS = await timed(() => writeOneFile(writer, one, parts));
+      await reader.dropCache();
+      const seqReadS = await timed(async () => {
+        if ((await readOneFile(reader, one)) !== bytes) throw new Error('the one-file baseline read short');
+      });
+      await writer.unlink(one);
+      const step = 2 * round;
+      const saveS = await timed(() => ck.save(step, named));
+      await reader.dropCache();
+      const loader = checkpoints(reader, dir);
+      let loaded: Map<string, Buffer> | undefined;
+      const loadS = await timed(async () => {
+        loaded = await loader.load(step);
+      });
+      for (const [name, data] of named)
+        if (!loaded?.get(name)?.equals(data)) throw new Error(`checkpoint ${step}: part ${name} differs`);
+      loaded = undefined;
+      await ck.remove(step);
+      const started = performance.now();
+      const handle = await ck.save(step + 1, named, { async: true });
+      const asyncBlockedS = (performance.now() - started) / 1000;
+      await handle.durable;
+      const asyncDurableS = (performance.now() - started) / 1000;
+      // The first async save touches its staging memory for the first time; later ones reuse it.
+      if (round === 0) firstAsync = { blockedS: asyncBlockedS, durableS: asyncDurableS };
+      await ck.remove(step + 1);
+      samples.push({ seqWriteS, saveS, asyncBlockedS, asyncDurableS, seqReadS, loadS });
+      console.error(JSON.stringify({ round, ...samples.at(-1) }));
+    }
+    // The async figures come from saves with warm staging memory (all but the first) when there are some.
+    const warm = samples.length > 1 ? samples.slice(1) : samples;
+    const pick = (key: keyof Sample, from = samples) => median(from.map((s) => s[key]));
+    const seqWrite = bytes / GB / pick('seqWriteS');
+    const seqRead = bytes / GB / pick('seqReadS');
+    const writeBase = {
+      value: seqWrite,
+      name: 'one file of the same bytes, sequential 4 MiB writes, same run',
+    };
+    const readBase = { value: seqRead, name: 'that file read sequentially in 4 MiB reads, same run' };
+    const note = (key: keyof Sample, from = samples) => `runs ${spread(from.map((s) => s[key]))}`;
+    const size = `${PARTS} parts, ${(bytes / GB).toFixed(2)} GB`;
+    return [
+      result('ckpt.baseline.seq-write', seqWrite, 'GB/s', command, undefined, note('seqWriteS')),
+      result(
+        'ckpt.save',
+        bytes / GB / pick('saveS'),
+        'GB/s',
+        command,
+        writeBase,
+        `${size}; ${note('saveS')}`,
+      ),
+      result(
+        'ckpt.save-async-durable',
+        bytes / GB / pick('asyncDurableS', warm),
+        'GB/s',
+        command,
+        writeBase,
+        note('asyncDurableS', warm),
+      ),
+      result(
+        'ckpt.async-blocked',
+        pick('asyncBlockedS', warm),
+        's',
+        command,
+        { value: pick('asyncDurableS', warm), name: 'the same async save until durable (published)' },
+        `caller blocked until staged; ${note('asyncBlockedS', warm)}`,
+      ),
+      result(
+        'ckpt.async-blocked-first',
+        firstAsync?.blockedS ?? 0,
+        's',
+        command,
+        { value: firstAsync?.durableS ?? 0, name: 'that first async save until durable' },
+        'first async save of the process: its staging memory is touched for the first time',
+      ),
+      result('ckpt.baseline.seq-read', seqRead, 'GB/s', command, undefined, note('seqReadS')),
+      result('ckpt.load', bytes / GB / pick('loadS'), 'GB/s', command, readBase, `${size}; ${note('loadS')}`),
+    ];
+  } finally {
+    await ck.close();
+    await writer.rmdir(dir).catch(() => undefined);
+    await writer.close();
+    await reader.close();
+    await own?.stop();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  for (const r of await runCheckpointBench({ quick: process.argv.includes('--quick') }))
+    console.log(
+      `${r.id}: ${r.value.toFixed(3)} ${r.unit}${r.ratio === null ? '' : ` (${r.ratio.toFixed(3)} of ${r.baseline?.toFixed(3)}: ${r.baselineName})`}${r.note ? ` [${r.note}]` : ''}`,
+    );
+}
