@@ -24,13 +24,15 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   client: async () => (await import('./client.js')).runClientBench,
   smallfiles: async () => (await import('./smallfiles.js')).runSmallFilesBench,
   checkpoint: async () => (await import('./checkpoint.js')).runCheckpointBench,
+  // Needs root, /dev/fuse and fio; without them it says so and adds no figures.
+  mount: async () => (await import('./mount.js')).runMountBench,
   // After the shared cluster's users: it starts its own (it kills hosts, with its own timers).
   recovery: async () => (await import('./recovery.js')).runRecoveryBench,
   erasure: async () => (await import('./erasure.js')).runErasureBench,
 };
 
 /** Suites handed the run's shared cluster (each starts its own when run alone from its file). */
-const CLUSTER_SUITES = new Set(['client', 'smallfiles', 'checkpoint']);
+const CLUSTER_SUITES = new Set(['client', 'smallfiles', 'checkpoint', 'mount']);
 const MiB = 1024 * 1024;
 const RESULTS_DIR = 'bench/results';
 

@@ -6,6 +6,7 @@ import { registerCheckpointCommands } from './commands/ckpt.js';
 import { registerClusterCommands } from './commands/cluster.js';
 import { registerFileCommands } from './commands/files.js';
 import { registerFsckCommands } from './commands/fsck.js';
+import { registerMountCommands } from './commands/mount.js';
 import { registerPlacementCommands } from './commands/placement.js';
 
 export function buildProgram(): Command {
@@ -19,5 +20,6 @@ export function buildProgram(): Command {
   registerPlacementCommands(program);
   registerFsckCommands(program);
   registerCheckpointCommands(program);
+  registerMountCommands(program);
   return program;
 }

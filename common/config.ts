@@ -186,6 +186,41 @@ export const CONFIG_SCHEMA = {
     default: '',
     doc: 'Fault knobs every OST starts with, as the JSON object PUT /api/osts/:id/faults takes (e.g. {"writeFailRate":0.1}); empty: none',
   },
+  'mount.attrTimeoutMs': {
+    kind: { type: 'int', min: 0, max: 3_600_000 },
+    default: 1000,
+    doc: "stripefs mount: how long the kernel (and the mount's own cache, filled by listings) keeps an entry's attributes; 0: ask every time. Other clients' changes show after at most this long",
+  },
+  'mount.entryTimeoutMs': {
+    kind: { type: 'int', min: 0, max: 3_600_000 },
+    default: 1000,
+    doc: 'stripefs mount: how long the kernel keeps a name lookup (and a missing name); 0: ask every time',
+  },
+  'mount.opTimeoutMs': {
+    kind: MS,
+    default: 120_000,
+    doc: 'stripefs mount: a file system call not answered in this long fails with ETIMEDOUT (the cluster is gone); a shell never hangs for ever',
+  },
+  'mount.maxWriteBytes': {
+    kind: { type: 'int', min: 4096, max: 1024 * 1024 },
+    default: 128 * 1024,
+    doc: 'stripefs mount: largest write the kernel sends at once (big_writes; libfuse 2 kernels cap it at 128 KiB); the client aggregates writes into whole stripe units',
+  },
+  'mount.maxReadBytes': {
+    kind: { type: 'int', min: 4096, max: 1024 * 1024 },
+    default: 128 * 1024,
+    doc: 'stripefs mount: largest read the kernel sends at once (max_read)',
+  },
+  'mount.runDir': {
+    kind: { type: 'string' },
+    default: '',
+    doc: 'stripefs mount: folder of the files that let `stripefs umount` and `mount --stats` find a running mount (empty: /run/stripefs for root, else the temporary folder)',
+  },
+  'mount.allowOther': {
+    kind: { type: 'bool' },
+    default: true,
+    doc: 'stripefs mount: let users other than the one who mounted use the mount (allow_other; permissions are checked by the kernel, default_permissions)',
+  },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_SCHEMA;

@@ -19,8 +19,8 @@ const G = GrpcStatus;
 
 /**
  * Codes grouped by subsystem: CONFIG_, NS_ (namespace), XATTR_ (extended attributes), LAYOUT_, MAP_, PLACEMENT_,
- * OBJ_ (object store), IO_, FAULT_, REQ_, CKPT_ (checkpoints); OST_DOWN and WRITE_SKIPPED are the client's
- * verdicts on one copy (in `details.failures`, and the reason a skipped copy is reported for repair).
+ * OBJ_ (object store), IO_, MOUNT_, FAULT_, REQ_, CKPT_ (checkpoints); OST_DOWN and WRITE_SKIPPED are the
+ * client's verdicts on one copy (in `details.failures`, and the reason a skipped copy is reported for repair).
  */
 export const ERROR_CODES = {
   CONFIG_INVALID: spec(
@@ -209,6 +209,18 @@ export const ERROR_CODES = {
     503,
     'EIO',
     'A copy missed a write or flush while its OST was down (min_size copies took it) and awaits its repair',
+  ),
+  MOUNT_UNAVAILABLE: spec(
+    G.FAILED_PRECONDITION,
+    503,
+    'ENODEV',
+    'FUSE cannot be used here: not root, no /dev/fuse, or no libfuse.so.2 (the message says which)',
+  ),
+  MOUNT_POINT_INVALID: spec(
+    G.INVALID_ARGUMENT,
+    400,
+    'ENOTDIR',
+    'The mount point is missing, not a directory, already mounted, or not a stripefs mount',
   ),
   FAULT_INJECTED: spec(G.UNAVAILABLE, 503, 'EIO', 'A simulation fault knob failed this request'),
   CKPT_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENOENT', 'No published checkpoint of that step'),

@@ -6,7 +6,8 @@
 // `--require` makes a failure fatal instead.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { nodeHeaders } from './node-headers.mjs';
 
 const SOURCE = 'native/crc32c.c';
 const TARGET = 'native/build/crc32c.node';
@@ -24,13 +25,7 @@ function skip(reason) {
 
 if (process.arch !== 'x64') skip(`${process.arch} has no SSE4.2`);
 if (existsSync(TARGET) && statSync(TARGET).mtimeMs >= statSync(SOURCE).mtimeMs) process.exit(0);
-const prefix = dirname(dirname(process.execPath));
-const headers = [
-  process.env.npm_config_nodedir && join(process.env.npm_config_nodedir, 'include/node'),
-  join(prefix, 'include/node'),
-  '/usr/include/node',
-  '/usr/local/include/node',
-].find((dir) => dir && existsSync(join(dir, 'node_api.h')));
+const headers = nodeHeaders();
 if (!headers) skip("Node's headers (node_api.h) were not found");
 const compiler = process.env.CC ?? 'cc';
 mkdirSync(dirname(TARGET), { recursive: true });

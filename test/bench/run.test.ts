@@ -61,8 +61,8 @@ describe.skipIf(!existsSync(RUNNER))('bench runner', () => {
     };
     const order = [
       at(/^bench: smallfiles \(quick\)\.\.\./),
-      at(/^bench: shared cluster for client, smallfiles, checkpoint up in [\d.]+ s$/),
-      at(/^bench: shared cluster for client, smallfiles, checkpoint stopped in [\d.]+ s$/),
+      at(/^bench: shared cluster for client, smallfiles, checkpoint, mount up in [\d.]+ s$/),
+      at(/^bench: shared cluster for client, smallfiles, checkpoint, mount stopped in [\d.]+ s$/),
       at(/^bench: smallfiles done in /),
       at(/^bench: erasure \(quick\)\.\.\./),
     ];

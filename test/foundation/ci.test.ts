@@ -23,5 +23,6 @@ it('.ci/run installs with npm ci, lints, type-checks and runs the README test co
     'npm run build:native',
     'npm test',
     'npm run test:compose',
+    'npm run test:mount',
   ]);
 });

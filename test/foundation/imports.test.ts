@@ -14,7 +14,8 @@ const ALLOWED: Record<string, string[]> = {
   oss: ['oss', 'placement', 'common', 'proto'],
   client: ['client', 'placement', 'common', 'proto'],
   checkpoint: ['checkpoint', 'client', 'common'],
-  cli: ['cli', 'checkpoint', 'client', 'mds', 'oss', 'placement', 'common', 'proto'],
+  mount: ['mount', 'client', 'common'],
+  cli: ['cli', 'checkpoint', 'client', 'mount', 'mds', 'oss', 'placement', 'common', 'proto'],
 };
 
 function sourceFiles(dir: string): string[] {
