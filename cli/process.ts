@@ -70,10 +70,11 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
     });
   });
   const ready = await new Promise<ReadyLine>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${options.script} not ready in time:\n${tail.join('\n')}`)),
-      options.readyTimeoutMs ?? 60_000,
-    );
+    const timer = setTimeout(() => {
+      // Not ready in time: it is not left running without an owner.
+      child.kill('SIGKILL');
+      reject(new Error(`${options.script} not ready in time:\n${tail.join('\n')}`));
+    }, options.readyTimeoutMs ?? 60_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       try {
         const parsed = JSON.parse(line) as ReadyLine;

@@ -47,8 +47,14 @@ if (missing.length > 0) {
 }
 // The binding needs libfuse2 at build time (scripts/build-fuse.mjs): build again now it is there.
 execFileSync('node', ['scripts/build-fuse.mjs', '--require'], { stdio: 'inherit' });
-const result = spawnSync('npx', ['vitest', 'run', 'test/mount', ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env: { ...process.env, STRIPEFS_TEST_MOUNT: '1' },
-});
+// Real programs moving real data on a shared machine: a test may take minutes (speed is benched, not tested).
+const TEST_TIMEOUT_MS = 900_000;
+const result = spawnSync(
+  'npx',
+  ['vitest', 'run', 'test/mount', `--testTimeout=${TEST_TIMEOUT_MS}`, ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, STRIPEFS_TEST_MOUNT: '1' },
+  },
+);
 process.exit(result.status ?? 1);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from '../client/cluster.js';
 import { startProcess } from '../helpers/process.js';
-import { CLI_SCRIPT, isMounted, mountCluster, mountSupport, sh } from './helpers.js';
+import { CLI_SCRIPT, isMounted, MOUNT_HOOK_TIMEOUT_MS, mountCluster, mountSupport, sh } from './helpers.js';
 
 const unsupported = mountSupport();
 if (unsupported) console.warn(`SKIPPED test/mount/cli.test.ts: ${unsupported}`);
@@ -29,11 +29,11 @@ describe.skipIf(unsupported !== undefined)('stripefs mount and umount on the com
   beforeAll(async () => {
     cluster = await startCluster();
     work = mkdtempSync(join(tmpdir(), 'stripefs-mount-cli-'));
-  });
+  }, MOUNT_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await cluster?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
-  });
+  }, MOUNT_HOOK_TIMEOUT_MS);
 
   const mount = (mountpoint: string) =>
     `node ${CLI_SCRIPT} mount ${mountpoint} --mds ${cluster.mdsAddress} --run-dir ${work}/run`;

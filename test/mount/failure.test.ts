@@ -14,7 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
 import { type Cluster, seededBytes, startCluster } from '../client/cluster.js';
-import { CLI_SCRIPT, isMounted, type Mounted, mountCluster, mountSupport, sh } from './helpers.js';
+import {
+  CLI_SCRIPT,
+  isMounted,
+  MOUNT_HOOK_TIMEOUT_MS,
+  type Mounted,
+  mountCluster,
+  mountSupport,
+  sh,
+} from './helpers.js';
 
 const SEED = seedFromEnv();
 const unsupported = mountSupport();
@@ -100,12 +108,12 @@ describe.skipIf(unsupported !== undefined)('failures under a stripefs mount', ()
     work = mkdtempSync(join(tmpdir(), 'stripefs-mount-fail-'));
     writeFileSync(join(work, 'reader.py'), READER);
     writeFileSync(join(work, 'writer.py'), WRITER);
-  });
+  }, MOUNT_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await mounted?.stop();
     await cluster?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
-  });
+  }, MOUNT_HOOK_TIMEOUT_MS);
 
   for (const [name, layout, victim] of [
     ['replicated:3:host', 'replicated:3:host:1:1M', 0],

@@ -4,7 +4,7 @@
 // `npm run test:mount`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from '../client/cluster.js';
-import { type Mounted, mountCluster, mountSupport, sh } from './helpers.js';
+import { MOUNT_HOOK_TIMEOUT_MS, type Mounted, mountCluster, mountSupport, sh } from './helpers.js';
 
 const unsupported = mountSupport();
 if (unsupported) console.warn(`SKIPPED test/mount/fio.test.ts: ${unsupported}`);
@@ -29,11 +29,11 @@ describe.skipIf(unsupported !== undefined)('fio on a stripefs mount', () => {
     await sh(`mkdir ${mounted.mountpoint}/raid0 ${mounted.mountpoint}/rep3`);
     await sh(`setfattr -n user.stripefs.layout -v raid0:4:1M ${mounted.mountpoint}/raid0`);
     await sh(`setfattr -n user.stripefs.layout -v replicated:3:host:2:1M ${mounted.mountpoint}/rep3`);
-  });
+  }, MOUNT_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await mounted?.stop();
     await cluster?.stop();
-  });
+  }, MOUNT_HOOK_TIMEOUT_MS);
 
   async function fio(dir: string, args: string): Promise<FioJob[]> {
     const out = await sh(

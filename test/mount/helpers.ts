@@ -9,6 +9,10 @@ import { join } from 'node:path';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
 
 export const CLI_SCRIPT = 'dist/cli/main.js';
+/** Generous: on a loaded shared host a mount's start (connect, map, mount) can take a while. */
+const MOUNT_READY_TIMEOUT_MS = 120_000;
+/** beforeAll/afterAll of the mount tests: a cluster start plus a mount. */
+export const MOUNT_HOOK_TIMEOUT_MS = 300_000;
 
 /** Why the mount tests cannot run here, or undefined when they can. */
 export function mountSupport(): string | undefined {
@@ -41,15 +45,25 @@ export async function mountCluster(mdsAddress: string, args: string[] = []): Pro
   const mountpoint = join(base, 'mnt');
   const runDir = join(base, 'run');
   spawnSync('mkdir', ['-p', mountpoint]);
-  const proc = await startProcess({
-    script: CLI_SCRIPT,
-    args: ['mount', mountpoint, '--mds', mdsAddress, '--run-dir', runDir, '--json', ...args],
-    readyTimeoutMs: 60_000,
-  });
-  const stop = async (): Promise<void> => {
-    await proc.stop(30_000);
+  const detach = async (): Promise<void> => {
     await new Promise<void>((done) => execFile('fusermount', ['-uz', mountpoint], () => done()));
     rmSync(base, { recursive: true, force: true });
+  };
+  let proc: StartedProcess;
+  try {
+    proc = await startProcess({
+      script: CLI_SCRIPT,
+      args: ['mount', mountpoint, '--mds', mdsAddress, '--run-dir', runDir, '--json', ...args],
+      readyTimeoutMs: MOUNT_READY_TIMEOUT_MS,
+    });
+  } catch (err) {
+    // A mount that was not ready in time was killed: nothing of it stays mounted.
+    await detach();
+    throw err;
+  }
+  const stop = async (): Promise<void> => {
+    await proc.stop(30_000);
+    await detach();
   };
   return {
     mountpoint,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
 import { type Cluster, startCluster } from '../client/cluster.js';
-import { type Mounted, mountCluster, mountSupport, sh } from './helpers.js';
+import { MOUNT_HOOK_TIMEOUT_MS, type Mounted, mountCluster, mountSupport, sh } from './helpers.js';
 import { fingerprint, makeTree } from './tree.js';
 
 const SEED = seedFromEnv();
@@ -34,7 +34,7 @@ describe.skipIf(unsupported !== undefined)('programs on a stripefs mount', () =>
     work = mkdtempSync(join(tmpdir(), 'stripefs-mount-work-'));
     src = join(work, 'src');
     makeTree(src, SEED);
-  });
+  }, MOUNT_HOOK_TIMEOUT_MS);
   /** Runs a python3 script (Debian's, the one python3-torch installs for) with arguments; its stdout. */
   async function python(script: string, ...args: string[]): Promise<string> {
     const file = join(work, `script-${Math.random().toString(36).slice(2)}.py`);
@@ -46,7 +46,7 @@ describe.skipIf(unsupported !== undefined)('programs on a stripefs mount', () =>
     await mounted?.stop();
     await cluster?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
-  });
+  }, MOUNT_HOOK_TIMEOUT_MS);
 
   it('cp -a in and out keeps every byte, mode, mtime and symlink', async () => {
     await sh(`cp -a ${src} ${mnt}/cp`);

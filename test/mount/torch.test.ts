@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
 import { type Cluster, startCluster } from '../client/cluster.js';
-import { type Mounted, mountCluster, mountSupport, sh } from './helpers.js';
+import { MOUNT_HOOK_TIMEOUT_MS, type Mounted, mountCluster, mountSupport, sh } from './helpers.js';
 
 const SEED = seedFromEnv();
 const unsupported = mountSupport();
@@ -80,12 +80,12 @@ describe.skipIf(unsupported !== undefined)('PyTorch DataLoader on a stripefs mou
     work = mkdtempSync(join(tmpdir(), 'stripefs-torch-'));
     writeFileSync(join(work, 'make.py'), MAKE);
     writeFileSync(join(work, 'train.py'), TRAIN);
-  });
+  }, MOUNT_HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await mounted?.stop();
     await cluster?.stop();
     if (work) rmSync(work, { recursive: true, force: true });
-  });
+  }, MOUNT_HOOK_TIMEOUT_MS);
 
   it(`${WORKERS} workers read ${SAMPLES} small files for two epochs, every sample intact`, async () => {
     const dataset = `${mounted.mountpoint}/dataset`;
