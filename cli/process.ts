@@ -4,6 +4,7 @@
 // processes (through test/helpers/process.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { PARENT_PID_ENV } from '../common/parent-watch.js';
 
 export interface ReadyLine {
   event: 'ready';
@@ -43,7 +44,8 @@ const STDERR_TAIL_LINES = 40;
 /**
  * Every child still running. When this process exits (a launcher that
  * crashes, a test worker that gives up on a timed-out test) they are killed
- * with it: a server is never left behind without its owner.
+ * with it. A parent killed with SIGKILL runs no handler, so each child is also told our pid
+ * (STRIPEFS_PARENT_PID) and stops by itself once we are gone (common/parent-watch.ts).
  */
 const liveChildren = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -53,7 +55,12 @@ process.once('exit', () => {
 export async function startProcess(options: StartOptions): Promise<StartedProcess> {
   const [command, ...prefix] = [...(options.execVia ?? []), process.execPath];
   const child = spawn(command as string, [...prefix, options.script, ...(options.args ?? [])], {
-    env: { ...process.env, STRIPEFS_LOG_LEVEL: 'warn', ...options.env },
+    env: {
+      ...process.env,
+      STRIPEFS_LOG_LEVEL: 'warn',
+      [PARENT_PID_ENV]: String(process.pid),
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const tail: string[] = [];

@@ -352,7 +352,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
 /** Every environment variable the schema knows, for docs and the docker-compose check. */
 export function knownEnvNames(): Set<string> {
-  const names = new Set<string>(['STRIPEFS_CONFIG', 'STRIPEFS_SEED']);
+  const names = new Set<string>(['STRIPEFS_CONFIG', 'STRIPEFS_SEED', 'STRIPEFS_PARENT_PID']);
   for (const key of Object.keys(CONFIG_SCHEMA) as ConfigKey[]) names.add(envNameOf(key));
   return names;
 }

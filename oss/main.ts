@@ -1,5 +1,6 @@
 // OSS composition root: configuration, builder, ready line, signals.
 import { loadConfig } from '../common/config.js';
+import { watchParent } from '../common/parent-watch.js';
 import { buildOss } from './build.js';
 
 const oss = await buildOss(loadConfig({ env: process.env }));
@@ -9,3 +10,4 @@ process.stdout.write(`${JSON.stringify(ready)}\n`);
 const stop = (): void => void oss.close().then(() => process.exit(0));
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
+watchParent(process.env, stop);
