@@ -9,7 +9,15 @@ import { BlockCache } from './cache.js';
 import type { ClientContext } from './context.js';
 import { ClientCounters } from './counters.js';
 import { type OpenFlags, StripeFileHandle } from './file-handle.js';
-import { type FileLayout, type Layout, layoutFromWire, layoutToWire } from './layout.js';
+import {
+  checkLayout,
+  type FileLayout,
+  type Layout,
+  type LayoutInput,
+  layoutFromWire,
+  layoutToWire,
+  requireLayoutFromWire,
+} from './layout.js';
 import { type ClientLimits, clientLimits } from './limits.js';
 import type { ClientNetwork } from './map.js';
 import { MdsClient, type OwnerFields } from './mds-client.js';
@@ -22,8 +30,8 @@ import { readStreamOf, writeStreamOf } from './streams.js';
 import { checkTruncateSize, truncateObjects } from './truncate.js';
 
 export type { OpenFlags, StripeFileHandle } from './file-handle.js';
-export type { Layout, LayoutPattern } from './layout.js';
-export { normalizeLayout, parseLayout } from './layout.js';
+export type { Layout, LayoutInput, LayoutPattern } from './layout.js';
+export { checkLayout, formatLayout, parseLayout } from './layout.js';
 export type { ClientLimits } from './limits.js';
 export { CLIENT_NETWORKS, type ClientNetwork, ostAddressesOf } from './map.js';
 export type { OwnerFields } from './mds-client.js';
@@ -79,12 +87,14 @@ const TYPES: Record<string, Stat['type']> = {
   FILE_TYPE_SYMLINK: 'symlink',
 };
 
+/** A caller's layout, checked here (LAYOUT_INVALID before any request), in its wire form. */
+function wireLayoutOf(layout: LayoutInput | undefined) {
+  return layout ? layoutToWire(checkLayout(layout)) : undefined;
+}
+
 function statOf(attr: Attr__Output): Stat {
   const type = TYPES[attr.type] ?? 'file';
-  const layout =
-    attr.layout && attr.layout.pattern !== 'LAYOUT_PATTERN_UNSPECIFIED'
-      ? layoutFromWire(attr.layout).layout
-      : undefined;
+  const layout = layoutFromWire(attr.layout)?.layout;
   return {
     inode: attr.inode,
     type,
@@ -110,8 +120,7 @@ function fileLayoutOf(path: string, attr: Attr__Output): FileLayout {
     throw new StripeError('NS_IS_DIR', `${path} is a directory`, { path });
   if (attr.type === 'FILE_TYPE_SYMLINK')
     throw new StripeError('NS_IS_SYMLINK', `${path} is a symlink`, { path });
-  if (!attr.layout) throw new Error(`MDS returned ${path} without a layout`);
-  return layoutFromWire(attr.layout);
+  return requireLayoutFromWire(attr.layout, `${path} as the MDS returned it`);
 }
 
 /**
@@ -195,9 +204,9 @@ export class StripeClient {
 
   async mkdir(
     path: string,
-    options: { recursive?: boolean; layout?: Layout } & OwnerFields = {},
+    options: { recursive?: boolean; layout?: LayoutInput } & OwnerFields = {},
   ): Promise<void> {
-    const layout = options.layout ? layoutToWire(options.layout) : undefined;
+    const layout = wireLayoutOf(options.layout);
     const { mode, uid, gid } = options;
     await this.timed(this.ctx.mds.mkdir(path, options.recursive ?? false, layout, { mode, uid, gid }));
   }
@@ -359,7 +368,7 @@ export class StripeClient {
   async open(
     path: string,
     flags: OpenFlags = 'r',
-    options: { layout?: Layout; growOnly?: boolean; writeBehindBytesMax?: number } & OwnerFields = {},
+    options: { layout?: LayoutInput; growOnly?: boolean; writeBehindBytesMax?: number } & OwnerFields = {},
   ): Promise<StripeFileHandle> {
     const writeBehindBytesMax = options.writeBehindBytesMax ?? this.ctx.limits.writeBehindBytesMax;
     if (!Number.isSafeInteger(writeBehindBytesMax) || writeBehindBytesMax < 1)
@@ -370,7 +379,7 @@ export class StripeClient {
     let attr: Attr__Output;
     const owner = { mode: options.mode, uid: options.uid, gid: options.gid };
     if (flags === 'w' || flags === 'wx') {
-      const layout = options.layout ? layoutToWire(options.layout) : undefined;
+      const layout = wireLayoutOf(options.layout);
       attr = await this.timed(
         this.ctx.mds.create(path, {
           exclusive: flags === 'wx',
@@ -384,7 +393,7 @@ export class StripeClient {
     } else {
       attr = await this.timed(this.ctx.mds.open(path));
     }
-    const fileLayout: FileLayout = fileLayoutOf(path, attr);
+    const fileLayout = fileLayoutOf(path, attr);
     // Close-to-open: blocks cached before another commit of the file are not used again.
     this.ctx.cache.retain(attr.inode, attr.change);
     return new StripeFileHandle(
@@ -399,7 +408,11 @@ export class StripeClient {
     );
   }
 
-  async writeFile(path: string, data: Uint8Array | string, options: { layout?: Layout } = {}): Promise<void> {
+  async writeFile(
+    path: string,
+    data: Uint8Array | string,
+    options: { layout?: LayoutInput } = {},
+  ): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     const handle = await this.open(path, 'w', options);
     try {
@@ -428,7 +441,7 @@ export class StripeClient {
     return readStreamOf(() => this.open(path, 'r'), { ...options, chunkBytes, highWaterMark: chunkBytes });
   }
 
-  createWriteStream(path: string, options: { layout?: Layout; highWaterMark?: number } = {}): Writable {
+  createWriteStream(path: string, options: { layout?: LayoutInput; highWaterMark?: number } = {}): Writable {
     return writeStreamOf(
       () => this.open(path, 'w', options),
       options.highWaterMark ?? this.ctx.limits.streamHighWaterMarkBytes,
@@ -436,8 +449,8 @@ export class StripeClient {
   }
 
   /** Sets the default layout of a directory for files created in it from now on. */
-  async setLayout(dir: string, layout: Layout): Promise<void> {
-    await this.timed(this.ctx.mds.setLayout(dir, layoutToWire(layout)));
+  async setLayout(dir: string, layout: LayoutInput): Promise<void> {
+    await this.timed(this.ctx.mds.setLayout(dir, layoutToWire(checkLayout(layout))));
   }
 
   /** Like `lfs getstripe`: the layout, and for a file every object with its PG and OSTs. */

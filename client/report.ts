@@ -17,17 +17,14 @@ export interface LayoutReport {
 
 export function describeLayout(attr: Attr__Output, view: MapView): LayoutReport {
   const type = attr.type === 'FILE_TYPE_DIRECTORY' ? 'directory' : 'file';
-  if (!attr.layout || attr.layout.pattern === 'LAYOUT_PATTERN_UNSPECIFIED')
-    return { type, layout: undefined, mapEpoch: view.epoch, objects: [] };
   const fileLayout = layoutFromWire(attr.layout);
+  if (!fileLayout) return { type, layout: undefined, mapEpoch: view.epoch, objects: [] };
   if (type === 'directory') return { type, layout: fileLayout.layout, mapEpoch: view.epoch, objects: [] };
   const { layout } = fileLayout;
   const targets =
     layout.pattern === 'ec'
       ? locateEcChunks(view, fileLayout, attr.inode)
-      : Array.from({ length: layout.stripeCount ?? 1 }, (_, i) =>
-          locateObject(view, fileLayout, attr.inode, i),
-        );
+      : Array.from({ length: layout.stripeCount }, (_, i) => locateObject(view, fileLayout, attr.inode, i));
   return {
     type,
     layout,

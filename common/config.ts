@@ -61,7 +61,7 @@ export const CONFIG_SCHEMA = {
   'mds.defaultLayout': {
     kind: { type: 'string', nonEmpty: true },
     default: 'raid0:1',
-    doc: "Root directory's default layout: raid0:COUNT, replicated:N:DOMAIN or ec:K+M:DOMAIN",
+    doc: "Root directory's default layout in the layout text form (README, Layouts): raid0[:COUNT][:SIZE], replicated[:N][:DOMAIN][:COUNT][:SIZE] or ec:K+M[:DOMAIN][:SIZE]",
   },
   'mds.recoveryMaxBytesPerSec': {
     kind: { type: 'int', min: 0, max: Number.MAX_SAFE_INTEGER },

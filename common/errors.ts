@@ -92,6 +92,12 @@ export const ERROR_CODES = {
     'EINVAL',
     'The layout is impossible (stripe size, count, k+m, replicas, failure domain)',
   ),
+  LAYOUT_AMBIGUOUS: spec(
+    G.INVALID_ARGUMENT,
+    400,
+    'EINVAL',
+    'The layout text has a bare number where a size could be meant; the message says what to write',
+  ),
   LAYOUT_READ_ONLY: spec(
     G.FAILED_PRECONDITION,
     409,

@@ -22,7 +22,7 @@ import { GroupCommitter } from './commit.js';
 import { openDb } from './db.js';
 import { DestroyWorker } from './destroy/worker.js';
 import { healthHandlers, mdsHandlers } from './grpc-service.js';
-import { parseLayoutText } from './layout.js';
+import { configuredDefault } from './layout.js';
 import { createMdsMetrics } from './metrics.js';
 import { Namespace } from './namespace.js';
 import { recoveryView, registerRecoveryAdmin, registerRecoveryMetrics } from './recovery/admin.js';
@@ -50,7 +50,7 @@ export interface MdsHandle {
 export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsHandle> {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger('mds', config['log.level']);
-  const rootDefault = parseLayoutText(config['mds.defaultLayout']);
+  const rootDefault = configuredDefault(config['mds.defaultLayout']);
   mkdirSync(config['mds.dataDir'], { recursive: true });
   const db = await openDb(config['mds.dataDir']);
   const onFatal =

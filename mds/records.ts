@@ -2,7 +2,8 @@
 // holds the child's attributes inline, so a listing with attributes is one
 // range scan with no lookup per entry.
 import type { Attr } from '../proto/index.js';
-import { type LayoutRecord, layoutToWire } from './layout.js';
+import { layoutToWire } from '../wire/index.js';
+import { type LayoutRecord, layoutOfRecord } from './layout.js';
 
 export const ROOT_INODE = 1;
 
@@ -110,7 +111,7 @@ export function toAttr(node: NodeRecord, rootDefault: LayoutRecord): Attr {
     ctimeMs: node.ctimeMs,
     mode: node.mode,
     nlink: node.type === 'dir' ? 2 : 1,
-    layout: layout ? layoutToWire(layout) : null,
+    layout: layout ? layoutToWire(layoutOfRecord(layout), layout.poolId) : null,
     layoutInherited: node.layoutInherited,
     change: node.change ?? 0,
     uid: node.uid ?? 0,

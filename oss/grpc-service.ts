@@ -14,7 +14,6 @@ import type {
   ListObjectsResponse,
   MarkStaleRequest__Output,
   MarkStaleResponse,
-  ObjectRef__Output,
   OssServiceHandlers,
   ReadRangeRequest__Output,
   ReadRangeResponse,
@@ -25,25 +24,15 @@ import type {
   WriteChunkRequest__Output,
   WriteChunkResponse,
 } from '../proto/index.js';
+import { objectRefFromWire } from '../wire/index.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MARK_STALE_IDS_MAX } from './limits.js';
 import { validateObjectId } from './object-id.js';
-import type { OssCore, Ref } from './ops.js';
+import type { OssCore } from './ops.js';
 import type { WritePiece } from './ost-write.js';
 import type { Recoverer } from './recovery/recover-pg.js';
 import { recoverRequestFromWire } from './recovery/wire.js';
 import { scrubHandlers } from './scrub/grpc.js';
 import type { PgScrubber } from './scrub/pg-scrub.js';
-
-export function refFromWire(ref: ObjectRef__Output | null | undefined): Ref {
-  if (!ref) throw new StripeError('REQ_INVALID', 'request has no object ref');
-  return {
-    ostId: ref.ostId,
-    objectId: ref.objectId,
-    poolId: ref.poolId,
-    pg: ref.pg,
-    mapEpoch: Number(ref.mapEpoch),
-  };
-}
 
 function writeChunk(
   core: OssCore,
@@ -66,7 +55,7 @@ function writeChunk(
       }
       const h = header;
       return core.write(
-        refFromWire(h.ref),
+        objectRefFromWire(h.ref),
         Number(h.offset),
         Number(h.length),
         h.crc32c,
@@ -103,7 +92,7 @@ function readRange(
     };
     core
       .read(
-        refFromWire(req.ref),
+        objectRefFromWire(req.ref),
         Number(req.offset),
         Number(req.length),
         (size) => {
@@ -152,13 +141,13 @@ export function ossServiceHandlers(
     WriteChunk: writeChunk(core),
     ReadRange: readRange(core),
     StatObject: unary<StatObjectRequest__Output, StatObjectResponse>(async (req) =>
-      core.stat(refFromWire(req.ref)),
+      core.stat(objectRefFromWire(req.ref)),
     ),
     DeleteObject: unary<DeleteObjectRequest__Output, DeleteObjectResponse>(async (req) => ({
-      existed: await core.delete(refFromWire(req.ref)),
+      existed: await core.delete(objectRefFromWire(req.ref)),
     })),
     Flush: unary<FlushRequest__Output, FlushResponse>(async (req) => {
-      await core.flush(refFromWire(req.ref));
+      await core.flush(objectRefFromWire(req.ref));
       return {};
     }),
     ListObjects: unary<ListObjectsRequest__Output, ListObjectsResponse>(async (req) => {

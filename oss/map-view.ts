@@ -4,7 +4,7 @@
 import { StripeError } from '../common/errors.js';
 import { type ClusterMap, type Pool, placePg } from '../placement/index.js';
 import type { ClusterMap__Output as WireMap } from '../proto/index.js';
-import { mapFromWireLocal } from './map-wire.js';
+import { mapViewFromWire } from '../wire/index.js';
 
 export interface RefForCheck {
   ostId: number;
@@ -25,10 +25,10 @@ export class MapView {
 
   /** Applies a map from the MDS; older or equal epochs are ignored. */
   apply(wire: WireMap): boolean {
-    const { map, pools } = mapFromWireLocal(wire);
+    const { map, pools } = mapViewFromWire(wire);
     if (this.map && map.epoch <= this.map.epoch) return false;
     this.map = map;
-    this.pools = new Map(pools.map((p) => [p.id, p]));
+    this.pools = pools;
     return true;
   }
 

@@ -3,6 +3,7 @@
 // count metrics, then call the storage operation. Transports stay thin.
 import { StripeError } from '../common/errors.js';
 import type { Logger } from '../common/logging.js';
+import type { ObjectRefFields } from '../wire/index.js';
 import type { FaultKnobs, OstFaults } from './faults.js';
 import type { MapView } from './map-view.js';
 import type { OpName, OssMetrics } from './metrics.js';
@@ -16,13 +17,8 @@ export interface OstHandle {
   faults: OstFaults;
 }
 
-export interface Ref {
-  ostId: number;
-  objectId: string;
-  poolId: number;
-  pg: number;
-  mapEpoch: number;
-}
+/** What every object request names (wire/object-ref.ts decodes it). */
+export type Ref = ObjectRefFields;
 
 export class OssCore {
   closing = false;

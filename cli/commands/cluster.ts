@@ -2,10 +2,12 @@
 import { mkdirSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { formatLayout } from '../../layout/index.js';
 import { addToPlan, DEFAULT_PLAN_OPTIONS, planCluster } from '../cluster/plan.js';
 import { readSettings, updateSettings } from '../cluster/settings.js';
-import { CliError, intOption } from '../output.js';
+import { intOption } from '../output.js';
 import { control, type TargetFlags } from './cluster-control.js';
+import { layoutFromFlags } from './files.js';
 
 interface UpFlags {
   data: string;
@@ -19,23 +21,19 @@ interface UpFlags {
   ostCapacity?: string;
 }
 
+/** The root's default layout (mds.defaultLayout) from --ec or --replicas, in the text form. */
 export function defaultLayoutFrom(flags: {
   ec?: string;
   replicas?: string;
   failureDomain?: string;
 }): string | undefined {
-  if (flags.ec && flags.replicas) throw new CliError('REQ_INVALID', 'choose --ec or --replicas, not both');
-  if (flags.ec) {
-    if (!/^\d+\+\d+$/.test(flags.ec))
-      throw new CliError('REQ_INVALID', `--ec expects K+M such as 4+2, got ${flags.ec}`);
-    return `ec:${flags.ec}:${flags.failureDomain ?? 'host'}`;
-  }
-  if (flags.replicas) {
-    if (!/^\d+$/.test(flags.replicas))
-      throw new CliError('REQ_INVALID', `--replicas expects a number, got ${flags.replicas}`);
-    return `replicated:${flags.replicas}:${flags.failureDomain ?? 'host'}`;
-  }
-  return undefined;
+  if (!flags.ec && !flags.replicas) return undefined;
+  const layout = layoutFromFlags({
+    ec: flags.ec,
+    replicas: flags.replicas,
+    failureDomain: flags.failureDomain,
+  });
+  return layout && formatLayout(layout);
 }
 
 /**

@@ -6,8 +6,8 @@ import { join, posix } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
-import type { Layout, StripeClient } from '../../client/index.js';
-import { normalizeLayout } from '../../client/layout.js';
+import type { StripeClient } from '../../client/index.js';
+import { checkLayout, formatLayout, type Layout, parseLayout } from '../../layout/index.js';
 import { type ConnectFlags, clientNetworkOf, mdsAddressOf, mdsUnreachable } from '../connect.js';
 import { formatBytes, parseSize, table } from '../format.js';
 import { CliError, intOption, printJson } from '../output.js';
@@ -65,6 +65,7 @@ function counter(progress: Progress): Transform {
 }
 
 interface LayoutFlags {
+  layout?: string;
   stripeCount?: string;
   stripeSize?: string;
   replicas?: string;
@@ -72,10 +73,14 @@ interface LayoutFlags {
   failureDomain?: string;
 }
 
-/** A layout from lfs-style flags, or undefined when none is given. */
+/** A layout from --layout or lfs-style flags, or undefined when none is given. */
 export function layoutFromFlags(flags: LayoutFlags): Layout | undefined {
-  if (!flags.stripeCount && !flags.stripeSize && !flags.replicas && !flags.ec && !flags.failureDomain)
-    return undefined;
+  const lfsStyle = flags.stripeCount || flags.stripeSize || flags.replicas || flags.ec || flags.failureDomain;
+  if (flags.layout !== undefined) {
+    if (lfsStyle) throw new CliError('REQ_INVALID', 'give --layout or -c/-S/--replicas/--ec, not both');
+    return parseLayout(flags.layout);
+  }
+  if (!lfsStyle) return undefined;
   if (flags.ec && flags.replicas) throw new CliError('REQ_INVALID', 'choose --ec or --replicas, not both');
   const stripeSize = flags.stripeSize === undefined ? undefined : parseSize(flags.stripeSize);
   if (stripeSize !== undefined && !Number.isFinite(stripeSize)) {
@@ -86,17 +91,17 @@ export function layoutFromFlags(flags: LayoutFlags): Layout | undefined {
   if (flags.ec) {
     const match = /^(\d+)\+(\d+)$/.exec(flags.ec);
     if (!match) throw new CliError('REQ_INVALID', `--ec expects K+M such as 4+2, got ${flags.ec}`);
-    return normalizeLayout({ pattern: 'ec', ...base, k: Number(match[1]), m: Number(match[2]) });
+    return checkLayout({ pattern: 'ec', ...base, k: Number(match[1]), m: Number(match[2]) });
   }
   if (flags.replicas) {
-    return normalizeLayout({
+    return checkLayout({
       pattern: 'replicated',
       ...base,
       stripeCount,
       replicas: intOption('--replicas', flags.replicas),
     });
   }
-  return normalizeLayout({ pattern: 'raid0', ...base, stripeCount });
+  return checkLayout({ pattern: 'raid0', ...base, stripeCount });
 }
 
 async function putFile(
@@ -185,12 +190,7 @@ async function get(remote: string, local: string, flags: CopyFlags): Promise<voi
 }
 
 function layoutText(layout: Layout | undefined): string {
-  if (!layout) return '-';
-  const size = formatBytes(layout.stripeSize).replace(' ', '');
-  if (layout.pattern === 'ec') return `ec ${layout.k}+${layout.m} ${layout.failureDomain} S=${size}`;
-  if (layout.pattern === 'replicated')
-    return `rep${layout.replicas} ${layout.failureDomain} c=${layout.stripeCount} S=${size}`;
-  return `raid0 c=${layout.stripeCount} S=${size}`;
+  return layout ? formatLayout(layout) : '-';
 }
 
 async function ls(path: string, flags: Flags & { long?: boolean }): Promise<void> {
@@ -301,6 +301,7 @@ export function registerFileCommands(program: Command): void {
       .option('--json', 'print JSON');
   const layoutOptions = (command: Command) =>
     command
+      .option('--layout <text>', 'the layout as text: raid0:4:1M, replicated:3:rack, ec:4+2:host:4M')
       .option('-c, --stripe-count <n>', 'objects to stripe over')
       .option('-S, --stripe-size <size>', 'stripe unit, e.g. 1M')
       .option('--replicas <n>', 'replicated layout with N copies')

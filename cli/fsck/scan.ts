@@ -2,7 +2,7 @@
 // one range scan per directory) and the objects on every OST (ListObjects per
 // pool and PG). Both are plain data afterwards.
 import type { FileLayout } from '../../client/layout.js';
-import { layoutFromWire } from '../../client/layout.js';
+import { requireLayoutFromWire } from '../../client/layout.js';
 import type { MapView } from '../../client/map.js';
 import type { MdsClient } from '../../client/mds-client.js';
 import { Semaphore } from '../../common/semaphore.js';
@@ -32,8 +32,9 @@ export async function walkNamespace(mds: MdsClient, root = '/'): Promise<FileEnt
         continue;
       }
       const attr = entry.attr;
-      if (!attr?.layout) throw new Error(`the MDS listed ${path} without its layout`);
-      files.push({ path, inode: attr.inode, size: attr.size, fileLayout: layoutFromWire(attr.layout) });
+      if (!attr) throw new Error(`the MDS listed ${path} without its attributes`);
+      const fileLayout = requireLayoutFromWire(attr.layout, `${path} as the MDS listed it`);
+      files.push({ path, inode: attr.inode, size: attr.size, fileLayout });
     }
   }
   return files;

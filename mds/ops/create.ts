@@ -3,16 +3,17 @@
 // existing file is returned as is, refused (exclusive), or replaced by a new
 // file id with the old objects queued for destruction (truncate).
 import { StripeError } from '../../common/index.js';
+import { checkLayoutOnMap, ruleOf } from '../../layout/index.js';
 import type { CreateRequest__Output, CreateResponse } from '../../proto/index.js';
 import { KEYS } from '../keys.js';
-import { checkLayoutAgainstMap, type LayoutRecord, layoutFromWire, ruleOf } from '../layout.js';
+import { givenLayout, layoutOfRecord, recordOf } from '../layout.js';
 import type { Namespace } from '../namespace.js';
 import { parseChildPath } from '../paths.js';
 import { type NodeRecord, newNode, toAttr } from '../records.js';
 
 export async function create(ns: Namespace, request: CreateRequest__Output): Promise<CreateResponse> {
   const { parent, name } = parseChildPath(request.path);
-  const given = layoutFromWire(request.layout);
+  const given = givenLayout(request.layout);
   const node = await ns.mutate(async (txn) => {
     const dir = await ns.resolveDir(txn, parent);
     const existing = await txn.get<NodeRecord>(KEYS.dentry(dir.node.ino, name));
@@ -25,12 +26,19 @@ export async function create(ns: Namespace, request: CreateRequest__Output): Pro
         throw new StripeError('NS_EXISTS', `${request.path} exists`, { path: request.path });
       if (!request.truncate) return existing;
     }
-    const layout: LayoutRecord = { ...(given ?? existing?.layout ?? ns.dirDefault(dir.node)) };
-    checkLayoutAgainstMap(layout, ns.cluster.map());
-    layout.poolId = await ns.cluster.ensurePool(ruleOf(layout));
+    const layout = layoutOfRecord(given ?? existing?.layout ?? ns.dirDefault(dir.node));
+    checkLayoutOnMap(layout, ns.cluster.map());
+    const poolId = await ns.cluster.ensurePool(ruleOf(layout));
     if (existing) ns.unlinkEntry(txn, dir.node.ino, name, existing);
     const owner = { mode: request.mode, uid: request.uid, gid: request.gid };
-    const file = newNode(ns.allocInode(txn), 'file', layout, given === null, ns.clock.nowMs(), owner);
+    const file = newNode(
+      ns.allocInode(txn),
+      'file',
+      recordOf(layout, poolId),
+      given === null,
+      ns.clock.nowMs(),
+      owner,
+    );
     ns.addNode(txn, dir.node.ino, name, file);
     return file;
   });

@@ -4,14 +4,14 @@
 import { StripeError } from '../../common/index.js';
 import type { MkdirRequest__Output, MkdirResponse } from '../../proto/index.js';
 import { KEYS } from '../keys.js';
-import { layoutFromWire } from '../layout.js';
+import { givenLayout } from '../layout.js';
 import type { Namespace } from '../namespace.js';
 import { parsePath } from '../paths.js';
 import { type NodeRecord, newNode, toAttr } from '../records.js';
 
 export async function mkdir(ns: Namespace, request: MkdirRequest__Output): Promise<MkdirResponse> {
   const names = parsePath(request.path);
-  const given = layoutFromWire(request.layout);
+  const given = givenLayout(request.layout);
   if (names.length === 0) {
     if (request.parents) return { attr: toAttr(await ns.root(ns.reader), ns.rootDefault) };
     throw new StripeError('NS_EXISTS', '/ exists', { path: '/' });

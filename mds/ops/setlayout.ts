@@ -6,7 +6,7 @@
 import { StripeError } from '../../common/index.js';
 import type { SetLayoutRequest__Output, SetLayoutResponse } from '../../proto/index.js';
 import { KEYS } from '../keys.js';
-import { type LayoutRecord, layoutFromWire } from '../layout.js';
+import { givenLayout, type LayoutRecord } from '../layout.js';
 import type { Namespace, Resolved } from '../namespace.js';
 import { parsePath } from '../paths.js';
 import { type NodeRecord, ROOT_INODE, toAttr } from '../records.js';
@@ -17,7 +17,7 @@ export async function setLayout(
   request: SetLayoutRequest__Output,
 ): Promise<SetLayoutResponse> {
   const names = parsePath(request.path);
-  const given = layoutFromWire(request.layout);
+  const given = givenLayout(request.layout);
   const node = await ns.mutate(async (txn) => {
     const found = await ns.resolve(txn, names);
     return setDirLayout(ns, txn, found, given, request.path);

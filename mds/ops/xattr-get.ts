@@ -1,8 +1,10 @@
 // getxattr: read-only, outside the mutex, from acknowledged state. The
 // layout attribute is the file's layout (a directory's default) as text.
+
+import { formatLayout } from '../../layout/index.js';
 import type { GetXattrRequest__Output, GetXattrResponse } from '../../proto/index.js';
 import { KEYS } from '../keys.js';
-import { formatLayout } from '../layout.js';
+import { layoutOfRecord } from '../layout.js';
 import type { Namespace } from '../namespace.js';
 import { parsePath } from '../paths.js';
 import type { NodeRecord } from '../records.js';
@@ -25,7 +27,7 @@ export async function getXattr(ns: Namespace, request: GetXattrRequest__Output):
 
 /** A file's layout, a directory's default (inherited or its own); symlinks have none. */
 export function layoutText(ns: Namespace, node: NodeRecord): string | undefined {
-  if (node.type === 'file') return node.layout ? formatLayout(node.layout) : undefined;
-  if (node.type === 'dir') return formatLayout(ns.dirDefault(node));
+  if (node.type === 'file') return node.layout ? formatLayout(layoutOfRecord(node.layout)) : undefined;
+  if (node.type === 'dir') return formatLayout(layoutOfRecord(ns.dirDefault(node)));
   return undefined;
 }

@@ -3,9 +3,10 @@
 // sets its default layout (as `lfs setstripe -d`); on a file it may only
 // restate the layout the file has, since a layout is fixed at create.
 import { StripeError } from '../../common/index.js';
+import { formatLayout, parseLayout } from '../../layout/index.js';
 import type { SetXattrRequest__Output, SetXattrResponse } from '../../proto/index.js';
 import { KEYS } from '../keys.js';
-import { formatLayout, parseLayoutText } from '../layout.js';
+import { recordOf } from '../layout.js';
 import type { Namespace, Resolved } from '../namespace.js';
 import { parsePath } from '../paths.js';
 import type { NodeRecord } from '../records.js';
@@ -40,9 +41,9 @@ export async function setXattr(ns: Namespace, request: SetXattrRequest__Output):
 }
 
 async function setLayoutXattr(ns: Namespace, txn: Txn, found: Resolved, text: string, path: string) {
-  const layout = parseLayoutText(text);
+  const layout = parseLayout(text);
   if (found.node.type === 'dir') {
-    await setDirLayout(ns, txn, found, layout, path);
+    await setDirLayout(ns, txn, found, recordOf(layout), path);
     return;
   }
   const current = layoutText(ns, found.node);

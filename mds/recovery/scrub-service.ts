@@ -15,8 +15,9 @@ import {
 } from '../../common/index.js';
 import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
 import type { RecoverSource, ScrubFinding__Output } from '../../proto/index.js';
+import { ruleToWire } from '../../wire/index.js';
 import type { ClusterService } from '../cluster/service.js';
-import type { ClusterState, PoolRecord } from '../cluster/state.js';
+import type { ClusterState } from '../cluster/state.js';
 import { type HoldersTable, pgKey } from './holders.js';
 import { pgsOfScope, planPgScrub, type ScrubMemberPlan, type ScrubScope } from './scrub-plan.js';
 
@@ -205,7 +206,7 @@ export class ScrubService {
         {
           poolId,
           pg,
-          rule: ruleWire(plan.pool),
+          rule: ruleToWire(plan.pool.rule),
           members,
           mapEpoch: state.map.epoch,
           bytesPerSec: this.shareBytesPerSec(),
@@ -255,15 +256,4 @@ export class ScrubService {
       };
     });
   }
-}
-
-function ruleWire(pool: PoolRecord) {
-  return pool.rule.kind === 'erasure'
-    ? {
-        kind: 'RULE_KIND_ERASURE' as const,
-        k: pool.rule.k,
-        m: pool.rule.m,
-        failureDomain: pool.rule.failureDomain,
-      }
-    : { kind: 'RULE_KIND_REPLICATED' as const, size: pool.rule.size, failureDomain: pool.rule.failureDomain };
 }

@@ -15,6 +15,7 @@ import {
 import { HOLE, placePg } from '../../placement/index.js';
 import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
 import type { RecoverPgRequest, RecoverSource } from '../../proto/index.js';
+import { ruleToWire } from '../../wire/index.js';
 import type { ClusterService } from '../cluster/service.js';
 import type { ClusterState, PoolRecord } from '../cluster/state.js';
 import type { GroupCommitter } from '../commit.js';
@@ -271,25 +272,12 @@ export class RecoveryService {
           ]
         : [];
     });
-    const rule =
-      pool.rule.kind === 'erasure'
-        ? {
-            kind: 'RULE_KIND_ERASURE' as const,
-            k: pool.rule.k,
-            m: pool.rule.m,
-            failureDomain: pool.rule.failureDomain,
-          }
-        : {
-            kind: 'RULE_KIND_REPLICATED' as const,
-            size: pool.rule.size,
-            failureDomain: pool.rule.failureDomain,
-          };
     return {
       poolId: task.poolId,
       pg: task.pg,
       targetOstId: task.target.ostId,
       position: task.target.position,
-      rule,
+      rule: ruleToWire(pool.rule),
       sources,
       mapEpoch: state.map.epoch,
       bytesPerSec: share,

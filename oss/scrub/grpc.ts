@@ -10,6 +10,7 @@ import type {
   ScrubPgRequest__Output,
   ScrubPgResponse,
 } from '../../proto/index.js';
+import { ruleFromWire } from '../../wire/index.js';
 import type { OssCore } from '../ops.js';
 import { digestObjects } from './digest.js';
 import type { PgScrubber, ScrubPgInput } from './pg-scrub.js';
@@ -18,13 +19,11 @@ import type { PgScrubber, ScrubPgInput } from './pg-scrub.js';
 const MEMBERS_MAX = 32;
 
 export function scrubPgInputFromWire(req: ScrubPgRequest__Output): ScrubPgInput {
-  const rule = req.rule;
-  if (!rule) throw new StripeError('REQ_INVALID', 'ScrubPg without a rule');
-  const erasure = rule.kind === 'RULE_KIND_ERASURE';
+  const rule = ruleFromWire(req.rule, 'ScrubPg rule');
+  const erasure = rule.kind === 'erasure';
   if (req.members.length === 0 || req.members.length > MEMBERS_MAX)
     throw new StripeError('REQ_INVALID', `ScrubPg with ${req.members.length} members (1 to ${MEMBERS_MAX})`);
-  if (erasure && (rule.k < 1 || rule.m < 1 || rule.k + rule.m > MEMBERS_MAX))
-    throw new StripeError('REQ_INVALID', `ScrubPg ec ${rule.k}+${rule.m}`);
+  if (erasure && rule.m < 1) throw new StripeError('REQ_INVALID', `ScrubPg ec ${rule.k}+${rule.m}`);
   const positions = new Set(req.members.map((m) => m.position));
   if (
     positions.size !== req.members.length ||
@@ -34,7 +33,7 @@ export function scrubPgInputFromWire(req: ScrubPgRequest__Output): ScrubPgInput 
   return {
     poolId: req.poolId,
     pg: req.pg,
-    rule: erasure ? { kind: 'erasure', k: rule.k, m: rule.m } : { kind: 'replicated' },
+    rule,
     members: req.members.map((m) => ({
       ostId: m.ostId,
       grpcAddress: m.grpcAddress,

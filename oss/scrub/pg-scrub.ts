@@ -10,6 +10,8 @@
 import { StripeError } from '../../common/errors.js';
 import { call, deadlineIn } from '../../common/grpc.js';
 import type { Logger } from '../../common/logging.js';
+import type { RuleSpec } from '../../placement/index.js';
+import { ruleToWire } from '../../wire/index.js';
 import { groupOf } from '../recovery/recover-pg.js';
 import type { SourcePool, SourceRef } from '../recovery/sources.js';
 import { TokenBucket } from '../recovery/token-bucket.js';
@@ -35,7 +37,7 @@ export interface ScrubMember {
 export interface ScrubPgInput {
   poolId: number;
   pg: number;
-  rule: { kind: 'replicated' } | { kind: 'erasure'; k: number; m: number };
+  rule: RuleSpec;
   members: ScrubMember[];
   mapEpoch: number;
   bytesPerSec: number;
@@ -277,10 +279,6 @@ export class PgScrubber {
     target: ScrubMember,
     sources: ScrubMember[],
   ): Promise<void> {
-    const rule =
-      req.rule.kind === 'erasure'
-        ? { kind: 'RULE_KIND_ERASURE' as const, k: req.rule.k, m: req.rule.m }
-        : { kind: 'RULE_KIND_REPLICATED' as const, size: req.members.length };
     const res = await call(
       this.pool.grpcOf(target.grpcAddress),
       'RecoverPg',
@@ -289,7 +287,7 @@ export class PgScrubber {
         pg: req.pg,
         targetOstId: target.ostId,
         position: target.position,
-        rule,
+        rule: ruleToWire(req.rule),
         sources: sources.map((s) => ({ ...s, inPlacement: true })),
         mapEpoch: req.mapEpoch,
         bytesPerSec: req.bytesPerSec,

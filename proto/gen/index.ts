@@ -77,6 +77,7 @@ export type * from './stripefs/v1/RmdirRequest.js';
 export type * from './stripefs/v1/RmdirResponse.js';
 export type * from './stripefs/v1/Rule.js';
 export type * from './stripefs/v1/RuleKind.js';
+export type * from './stripefs/v1/RuleStep.js';
 export type * from './stripefs/v1/ScrubFinding.js';
 export type * from './stripefs/v1/ScrubPgRequest.js';
 export type * from './stripefs/v1/ScrubPgResponse.js';

@@ -74,6 +74,7 @@ import type { ReportBadChunkResponse as _stripefs_v1_ReportBadChunkResponse, Rep
 import type { RmdirRequest as _stripefs_v1_RmdirRequest, RmdirRequest__Output as _stripefs_v1_RmdirRequest__Output } from './stripefs/v1/RmdirRequest.js';
 import type { RmdirResponse as _stripefs_v1_RmdirResponse, RmdirResponse__Output as _stripefs_v1_RmdirResponse__Output } from './stripefs/v1/RmdirResponse.js';
 import type { Rule as _stripefs_v1_Rule, Rule__Output as _stripefs_v1_Rule__Output } from './stripefs/v1/Rule.js';
+import type { RuleStep as _stripefs_v1_RuleStep, RuleStep__Output as _stripefs_v1_RuleStep__Output } from './stripefs/v1/RuleStep.js';
 import type { ScrubFinding as _stripefs_v1_ScrubFinding, ScrubFinding__Output as _stripefs_v1_ScrubFinding__Output } from './stripefs/v1/ScrubFinding.js';
 import type { ScrubPgRequest as _stripefs_v1_ScrubPgRequest, ScrubPgRequest__Output as _stripefs_v1_ScrubPgRequest__Output } from './stripefs/v1/ScrubPgRequest.js';
 import type { ScrubPgResponse as _stripefs_v1_ScrubPgResponse, ScrubPgResponse__Output as _stripefs_v1_ScrubPgResponse__Output } from './stripefs/v1/ScrubPgResponse.js';
@@ -190,6 +191,7 @@ export interface ProtoGrpcType {
       RmdirResponse: MessageTypeDefinition<_stripefs_v1_RmdirResponse, _stripefs_v1_RmdirResponse__Output>
       Rule: MessageTypeDefinition<_stripefs_v1_Rule, _stripefs_v1_Rule__Output>
       RuleKind: EnumTypeDefinition
+      RuleStep: MessageTypeDefinition<_stripefs_v1_RuleStep, _stripefs_v1_RuleStep__Output>
       ScrubFinding: MessageTypeDefinition<_stripefs_v1_ScrubFinding, _stripefs_v1_ScrubFinding__Output>
       ScrubPgRequest: MessageTypeDefinition<_stripefs_v1_ScrubPgRequest, _stripefs_v1_ScrubPgRequest__Output>
       ScrubPgResponse: MessageTypeDefinition<_stripefs_v1_ScrubPgResponse, _stripefs_v1_ScrubPgResponse__Output>

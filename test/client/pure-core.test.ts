@@ -6,11 +6,9 @@ import { backoffMs } from '../../client/backoff.js';
 import { BlockPool } from '../../client/block-pool.js';
 import { BlockCache } from '../../client/cache.js';
 import { encodeParity, reconstruct } from '../../client/ec.js';
-import { layoutFromWire, layoutToWire, normalizeLayout, parseLayout } from '../../client/layout.js';
 import { OstHealth, SLOW_FACTOR, SLOW_MS_MIN, SLOW_SAMPLES_MIN } from '../../client/ost-health.js';
 import { INITIAL_READAHEAD, onRead, type ReadaheadState } from '../../client/readahead.js';
 import { LatencyHistogram } from '../../client/stats.js';
-import { StripeError } from '../../common/errors.js';
 import { seededRandom } from '../../common/random.js';
 
 const SEED = Number(process.env.STRIPEFS_SEED ?? Date.now() % 2 ** 31);
@@ -370,45 +368,6 @@ describe('reed-solomon', () => {
         expect(damaged.subarray(0, k * shardBytes).equals(shards.subarray(0, k * shardBytes))).toBe(true);
       }
       expect(() => reconstruct(Buffer.from(shards), k, m, new Array<boolean>(k + m).fill(false))).toThrow();
-    }
-  });
-});
-
-describe('layout', () => {
-  it('round-trips every pattern through the wire form and drops fields that do not apply', () => {
-    for (const text of ['raid0:4', 'replicated:3:rack', 'ec:4+2:host', 'raid0:1:64K', 'ec:8+3:rack:4M']) {
-      const layout = parseLayout(text);
-      const wire = layoutToWire(layout);
-      const back = layoutFromWire({ ...wire, poolId: 5 } as Parameters<typeof layoutFromWire>[0]);
-      expect(back).toEqual({ layout, poolId: 5 });
-    }
-    expect(parseLayout('ec:4+2:host')).toEqual({
-      pattern: 'ec',
-      stripeSize: MiB,
-      k: 4,
-      m: 2,
-      failureDomain: 'host',
-    });
-    expect(parseLayout('raid0:2')).toEqual({ pattern: 'raid0', stripeSize: MiB, stripeCount: 2 });
-  });
-
-  it('rejects impossible layouts with LAYOUT_INVALID', () => {
-    for (const bad of [
-      { pattern: 'raid0', stripeSize: 1000 },
-      { pattern: 'raid0', stripeCount: 0 },
-      { pattern: 'ec', k: 4 },
-      { pattern: 'ec', k: 30, m: 5 },
-      { pattern: 'mirror' },
-    ]) {
-      const err = (() => {
-        try {
-          normalizeLayout(bad as Parameters<typeof normalizeLayout>[0]);
-        } catch (e) {
-          return e;
-        }
-      })();
-      expect(err).toBeInstanceOf(StripeError);
-      expect((err as StripeError).code).toBe('LAYOUT_INVALID');
     }
   });
 });

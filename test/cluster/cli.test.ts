@@ -155,6 +155,25 @@ describe('stripefs CLI against a running cluster', () => {
     expect((await json<{ name: string }[]>(['ls', '/'])).map((e) => e.name)).toEqual(['tree']);
   });
 
+  it('--layout takes the layout text form, and every command prints layouts in it', async () => {
+    const local = join(dataDir, 'ec.bin');
+    writeFileSync(local, randomBytes(300 * 1024));
+    const put = await cli(['put', '--layout', 'ec:4+2:host:64K', local, '/ec.bin']);
+    expect(put.code, put.stderr).toBe(0);
+    expect((await cli(['getstripe', '/ec.bin'])).stdout).toContain('layout: ec:4+2:host:64K');
+    expect((await cli(['ls', '-l', '/'])).stdout).toMatch(/ec:4\+2:host:64K +ec\.bin/);
+    expect((await cli(['stat', '/ec.bin'])).stdout).toContain('layout: ec:4+2:host:64K');
+    expect((await cli(['setstripe', '--layout', 'replicated:2:rack:4', '/'])).stdout).toBe(
+      '/: replicated:2:rack:4:1M\n',
+    );
+    const ambiguous = await cli(['setstripe', '--layout', 'raid0:4:65536', '/']);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr.trim()).toMatch(/^stripefs: LAYOUT_AMBIGUOUS \(EINVAL\): .*write 64K/);
+    expect((await cli(['setstripe', '--layout', 'raid0:4', '-c', '2', '/'])).code).not.toBe(0);
+    expect((await cli(['setstripe', '--layout', 'raid0:1', '/'])).code).toBe(0);
+    expect((await cli(['rm', '/ec.bin'])).code).toBe(0);
+  });
+
   it('fails with a coded one-line reason and a non-zero exit', async () => {
     const missing = await cli(['stat', '/nope']);
     expect(missing.code).toBe(1);

@@ -1,7 +1,8 @@
-// Imports flow one way: common, proto <- placement <- {mds, oss, client} <- front doors
-// (checkpoint: client and common only) <- cli.
-// placement depends on nothing of ours; mds, oss and client never import each
-// other; nothing imports cli. bench and test may import anything.
+// Imports flow one way: common, proto <- placement <- layout <- wire <- {mds, oss, client}
+// <- front doors (checkpoint: client and common only) <- cli.
+// placement depends on nothing of ours; layout (the file layout value) and wire
+// (the protobuf codecs) are shared by mds, oss and client, which never import
+// each other; nothing imports cli. bench and test may import anything.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, normalize, relative } from 'node:path';
 import { expect, it } from 'vitest';
@@ -10,12 +11,26 @@ const ALLOWED: Record<string, string[]> = {
   common: ['common'],
   proto: ['proto'],
   placement: ['placement'],
-  mds: ['mds', 'placement', 'common', 'proto'],
-  oss: ['oss', 'placement', 'common', 'proto'],
-  client: ['client', 'placement', 'common', 'proto'],
+  layout: ['layout', 'placement', 'common'],
+  wire: ['wire', 'layout', 'placement', 'common', 'proto'],
+  mds: ['mds', 'wire', 'layout', 'placement', 'common', 'proto'],
+  oss: ['oss', 'wire', 'layout', 'placement', 'common', 'proto'],
+  client: ['client', 'wire', 'layout', 'placement', 'common', 'proto'],
   checkpoint: ['checkpoint', 'client', 'common'],
   mount: ['mount', 'client', 'common'],
-  cli: ['cli', 'checkpoint', 'client', 'mount', 'mds', 'oss', 'placement', 'common', 'proto'],
+  cli: [
+    'cli',
+    'checkpoint',
+    'client',
+    'mount',
+    'mds',
+    'oss',
+    'wire',
+    'layout',
+    'placement',
+    'common',
+    'proto',
+  ],
 };
 
 function sourceFiles(dir: string): string[] {

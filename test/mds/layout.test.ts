@@ -1,46 +1,9 @@
-// Layouts: the text form, static and map checks, directory defaults that new
-// files and subdirectories inherit, and pools created on first use.
+// Layouts on a real MDS: map checks at create, directory defaults that new
+// files and subdirectories inherit, and pools created on first use. The text
+// form and the refusals MDS and client share are in test/layout/.
 import { describe, expect, it } from 'vitest';
 import { call, StripeError } from '../../common/index.js';
-import { formatLayout, parseLayoutText } from '../../mds/layout.js';
 import { codeOf, registerOss, startMds, stopMds, tempDir } from './helpers.js';
-
-describe('layout text form', () => {
-  it('parses the three patterns with defaults', () => {
-    expect(formatLayout(parseLayoutText('raid0:4'))).toBe('raid0:4:1M');
-    expect(formatLayout(parseLayoutText('raid0:2:64K'))).toBe('raid0:2:64K');
-    expect(formatLayout(parseLayoutText('replicated:3:host'))).toBe('replicated:3:host:1:1M');
-    expect(formatLayout(parseLayoutText('replicated:2:rack:8:4M'))).toBe('replicated:2:rack:8:4M');
-    expect(formatLayout(parseLayoutText('ec:4+2:host:65536'))).toBe('ec:4+2:host:64K');
-  });
-
-  it('rejects absurd layouts with LAYOUT_INVALID and a reason', () => {
-    for (const text of [
-      'raid0',
-      'raid0:x',
-      'raid0:1:3M',
-      'raid0:1:32K',
-      'raid0:1:128M',
-      'raid0:257',
-      'replicated:0:host',
-      'replicated:33:host',
-      'replicated:2:bad/name',
-      'ec:0+2:host',
-      'ec:30+3:host',
-      'ec:4-2:host',
-      'mirror:2',
-      '',
-    ]) {
-      let err: unknown;
-      try {
-        parseLayoutText(text);
-      } catch (e) {
-        err = e;
-      }
-      expect((err as StripeError)?.code, text).toBe('LAYOUT_INVALID');
-    }
-  });
-});
 
 describe('layouts on a real MDS', () => {
   it('checks layouts against the map, inherits directory defaults, creates pools', async () => {

@@ -3,6 +3,7 @@
 // leaves behind, and how hard the destroy worker may run.
 import { describe, expect, it } from 'vitest';
 import { StripeError } from '../../common/index.js';
+import { parseLayout } from '../../layout/index.js';
 import { detectFailures, detectorStallMs, type OstLiveness } from '../../mds/cluster/detector.js';
 import { addPool, initialState, registerOss } from '../../mds/cluster/state.js';
 import { objectsOf } from '../../mds/destroy/objects.js';
@@ -13,7 +14,7 @@ import {
   DESTROY_RECORDS_PER_PASS_MAX,
   planPass,
 } from '../../mds/destroy/pace.js';
-import { parseLayoutText } from '../../mds/layout.js';
+import { recordOf } from '../../mds/layout.js';
 import { parsePath } from '../../mds/paths.js';
 import { pgStateOf, summarizePgs } from '../../mds/pgstate.js';
 import { placePg, setOstState } from '../../placement/index.js';
@@ -120,7 +121,7 @@ describe('cluster state and PG states', () => {
 
   it('lists every object of a removed file on the OSTs that hold it', () => {
     const state = threeHosts();
-    const layout = { ...parseLayoutText('replicated:3:host:2'), poolId: 1 };
+    const layout = recordOf(parseLayout('replicated:3:host:2'), 1);
     const targets = objectsOf({ ino: 42, layout, queuedAtMs: 0 }, [state]);
     expect(targets).toHaveLength(6); // 2 objects x 3 copies
     expect(new Set(targets.map((t) => t.objectId))).toEqual(new Set(['42.0', '42.1']));

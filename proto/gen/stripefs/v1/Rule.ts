@@ -1,6 +1,7 @@
 // Original file: proto/stripefs/v1/stripefs.proto
 
 import type { RuleKind as _stripefs_v1_RuleKind, RuleKind__Output as _stripefs_v1_RuleKind__Output } from '../../stripefs/v1/RuleKind.js';
+import type { RuleStep as _stripefs_v1_RuleStep, RuleStep__Output as _stripefs_v1_RuleStep__Output } from '../../stripefs/v1/RuleStep.js';
 
 export interface Rule {
   'kind'?: (_stripefs_v1_RuleKind);
@@ -9,6 +10,7 @@ export interface Rule {
   'm'?: (number);
   'failureDomain'?: (string);
   'root'?: (string);
+  'steps'?: (_stripefs_v1_RuleStep)[];
 }
 
 export interface Rule__Output {
@@ -18,4 +20,5 @@ export interface Rule__Output {
   'm': (number);
   'failureDomain': (string);
   'root': (string);
+  'steps': (_stripefs_v1_RuleStep__Output)[];
 }
