@@ -2,21 +2,10 @@
 // checksummed on both ends, at most inFlightPerOssMax connections kept per
 // OSS); Flush still goes over gRPC, through the OSS's GrpcTransport.
 import { BulkClient, type RunResult } from '../common/bulk/client.js';
-import type { BulkRef, SegmentChecksums } from '../common/bulk/frame.js';
-import type { ObjectRef } from '../proto/index.js';
+import type { SegmentChecksums } from '../common/bulk/frame.js';
+import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 import type { GrpcTransport } from './grpc-transport.js';
 import type { ObjectTransport, TransportHooks } from './object-transport.js';
-
-/** What the bulk path needs of a ref (every field, unlike the proto input type). */
-function bulkRef(ref: ObjectRef): BulkRef {
-  return {
-    ostId: ref.ostId ?? 0,
-    objectId: ref.objectId ?? '',
-    poolId: ref.poolId ?? 0,
-    pg: ref.pg ?? 0,
-    mapEpoch: Number(ref.mapEpoch ?? 0),
-  };
-}
 
 export class BulkTransport implements ObjectTransport {
   readonly kind = 'bulk';
@@ -45,17 +34,11 @@ export class BulkTransport implements ObjectTransport {
     checksums?: SegmentChecksums,
     truncate = false,
   ): Promise<void> {
-    await this.bulk.write(
-      bulkRef(ref),
-      offset,
-      data,
-      checksum,
-      checksums ? { checksums, truncate } : { truncate },
-    );
+    await this.bulk.write(ref, offset, data, checksum, checksums ? { checksums, truncate } : { truncate });
   }
 
   read(ref: ObjectRef, offset: number, length: number): Promise<Buffer> {
-    return this.bulk.read(bulkRef(ref), offset, length, this.hooks.allocRead);
+    return this.bulk.read(ref, offset, length, this.hooks.allocRead);
   }
 
   readRun(
@@ -64,7 +47,7 @@ export class BulkTransport implements ObjectTransport {
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
   ): Promise<RunResult> {
-    return this.bulk.readRun(bulkRef(ref), offset, lengths, onPart, this.hooks.allocRead);
+    return this.bulk.readRun(ref, offset, lengths, onPart, this.hooks.allocRead);
   }
 
   flush(ref: ObjectRef): Promise<void> {

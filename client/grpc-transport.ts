@@ -6,7 +6,8 @@ import { StripeError } from '../common/errors.js';
 import { call, deadlineIn, fromGrpcError } from '../common/grpc.js';
 import { OstRequests } from '../common/ost-requests.js';
 import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
-import type { ObjectRef, ReadRangeResponse__Output } from '../proto/index.js';
+import type { ReadRangeResponse__Output } from '../proto/index.js';
+import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 import type { ObjectTransport, TransportHooks } from './object-transport.js';
 
 export class GrpcTransport implements ObjectTransport {

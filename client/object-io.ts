@@ -6,7 +6,7 @@ import { segmentChecksums } from '../common/bulk/frame.js';
 import { type ErrorCode, StripeError } from '../common/errors.js';
 import { LIMITS } from '../common/limits.js';
 import { HOLE, placePg } from '../placement/index.js';
-import type { ObjectRef } from '../proto/index.js';
+import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 import type { BlockPool } from './block-pool.js';
 import type { ClientCounters } from './counters.js';
 import { rebuildChunk } from './ec.js';

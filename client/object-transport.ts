@@ -4,7 +4,7 @@
 // address or the client runs with bulkEnabled 0. OssPool picks one per OSS
 // when it first reaches it; nothing above it asks which one it got.
 import type { SegmentChecksums } from '../common/bulk/frame.js';
-import type { ObjectRef } from '../proto/index.js';
+import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 
 export type { RunResult } from '../common/bulk/client.js';
 
