@@ -1,9 +1,9 @@
 // The layouts stripefs refuses, each with its code, and proof that a real MDS
-// and the client refuse exactly the same ones. A text that reads but is
-// impossible is sent as it reads (wire zeros and all) to a real MDS's Mkdir,
-// SetLayout and Create. A text the grammar cannot read never reaches the wire:
-// the MDS meets it only as mds.defaultLayout, whose reader (configuredDefault)
-// judges every such entry, and a real MDS is started with three of them.
+// and the client refuse exactly the same ones. Every text goes to a real MDS
+// as text (SetXattr of user.stripefs.layout on a directory) and to its
+// configuration reader (mds.defaultLayout; a real MDS is started with three).
+// A text that reads but is impossible is also sent as it reads (wire zeros
+// and all) to the MDS's Mkdir, SetLayout and Create.
 // Accepted texts must come back from the MDS as the client parsed them, and the
 // map check must agree between the MDS's Create and the client's copy of the map.
 import { describe, expect, it } from 'vitest';
@@ -141,6 +141,15 @@ describe('layout refusals', () => {
     const c = mds.client;
     try {
       await call(c, 'Mkdir', { path: '/d' });
+      const setText = (text: string) =>
+        call(c, 'SetXattr', { path: '/d', name: 'user.stripefs.layout', value: Buffer.from(text) });
+      for (const [text, code] of REFUSED_TEXT) {
+        expect(await codeOf(setText(text)), text).toBe(code);
+        expect(
+          codeOfSync(() => configuredDefault(text)),
+          text,
+        ).toBe(code);
+      }
       let n = 0;
       const mdsCodes = async (raw: Layout__Output) => {
         n++;
@@ -176,14 +185,13 @@ describe('layout refusals', () => {
         const layout = parseLayout(text);
         const set = await call(c, 'SetLayout', { path: '/d', layout: layoutToWire(layout) });
         expect(formatLayout(layoutFromWire(set.attr?.layout)!.layout), text).toBe(formatLayout(layout));
+        await setText(text);
+        const stat = await call(c, 'Stat', { path: '/d' });
+        expect(layoutFromWire(stat.attr?.layout)!.layout, text).toEqual(layout);
       }
-      // The readable half went over gRPC; the other half meets the MDS's text entry point.
+      // Both halves are there: the table tests the grammar and the checks alike.
       expect(unreadable.length).toBeGreaterThan(10);
-      for (const [text, code] of unreadable)
-        expect(
-          codeOfSync(() => configuredDefault(text)),
-          text,
-        ).toBe(code);
+      expect(REFUSED_TEXT.length - unreadable.length).toBeGreaterThan(5);
       const samples = ['raid0:4:65536', 'mirror:2', 'ec:4+0:host'];
       const started = [];
       for (const text of samples) started.push(await mdsStartCode(text));
