@@ -156,13 +156,14 @@ describe('stripefs CLI against a running cluster', () => {
   });
 
   it('--layout takes the layout text form, and every command prints layouts in it', async () => {
-    const local = join(dataDir, 'ec.bin');
+    // The pool of replicated:3:rack exists already (the test above): no new pool to recover later.
+    const local = join(dataDir, 'laid.bin');
     writeFileSync(local, randomBytes(300 * 1024));
-    const put = await cli(['put', '--layout', 'ec:4+2:host:64K', local, '/ec.bin']);
+    const put = await cli(['put', '--layout', 'replicated:3:rack:2:64K', local, '/laid.bin']);
     expect(put.code, put.stderr).toBe(0);
-    expect((await cli(['getstripe', '/ec.bin'])).stdout).toContain('layout: ec:4+2:host:64K');
-    expect((await cli(['ls', '-l', '/'])).stdout).toMatch(/ec:4\+2:host:64K +ec\.bin/);
-    expect((await cli(['stat', '/ec.bin'])).stdout).toContain('layout: ec:4+2:host:64K');
+    expect((await cli(['getstripe', '/laid.bin'])).stdout).toContain('layout: replicated:3:rack:2:64K');
+    expect((await cli(['ls', '-l', '/'])).stdout).toMatch(/replicated:3:rack:2:64K +laid\.bin/);
+    expect((await cli(['stat', '/laid.bin'])).stdout).toContain('layout: replicated:3:rack:2:64K');
     expect((await cli(['setstripe', '--layout', 'replicated:2:rack:4', '/'])).stdout).toBe(
       '/: replicated:2:rack:4:1M\n',
     );
@@ -171,7 +172,7 @@ describe('stripefs CLI against a running cluster', () => {
     expect(ambiguous.stderr.trim()).toMatch(/^stripefs: LAYOUT_AMBIGUOUS \(EINVAL\): .*write 64K/);
     expect((await cli(['setstripe', '--layout', 'raid0:4', '-c', '2', '/'])).code).not.toBe(0);
     expect((await cli(['setstripe', '--layout', 'raid0:1', '/'])).code).toBe(0);
-    expect((await cli(['rm', '/ec.bin'])).code).toBe(0);
+    expect((await cli(['rm', '/laid.bin'])).code).toBe(0);
   });
 
   it('fails with a coded one-line reason and a non-zero exit', async () => {
