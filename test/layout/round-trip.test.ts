@@ -252,6 +252,10 @@ describe('the cluster map', () => {
             host: `h${id >> 1}`,
             grpcAddress: `10.0.0.${id}:7000`,
             bulkAddress: `10.0.0.${id}:7001`,
+            // Odd OSTs announce public addresses too (docker compose's published ports).
+            ...(id % 2 === 1
+              ? { publicGrpcAddress: `127.0.0.1:${9000 + id}`, publicBulkAddress: `127.0.0.1:${9500 + id}` }
+              : {}),
             usedBytes: id * 4096,
             totalBytes: 2 ** 40,
           });
@@ -259,6 +263,7 @@ describe('the cluster map', () => {
             map: mapToWire(map, pools, (ost) => details(ost.id)),
           });
           const view = mapViewFromWire(wire.map);
+          const inside = mapViewFromWire(wire.map, 'cluster');
           expect(view.epoch).toBe(epoch);
           expect(view.map).toEqual({
             ...map,
@@ -267,8 +272,16 @@ describe('the cluster map', () => {
           expect([...view.pools.values()]).toEqual(pools.map(({ minSize: _, ...pool }) => pool));
           expect([...view.poolMinSizes]).toEqual(pools.map((p) => [p.id, p.minSize]));
           for (const o of map.osts) {
-            const { host, grpcAddress, bulkAddress } = details(o.id);
-            expect(view.osts.get(o.id)).toEqual({ id: o.id, ...o.state, grpcAddress, bulkAddress, host });
+            const d = details(o.id);
+            const { host, grpcAddress, bulkAddress } = d;
+            expect(inside.osts.get(o.id)).toEqual({ id: o.id, ...o.state, grpcAddress, bulkAddress, host });
+            expect(view.osts.get(o.id)).toEqual({
+              id: o.id,
+              ...o.state,
+              grpcAddress: d.publicGrpcAddress ?? grpcAddress,
+              bulkAddress: d.publicBulkAddress ?? bulkAddress,
+              host,
+            });
           }
         },
       ),
