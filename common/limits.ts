@@ -17,8 +17,9 @@ export const LIMITS = {
    * `docker network disconnect`) is found and redialled once the network heals, instead of every
    * call timing out on it until TCP gives up (about 15 minutes).
    */
-  grpcKeepaliveMs: 10_000,
-  grpcKeepaliveTimeoutMs: 5_000,
+  grpcKeepaliveMs: 30_000,
+  /** Generous: a server starved of CPU for seconds (a loaded 2-core host) is not a dead link. */
+  grpcKeepaliveTimeoutMs: 20_000,
   /** Longest path the MDS accepts, in bytes of UTF-8. */
   pathBytesMax: 4096,
   /** Longest single name in a path, in bytes of UTF-8 (as NAME_MAX). */
