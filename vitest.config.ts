@@ -10,6 +10,8 @@ export default defineConfig({
       'data/**',
       ...(process.env.STRIPEFS_TEST_MOUNT ? [] : ['test/mount/**']),
     ],
+    // A missing or stale dist/ fails the run before any test (tests spawn the built servers).
+    globalSetup: ['test/global-setup.ts'],
     // Generous: the machines are shared, and a test that starts a cluster can be
     // slow without being wrong. Speed is measured by the benchmarks, not here.
     testTimeout: 120_000,

@@ -19,10 +19,10 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { type ClientLimits, type Layout, StripeClient } from '../client/index.js';
 import { CLIENT_LIMITS } from '../client/limits.js';
-import { ossIndexOfOst, setOstFaults, waitForOsts } from '../test/client/cluster.js';
 import { localDisk, rawSocketPump } from './baselines.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
 import { type BenchResult, GB, median, result, type SuiteOptions } from './types.js';
+import { setOstFaults, waitForOsts } from '../test/helpers/cluster.js';
 
 export type { BenchResult };
 
@@ -153,7 +153,7 @@ async function degradedRead(
   restart: boolean,
 ): Promise<number> {
   const report = await writer.getLayout(path);
-  const victim = await ossIndexOfOst(cluster, report.objects[0]?.osts[0] as number);
+  const victim = cluster.ossIndexOfOst(report.objects[0]?.osts[0] as number);
   try {
     await cluster.oss[victim]?.kill();
     await waitForOsts(cluster.mdsAddress, 12, 10);
@@ -373,6 +373,7 @@ export async function runClientBench(opts: SuiteOptions): Promise<BenchResult[]>
     }
 
     if (external) {
+      // Cleanup of a running cluster: a file already gone (or never written) is fine.
       for (const c of CASES) await writer.unlink(`${root}/${c.id}`).catch(() => undefined);
       await writer.rmdir(root).catch(() => undefined);
     }

@@ -1,10 +1,10 @@
-// The benches' cluster: test/client/cluster.ts's (1 MDS + 6 OSSs, 2 OSTs
+// The benches' cluster: test/helpers/cluster.ts's (1 MDS + 6 OSSs, 2 OSTs
 // each, hosts h0..h5 in racks r0..r2, 127.0.0.1, port 0, a fresh temporary
 // folder, OSSs started side by side) with the shipped heartbeat. bench/run.ts
 // starts one and hands it to the suites that only read and write (client,
 // smallfiles); a suite run alone starts its own, and recovery always does (it
 // kills hosts and runs with its own timers).
-import { type Cluster, startCluster } from '../test/client/cluster.js';
+import { type Cluster, startCluster } from '../test/helpers/cluster.js';
 
 /** The heartbeat of every bench cluster unless a suite asks otherwise: the default, so the detector runs as shipped. */
 export const BENCH_HEARTBEAT_INTERVAL_MS = 500;
@@ -46,6 +46,7 @@ export function sharedCluster(log: (event: 'up' | 'stopped', seconds: number) =>
       return starting;
     },
     stop: async () => {
+      // A start that failed was reported by the suite that asked; nothing to stop.
       const cluster = await starting?.catch(() => undefined);
       starting = undefined;
       if (!cluster) return;

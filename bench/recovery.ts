@@ -15,9 +15,10 @@
 import { fileURLToPath } from 'node:url';
 import { type Layout, StripeClient } from '../client/index.js';
 import { CONFIG_SCHEMA } from '../common/config.js';
-import { type Cluster, seededBytes } from '../test/client/cluster.js';
 import { BENCH_HEARTBEAT_INTERVAL_MS, HEARTBEATS_PER_TIMEOUT, startBenchCluster } from './cluster.js';
 import { type BenchResult, GB, result, type SuiteOptions } from './types.js';
+import { type Cluster } from '../test/helpers/cluster.js';
+import { seededBytes } from '../test/helpers/clients.js';
 
 const MiB = 1024 * 1024;
 const HOSTS = 6;
@@ -64,6 +65,7 @@ interface Recovery {
 
 async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = performance.now() + timeoutMs;
+  // A check that cannot ask yet (a server restarting) counts as not yet; the deadline below bounds it.
   while (!(await check().catch(() => false))) {
     if (performance.now() > deadline) throw new Error(`${what}: timed out`);
     await new Promise((resolve) => setTimeout(resolve, 50));

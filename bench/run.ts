@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick] [-- --only placement,oss] [-- --out dir]`: runs
 // every benchmark of the project, each beside its same-run baseline, and writes
-// latest.json, latest.md and the SVG charts to bench/results (or `--out`, e.g.
-// to keep a branch's run beside main's), and the Performance section of
+// bench/results/latest.json, bench/results/latest.md and the SVG charts (or
+// the same under `--out`, to keep a branch's run beside main's), and the Performance section of
 // README.md after a full run into bench/results. The suites that only read and
 // write a cluster (CLUSTER_SUITES) share one, started when the first of them
 // asks and stopped after the last. STRIPEFS_BENCH_FAIL_SUITE=name makes that

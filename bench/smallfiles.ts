@@ -21,9 +21,9 @@ import { fileURLToPath } from 'node:url';
 import { type Layout, StripeClient } from '../client/index.js';
 import { BufferPool, isAligned } from '../common/bulk/buffer-pool.js';
 import { Semaphore } from '../common/semaphore.js';
-import { seededBytes } from '../test/client/cluster.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
 import { type BenchResult, GB, result, type SuiteOptions } from './types.js';
+import { seededBytes } from '../test/helpers/clients.js';
 
 const FILE_BYTES = 32 * 1024;
 /** Readers in flight, on both sides. */
@@ -161,8 +161,10 @@ async function stripefsSide(mds: string, files: number, body: Buffer, cleanUp: b
   } finally {
     if (cleanUp) {
       const gate = new Semaphore(CONCURRENCY);
+      // Cleanup of a running cluster: a file already gone is fine.
       const unlink = (i: number) => writer.unlink(path(i)).catch(() => undefined);
       await Promise.all(Array.from({ length: files }, (_, i) => gate.run(() => unlink(i))));
+      // Cleanup: a directory already gone is fine.
       await writer.rmdir(root).catch(() => undefined);
     }
     await writer.close();

@@ -152,6 +152,7 @@ export class FileReader {
         resolve = res;
         reject = rej;
       });
+      // A failed prefetch is not an error: the demand read will fetch (and retry) itself.
       this.inFlight(b, lengths[i] as number, true, arrived).catch(() => undefined);
       return { resolve, reject, done: false };
     });

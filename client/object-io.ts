@@ -74,6 +74,7 @@ export class ObjectIo {
   private report(ost: number, objectId: string, code: ErrorCode): void {
     if (!BAD_COPY.has(code)) return;
     this.deps.counters.badChunksReported++;
+    // A report is advice to the MDS: the read goes on without it, and scrub finds a copy a lost report missed.
     this.deps.mds.reportBadChunk(ost, objectId, code).catch(() => undefined);
   }
 
@@ -734,6 +735,7 @@ export class ObjectIo {
         for (const ost of target.osts.filter((o) => !touched.some((t) => t.ost === o))) {
           this.deps.mds
             .reportBadChunk(ost, target.objectId, 'WRITE_SKIPPED', target.poolId, target.pg)
+            // A lost report leaves the skipped copy to deep scrub; the write itself stands (min_size copies).
             .catch(() => undefined);
         }
         return touched;
@@ -820,6 +822,7 @@ export class ObjectIo {
       for (const f of failures)
         this.deps.mds
           .reportBadChunk(f.ost, ref.objectId ?? '', 'WRITE_SKIPPED', poolId, ref.pg ?? 0)
+          // A lost report leaves the skipped copy to deep scrub; the flush itself stands (min_size copies).
           .catch(() => undefined);
       return;
     }

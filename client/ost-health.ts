@@ -43,6 +43,8 @@ export class OstHealth {
   private recent: { atMs: number; figures: { ost: number; ms: number }[] } = { atMs: -Infinity, figures: [] };
   /** Times an OST was found slow (each verdict lasts `suspectMs`). */
   slowVerdicts = 0;
+  /** Requests given up after the request timeout (a hung or very slow OST costs these). */
+  timeouts = 0;
 
   constructor(
     private readonly suspectMs: number,
@@ -53,6 +55,7 @@ export class OstHealth {
 
   /** Records the outcome of one request to `ost` (`code` undefined on success). */
   record(ost: number, code: string | undefined): void {
+    if (code === 'REQ_TIMEOUT') this.timeouts++;
     if (code === undefined) this.failedAtMs.delete(ost);
     else if (OST_TROUBLE.has(code)) this.failedAtMs.set(ost, this.nowMs());
   }

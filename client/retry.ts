@@ -48,6 +48,7 @@ export async function withRetries<T>(deps: RetryDeps, attempt: (view: MapView) =
       if (n === deps.limits.retriesMax) break;
       deps.counters.retries++;
       if (err instanceof StripeError && (err.code === 'MAP_STALE' || err.details.mapStale === true)) {
+        // No new map: the retry runs on the old one and fails or refreshes again.
         await deps.mds.refreshMap().catch(() => undefined);
       } else {
         await sleepMs(

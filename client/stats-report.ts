@@ -48,6 +48,8 @@ export interface ClientStats {
     slow: number[];
     suspect: number[];
     slowVerdicts: number;
+    /** Reads given up after requestTimeoutMs (each one a wait of a whole timeout). */
+    timeouts: number;
     /** OSTs this client's current map marks down. */
     down: number[];
   };
@@ -86,6 +88,7 @@ export function statsOf(ctx: ClientContext): ClientStats {
     osts: {
       ...ctx.health.snapshot(),
       slowVerdicts: ctx.health.slowVerdicts,
+      timeouts: ctx.health.timeouts,
       down: [...ctx.mds.mapView.osts.values()]
         .filter((o) => !o.up)
         .map((o) => o.id)

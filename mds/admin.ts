@@ -23,6 +23,8 @@ export interface DestroyQueueView {
   completed: number;
   /** Deletes not sent since start because the OST was down or its OSS was backing off. */
   skippedDeletes: number;
+  /** Passes of the worker over the queue since start (each looks at every due record). */
+  passes: number;
 }
 
 /** What recovery adds to the admin API (PG summary with recovery states, slow OSTs). */

@@ -120,7 +120,7 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
     })),
   );
   const mapView = new MapView();
-  const core = new OssCore(handles, mapView, metrics, logger);
+  const core = new OssCore(handles, mapView, metrics, logger, deps.clock ?? systemClock);
   const bindHost = config['oss.bindHost'];
   const advertise = config['oss.advertiseHost'] || bindHost;
   const publicHost = config['oss.publicHost'];

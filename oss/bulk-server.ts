@@ -126,7 +126,7 @@ async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Prom
   let headerSent = false;
   let corked = false;
   // Whole checksum blocks of one disk span join into segments of up to `unit` bytes that never
-  // cross a multiple of it from the request offset (frame.ts); their crcs are combined, not
+  // cross a multiple of it from the request offset (common/bulk/frame.ts); their crcs are combined, not
   // recomputed. Without a unit each block is its own segment.
   const unit = req.segmentBytes ?? 0;
   let pending: Buffer[] = [];

@@ -60,7 +60,7 @@ export function parseFaultKnobs(raw: unknown): FaultKnobs {
   return out;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const sleepMs = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class OstFaults {
   private knobs: FaultKnobs = {};
@@ -69,7 +69,11 @@ export class OstFaults {
   private hangRelease: (() => void) | undefined;
   private hangGate: Promise<void> | undefined;
 
-  constructor(private readonly defaultSeed: number) {
+  constructor(
+    private readonly defaultSeed: number,
+    /** How the latency knob waits (a test's clock advances instead). */
+    private readonly sleep: (ms: number) => Promise<void> = sleepMs,
+  ) {
     this.random = seededRandom(defaultSeed);
   }
 
@@ -110,7 +114,7 @@ export class OstFaults {
     if (this.hangGate) await this.hangGate;
     const { latencyMs = 0, jitterMs = 0 } = this.knobs;
     const delayMs = latencyMs + (jitterMs > 0 ? this.random.next() * jitterMs : 0);
-    if (delayMs > 0) await sleep(delayMs);
+    if (delayMs > 0) await this.sleep(delayMs);
     const rate =
       kind === 'read' ? this.knobs.readFailRate : kind === 'write' ? this.knobs.writeFailRate : undefined;
     if (rate !== undefined && rate > 0 && this.random.next() < rate) {
@@ -126,7 +130,7 @@ export class OstFaults {
     const start = Math.max(now, this.bandwidthFreeAtMs);
     this.bandwidthFreeAtMs = start + (bytes * 1000) / bw;
     const waitMs = this.bandwidthFreeAtMs - now;
-    if (waitMs >= 1) await sleep(waitMs);
+    if (waitMs >= 1) await sleepMs(waitMs);
   }
 
   /**

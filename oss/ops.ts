@@ -3,6 +3,7 @@
 // count metrics, then call the storage operation. Transports stay thin.
 import { StripeError } from '../common/errors.js';
 import type { Logger } from '../common/logging.js';
+import { type Clock, systemClock } from '../common/random.js';
 import type { ObjectRefFields } from '../wire/index.js';
 import type { FaultKnobs, OstFaults } from './faults.js';
 import type { MapView } from './map-view.js';
@@ -30,6 +31,8 @@ export class OssCore {
     readonly mapView: MapView,
     readonly metrics: OssMetrics,
     readonly logger: Logger,
+    /** Times each op and its waits on the peer (a test's clock makes the figures exact). */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   handle(ostId: number): OstHandle {
@@ -60,19 +63,19 @@ export class OssCore {
    * busy client does not make a healthy OST look slow. The request histogram keeps it all.
    */
   private async timed<T>(ostId: number, op: OpName, work: (peer: { ms: number }) => Promise<T>): Promise<T> {
-    const started = performance.now();
+    const started = this.clock.monotonicMs();
     const peer = { ms: 0 };
     this.inFlight++;
     const label = this.handles.find((h) => h.ost.id === ostId)?.ost.name ?? 'unknown';
     try {
       const result = await work(peer);
-      const ms = performance.now() - started;
+      const ms = this.clock.monotonicMs() - started;
       this.metrics.record(label, op, 'ok', ms, ms - peer.ms);
       return result;
     } catch (err) {
       const code = err instanceof StripeError ? err.code : 'REQ_INTERNAL';
       if (code === 'OBJ_CHECKSUM') this.metrics.checksumError(label);
-      const ms = performance.now() - started;
+      const ms = this.clock.monotonicMs() - started;
       this.metrics.record(label, op, code, ms, ms - peer.ms);
       if (!(err instanceof StripeError)) this.logger.error({ err, op }, 'unexpected failure');
       throw err;
@@ -94,12 +97,13 @@ export class OssCore {
       const h = await this.begin(ref, 'write');
       const faults = h.faults;
       const metrics = this.metrics;
+      const clock = this.clock;
       const source = pieces[Symbol.asyncIterator]();
       async function* throttled(): AsyncGenerator<WritePiece> {
         for (;;) {
-          const asked = performance.now();
+          const asked = clock.monotonicMs();
           const next = await source.next();
-          peer.ms += performance.now() - asked;
+          peer.ms += clock.monotonicMs() - asked;
           if (next.done) return;
           const piece = next.value;
           await faults.throttle(piece.data.length);
@@ -141,9 +145,9 @@ export class OssCore {
       );
       let started = false;
       const waitPeer = async (sent: Promise<void> | void): Promise<void> => {
-        const at = performance.now();
+        const at = this.clock.monotonicMs();
         await sent;
-        peer.ms += performance.now() - at;
+        peer.ms += this.clock.monotonicMs() - at;
       };
       for await (const pieces of spans) {
         if (!started) {

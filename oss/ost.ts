@@ -116,6 +116,7 @@ export class Ost {
     }
     for (const fanout of await readdir(this.objectsDir)) {
       for (const file of await readdir(join(this.objectsDir, fanout))) {
+        // An orphan that cannot be removed now is tried again at the next open; it is never read.
         if (!known.has(file)) await unlink(join(this.objectsDir, fanout, file)).catch(() => undefined);
       }
     }
@@ -294,6 +295,7 @@ async function directIoWorks(dir: string): Promise<boolean> {
     return false;
   } finally {
     dataBuffers.give(buf);
+    // The probe file is scratch: one left behind is harmless.
     await rm(probe, { force: true }).catch(() => undefined);
   }
 }

@@ -121,6 +121,8 @@ export class ReadHandles {
 }
 
 async function close(entry: Entry): Promise<void> {
+  // An open that failed left nothing to close (its caller got the error).
   const fh = await entry.fh.catch(() => undefined);
+  // A close that fails frees the descriptor anyway; nothing reads through it again.
   await fh?.close().catch(() => undefined);
 }

@@ -261,6 +261,7 @@ async function setstripe(path: string, flags: Flags & LayoutFlags): Promise<void
   if (!layout)
     throw new CliError('REQ_INVALID', 'give a layout: -c COUNT, -S SIZE, --replicas N or --ec K+M');
   await withClient(flags, async (client) => {
+    // Absent (or unreadable) means there is no file layout to compare with below.
     const existing = await client.stat(path).catch(() => undefined);
     if (existing?.isDirectory()) await client.setLayout(path, layout);
     else if (existing)

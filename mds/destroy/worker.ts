@@ -73,6 +73,8 @@ export class DestroyWorker {
   waiting = 0;
   /** Deletes not sent because the OST was down or its OSS backing off (tests, metrics). */
   skipped = 0;
+  /** Passes run since start: a test waits for passes, not for time, to see what a pass does. */
+  passes = 0;
 
   constructor(
     private readonly db: MdsDb,
@@ -161,7 +163,12 @@ export class DestroyWorker {
 
   /** What /api/destroy-queue shows. */
   async view(): Promise<DestroyQueueView> {
-    return { files: await this.queueLength(), completed: this.completed, skippedDeletes: this.skipped };
+    return {
+      files: await this.queueLength(),
+      completed: this.completed,
+      skippedDeletes: this.skipped,
+      passes: this.passes,
+    };
   }
 
   /** Kept states change only with the epoch; reading them all per pass would cost more than the deletes. */
@@ -173,6 +180,7 @@ export class DestroyWorker {
 
   /** One pass over at most `budget` due records; true when the budget was used up. */
   private async runPass(budget: number): Promise<boolean> {
+    this.passes++;
     const now = this.clock.monotonicMs();
     const due: DestroyRecord[] = [];
     const range = {

@@ -136,6 +136,7 @@ export class Repairs {
               for (const id of part) this.announced.add(`${ostId}/${id}`);
             }
           })
+          // Each repair records its own failure and backoff; the tick only waits for all of them.
           .map((p) => p.catch(() => undefined)),
       );
     } finally {

@@ -102,6 +102,7 @@ export class Recoverer {
             } catch (err) {
               result.objectsFailed++;
               firstError ??= err;
+              // Best-effort removal of a partial copy; the copy error is what the task reports.
               if (!job.existed) await h.ost.delete(job.targetId).catch(() => undefined);
             }
           }),

@@ -47,7 +47,13 @@ export class Scrubber {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.run().catch(() => undefined), this.opts.intervalMs);
+    this.timer = setInterval(
+      () =>
+        void this.run().catch((err: unknown) =>
+          this.logger.warn({ err: (err as Error).message }, 'scheduled scrub failed; the next interval runs it again'),
+        ),
+      this.opts.intervalMs,
+    );
     this.timer.unref();
   }
 
@@ -101,6 +107,7 @@ export class Scrubber {
       report.errorsFound++;
       this.totals.errorsFound++;
       const bad = { ostId, objectId, poolId: meta.poolId, pg: meta.pg, reason };
+      // An MDS that cannot be told: the copy is reported as not scheduled, and the next scrub finds it again.
       const repairScheduled = await this.report(bad).catch(() => false);
       if (report.bad.length < SCRUB_REPORTED_MAX) report.bad.push({ ...bad, repairScheduled });
     }

@@ -14,11 +14,24 @@ export interface TokenBucketOptions {
   creditBytes?: number;
   /** How far the bucket's clock may fall behind now and still be caught up. */
   lagMsMax?: number;
+  /** The time and the wait (a test's clock moves only when the bucket waits). */
+  clock?: WaitClock;
 }
+
+export interface WaitClock {
+  monotonicMs(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: WaitClock = {
+  monotonicMs: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 export class TokenBucket {
   private freeAtMs: number;
   private readonly lagMsMax: number;
+  private readonly clock: WaitClock;
 
   /** bytesPerSec 0 means unlimited. */
   constructor(
@@ -26,16 +39,17 @@ export class TokenBucket {
     opts: TokenBucketOptions = {},
   ) {
     this.lagMsMax = Math.max(0, opts.lagMsMax ?? 0);
+    this.clock = opts.clock ?? realClock;
     const creditMs = bytesPerSec > 0 ? ((opts.creditBytes ?? 0) * 1000) / bytesPerSec : 0;
-    this.freeAtMs = performance.now() - creditMs;
+    this.freeAtMs = this.clock.monotonicMs() - creditMs;
   }
 
   async take(bytes: number): Promise<void> {
     if (this.bytesPerSec <= 0 || bytes <= 0) return;
-    const now = performance.now();
+    const now = this.clock.monotonicMs();
     const start = Math.max(now - this.lagMsMax, this.freeAtMs);
     this.freeAtMs = start + (bytes * 1000) / this.bytesPerSec;
     const waitMs = this.freeAtMs - now;
-    if (waitMs >= 1) await new Promise((resolve) => setTimeout(resolve, waitMs));
+    if (waitMs >= 1) await this.clock.sleep(waitMs);
   }
 }

@@ -9,7 +9,8 @@ import { type BenchCluster, sharedCluster } from '../../bench/cluster.js';
 import { runSmallFilesBench } from '../../bench/smallfiles.js';
 import { StripeClient } from '../../client/index.js';
 import { MdsClient } from '../../client/mds-client.js';
-import { clusterAvailable, ossIndexOfOst, seededBytes, waitForOsts } from '../client/cluster.js';
+import { waitForOsts } from '../helpers/cluster.js';
+import { seededBytes } from '../helpers/clients.js';
 
 const MiB = 1 << 20;
 
@@ -29,7 +30,7 @@ async function ostIds(mdsAddress: string): Promise<{ all: number[]; upAndIn: num
   }
 }
 
-describe.skipIf(!clusterAvailable())('bench shared cluster', () => {
+describe('bench shared cluster', () => {
   const shared = sharedCluster();
   afterAll(() => shared.stop());
 
@@ -52,10 +53,7 @@ describe.skipIf(!clusterAvailable())('bench shared cluster', () => {
       await client.writeFile('/kept', data, {
         layout: { pattern: 'ec', stripeSize: MiB, k: 4, m: 2, failureDomain: 'host' },
       });
-      const victim = await ossIndexOfOst(
-        cluster,
-        (await client.getLayout('/kept')).objects[0]?.osts[0] as number,
-      );
+      const victim = cluster.ossIndexOfOst((await client.getLayout('/kept')).objects[0]?.osts[0] as number);
       await cluster.oss[victim]?.kill('SIGKILL');
       await waitForOsts(cluster.mdsAddress, 12, 10); // its two OSTs marked down
       await cluster.restartOss(victim);

@@ -1,9 +1,9 @@
 // The bench runner as a real process (the built dist/bench/run.js), writing to
 // a temporary folder: a suite that fails costs only its own figures, every
-// suite's seconds land in latest.json as results, the shared cluster is
-// started only when a suite asks for it and stopped before the suites that do
-// not use it, and an unknown suite name is refused before anything runs or is
-// written.
+// suite's seconds land in bench/results/latest.json (here the one under
+// --out) as results, the shared cluster is started only when a suite asks for
+// it and stopped before the suites that do not use it, and an unknown suite
+// name is refused before anything runs or is written.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ function runBench(args: string[], env: Record<string, string> = {}) {
   });
 }
 
-describe.skipIf(!existsSync(RUNNER))('bench runner', () => {
+describe('bench runner', () => {
   it('keeps the other suites figures when one fails, with seconds per suite', () => {
     const out = join(dir, 'partial');
     const run = runBench(['--quick', '--only', 'smallfiles,erasure', '--out', out], {

@@ -3,9 +3,8 @@
 // every byte read back and the listing's sizes).
 import { describe, expect, it } from 'vitest';
 import { runSmallFilesBench } from '../../bench/smallfiles.js';
-import { clusterAvailable } from '../client/cluster.js';
 
-describe.skipIf(!clusterAvailable())('small-file bench', () => {
+describe('small-file bench', () => {
   it('writes, reads back, opens and lists the files beside node:fs', async () => {
     const results = await runSmallFilesBench({ quick: true, files: 200 });
     expect(results.map((r) => [r.id, r.unit])).toEqual([

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientLimits, type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { type Cluster, clusterAvailable, fetchedBytes, seededBytes, startCluster } from './cluster.js';
+import { type Cluster, startCluster } from '../helpers/cluster.js';
+import { fetchedBytes, seededBytes } from '../helpers/clients.js';
 
 const SEED = seedFromEnv();
 console.log(`client concurrency seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -23,7 +24,7 @@ const REP3: Layout = {
 const EC42: Layout = { pattern: 'ec', stripeSize: S, k: 4, m: 2, failureDomain: 'host' };
 const RAID0X4_1M: Layout = { pattern: 'raid0', stripeSize: MiB, stripeCount: 4 };
 
-describe.skipIf(!clusterAvailable())('client concurrency and readahead on a real cluster', () => {
+describe('client concurrency and readahead on a real cluster', () => {
   let cluster: Cluster;
   let writer: StripeClient;
   /** A client of its own (its own cache), with these limits. */

@@ -5,17 +5,11 @@
 // use another replica, ec reads rebuild from k chunks (also with m = 2 chunks
 // gone), and when too much is gone the error names the objects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Layout, StripeClient } from '../../client/index.js';
+import { type ClientLimits, type Layout, StripeClient } from '../../client/index.js';
+import { CLIENT_LIMITS } from '../../client/limits.js';
 import { seedFromEnv } from '../../common/random.js';
-import {
-  type Cluster,
-  clusterAvailable,
-  ossIndexOfOst,
-  seededBytes,
-  setOstFaults,
-  startCluster,
-  waitForOsts,
-} from './cluster.js';
+import { type Cluster, setOstFaults, startCluster, waitForOsts } from '../helpers/cluster.js';
+import { seededBytes } from '../helpers/clients.js';
 
 const SEED = seedFromEnv();
 console.log(`client degraded seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -31,19 +25,24 @@ const REP3: Layout = {
 const EC42: Layout = { pattern: 'ec', stripeSize: S, k: 4, m: 2, failureDomain: 'host' };
 /** The reader's request timeout: a hung OST is skipped after this. */
 const TIMEOUT_MS = 1_000;
+/**
+ * A suspicion or slow verdict that outlasts the test: a reader pays for a bad OST once, and a
+ * slow machine (a read that takes longer than ostSuspectMs) cannot make it pay again.
+ */
+const FOREVER_MS = 3_600_000;
 
-describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
+describe('degraded reads on a real cluster', () => {
   let cluster: Cluster;
   let writer: StripeClient;
   const rep = seededBytes(2 * MiB + 3, SEED + 1);
   const ec = seededBytes(2 * MiB + 5, SEED + 2);
 
   /** A client that caches nothing (every read goes to the OSTs) and gives up on an OST after TIMEOUT_MS. */
-  const reader = (): Promise<StripeClient> =>
+  const reader = (limits: Partial<ClientLimits> = {}): Promise<StripeClient> =>
     StripeClient.connect({
       mds: cluster.mdsAddress,
       seed: SEED,
-      limits: { cacheBytesMax: 0, requestTimeoutMs: TIMEOUT_MS },
+      limits: { cacheBytesMax: 0, requestTimeoutMs: TIMEOUT_MS, ...limits },
     });
   /** The primary OST of every object of the replicated file, and the OSTs of ec chunks by position. */
   const repPrimaries = async (): Promise<number[]> =>
@@ -94,7 +93,7 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
     }
   });
 
-  it('an OST that hangs is skipped within the request timeout', async () => {
+  it('an OST that hangs costs the requests already sent to it, not one timeout per block', async () => {
     const chunks = await ecChunkOsts();
     const cases: [string, Buffer, number[]][] = [
       ['/d/rep', rep, [...new Set(await repPrimaries())]],
@@ -103,12 +102,15 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
     ];
     for (const [path, data, hung] of cases) {
       await withFaults(hung, { hang: true }, async () => {
-        const client = await reader();
-        const started = performance.now();
+        const client = await reader({ ostSuspectMs: FOREVER_MS });
         expect((await client.readFile(path)).equals(data), `${path} with ${hung} hung`).toBe(true);
-        const elapsedMs = performance.now() - started;
-        // A few timeouts at most (requests already queued for the OSS), not one per block, never for ever.
-        expect(elapsedMs).toBeLessThan(8 * TIMEOUT_MS);
+        // The requests in flight to each hung OST when it first timed out, at most; after that
+        // it is suspect and read around. One timeout per block would be 16 per object.
+        const { timeouts } = client.stats().osts;
+        expect(timeouts, `${path} with ${hung} hung`).toBeGreaterThan(0);
+        expect(timeouts, `${path} with ${hung} hung`).toBeLessThanOrEqual(
+          hung.length * CLIENT_LIMITS.inFlightPerOssMax,
+        );
         expect(client.stats().degradedReads).toBeGreaterThan(0);
         await client.close();
       });
@@ -139,7 +141,13 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
   });
 
   it('a slow OST (late answers, no errors) is read after the others; ec readahead rebuilds around it', async () => {
-    const SLOW_MS = 150;
+    // Far slower than any healthy answer on a loaded host, and judged once for the whole test
+    // (FOREVER_MS): the bytes read from it are then the few answers that made the verdict,
+    // whatever the machine's load. Only 20 times the median OST is slow here: at load 31 healthy
+    // OSTs averaged 43 and 69 ms against a median of 8 ms, over the default 4x, and a verdict
+    // on a healthy OST that lasts for ever sends rebuilds back to the slow one.
+    const SLOW_MS = 1_000;
+    const slowReader = { ostSuspectMs: FOREVER_MS, requestTimeoutMs: 10 * SLOW_MS, slowOstFactor: 20 };
     // Replicated over 8 objects, read 64 KiB at a time in order by a reader that caches nothing,
     // so each answer is in before the next read picks its copy.
     const wide: Layout = { ...REP3, stripeCount: 8 };
@@ -150,7 +158,7 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
     const slow = primaries[0] as number;
     const slowBytes = primaries.filter((p) => p === slow).length * 12 * S;
     await withFaults([slow], { latencyMs: SLOW_MS }, async () => {
-      const client = await reader();
+      const client = await reader(slowReader);
       const handle = await client.open('/d/wide', 'r');
       const out = Buffer.alloc(data.length);
       for (let at = 0; at < data.length; at += S) await handle.read(out, at, S, at);
@@ -174,7 +182,11 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
     const chunks = (await writer.getLayout('/d/ec-big')).objects.map((o) => o.osts[0] as number);
     const slowChunk = chunks[0] as number;
     await withFaults([slowChunk], { latencyMs: SLOW_MS }, async () => {
-      const client = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+      const client = await StripeClient.connect({
+        mds: cluster.mdsAddress,
+        seed: SEED,
+        limits: { ostSuspectMs: FOREVER_MS, slowOstFactor: 20 },
+      });
       const pieces: Buffer[] = [];
       for await (const piece of client.createReadStream('/d/ec-big')) pieces.push(piece as Buffer);
       expect(Buffer.concat(pieces).equals(big)).toBe(true);
@@ -192,7 +204,7 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
     // ec random reads without readahead: once the chunk's OST is slow, its units are rebuilt
     // from the other chunks' same ranges instead of waiting on it.
     await withFaults([slowChunk], { latencyMs: SLOW_MS }, async () => {
-      const client = await reader();
+      const client = await reader(slowReader);
       const handle = await client.open('/d/ec-big', 'r');
       const units = Math.floor(big.length / S);
       const order = Array.from({ length: units }, (_, i) => i);
@@ -219,11 +231,11 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
       expect(stats.degradedReads).toBeGreaterThan(units / 8);
       await client.close();
     });
-  }, 90_000);
+  }, 180_000);
 
   it('a stopped OSS (SIGSTOP: no answers, no heartbeats): reads in flight to it fail over once the map marks it down', async () => {
     const chunks = await ecChunkOsts();
-    const stopped = cluster.oss[await ossIndexOfOst(cluster, chunks[0] as number)];
+    const stopped = cluster.oss[cluster.ossIndexOfOst(chunks[0] as number)];
     // A request timeout longer than the test's: only the map's verdict can free these reads.
     const client = await StripeClient.connect({
       mds: cluster.mdsAddress,
@@ -265,8 +277,8 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
 
   it('killed OSSs: replicated and ec stay readable with m down; beyond that the error names the objects', async () => {
     const chunks = await ecChunkOsts();
-    const first = await ossIndexOfOst(cluster, chunks[0] as number);
-    const second = await ossIndexOfOst(cluster, chunks[1] as number);
+    const first = cluster.ossIndexOfOst(chunks[0] as number);
+    const second = cluster.ossIndexOfOst(chunks[1] as number);
     const client = await reader();
     // A larger ec file, streamed healthy first: its request count is the baseline below.
     const big = seededBytes(8 * MiB + 7, SEED + 3);
@@ -309,7 +321,7 @@ describe.skipIf(!clusterAvailable())('degraded reads on a real cluster', () => {
     expect(caching.stats().degradedReads).toBeGreaterThan(0);
     await caching.close();
     // A third chunk's OSS: only k-1 chunks are left.
-    const third = await ossIndexOfOst(cluster, chunks[2] as number);
+    const third = cluster.ossIndexOfOst(chunks[2] as number);
     await cluster.oss[third]?.kill();
     const err = await client.readFile('/d/ec').then(
       () => undefined,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StripeClient } from '../../client/index.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
-import { MDS_SCRIPT } from './cluster.js';
+import { MDS_SCRIPT } from '../helpers/cluster.js';
 
 describe('client namespace against a real MDS', () => {
   let mds: StartedProcess;

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seededRandom, seedFromEnv } from '../../common/random.js';
-import { type Cluster, clusterAvailable, seededBytes, startCluster } from './cluster.js';
+import { type Cluster, startCluster } from '../helpers/cluster.js';
+import { seededBytes } from '../helpers/clients.js';
 
 const SEED = seedFromEnv();
 console.log(`client roundtrip seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -26,7 +27,7 @@ function width(layout: Layout): number {
   return layout.pattern === 'ec' ? (layout.k as number) : (layout.stripeCount as number);
 }
 
-describe.skipIf(!clusterAvailable())('client on a real cluster', () => {
+describe('client on a real cluster', () => {
   let cluster: Cluster;
   let client: StripeClient;
 

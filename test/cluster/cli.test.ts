@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchedBytes } from '../client/cluster.js';
 import { runCli } from '../helpers/cli.js';
 import { freePortRange } from '../helpers/ports.js';
+import { fetchedBytes } from '../helpers/clients.js';
 
 describe('stripefs CLI against a running cluster', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'stripefs-cli-'));
@@ -134,7 +134,7 @@ describe('stripefs CLI against a running cluster', () => {
     expect(report.stderr).toMatch(/OST +READ +WRITTEN +ANSWER MS +STATE/);
     expect(report.stderr).toMatch(/\nost\d+ +[\d.]+ \w+ +[\d.]+ \w+ +[\d.]+ +ok/);
     expect(report.stderr).toMatch(
-      /bad chunks reported 0, checksum rechecks 0, slow OST verdicts 0, requests given up on OSTs marked down 0/,
+      /bad chunks reported 0, checksum rechecks 0, slow OST verdicts 0, timeouts 0, requests given up on OSTs marked down 0/,
     );
     const piped = await cli(['get', '/a/file.bin', '-']);
     expect(Buffer.from(piped.stdout, 'binary').length).toBeGreaterThan(0);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { freePortRange } from '../helpers/ports.js';
+import { eventually } from '../helpers/eventually.js';
 
 const PORTS_NEEDED = 3 + 3 * 6;
 
@@ -99,15 +100,16 @@ describe('stripefs cluster up', () => {
     expect(alive(hostPid)).toBe(false);
     // Once the MDS marks the host's OSTs down, get --stats lists them as down while it reads around them.
     const downBack = join(dataDir, 'down.bin');
-    let stats = '';
-    for (let tries = 0; tries < 40 && !/ost\d+ .* down\n/.test(stats); tries++) {
-      const got = await runCli(['get', '--stats', '/payload.bin', downBack], { env });
-      expect(got.code, got.stderr).toBe(0);
-      expect(readFileSync(downBack).equals(payload)).toBe(true);
-      stats = got.stderr;
-      if (!/ost\d+ .* down\n/.test(stats)) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect(stats).toMatch(/ost\d+ .* down\n/);
+    await eventually(
+      async () => {
+        const got = await runCli(['get', '--stats', '/payload.bin', downBack], { env });
+        expect(got.code, got.stderr).toBe(0);
+        expect(readFileSync(downBack).equals(payload)).toBe(true);
+        if (/ost\d+ .* down\n/.test(got.stderr)) return got;
+        throw new Error(got.stderr);
+      },
+      { timeoutMs: 60_000, what: "get --stats to list the killed host's OSTs as down", intervalMs: 250 },
+    );
     const badTarget = await runCli(['cluster', 'kill', '--data', dataDir, '--host', 'nosuchhost']);
     expect(badTarget.code).not.toBe(0);
     expect(badTarget.stderr).toContain('no OSS matches');

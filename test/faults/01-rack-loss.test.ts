@@ -15,9 +15,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { runCli } from '../helpers/cli.js';
+import { connectReader } from '../helpers/clients.js';
+import { type Cluster, rackLayout, startCluster, waitOstsState } from '../helpers/cluster.js';
+import { settle } from '../helpers/errors.js';
+import { eventually } from '../helpers/eventually.js';
 import { freePortRange } from '../helpers/ports.js';
-import { type FaultCluster, getJson, rackLayout, startFaultCluster, waitOstsState } from './harness.js';
-import { codeOf, connectReader, settle, suiteSeed, Workload } from './workload.js';
+import { suiteSeed, Workload } from './workload.js';
 
 const SEED = suiteSeed('faults/01-rack-loss');
 const REP3_RACK: Layout = {
@@ -28,31 +31,26 @@ const REP3_RACK: Layout = {
   stripeSize: 64 * 1024,
 };
 
-/**
- * Polls the MDS until no reported copy waits for its repair and no repair or recovery task
- * runs; fails with the MDS's recovery status if that takes over `timeoutMs`.
- */
-async function waitRepairsDone(cluster: FaultCluster, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await getJson<{ repairsQueued: number; active: unknown[] }>(
-      `${cluster.mdsAdminUrl}/api/recovery`,
-    );
-    if (status.repairsQueued === 0 && status.active.length === 0) return;
-    if (Date.now() > deadline)
-      throw new Error(`repairs still queued or running after ${timeoutMs} ms: ${JSON.stringify(status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** Waits until no reported copy waits for its repair and no repair or recovery task runs. */
+function waitRepairsDone(cluster: Cluster): Promise<unknown> {
+  return eventually(
+    async () => {
+      const status = await cluster.admin<{ repairsQueued: number; active: unknown[] }>('/api/recovery');
+      if (status.repairsQueued === 0 && status.active.length === 0) return status;
+      throw new Error(JSON.stringify(status));
+    },
+    { timeoutMs: 120_000, what: 'no repair queued or running' },
+  );
 }
 
 describe('scenario 1: replicated:3 across racks survives the loss of a rack', () => {
-  let cluster: FaultCluster;
+  let cluster: Cluster;
   let client: StripeClient;
   const work = new Workload(SEED);
 
   beforeAll(async () => {
-    cluster = await startFaultCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2) });
-    client = await connectReader(cluster.mdsAddress, SEED);
+    cluster = await startCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2), pgCount: 32 });
+    client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     await client.mkdir('/rep', { recursive: true, layout: REP3_RACK });
     await work.writeMany(client, '/rep', 20);
   }, 90_000);
@@ -97,7 +95,7 @@ describe('scenario 1: replicated:3 across racks survives the loss of a rack', ()
     const started = Date.now();
     const result = await settle(client.writeFile('/rep/too-few', data));
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(codeOf(result.err)).toBe('IO_FAILED');
+    if (!result.ok) expect(result.code).toBe('IO_FAILED');
     console.log(
       `write below min_size failed after ${Date.now() - started} ms: ${(result as { err: Error }).err?.message}`,
     );
@@ -108,7 +106,7 @@ describe('scenario 1: replicated:3 across racks survives the loss of a rack', ()
   it('converges: both racks back, every file (old and new) reads back identical', async () => {
     await Promise.all([...rack('r1'), ...rack('r2')].map((id) => cluster.reviveOss(id)));
     await waitOstsState(cluster.mdsAddress, [...ostsOfRack('r1'), ...ostsOfRack('r2')], true);
-    const fresh = await connectReader(cluster.mdsAddress, SEED);
+    const fresh = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     try {
       expect(await work.verify(fresh)).toEqual([]);
       // The cluster takes new writes at full width again.
@@ -121,18 +119,20 @@ describe('scenario 1: replicated:3 across racks survives the loss of a rack', ()
       const started = Date.now();
       await waitRepairsDone(cluster);
       console.log(`repairs done ${Date.now() - started} ms after the new writes`);
-      let check = await runCli(['fsck', '--mds', cluster.mdsAddress], { timeoutMs: 60_000 });
-      for (let attempt = 0; attempt < 30 && check.code !== 0; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
-        check = await runCli(['fsck', '--mds', cluster.mdsAddress], { timeoutMs: 60_000 });
-      }
+      await eventually(
+        async () => {
+          const check = await runCli(['fsck', '--mds', cluster.mdsAddress], { timeoutMs: 120_000 });
+          if (check.code === 0) return check;
+          throw new Error(check.stdout.slice(-2000) + check.stderr);
+        },
+        { timeoutMs: 180_000, what: 'a plain fsck to find the cluster clean', intervalMs: 2_000 },
+      );
       console.log(`fsck clean ${Date.now() - started} ms after the new writes`);
-      expect(check.code, check.stdout.slice(-2000) + check.stderr).toBe(0);
       const repaired = await runCli(['fsck', '--mds', cluster.mdsAddress, '--repair'], { timeoutMs: 60_000 });
       expect(repaired.code, repaired.stdout.slice(-2000) + repaired.stderr).toBe(0);
       expect(await work.verify(fresh)).toEqual([]);
     } finally {
       await fresh.close();
     }
-  });
+  }, 300_000);
 });

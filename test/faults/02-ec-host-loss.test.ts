@@ -12,24 +12,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
+import { connectReader } from '../helpers/clients.js';
+import { type Cluster, rackLayout, startCluster, waitOstsState } from '../helpers/cluster.js';
+import { settle } from '../helpers/errors.js';
 import { freePortRange } from '../helpers/ports.js';
-import { type FaultCluster, rackLayout, startFaultCluster, waitOstsState } from './harness.js';
-import { connectReader, settle, suiteSeed, Workload } from './workload.js';
+import { suiteSeed, Workload } from './workload.js';
 
 const SEED = suiteSeed('faults/02-ec-host-loss');
 const S = 64 * 1024;
 const EC42_HOST: Layout = { pattern: 'ec', k: 4, m: 2, failureDomain: 'host', stripeSize: S };
 
 describe('scenario 2: ec:4+2 across hosts survives two lost hosts and fails clearly on the third', () => {
-  let cluster: FaultCluster;
+  let cluster: Cluster;
   let client: StripeClient;
   const work = new Workload(SEED);
   /** The hosts (OSS ids) holding each file's chunks. */
   const hostsOf = new Map<string, string[]>();
 
   beforeAll(async () => {
-    cluster = await startFaultCluster({ oss: rackLayout(7, 2, 1), mdsGrpcPort: await freePortRange(2) });
-    client = await connectReader(cluster.mdsAddress, SEED, 1_500);
+    cluster = await startCluster({
+      oss: rackLayout(7, 2, 1),
+      mdsGrpcPort: await freePortRange(2),
+      pgCount: 32,
+    });
+    client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 1_500 });
     await work.writeMany(client, '/ec', 16, EC42_HOST);
     for (const path of work.files.keys()) {
       const report = await client.getLayout(path);
@@ -112,7 +118,7 @@ describe('scenario 2: ec:4+2 across hosts survives two lost hosts and fails clea
       killed.flatMap((id) => cluster.ostsOf(id)),
       true,
     );
-    const fresh = await connectReader(cluster.mdsAddress, SEED);
+    const fresh = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     try {
       expect(await work.verify(fresh)).toEqual([]);
     } finally {

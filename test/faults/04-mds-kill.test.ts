@@ -13,9 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { isErrorCode } from '../../common/errors.js';
 import { runCli } from '../helpers/cli.js';
+import { connectReader } from '../helpers/clients.js';
+import { type Cluster, rackLayout, startCluster, waitForMap } from '../helpers/cluster.js';
+import { settle } from '../helpers/errors.js';
+import { eventually } from '../helpers/eventually.js';
 import { freePortRange } from '../helpers/ports.js';
-import { type FaultCluster, rackLayout, startFaultCluster, waitForMap } from './harness.js';
-import { codeOf, connectReader, settle, suiteSeed, Workload } from './workload.js';
+import { suiteSeed, Workload } from './workload.js';
 
 const SEED = suiteSeed('faults/04-mds-kill');
 const S = 64 * 1024;
@@ -31,20 +34,15 @@ const WRITERS = 100;
 /** Closes acknowledged before the kill, and again after the restart, before the writers stop. */
 const ACKS_PER_PHASE = 50;
 
-/** Polls `done` every 50 ms. */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
 describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged close', () => {
-  let cluster: FaultCluster;
+  let cluster: Cluster;
   let client: StripeClient;
   const work = new Workload(SEED, 128 * 1024);
   const attempted = new Set<string>();
 
   beforeAll(async () => {
-    cluster = await startFaultCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2) });
-    client = await connectReader(cluster.mdsAddress, SEED, 3_000);
+    cluster = await startCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2), pgCount: 32 });
+    client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 3_000 });
     await client.mkdir('/w', { recursive: true });
   }, 90_000);
   afterAll(async () => {
@@ -61,14 +59,17 @@ describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged c
         attempted.add(path);
         const result = await settle(work.write(client, path, (w + i) % 2 === 0 ? REP3 : EC42));
         if (!result.ok) {
-          const code = codeOf(result.err);
+          const code = result.code;
           expect(isErrorCode(code), `${path}: ${code}`).toBe(true);
           codes.set(code, (codes.get(code) ?? 0) + 1);
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
       }
     });
-    await until(() => work.files.size >= ACKS_PER_PHASE);
+    await eventually(() => work.files.size >= ACKS_PER_PHASE, {
+      timeoutMs: 60_000,
+      what: `${ACKS_PER_PHASE} closes acknowledged before the kill`,
+    });
     const before = work.files.size;
     await cluster.killMds();
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -77,7 +78,10 @@ describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged c
       cluster.mdsAddress,
       (osts) => osts.length === cluster.ostCount() && osts.every((o) => o.up),
     );
-    await until(() => work.files.size >= before + ACKS_PER_PHASE);
+    await eventually(() => work.files.size >= before + ACKS_PER_PHASE, {
+      timeoutMs: 60_000,
+      what: `${ACKS_PER_PHASE} more closes acknowledged after the restart`,
+    });
     running = false;
     await Promise.all(writers);
     console.log(

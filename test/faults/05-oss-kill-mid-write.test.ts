@@ -10,9 +10,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { isErrorCode } from '../../common/errors.js';
+import { connectReader } from '../helpers/clients.js';
+import { type Cluster, rackLayout, startCluster, waitOstsState } from '../helpers/cluster.js';
+import { settle } from '../helpers/errors.js';
+import { eventually } from '../helpers/eventually.js';
 import { freePortRange } from '../helpers/ports.js';
-import { type FaultCluster, rackLayout, startFaultCluster, waitOstsState } from './harness.js';
-import { codeOf, connectReader, settle, suiteSeed, Workload } from './workload.js';
+import { suiteSeed, Workload } from './workload.js';
 
 const SEED = suiteSeed('faults/05-oss-kill-mid-write');
 const S = 64 * 1024;
@@ -28,20 +31,15 @@ const WRITERS = 8;
 /** Writes that end (acknowledged or failed) before the kill, once the OSTs are down, and after the revival. */
 const WRITES_PER_PHASE = 2 * WRITERS;
 
-/** Polls `done` every 50 ms. */
-async function until(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
 describe('scenario 5: an OSS killed mid-write loses nothing acknowledged', () => {
-  let cluster: FaultCluster;
+  let cluster: Cluster;
   let client: StripeClient;
   const work = new Workload(SEED, 1 << 20);
   const failures = new Map<string, number>();
 
   beforeAll(async () => {
-    cluster = await startFaultCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2) });
-    client = await connectReader(cluster.mdsAddress, SEED, 2_000);
+    cluster = await startCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2), pgCount: 32 });
+    client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     await client.mkdir('/w', { recursive: true });
   }, 90_000);
   afterAll(async () => {
@@ -61,7 +59,7 @@ describe('scenario 5: an OSS killed mid-write loses nothing acknowledged', () =>
         ended++;
         if (result.ok) written++;
         else {
-          const code = codeOf(result.err);
+          const code = result.code;
           expect(isErrorCode(code), `${path}: ${code}`).toBe(true);
           failures.set(code, (failures.get(code) ?? 0) + 1);
         }
@@ -79,11 +77,17 @@ describe('scenario 5: an OSS killed mid-write loses nothing acknowledged', () =>
 
   it('writers during the kill: success or a coded error; every acknowledged file reads back', async () => {
     const writers = startWriters('kill');
-    await until(() => writers.ended() >= WRITES_PER_PHASE);
+    await eventually(() => writers.ended() >= WRITES_PER_PHASE, {
+      timeoutMs: 60_000,
+      what: `${WRITES_PER_PHASE} writes ended before the kill`,
+    });
     await cluster.killOss('oss3');
     await waitOstsState(cluster.mdsAddress, cluster.ostsOf('oss3'), false);
     const down = writers.ended();
-    await until(() => writers.ended() >= down + WRITES_PER_PHASE);
+    await eventually(() => writers.ended() >= down + WRITES_PER_PHASE, {
+      timeoutMs: 60_000,
+      what: `${WRITES_PER_PHASE} writes ended with the OSS down`,
+    });
     const written = await writers.stop();
     console.log(`acknowledged ${written} files; failures by code: ${JSON.stringify([...failures])}`);
     expect(written).toBeGreaterThan(0);
@@ -95,10 +99,13 @@ describe('scenario 5: an OSS killed mid-write loses nothing acknowledged', () =>
     await waitOstsState(cluster.mdsAddress, cluster.ostsOf('oss3'), true);
     const before = failures.size;
     const writers = startWriters('after');
-    await until(() => writers.ended() >= WRITES_PER_PHASE);
+    await eventually(() => writers.ended() >= WRITES_PER_PHASE, {
+      timeoutMs: 60_000,
+      what: `${WRITES_PER_PHASE} writes ended after the revival`,
+    });
     expect(await writers.stop()).toBeGreaterThan(0);
     expect(failures.size).toBe(before);
-    const fresh = await connectReader(cluster.mdsAddress, SEED);
+    const fresh = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     try {
       expect(await work.verify(fresh)).toEqual([]);
     } finally {

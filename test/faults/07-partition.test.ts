@@ -14,9 +14,10 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { runCli } from '../helpers/cli.js';
+import { connectReader } from '../helpers/clients.js';
+import { type Cluster, rackLayout, startCluster, waitOstsState } from '../helpers/cluster.js';
 import { freePortRange } from '../helpers/ports.js';
-import { type FaultCluster, rackLayout, startFaultCluster, waitOstsState } from './harness.js';
-import { connectReader, suiteSeed, Workload } from './workload.js';
+import { suiteSeed, Workload } from './workload.js';
 
 const SEED = suiteSeed('faults/07-partition');
 const REP3_RACK: Layout = {
@@ -76,7 +77,7 @@ const unavailable = process.platform === 'linux' ? makeNamespace() : 'not Linux'
 if (unavailable) console.log(`scenario 7 skipped: ${unavailable}`);
 
 describe.skipIf(unavailable !== undefined)('scenario 7: a rack cut off by a network partition', () => {
-  let cluster: FaultCluster;
+  let cluster: Cluster;
   let client: StripeClient;
   const work = new Workload(SEED);
 
@@ -84,8 +85,13 @@ describe.skipIf(unavailable !== undefined)('scenario 7: a rack cut off by a netw
     const oss = rackLayout(6, 2).map((spec) =>
       spec.rack === 'r2' ? { ...spec, netns: NS, bindHost: NS_ADDRESS } : { ...spec, bindHost: HOST_ADDRESS },
     );
-    cluster = await startFaultCluster({ oss, mdsGrpcPort: await freePortRange(2), mdsHost: HOST_ADDRESS });
-    client = await connectReader(cluster.mdsAddress, SEED);
+    cluster = await startCluster({
+      oss,
+      mdsGrpcPort: await freePortRange(2),
+      mdsHost: HOST_ADDRESS,
+      pgCount: 32,
+    });
+    client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     await client.mkdir('/rep', { recursive: true, layout: REP3_RACK });
     await work.writeMany(client, '/rep', 20);
   }, 90_000);
@@ -110,7 +116,7 @@ describe.skipIf(unavailable !== undefined)('scenario 7: a rack cut off by a netw
     expect(during).toEqual([]);
     expect(await work.verify(client)).toEqual([]);
     // Partitioned, not dead: the OSSs of r2 still run.
-    for (const id of ['oss4', 'oss5']) expect(cluster.oss.get(id)?.child.exitCode).toBeNull();
+    for (const id of ['oss4', 'oss5']) expect(cluster.ossById(id).child.exitCode).toBeNull();
   });
 
   it('new files are written with 2 of 3 racks reachable (min_size 2) and read back', async () => {
@@ -121,7 +127,7 @@ describe.skipIf(unavailable !== undefined)('scenario 7: a rack cut off by a netw
   it('converges: link up, r2 back up, every file reads back, fsck --repair leaves it clean', async () => {
     ip('netns', 'exec', NS, 'ip', 'link', 'set', NS_LINK, 'up');
     await waitOstsState(cluster.mdsAddress, r2Osts(), true);
-    const fresh = await connectReader(cluster.mdsAddress, SEED);
+    const fresh = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     try {
       expect(await work.verify(fresh)).toEqual([]);
     } finally {

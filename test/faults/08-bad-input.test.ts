@@ -8,20 +8,33 @@
 //             - the admin ports: garbage HTTP, bad JSON, an oversized body,
 //               invalid OST ids
 //   safety    every gRPC call ends with a non-zero grpc-status; contract calls
-//             fail with registry codes; admin answers carry a registry code
+//             fail with registry codes (bad paths with NS_INVALID_NAME or
+//             NS_NAME_TOO_LONG, and create nothing); the bulk ports answer
+//             garbage with REQ_INVALID and close; the admin ports answer raw
+//             garbage with HTTP 400 and close, bad requests with a registry code
 //   converge  every process is alive (/healthz), and every file reads back
 import { connect as connectHttp2, constants as h2 } from 'node:http2';
 import { connect as connectTcp } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
+import {
+  decodeErrorBody,
+  decodeResponseHeader,
+  REQUEST_FIXED_BYTES,
+  REQUEST_MAGIC,
+  RESPONSE_FIXED_BYTES,
+} from '../../common/bulk/frame.js';
 import { isErrorCode, StripeError } from '../../common/errors.js';
 import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
 import { seededRandom } from '../../common/random.js';
 import { contract } from '../../proto/index.js';
+import { connectReader } from '../helpers/clients.js';
+import { adminJson, type Cluster, rackLayout, startCluster } from '../helpers/cluster.js';
+import { codeOf, settle } from '../helpers/errors.js';
+import { eventually } from '../helpers/eventually.js';
 import { freePortRange } from '../helpers/ports.js';
-import { type FaultCluster, getJson, rackLayout, startFaultCluster } from './harness.js';
-import { codeOf, connectReader, settle, suiteSeed, Workload } from './workload.js';
+import { suiteSeed, Workload } from './workload.js';
 
 const SEED = suiteSeed('faults/08-bad-input');
 const S = 64 * 1024;
@@ -76,40 +89,57 @@ function frame(payload: Buffer, declared = payload.length): Buffer {
   return Buffer.concat([head, payload]);
 }
 
-/** Writes bytes to a TCP port and waits until the server closes or 1 s passes. */
-function rawTcp(port: number, bytes: Buffer): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connectTcp(port, '127.0.0.1');
-    const answer: Buffer[] = [];
-    const end = (): void => {
-      socket.destroy();
-      resolve(Buffer.concat(answer).toString('latin1'));
-    };
-    const timer = setTimeout(end, 1_000);
-    socket.on('data', (d: Buffer) => answer.push(d));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      end();
-    });
-    socket.write(bytes);
+/**
+ * Writes bytes to a TCP port and ends its side, as a client that sent garbage and is done;
+ * resolves with what came back once the server has closed the connection (it must: a
+ * server that kept a dead connection open would fail the wait with its deadline).
+ */
+async function rawTcp(port: number, bytes: Buffer): Promise<Buffer> {
+  const socket = connectTcp(port, '127.0.0.1');
+  const answer: Buffer[] = [];
+  let closed = false;
+  socket.on('data', (d: Buffer) => answer.push(d));
+  // A reset instead of an orderly close is still a close; 'close' follows either way.
+  socket.on('error', () => undefined);
+  socket.on('close', () => {
+    closed = true;
   });
+  socket.end(bytes);
+  try {
+    await eventually(() => closed, {
+      timeoutMs: 30_000,
+      what: `port ${port} to close after garbage`,
+      intervalMs: 20,
+    });
+  } finally {
+    socket.destroy();
+  }
+  return Buffer.concat(answer);
+}
+
+/** The registry code of a bulk error answer (the answer must be one). */
+function bulkErrorCode(answer: Buffer): string {
+  expect(answer.length).toBeGreaterThanOrEqual(RESPONSE_FIXED_BYTES);
+  const header = decodeResponseHeader(answer.subarray(0, RESPONSE_FIXED_BYTES));
+  expect(header.ok).toBe(false);
+  const body = answer.subarray(RESPONSE_FIXED_BYTES, RESPONSE_FIXED_BYTES + header.bodyBytes);
+  return decodeErrorBody(body).code;
 }
 
 describe('scenario 8: servers survive bad input and keep the data intact', () => {
-  let cluster: FaultCluster;
+  let cluster: Cluster;
   let client: StripeClient;
   const work = new Workload(SEED, 512 * 1024);
   const ports = (): { grpc: number; bulk: number; admin: number }[] =>
-    [...cluster.oss.values()].map((p) => ({
+    cluster.oss.map((p) => ({
       grpc: p?.ready.grpcPort as number,
       bulk: p?.ready.bulkPort as number,
       admin: p?.ready.adminPort as number,
     }));
 
   beforeAll(async () => {
-    cluster = await startFaultCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2) });
-    client = await connectReader(cluster.mdsAddress, SEED);
+    cluster = await startCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2), pgCount: 32 });
+    client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     await work.writeMany(client, '/rep', 6, REP3);
     await work.writeMany(client, '/ec', 6, EC42);
   }, 90_000);
@@ -146,7 +176,7 @@ describe('scenario 8: servers survive bad input and keep the data intact', () =>
   it('the contract with invalid ids and path tricks: registry codes, nothing escapes the OST folder', async () => {
     const view = (await client.getLayout('/rep/f0005')).objects[0];
     const ost = view?.osts[0] as number;
-    const port = cluster.oss.get(cluster.ossOfOst(ost).id)?.ready.grpcPort;
+    const port = cluster.ossById(cluster.ossOfOst(ost).id).ready.grpcPort;
     const oss = new (contract().OssService)(
       `127.0.0.1:${port}`,
       grpc.credentials.createInsecure(),
@@ -167,34 +197,45 @@ describe('scenario 8: servers survive bad input and keep the data intact', () =>
         ]) {
           const result = await settle(attempt());
           expect(result.ok, `${JSON.stringify(objectId)} accepted`).toBe(false);
-          if (!result.ok) expect(isErrorCode(codeOf(result.err)), codeOf(result.err)).toBe(true);
+          if (!result.ok) expect(isErrorCode(result.code), result.code).toBe(true);
         }
       }
       const badRef = { ostId: 99_999, objectId: '1.0', poolId: 12345, pg: 1 << 30, mapEpoch: 0 };
       const bad = await settle(call(oss, 'StatObject', { ref: badRef }));
       expect(bad.ok).toBe(false);
-      for (const path of [
-        '../..',
-        '/../../etc',
-        'relative',
-        '/a\0b',
-        `/${'n'.repeat(5000)}`,
-        '/rep/../rep',
-        '//',
-      ]) {
-        for (const attempt of [
-          () => call(mds, 'Stat', { path }),
-          () => call(mds, 'Create', { path, exclusive: true }),
-        ]) {
-          const result = await settle(attempt());
-          if (!result.ok)
-            expect(isErrorCode(codeOf(result.err)), `${path}: ${codeOf(result.err)}`).toBe(true);
-        }
+      const refusals: [string, string][] = [
+        ['../..', 'NS_INVALID_NAME'],
+        ['/../../etc', 'NS_INVALID_NAME'],
+        ['relative', 'NS_INVALID_NAME'],
+        ['/a\0b', 'NS_INVALID_NAME'],
+        [`/${'n'.repeat(5000)}`, 'NS_NAME_TOO_LONG'],
+        ['/rep/../rep', 'NS_INVALID_NAME'],
+        ['/rep/./f0000', 'NS_INVALID_NAME'],
+        ['//', 'NS_INVALID_NAME'],
+        ['', 'NS_INVALID_NAME'],
+      ];
+      for (const [path, code] of refusals) {
+        expect(await codeOf(call(mds, 'Stat', { path })), `Stat ${JSON.stringify(path)}`).toBe(code);
+        expect(
+          await codeOf(call(mds, 'Create', { path, exclusive: true })),
+          `Create ${JSON.stringify(path)}`,
+        ).toBe(code);
+        expect(
+          await codeOf(call(mds, 'Mkdir', { path, parents: true })),
+          `Mkdir ${JSON.stringify(path)}`,
+        ).toBe(code);
       }
-      const deep = await settle(
-        call(mds, 'Readdir', { path: '/', cursor: '\uffff'.repeat(10), limit: 1 << 30, withAttrs: true }),
-      );
-      if (!deep.ok) expect(isErrorCode(codeOf(deep.err))).toBe(true);
+      // Nothing was created by any of them: the root holds what the workload made, and only that.
+      const root = await call(mds, 'Readdir', { path: '/', cursor: '', limit: 100, withAttrs: false });
+      expect(root.entries.map((e) => e.name).sort()).toEqual(['ec', 'rep']);
+      // A cursor past every name and an absurd page size: an empty page, not an error or a flood.
+      const deep = await call(mds, 'Readdir', {
+        path: '/',
+        cursor: '\uffff'.repeat(10),
+        limit: 1 << 30,
+        withAttrs: true,
+      });
+      expect(deep.entries).toEqual([]);
       // An oversized message through the real client: refused, not stored.
       const huge = await settle(
         call(mds, 'Mkdir', { path: `/${'x'.repeat(9 * 1024 * 1024)}`, parents: false }),
@@ -207,20 +248,30 @@ describe('scenario 8: servers survive bad input and keep the data intact', () =>
     }
   });
 
-  it('random bytes and truncated headers on the bulk ports', async () => {
+  it('random bytes and bad headers on the bulk ports: a coded answer and a close', async () => {
+    const realMagicBadOp = Buffer.alloc(REQUEST_FIXED_BYTES, 0xff);
+    realMagicBadOp.writeUInt32LE(REQUEST_MAGIC, 0);
     for (const { bulk } of ports()) {
-      await rawTcp(bulk, randomBytes(4096));
-      await rawTcp(bulk, randomBytes(7));
-      await rawTcp(bulk, Buffer.concat([Buffer.from('SFSB'), Buffer.alloc(44, 0xff)]));
-      await rawTcp(bulk, Buffer.alloc(48));
+      for (const [what, bytes] of [
+        ['random bytes', randomBytes(4096)],
+        ['another magic', Buffer.concat([Buffer.from('SFSB'), Buffer.alloc(44, 0xff)])],
+        ['zeros', Buffer.alloc(REQUEST_FIXED_BYTES)],
+        ['the request magic with a bad op', realMagicBadOp],
+      ] as const) {
+        expect(bulkErrorCode(await rawTcp(bulk, bytes)), `${what} on ${bulk}`).toBe('REQ_INVALID');
+      }
+      // A header cut short: nothing to answer, the connection closes when the client does.
+      expect((await rawTcp(bulk, randomBytes(7))).length).toBe(0);
     }
   });
 
   it('garbage HTTP to the admin ports: coded answers', async () => {
     const admins = [cluster.mdsAdminUrl, ...ports().map((p) => `http://127.0.0.1:${p.admin}`)];
     for (const url of admins) {
-      await rawTcp(Number(url.split(':')[2]), Buffer.from('GARBAGE / NOTHTTP\r\n\r\n'));
-      await rawTcp(Number(url.split(':')[2]), randomBytes(2000));
+      for (const bytes of [Buffer.from('GARBAGE / NOTHTTP\r\n\r\n'), randomBytes(2000)]) {
+        const answer = (await rawTcp(Number(url.split(':')[2]), bytes)).toString('latin1');
+        expect(answer, url).toMatch(/^HTTP\/1\.1 400 /);
+      }
     }
     for (const { admin } of ports()) {
       const base = `http://127.0.0.1:${admin}/api/osts`;
@@ -262,12 +313,12 @@ describe('scenario 8: servers survive bad input and keep the data intact', () =>
   });
 
   it('converges: every process alive, every file reads back identical', async () => {
-    expect((await getJson<{ status: string }>(`${cluster.mdsAdminUrl}/healthz`)).status).toBe('ok');
+    expect((await adminJson<{ status: string }>(`${cluster.mdsAdminUrl}/healthz`)).status).toBe('ok');
     for (const spec of cluster.specs)
-      expect((await getJson<{ ok: boolean }>(`${cluster.adminUrlOf(spec.id)}/healthz`)).ok).toBe(true);
-    for (const p of cluster.oss.values()) expect(p?.child.exitCode).toBeNull();
+      expect((await adminJson<{ ok: boolean }>(`${cluster.adminUrlOf(spec.id)}/healthz`)).ok).toBe(true);
+    for (const p of cluster.oss) expect(p?.child.exitCode).toBeNull();
     expect(cluster.mds.child.exitCode).toBeNull();
-    const fresh = await connectReader(cluster.mdsAddress, SEED);
+    const fresh = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     try {
       expect(await work.verify(fresh)).toEqual([]);
     } finally {

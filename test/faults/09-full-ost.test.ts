@@ -11,9 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { ERROR_CODES } from '../../common/errors.js';
 import { runCli } from '../helpers/cli.js';
+import { connectReader, seededBytes } from '../helpers/clients.js';
+import { adminJson, type Cluster, rackLayout, startCluster } from '../helpers/cluster.js';
+import { settle } from '../helpers/errors.js';
+import { eventually } from '../helpers/eventually.js';
 import { freePortRange } from '../helpers/ports.js';
-import { type FaultCluster, getJson, rackLayout, startFaultCluster } from './harness.js';
-import { codeOf, connectReader, seededBytes, settle, suiteSeed, Workload } from './workload.js';
+import { suiteSeed, Workload } from './workload.js';
 
 const SEED = suiteSeed('faults/09-full-ost');
 const MiB = 1 << 20;
@@ -28,7 +31,7 @@ const REP3: Layout = {
 };
 
 describe('scenario 9: a full OST gives the writer ENOSPC and hurts nothing else', () => {
-  let cluster: FaultCluster;
+  let cluster: Cluster;
   let client: StripeClient;
   const work = new Workload(SEED, 256 * 1024);
   let fullOst = -1;
@@ -38,8 +41,8 @@ describe('scenario 9: a full OST gives the writer ENOSPC and hurts nothing else'
       ...s,
       env: { STRIPEFS_OSS_OST_CAPACITY_BYTES: String(QUOTA_BYTES) },
     }));
-    cluster = await startFaultCluster({ oss, mdsGrpcPort: await freePortRange(2) });
-    client = await connectReader(cluster.mdsAddress, SEED);
+    cluster = await startCluster({ oss, mdsGrpcPort: await freePortRange(2), pgCount: 32 });
+    client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     await work.writeMany(client, '/small', 12, REP3);
   }, 90_000);
   afterAll(async () => {
@@ -48,7 +51,7 @@ describe('scenario 9: a full OST gives the writer ENOSPC and hurts nothing else'
   });
 
   const usedBytesOf = async (ostId: number): Promise<number> => {
-    const osts = await getJson<{ id: number; usedBytes: number }[]>(
+    const osts = await adminJson<{ id: number; usedBytes: number }[]>(
       `${cluster.adminUrlOf(cluster.ossOfOst(ostId).id)}/api/osts`,
     );
     return osts.find((o) => o.id === ostId)?.usedBytes ?? -1;
@@ -60,7 +63,7 @@ describe('scenario 9: a full OST gives the writer ENOSPC and hurts nothing else'
     const result = await settle(client.writeFile('/full/big', big, { layout: RAID0 }));
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(codeOf(result.err)).toBe('OBJ_NO_SPACE');
+    expect(result.code).toBe('OBJ_NO_SPACE');
     expect(ERROR_CODES.OBJ_NO_SPACE.errno).toBe('ENOSPC');
     fullOst = (await client.getLayout('/full/big')).objects[0]?.osts[0] as number;
     console.log(`OST ${fullOst} full: ${(result.err as Error).message}`);
@@ -79,11 +82,11 @@ describe('scenario 9: a full OST gives the writer ENOSPC and hurts nothing else'
     const before = await usedBytesOf(fullOst);
     expect(before).toBeGreaterThan(QUOTA_BYTES / 2);
     await client.unlink('/full/big');
-    const deadline = Date.now() + 30_000;
-    while ((await usedBytesOf(fullOst)) >= before) {
-      if (Date.now() > deadline) throw new Error(`OST ${fullOst} still holds ${before} bytes`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await eventually(async () => (await usedBytesOf(fullOst)) < before, {
+      timeoutMs: 60_000,
+      what: `OST ${fullOst} to free the ${before} bytes of the unlinked file`,
+      intervalMs: 200,
+    });
     const fsck = await runCli(['fsck', '--mds', cluster.mdsAddress, '--json'], { timeoutMs: 60_000 });
     expect(fsck.code, fsck.stdout + fsck.stderr).toBe(0);
     // A file that fits is written on the freed space.

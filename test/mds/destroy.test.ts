@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../../common/index.js';
 import type { DestroyQueueView } from '../../mds/admin.js';
+import { eventually } from '../helpers/eventually.js';
 import { registerOss, startFakeOss, startMds, stopMds, tempDir } from './helpers.js';
 
 async function queueView(adminUrl: string): Promise<DestroyQueueView> {
@@ -17,7 +18,17 @@ async function queueLength(adminUrl: string): Promise<number> {
   return (await queueView(adminUrl)).files;
 }
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits until the queue is empty. */
+function drained(adminUrl: string): Promise<DestroyQueueView> {
+  return eventually(
+    async () => {
+      const view = await queueView(adminUrl);
+      if (view.files === 0) return view;
+      throw new Error(`${view.files} records left`);
+    },
+    { timeoutMs: 30_000, what: 'the destroy queue to drain', intervalMs: 50 },
+  );
+}
 
 describe('destroy queue', () => {
   it('deletes removed files objects on the OSSs, across failures and a restart', async () => {
@@ -46,7 +57,11 @@ describe('destroy queue', () => {
       for (const ino of gone) for (const i of [0, 1]) expected.add(`${ino}.${i}`);
       for (const j of [0, 1, 2]) expected.add(`${e.attr!.inode}.0.c${j}`);
       expect(await queueLength(mds.adminUrl)).toBe(5);
-      await new Promise((r) => setTimeout(r, 500)); // the worker tries, the OSS fails
+      // The worker tries, the OSS refuses, the records stay.
+      await eventually(() => fake.refused > 0, {
+        timeoutMs: 30_000,
+        what: 'a delete sent to the failing OSS',
+      });
       expect(fake.deletes).toHaveLength(0);
       expect(await queueLength(mds.adminUrl)).toBe(5);
     } finally {
@@ -56,20 +71,19 @@ describe('destroy queue', () => {
     fake.failing = false;
     const restarted = await startMds(dir, { STRIPEFS_MDS_HEARTBEAT_TIMEOUT_MS: '60000' });
     try {
-      const start = Date.now();
-      while ((await queueLength(restarted.adminUrl)) > 0 && Date.now() - start < 10_000) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(await queueLength(restarted.adminUrl)).toBe(0);
+      const empty = await drained(restarted.adminUrl);
       const deleted = new Set(fake.deletes.map((d) => d.ref!.objectId));
       expect([...deleted].sort()).toEqual([...expected].sort());
       for (const d of fake.deletes) {
         expect(d.ref!.poolId).toBeGreaterThan(0);
         expect(d.ref!.mapEpoch).toBeGreaterThan(0);
       }
-      // Done means done: no more calls once the queue is empty.
+      // Done means done: passes over the empty queue send nothing more.
       const calls = fake.deletes.length;
-      await new Promise((r) => setTimeout(r, 1_200));
+      await eventually(async () => (await queueView(restarted.adminUrl)).passes >= empty.passes + 3, {
+        timeoutMs: 30_000,
+        what: 'three more passes of the destroy worker',
+      });
       expect(fake.deletes.length).toBe(calls);
     } finally {
       await stopMds(restarted);
@@ -86,13 +100,18 @@ describe('destroy queue', () => {
       const reg = await registerOss(c, { ossId: 'oss-a', host: 'h0', osts: 2, grpcAddress: fake.address });
       const ostIds = reg.osts.map((o) => o.id);
       await call(c, 'Mkdir', { path: '/d', layout: { pattern: 'LAYOUT_PATTERN_RAID0', stripeCount: 2 } });
-      const allDown = async () =>
-        (await call(c, 'GetMap', { epoch: 0 })).map!.osts.every((o) => !o.state?.up);
-      while (!(await allDown())) await pause(50);
+      await eventually(
+        async () => (await call(c, 'GetMap', { epoch: 0 })).map!.osts.every((o) => !o.state?.up),
+        { timeoutMs: 30_000, what: 'the silent OSS down', intervalMs: 50 },
+      );
       const inodes: number[] = [];
       for (let i = 0; i < 6; i++) inodes.push((await call(c, 'Create', { path: `/d/f${i}` })).attr!.inode);
       for (let i = 0; i < 6; i++) await call(c, 'Unlink', { path: `/d/f${i}` });
-      while ((await queueView(mds.adminUrl)).skippedDeletes === 0) await pause(50);
+      await eventually(async () => (await queueView(mds.adminUrl)).skippedDeletes > 0, {
+        timeoutMs: 30_000,
+        what: 'a delete skipped for the down OST',
+        intervalMs: 50,
+      });
       expect(fake.deletes).toHaveLength(0);
       expect(await queueLength(mds.adminUrl)).toBe(6);
 
@@ -100,10 +119,11 @@ describe('destroy queue', () => {
         void call(c, 'Heartbeat', {
           ossId: 'oss-a',
           osts: ostIds.map((ostId) => ({ ostId, usedBytes: 0, totalBytes: 2 ** 40 })),
+          // A heartbeat lost to a slow MDS: the next one follows in 100 ms.
         }).catch(() => undefined);
       heartbeat();
       beating = setInterval(heartbeat, 100);
-      while ((await queueLength(mds.adminUrl)) > 0) await pause(50);
+      await drained(mds.adminUrl);
       const expected = inodes.flatMap((ino) => [`${ino}.0`, `${ino}.1`]).sort();
       expect([...new Set(fake.deletes.map((d) => d.ref!.objectId))].sort()).toEqual(expected);
       expect((await queueView(mds.adminUrl)).completed).toBe(6);

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { MdsClient } from '../../client/mds-client.js';
 import { CLIENT_OPTIONS, call, seededRandom, seedFromEnv } from '../../common/index.js';
 import { contract } from '../../proto/index.js';
-import { codeOf, type MdsUnderTest, registerOss, startMds, stopMds, tempDir } from './helpers.js';
+import { codeOf } from '../helpers/errors.js';
+import { type MdsUnderTest, registerOss, startMds, stopMds, tempDir } from './helpers.js';
 
 const CONCURRENT = 1_000;
 const KILL_AFTER_ACKS = 500;

@@ -5,14 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import {
-  bindServer,
-  CLIENT_OPTIONS,
-  call,
-  SERVER_OPTIONS,
-  StripeError,
-  shutdownServer,
-} from '../../common/index.js';
+import { bindServer, CLIENT_OPTIONS, call, SERVER_OPTIONS, shutdownServer } from '../../common/index.js';
 import type { MdsServiceClient } from '../../proto/gen/stripefs/v1/MdsService.js';
 import { contract, type DeleteObjectRequest__Output } from '../../proto/index.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
@@ -51,17 +44,6 @@ export async function stopMds(mds: MdsUnderTest, remove = true): Promise<void> {
   if (remove) rmSync(mds.dataDir, { recursive: true, force: true });
 }
 
-/** Runs a call and returns the StripeError code it failed with (or 'OK'). */
-export async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'OK';
-  } catch (err) {
-    if (err instanceof StripeError) return err.code;
-    throw err;
-  }
-}
-
 /** Registers an OSS with `count` OSTs on each of `hosts` hosts (1 TiB each). */
 export async function registerOss(
   client: MdsServiceClient,
@@ -89,6 +71,8 @@ export interface FakeOss {
   deletes: DeleteObjectRequest__Output[];
   /** When set, DeleteObject fails with UNAVAILABLE. */
   failing: boolean;
+  /** DeleteObject calls answered UNAVAILABLE because `failing` was set. */
+  refused: number;
   close(): Promise<void>;
 }
 
@@ -98,6 +82,7 @@ export async function startFakeOss(): Promise<FakeOss> {
     address: '',
     deletes: [],
     failing: false,
+    refused: 0,
     close: () => shutdownServer(server, 500),
   };
   const unimplemented = (_call: unknown, cb: (err: Partial<grpc.ServiceError>) => void) =>
@@ -107,7 +92,10 @@ export async function startFakeOss(): Promise<FakeOss> {
       c: grpc.ServerUnaryCall<DeleteObjectRequest__Output, unknown>,
       cb: grpc.sendUnaryData<unknown>,
     ) => {
-      if (fake.failing) return cb({ code: grpc.status.UNAVAILABLE, details: 'fake OSS failing' });
+      if (fake.failing) {
+        fake.refused++;
+        return cb({ code: grpc.status.UNAVAILABLE, details: 'fake OSS failing' });
+      }
       fake.deletes.push(c.request);
       cb(null, { existed: true });
     },

@@ -3,7 +3,8 @@
 // form and the refusals MDS and client share are in test/layout/.
 import { describe, expect, it } from 'vitest';
 import { call, StripeError } from '../../common/index.js';
-import { codeOf, registerOss, startMds, stopMds, tempDir } from './helpers.js';
+import { codeOf } from '../helpers/errors.js';
+import { registerOss, startMds, stopMds, tempDir } from './helpers.js';
 
 describe('layouts on a real MDS', () => {
   it('checks layouts against the map, inherits directory defaults, creates pools', async () => {

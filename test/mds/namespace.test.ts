@@ -2,7 +2,8 @@
 // code they can raise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../common/index.js';
-import { codeOf, type MdsUnderTest, registerOss, startMds, stopMds, tempDir } from './helpers.js';
+import { codeOf } from '../helpers/errors.js';
+import { type MdsUnderTest, registerOss, startMds, stopMds, tempDir } from './helpers.js';
 
 let mds: MdsUnderTest;
 let dirInode = 0;

@@ -2,7 +2,6 @@
 // a script of (state, now) -> actions, PG states, the objects a removed file
 // leaves behind, and how hard the destroy worker may run.
 import { describe, expect, it } from 'vitest';
-import { StripeError } from '../../common/index.js';
 import { parseLayout } from '../../layout/index.js';
 import { detectFailures, detectorStallMs, type OstLiveness } from '../../mds/cluster/detector.js';
 import { addPool, initialState, registerOss } from '../../mds/cluster/state.js';
@@ -18,23 +17,17 @@ import { recordOf } from '../../mds/layout.js';
 import { parsePath } from '../../mds/paths.js';
 import { pgStateOf, summarizePgs } from '../../mds/pgstate.js';
 import { placePg, setOstState } from '../../placement/index.js';
-
-function codeOfSync(fn: () => unknown): string {
-  try {
-    fn();
-    return 'OK';
-  } catch (err) {
-    return err instanceof StripeError ? err.code : String(err);
-  }
-}
+import { codeOf } from '../helpers/errors.js';
 
 describe('paths', () => {
-  it('accepts absolute paths and rejects the rest with a code', () => {
+  it('accepts absolute paths and rejects the rest with a code', async () => {
     expect(parsePath('/')).toEqual([]);
     expect(parsePath('/a/b c/é')).toEqual(['a', 'b c', 'é']);
-    expect(codeOfSync(() => parsePath('/a/'))).toBe('NS_INVALID_NAME');
-    expect(codeOfSync(() => parsePath(`/${'x'.repeat(255)}`))).toBe('OK');
-    expect(codeOfSync(() => parsePath(`/${'x'.repeat(256)}`))).toBe('NS_NAME_TOO_LONG');
+    for (const bad of ['/a/', '/a\0b', 'relative', '', '//a', '/a/../b', '/./a', '/..', 'a/b', ' /a'])
+      expect(await codeOf(() => parsePath(bad)), JSON.stringify(bad)).toBe('NS_INVALID_NAME');
+    expect(await codeOf(() => parsePath(42))).toBe('NS_INVALID_NAME');
+    expect(await codeOf(() => parsePath(`/${'x'.repeat(255)}`))).toBe('OK');
+    expect(await codeOf(() => parsePath(`/${'x'.repeat(256)}`))).toBe('NS_NAME_TOO_LONG');
   });
 });
 

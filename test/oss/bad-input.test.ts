@@ -7,11 +7,12 @@ import { call } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
 import { crc32c, grpcWrite, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
+import { codeOf } from '../helpers/errors.js';
+import { eventually } from '../helpers/eventually.js';
 
-const codeOf = (e: unknown): string => (e as { code?: string }).code ?? String(e);
 const CAPACITY_BYTES = 8 * 1024 * 1024;
 
-async function setFaults(oss: OssUnderTest, ostId: number, body: unknown): Promise<Response> {
+async function setOstFaults(oss: OssUnderTest, ostId: number, body: unknown): Promise<Response> {
   return fetch(`${oss.adminUrl}/api/osts/${ostId}/faults`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
@@ -38,31 +39,29 @@ describe('OSS bad input and faults', () => {
   it('object ids that could escape the folder or are malformed: OBJ_INVALID_ID', async () => {
     for (const id of ['../x', 'a/b', '..', '', 'x'.repeat(LIMITS.objectIdLengthMax + 1), 'sp ace', 'a\\b']) {
       const r = ref(oss.ostIds[0]!, id);
-      expect(codeOf(await oss.bulk.write(r, 0, small, crc32c(small)).catch((e: unknown) => e)), id).toBe(
-        'OBJ_INVALID_ID',
-      );
-      expect(codeOf(await call(oss.grpc, 'StatObject', { ref: r }).catch((e: unknown) => e)), id).toBe(
-        'OBJ_INVALID_ID',
-      );
+      expect(await codeOf(oss.bulk.write(r, 0, small, crc32c(small))), id).toBe('OBJ_INVALID_ID');
+      expect(await codeOf(call(oss.grpc, 'StatObject', { ref: r })), id).toBe('OBJ_INVALID_ID');
     }
   });
 
   it('offsets and lengths out of range: OBJ_RANGE', async () => {
     const r = ref(oss.ostIds[0]!, 'range.0');
-    const far = await oss.bulk.write(r, LIMITS.objectBytesMax, small, crc32c(small)).catch((e: unknown) => e);
-    expect(codeOf(far)).toBe('OBJ_RANGE');
+    const far = await codeOf(oss.bulk.write(r, LIMITS.objectBytesMax, small, crc32c(small)));
+    expect(far).toBe('OBJ_RANGE');
     await oss.bulk.write(r, 0, small, crc32c(small));
-    expect(codeOf(await oss.bulk.read(r, 100, 1).catch((e: unknown) => e))).toBe('OBJ_RANGE');
+    expect(await codeOf(oss.bulk.read(r, 100, 1))).toBe('OBJ_RANGE');
     expect((await oss.bulk.read(r, 2, 100)).toString()).toBe('ta');
   });
 
   it('unknown OST ids: MAP_UNKNOWN_OST; oversized gRPC messages: REQ_TOO_LARGE', async () => {
-    expect(codeOf(await oss.bulk.read(ref(99, 'x'), 0, 1).catch((e: unknown) => e))).toBe('MAP_UNKNOWN_OST');
+    expect(await codeOf(oss.bulk.read(ref(99, 'x'), 0, 1))).toBe('MAP_UNKNOWN_OST');
     const huge = Buffer.alloc(LIMITS.grpcMessageBytesMax + 1);
-    const err = await grpcWrite(oss.grpc, ref(oss.ostIds[0]!, 'huge'), 0, huge, {
-      pieceBytes: huge.length,
-    }).catch((e: unknown) => e);
-    expect(codeOf(err)).toBe('REQ_TOO_LARGE');
+    const err = await codeOf(
+      grpcWrite(oss.grpc, ref(oss.ostIds[0]!, 'huge'), 0, huge, {
+        pieceBytes: huge.length,
+      }),
+    );
+    expect(err).toBe('REQ_TOO_LARGE');
   });
 
   it('MarkStale: marked copies answer reads with OBJ_STALE until deleted; bad ids and lists are refused', async () => {
@@ -70,14 +69,14 @@ describe('OSS bad input and faults', () => {
     const r = ref(ostId, 'stale.0');
     await oss.bulk.write(r, 0, small, crc32c(small));
     expect(await call(oss.grpc, 'MarkStale', { ostId, objectIds: ['stale.0'] })).toMatchObject({ marked: 1 });
-    expect(codeOf(await oss.bulk.read(r, 0, small.length).catch((e: unknown) => e))).toBe('OBJ_STALE');
+    expect(await codeOf(oss.bulk.read(r, 0, small.length))).toBe('OBJ_STALE');
     // The copy itself is untouched: stat still answers, and once deleted and rewritten it reads again.
     expect(Number((await call(oss.grpc, 'StatObject', { ref: r })).size)).toBe(small.length);
     await call(oss.grpc, 'DeleteObject', { ref: r });
     await oss.bulk.write(r, 0, small, crc32c(small));
     expect((await oss.bulk.read(r, 0, small.length)).equals(small)).toBe(true);
     const bad = (objectIds: string[], id = ostId) =>
-      call(oss.grpc, 'MarkStale', { ostId: id, objectIds }).catch((e: unknown) => codeOf(e));
+      codeOf(call(oss.grpc, 'MarkStale', { ostId: id, objectIds }));
     expect(await bad(['../x'])).toBe('OBJ_INVALID_ID');
     expect(await bad(['x'], 99)).toBe('MAP_UNKNOWN_OST');
     expect(await bad(Array.from({ length: 10_001 }, (_, i) => `o.${i}`))).toBe('REQ_TOO_LARGE');
@@ -88,11 +87,9 @@ describe('OSS bad input and faults', () => {
     const six = Buffer.alloc(6 * 1024 * 1024, 1);
     await oss.bulk.write(ref(ostId, 'fill.0'), 0, six, crc32c(six));
     const four = Buffer.alloc(4 * 1024 * 1024, 2);
-    const err = await oss.bulk.write(ref(ostId, 'fill.1'), 0, four, crc32c(four)).catch((e: unknown) => e);
-    expect(codeOf(err)).toBe('OBJ_NO_SPACE');
-    expect(
-      codeOf(await call(oss.grpc, 'StatObject', { ref: ref(ostId, 'fill.1') }).catch((e: unknown) => e)),
-    ).toBe('OBJ_NOT_FOUND');
+    const err = await codeOf(oss.bulk.write(ref(ostId, 'fill.1'), 0, four, crc32c(four)));
+    expect(err).toBe('OBJ_NO_SPACE');
+    expect(await codeOf(call(oss.grpc, 'StatObject', { ref: ref(ostId, 'fill.1') }))).toBe('OBJ_NOT_FOUND');
     const files = readdirSync(join(tmp.dir, 'ost1', 'objects'), { recursive: true }).map(String);
     expect(files.some((f) => f.endsWith('fill.1'))).toBe(false);
   });
@@ -101,15 +98,14 @@ describe('OSS bad input and faults', () => {
     const [ost0, ost1] = oss.ostIds as [number, number];
     await oss.bulk.write(ref(ost1, 'moving.0'), 0, small, crc32c(small));
     mds.publish([ost0]);
-    for (let i = 0; i < 50; i++) {
-      const health = (await (await fetch(`${oss.adminUrl}/healthz`)).json()) as { mapEpoch: number };
-      if (health.mapEpoch === mds.epoch()) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const stale = await oss.bulk
-      .write(ref(ost1, 'new.0', { mapEpoch: 0 }), 0, small, crc32c(small))
-      .catch((e: unknown) => e);
-    expect(codeOf(stale)).toBe('MAP_STALE');
+    await eventually(
+      async () =>
+        ((await (await fetch(`${oss.adminUrl}/healthz`)).json()) as { mapEpoch: number }).mapEpoch ===
+        mds.epoch(),
+      { timeoutMs: 30_000, what: `the OSS to learn map epoch ${mds.epoch()}` },
+    );
+    const stale = await codeOf(oss.bulk.write(ref(ost1, 'new.0', { mapEpoch: 0 }), 0, small, crc32c(small)));
+    expect(stale).toBe('MAP_STALE');
     expect((await oss.bulk.read(ref(ost1, 'moving.0', { mapEpoch: 0 }), 0, 4)).toString()).toBe('data');
     await oss.bulk.write(ref(ost0, 'new.0', { mapEpoch: 0 }), 0, small, crc32c(small));
     await oss.bulk.write(ref(ost1, 'new.1', { mapEpoch: mds.epoch() }), 0, small, crc32c(small));
@@ -119,26 +115,24 @@ describe('OSS bad input and faults', () => {
     const ostId = oss.ostIds[0]!;
     const r = ref(ostId, 'faulty.0');
     await oss.bulk.write(r, 0, small, crc32c(small));
-    expect((await setFaults(oss, ostId, { writeFailRate: 1, seed: 3 })).status).toBe(200);
-    expect(codeOf(await oss.bulk.write(r, 0, small, crc32c(small)).catch((e: unknown) => e))).toBe(
-      'FAULT_INJECTED',
-    );
-    await setFaults(oss, ostId, { writeFailRate: 0, latencyMs: 200 });
+    expect((await setOstFaults(oss, ostId, { writeFailRate: 1, seed: 3 })).status).toBe(200);
+    expect(await codeOf(oss.bulk.write(r, 0, small, crc32c(small)))).toBe('FAULT_INJECTED');
+    await setOstFaults(oss, ostId, { writeFailRate: 0, latencyMs: 200 });
     const started = performance.now();
     await oss.bulk.read(r, 0, 4);
     expect(performance.now() - started).toBeGreaterThanOrEqual(190);
     await fetch(`${oss.adminUrl}/api/osts/${ostId}/faults`, { method: 'DELETE' });
-    await setFaults(oss, ostId, { hang: true });
+    await setOstFaults(oss, ostId, { hang: true });
     const impatient = new BulkClient(oss.bulk.address, { timeoutMs: 300 });
-    expect(codeOf(await impatient.read(r, 0, 4).catch((e: unknown) => e))).toBe('REQ_TIMEOUT');
+    expect(await codeOf(impatient.read(r, 0, 4))).toBe('REQ_TIMEOUT');
     impatient.close();
     await fetch(`${oss.adminUrl}/api/osts/${ostId}/faults`, { method: 'DELETE' });
     expect((await oss.bulk.read(r, 0, 4)).toString()).toBe('data');
-    const bad = await setFaults(oss, ostId, { latencyMs: -1 });
+    const bad = await setOstFaults(oss, ostId, { latencyMs: -1 });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { code: string }).code).toBe('REQ_INVALID');
-    expect((await setFaults(oss, ostId, { nope: 1 })).status).toBe(400);
-    expect((await setFaults(oss, 77, { hang: true })).status).toBe(404);
+    expect((await setOstFaults(oss, ostId, { nope: 1 })).status).toBe(400);
+    expect((await setOstFaults(oss, 77, { hang: true })).status).toBe(404);
     const osts = (await (await fetch(`${oss.adminUrl}/api/osts`)).json()) as { id: number; faults: object }[];
     expect(osts.map((o) => o.id)).toEqual(oss.ostIds);
   });

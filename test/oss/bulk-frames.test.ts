@@ -17,10 +17,16 @@ import {
 } from '../../common/bulk/frame.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
 import { crc32c, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
+import { eventually } from '../helpers/eventually.js';
 
 const MiB = 1024 * 1024;
 
-/** Sends `frames` in pieces of `drip` bytes, then reads one response (header + error body). */
+/**
+ * Sends `frames` in pieces of `drip` bytes and reads one response (header + error body).
+ * After an error the server must close the connection (waited for, with a deadline). After a
+ * success the connection must still serve: the same frames are sent again on it, and
+ * `closed` is true unless a second answer comes back.
+ */
 async function exchange(
   port: number,
   frames: Buffer,
@@ -33,39 +39,45 @@ async function exchange(
   });
   let got = Buffer.alloc(0);
   let closed = false;
-  const answered = new Promise<void>((resolve) => {
-    const check = (): void => {
-      if (got.length < RESPONSE_FIXED_BYTES) return;
+  const answers: { ok: boolean; code?: string }[] = [];
+  socket.on('data', (chunk: Buffer) => {
+    got = Buffer.concat([got, chunk]);
+    while (got.length >= RESPONSE_FIXED_BYTES) {
       const header = decodeResponseHeader(got.subarray(0, RESPONSE_FIXED_BYTES));
-      if (got.length >= RESPONSE_FIXED_BYTES + (header.ok ? 0 : header.bodyBytes)) resolve();
-    };
-    socket.on('data', (chunk: Buffer) => {
-      got = Buffer.concat([got, chunk]);
-      check();
-    });
-    socket.on('close', () => {
-      closed = true;
-      resolve();
-    });
+      const size = RESPONSE_FIXED_BYTES + (header.ok ? 0 : header.bodyBytes);
+      if (got.length < size) return;
+      const body = got.subarray(RESPONSE_FIXED_BYTES, size);
+      answers.push(header.ok ? { ok: true } : { ok: false, code: decodeErrorBody(body).code });
+      got = got.subarray(size);
+    }
   });
+  socket.on('close', () => {
+    closed = true;
+  });
+  // A reset after the server closes is what the closed flag records.
   socket.on('error', () => undefined);
-  for (let at = 0; at < frames.length; at += drip) {
-    if (!socket.write(frames.subarray(at, at + drip))) await new Promise((r) => socket.once('drain', r));
+  const send = async (): Promise<void> => {
+    for (let at = 0; at < frames.length && !closed; at += drip) {
+      if (!socket.write(frames.subarray(at, at + drip))) await new Promise((r) => socket.once('drain', r));
+    }
+  };
+  const answered = (count: number, what: string) =>
+    eventually(() => answers.length >= count || closed, { timeoutMs: 30_000, what, intervalMs: 5 });
+  try {
+    await send();
+    await answered(1, 'an answer to the frames');
+    const first = answers[0];
+    if (!first) return { ok: false, code: 'no answer', closed };
+    if (first.ok) {
+      await send();
+      await answered(2, 'an answer to the same frames sent again on the connection');
+      return { ...first, closed: answers.length < 2 };
+    }
+    await eventually(() => closed, { timeoutMs: 30_000, what: 'the server to close after an error answer' });
+    return { ...first, closed };
+  } finally {
+    socket.destroy();
   }
-  await answered;
-  const header = decodeResponseHeader(got.subarray(0, RESPONSE_FIXED_BYTES));
-  const result = header.ok
-    ? { ok: true, closed }
-    : {
-        ok: false,
-        code: decodeErrorBody(got.subarray(RESPONSE_FIXED_BYTES, RESPONSE_FIXED_BYTES + header.bodyBytes))
-          .code,
-        closed,
-      };
-  await new Promise((r) => setTimeout(r, 50));
-  result.closed = closed || socket.destroyed;
-  socket.destroy();
-  return result;
 }
 
 function writeFrames(

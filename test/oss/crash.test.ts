@@ -6,6 +6,7 @@ import { call } from '../../common/grpc.js';
 import { type Random, seededRandom, seedFromEnv } from '../../common/random.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
 import { crc32c, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
+import { eventually } from '../helpers/eventually.js';
 
 const seed = seedFromEnv();
 console.log(`crash.test seed=${seed} (replay with STRIPEFS_SEED=${seed})`);
@@ -36,6 +37,7 @@ describe('OSS crash consistency', () => {
     const ostIds = oss.ostIds;
     const expected = new Map<string, { ostId: number; data: Buffer; flushed: boolean }>();
     let killed = false;
+    const acknowledged = { flushed: 0, unflushed: 0 };
     const writer = async (w: number): Promise<void> => {
       for (let i = 0; !killed; i++) {
         const id = `crash.${w}.${i}`;
@@ -47,13 +49,19 @@ describe('OSS crash consistency', () => {
           await oss.bulk.write(ref(ostId, id), 0, data, crc32c(data));
           if (flushed) await call(oss.grpc, 'Flush', { ref: ref(ostId, id) });
           expected.set(id, { ostId, data, flushed });
+          if (flushed) acknowledged.flushed++;
+          else acknowledged.unflushed++;
         } catch {
           return; // the process is gone
         }
       }
     };
     const writers = [0, 1, 2, 3].map(writer);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Kill once both kinds were acknowledged a few times, with writes of both kinds in flight.
+    await eventually(() => acknowledged.flushed >= 4 && acknowledged.unflushed >= 4, {
+      timeoutMs: 60_000,
+      what: 'four flushed and four unflushed writes acknowledged',
+    });
     killed = true;
     await oss.proc.kill('SIGKILL');
     await Promise.all(writers);

@@ -10,9 +10,9 @@ import { LIMITS } from '../../common/limits.js';
 import { fanoutOf } from '../../oss/object-id.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
 import { crc32c, grpcRead, grpcWrite, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
+import { codeOf } from '../helpers/errors.js';
 
 const B = LIMITS.checksumBlockBytes;
-const codeOf = (e: unknown): string => (e as { code?: string }).code ?? String(e);
 
 describe('OSS integrity', () => {
   let mds: FakeMds;
@@ -47,7 +47,7 @@ describe('OSS integrity', () => {
     // failure makes the client ask again with the OSS's check, which names the disk block.
     const rechecks = oss.bulk.checksumRechecks;
     const viaBulk = await oss.bulk.read(r, 0, data.length).catch((e: unknown) => e);
-    expect(codeOf(viaBulk)).toBe('OBJ_CHECKSUM');
+    expect(viaBulk).toMatchObject({ code: 'OBJ_CHECKSUM' });
     expect((viaBulk as Error).message).toMatch(/block 1 of flip\.0 on ost0 failed its checksum/);
     expect(oss.bulk.checksumRechecks).toBe(rechecks + 1);
     // a run (readahead) as well, after handing over the part before the bad block
@@ -57,18 +57,16 @@ describe('OSS integrity', () => {
         parts.push(index);
       })
       .catch((e: unknown) => e);
-    expect(codeOf(viaRun)).toBe('OBJ_CHECKSUM');
+    expect(viaRun).toMatchObject({ code: 'OBJ_CHECKSUM' });
     expect((viaRun as Error).message).toMatch(/block 1 of flip\.0 on ost0 failed its checksum/);
     expect(parts).toEqual([0]);
     expect(oss.bulk.checksumRechecks).toBe(rechecks + 2);
-    expect(codeOf(await grpcRead(oss.grpc, r, B, 10).catch((e: unknown) => e))).toBe('OBJ_CHECKSUM');
+    expect(await codeOf(grpcRead(oss.grpc, r, B, 10))).toBe('OBJ_CHECKSUM');
     // blocks that are intact still read
     expect((await oss.bulk.read(r, 0, B)).equals(data.subarray(0, B))).toBe(true);
     // a partial overwrite of the corrupt block must not bless it
     const patch = Buffer.from('xyz');
-    expect(codeOf(await oss.bulk.write(r, B + 5, patch, crc32c(patch)).catch((e: unknown) => e))).toBe(
-      'OBJ_CHECKSUM',
-    );
+    expect(await codeOf(oss.bulk.write(r, B + 5, patch, crc32c(patch)))).toBe('OBJ_CHECKSUM');
     const metrics = await (await fetch(`${oss.adminUrl}/metrics`)).text();
     expect(metrics).toMatch(/stripefs_oss_checksum_errors_total\{[^}]*ost="ost0"[^}]*\} [4-9]/);
   });
@@ -87,7 +85,7 @@ describe('OSS integrity', () => {
         .readOnce(r, offset, length, Buffer.allocUnsafe, true)
         .catch((e: unknown) => e);
     const whole = await once(0, 2 * B);
-    expect(codeOf(whole)).toBe('OBJ_CHECKSUM');
+    expect(whole).toMatchObject({ code: 'OBJ_CHECKSUM' });
     expect((whole as { details: object }).details).toMatchObject({
       detectedBy: 'client',
       uncheckedByOss: true,
@@ -102,12 +100,12 @@ describe('OSS integrity', () => {
   it('a write whose declared crc does not match is rejected and leaves no object', async () => {
     const data = Buffer.alloc(B + 7, 1);
     const r = ref(oss.ostIds[0]!, 'badcrc.0');
-    const viaBulk = await oss.bulk.write(r, 0, data, crc32c(data) ^ 1).catch((e: unknown) => e);
-    expect(codeOf(viaBulk)).toBe('OBJ_WRITE_CHECKSUM');
-    const viaGrpc = await grpcWrite(oss.grpc, r, 0, data, { crc: 12345 }).catch((e: unknown) => e);
-    expect(codeOf(viaGrpc)).toBe('OBJ_WRITE_CHECKSUM');
-    const stat = await call(oss.grpc, 'StatObject', { ref: r }).catch((e: unknown) => e);
-    expect(codeOf(stat)).toBe('OBJ_NOT_FOUND');
+    const viaBulk = await codeOf(oss.bulk.write(r, 0, data, crc32c(data) ^ 1));
+    expect(viaBulk).toBe('OBJ_WRITE_CHECKSUM');
+    const viaGrpc = await codeOf(grpcWrite(oss.grpc, r, 0, data, { crc: 12345 }));
+    expect(viaGrpc).toBe('OBJ_WRITE_CHECKSUM');
+    const stat = await codeOf(call(oss.grpc, 'StatObject', { ref: r }));
+    expect(stat).toBe('OBJ_NOT_FOUND');
     // the connection is still usable after a rejected write
     await oss.bulk.write(r, 0, data, crc32c(data));
     expect((await oss.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
@@ -126,7 +124,7 @@ describe('OSS integrity', () => {
     expect(put.status).toBe(200);
     const rechecks = oss.bulk.checksumRechecks;
     const err = await oss.bulk.read(r, 0, data.length).catch((e: unknown) => e);
-    expect(codeOf(err)).toBe('OBJ_CHECKSUM');
+    expect(err).toMatchObject({ code: 'OBJ_CHECKSUM' });
     // failed unchecked, then again with the OSS's check: the bytes broke after it, on the way
     expect((err as { details: object }).details).toMatchObject({
       detectedBy: 'client',

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { READ_HANDLE_IDLE_MS, ReadHandles } from '../../oss/read-handles.js';
 import { tempDir } from './helpers.js';
+import { eventually } from '../helpers/eventually.js';
 
 const tmp = tempDir('stripefs-read-handles-');
 afterAll(() => tmp.remove());
@@ -24,6 +25,11 @@ async function isClosed(fh: { stat(): Promise<unknown> }): Promise<boolean> {
   );
 }
 
+/** A handle is closed on the thread pool, after the call that let it go returned. */
+function closed(fh: { stat(): Promise<unknown> }, what: string): Promise<boolean> {
+  return eventually(() => isClosed(fh), { timeoutMs: 10_000, what, intervalMs: 10 });
+}
+
 describe('read handles', () => {
   it('shares one open handle per path and flags, and closes a dropped one after its last reader', async () => {
     const handles = new ReadHandles(8);
@@ -37,8 +43,7 @@ describe('read handles', () => {
     expect(handles.size).toBe(0);
     expect(await isClosed(two.fh)).toBe(false); // still in use
     two.release();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(await isClosed(two.fh)).toBe(true);
+    await closed(two.fh, 'the dropped handle closed after its last release');
     const three = await handles.acquire(a, constants.O_RDONLY);
     expect(three.fh).not.toBe(two.fh);
     three.release();
@@ -55,14 +60,15 @@ describe('read handles', () => {
       held.push(h);
     }
     expect(handles.size).toBe(2);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(await isClosed(held[0]!.fh)).toBe(true); // the least recently used went first
+    await closed(held[0]!.fh, 'the least recently used handle closed beyond the cap');
     const missing = join(tmp.dir, 'missing');
     await expect(handles.acquire(missing, constants.O_RDONLY)).rejects.toMatchObject({ code: 'ENOENT' });
     expect(handles.size).toBe(2);
-    await new Promise((r) => setTimeout(r, READ_HANDLE_IDLE_MS * 1.6));
-    expect(handles.size).toBe(0);
-    expect(await isClosed(held[2]!.fh)).toBe(true);
+    await eventually(() => handles.size === 0, {
+      timeoutMs: 20 * READ_HANDLE_IDLE_MS,
+      what: 'idle handles closed by the sweeper',
+    });
+    await closed(held[2]!.fh, 'the idle handle closed');
   });
 
   it('a handle used again is the last to go', async () => {
@@ -74,8 +80,7 @@ describe('read handles', () => {
     (await handles.acquire(file('x2', 'x'), constants.O_RDONLY)).release(); // x is now the most recent
     const busy = await handles.acquire(file('z2', 'z'), constants.O_RDONLY); // held while over the cap
     busy.release();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(await isClosed(y.fh)).toBe(true);
+    await closed(y.fh, 'the least recently used handle closed');
     expect(await isClosed(x.fh)).toBe(false);
     expect(handles.size).toBe(2);
     await handles.closeAll();

@@ -7,6 +7,7 @@ import { LIMITS } from '../../common/limits.js';
 import { type Random, seededRandom, seedFromEnv } from '../../common/random.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
 import { crc32c, grpcRead, grpcWrite, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
+import { eventually } from '../helpers/eventually.js';
 
 const B = LIMITS.checksumBlockBytes;
 const seed = seedFromEnv();
@@ -131,8 +132,14 @@ describe('OSS round trips', () => {
   });
 
   it('heartbeats carry usage per OST', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const last = mds.heartbeats[mds.heartbeats.length - 1];
+    // The objects written above reach the MDS with a later heartbeat.
+    const last = await eventually(
+      () => {
+        const beat = mds.heartbeats[mds.heartbeats.length - 1];
+        return beat?.osts.some((o) => o.objectCount > 0) ? beat : undefined;
+      },
+      { timeoutMs: 30_000, what: 'a heartbeat that counts the objects written' },
+    );
     expect(last?.osts.length).toBe(2);
     expect(last?.osts[0]?.usedBytes).toBeGreaterThan(0);
     expect(last?.osts[0]?.objectCount).toBeGreaterThan(0);

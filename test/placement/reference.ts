@@ -153,7 +153,7 @@ function pathLeaves(map: ClusterMap, rule: RuleSpec, steps: ChooseStep[]): PathL
   return out;
 }
 
-/** Slot q's draw of a leaf at the step f steps before the last (stepped-indep.ts). */
+/** Slot q's draw of a leaf at the step f steps before the last (placement/stepped-indep.ts). */
 function slotDraw(x: number, leaf: Leaf, f: number, q: number): number {
   const u = (hash32x3(x, leaf.id, f * 0x10000 + (q >> 1)) >>> (16 * (q & 1))) & 0xffff;
   return Math.log((u + 1) / 65536) / leaf.weight16;

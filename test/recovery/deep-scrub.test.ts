@@ -19,17 +19,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { type Cluster, clusterAvailable, seededBytes } from '../client/cluster.js';
 import { runCli } from '../helpers/cli.js';
 import { Copies, type CopyRef } from './copies.js';
-import {
-  adminJson,
-  adminUrl,
-  type PgsAnswer,
-  startRecoveryCluster,
-  waitClean,
-  writeFiles,
-} from './helpers.js';
+import { type Cluster, type PgsAnswer, waitCleanPgs } from '../helpers/cluster.js';
+import { seededBytes } from '../helpers/clients.js';
+import { eventually } from '../helpers/eventually.js';
+import { startRecoveryCluster, writeFiles } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery deep-scrub seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -73,7 +68,7 @@ interface FullScrub {
   findings: Task['findings'];
 }
 
-describe.skipIf(!clusterAvailable())('deep scrub compares copies and repairs', () => {
+describe('deep scrub compares copies and repairs', () => {
   let cluster: Cluster;
   let client: StripeClient;
   let copies: Copies;
@@ -101,13 +96,14 @@ describe.skipIf(!clusterAvailable())('deep scrub compares copies and repairs', (
 
   const inodeOf = async (path: string): Promise<number> => (await client.stat(path)).inode;
 
-  async function finish(task: Task): Promise<Task> {
-    let now = task;
-    while (now.state === 'running') {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      now = await adminJson<Task>(cluster, `/api/scrub/${task.id}`);
-    }
-    return now;
+  function finish(task: Task): Promise<Task> {
+    return eventually(
+      async () => {
+        const now = await cluster.admin<Task>(`/api/scrub/${task.id}`);
+        return now.state === 'running' ? undefined : now;
+      },
+      { timeoutMs: 90_000, what: `scrub task ${task.id} to finish`, intervalMs: 50 },
+    );
   }
 
   /**
@@ -131,11 +127,11 @@ describe.skipIf(!clusterAvailable())('deep scrub compares copies and repairs', (
     for (let round = 0; skipped.length > 0; round++) {
       expect(round, `PGs still skipped: ${JSON.stringify(skipped)}`).toBeLessThan(RESCRUB_ROUNDS_MAX);
       console.log(`scrubbing again after clean: ${JSON.stringify(skipped)}`);
-      await waitClean(cluster, 60_000);
+      await waitCleanPgs(cluster, { timeoutMs: 60_000 });
       const next: Task['skipped'] = [];
       for (const { pool, pg } of skipped) {
         const one = await finish(
-          await adminJson<Task>(cluster, '/api/scrub', { method: 'POST', body: { pool, pg } }),
+          await cluster.admin<Task>('/api/scrub', { method: 'POST', body: { pool, pg } }),
         );
         full.again.push(one);
         full.pgsDone += one.pgsDone;
@@ -224,13 +220,13 @@ describe.skipIf(!clusterAvailable())('deep scrub compares copies and repairs', (
     files.set('/ec42/odd', ecOdd);
 
     // Scrub every PG; watch the PG states and the task's progress while it runs.
-    let task = await adminJson<Task>(cluster, '/api/scrub', { method: 'POST', body: {} });
+    let task = await cluster.admin<Task>('/api/scrub', { method: 'POST', body: {} });
     let scrubbingSeen = 0;
     const progressSeen = new Set<number>();
     while (task.state === 'running') {
-      const pgs = await adminJson<PgsAnswer>(cluster, '/api/pgs');
+      const pgs = await cluster.admin<PgsAnswer>('/api/pgs');
       scrubbingSeen = Math.max(scrubbingSeen, pgs.byState.scrubbing ?? 0);
-      task = await adminJson<Task>(cluster, `/api/scrub/${task.id}`);
+      task = await cluster.admin<Task>(`/api/scrub/${task.id}`);
       progressSeen.add(task.pgsDone);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -271,7 +267,7 @@ describe.skipIf(!clusterAvailable())('deep scrub compares copies and repairs', (
     for (const [path, data] of files) expect((await client.readFile(path)).equals(data), path).toBe(true);
 
     const rescrub = await completeScrub(
-      await finish(await adminJson<Task>(cluster, '/api/scrub', { method: 'POST', body: {} })),
+      await finish(await cluster.admin<Task>('/api/scrub', { method: 'POST', body: {} })),
     );
     expect(rescrub.pgsFailed).toBe(0);
     expect(rescrub.pgsDone).toBe(rescrub.task.pgsTotal);
@@ -284,9 +280,9 @@ describe.skipIf(!clusterAvailable())('deep scrub compares copies and repairs', (
     await client.writeFile('/rep2/tie', tie, { layout: rep(2) });
     const placed = await copies.locate({ size: 2 }, `${await inodeOf('/rep2/tie')}.0`);
     await copies.plant(placed[1]!, seededBytes(S, SEED + 10), (await copies.stat(placed[0]!)).version);
-    const flags = ['--mds', cluster.mdsAddress, '--admin', adminUrl(cluster)];
+    const flags = ['--mds', cluster.mdsAddress, '--admin', cluster.mdsAdminUrl];
     const pg = `${placed[0]!.poolId}/${placed[0]!.pg}`;
-    await waitClean(cluster, 60_000); // a PG that is not settled would be skipped, not compared
+    await waitCleanPgs(cluster, { timeoutMs: 60_000 }); // a PG that is not settled would be skipped, not compared
     const res = await runCli(['scrub', '--pg', pg, ...flags]);
     console.log(res.stdout);
     expect(res.code).toBe(1);

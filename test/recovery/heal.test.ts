@@ -5,17 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { type Cluster, clusterAvailable, seededBytes } from '../client/cluster.js';
-import {
-  adminJson,
-  connectReader,
-  MiB,
-  pgs,
-  type RecoveryAnswer,
-  startRecoveryCluster,
-  waitClean,
-  waitOut,
-} from './helpers.js';
+import { type Cluster, type PgsAnswer, waitCleanPgs, waitOut } from '../helpers/cluster.js';
+import { connectReader, seededBytes } from '../helpers/clients.js';
+import { MiB, type RecoveryAnswer, startRecoveryCluster } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery heal seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -28,14 +20,14 @@ const LAYOUTS: Record<string, Layout> = {
 };
 const FILES_PER_LAYOUT = 12;
 
-describe.skipIf(!clusterAvailable())('recovery after losing a host', () => {
+describe('recovery after losing a host', () => {
   let cluster: Cluster;
   let client: StripeClient;
   const files = new Map<string, Buffer>();
 
   beforeAll(async () => {
     cluster = await startRecoveryCluster({ STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0' });
-    client = await connectReader(cluster, SEED);
+    client = await connectReader(cluster.mdsAddress, SEED);
   });
   afterAll(async () => {
     await client?.close();
@@ -60,16 +52,18 @@ describe.skipIf(!clusterAvailable())('recovery after losing a host', () => {
         files.set(path, data);
       }
     }
-    expect((await pgs(cluster)).byState.clean).toBe((await pgs(cluster)).total);
+    expect((await cluster.admin<PgsAnswer>('/api/pgs')).byState.clean).toBe(
+      (await cluster.admin<PgsAnswer>('/api/pgs')).total,
+    );
 
     await cluster.oss[0]!.kill('SIGKILL'); // h0 in r0
-    const outEpoch = await waitOut(cluster, 2);
-    const during = await pgs(cluster);
+    const outEpoch = await waitOut(cluster.mdsAddress, 2);
+    const during = await cluster.admin<PgsAnswer>('/api/pgs');
     expect(during.byState.clean).toBeLessThan(during.total);
     await readAll('while recovering');
-    const clean = await waitClean(cluster, 90_000, outEpoch);
+    const clean = await waitCleanPgs(cluster, { timeoutMs: 90_000, minEpoch: outEpoch });
     expect(clean.byState.clean).toBe(clean.total);
-    const recovery = await adminJson<RecoveryAnswer>(cluster, '/api/recovery');
+    const recovery = await cluster.admin<RecoveryAnswer>('/api/recovery');
     expect(recovery.totals.bytesCopied).toBeGreaterThan(0);
     console.log(`recovered ${recovery.totals.objectsCopied} objects, ${recovery.totals.bytesCopied} bytes`);
 

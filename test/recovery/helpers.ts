@@ -1,29 +1,17 @@
-// Shared by the recovery tests: a real cluster (test/client/cluster.ts) with
-// fast failure detection, the MDS admin API, waiting for clean (and for the
-// usage to reach the MDS), writing files a few at a time, and the OST
-// weights of every map epoch from the MDS's map history.
+// Shared by the recovery tests: a real cluster (test/helpers/cluster.ts) with
+// fast failure detection, writing files a few at a time, waiting for the
+// usage to reach the MDS, and the OST weights of every map epoch from the
+// MDS's map history.
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { type Layout, StripeClient } from '../../client/index.js';
+import type { Layout, StripeClient } from '../../client/index.js';
 import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
 import { contract } from '../../proto/index.js';
-import { type Cluster, OSS_SCRIPT, startCluster } from '../client/cluster.js';
+import { type Cluster, OSS_SCRIPT, type PgsAnswer, startCluster } from '../helpers/cluster.js';
+import { eventually } from '../helpers/eventually.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
 
 export const MiB = 1 << 20;
-
-export interface PgsAnswer {
-  total: number;
-  byState: Record<string, number>;
-  nonClean: { pool: string; pg: number; state: string; osts: number[]; holders?: number[] }[];
-  recovery: {
-    activePgs: number;
-    pendingPgs: number;
-    bytesLeft: number;
-    rateBytesPerSec: number;
-    etaSeconds: number | null;
-  };
-}
 
 export interface RecoveryAnswer {
   maxBytesPerSec: number;
@@ -33,43 +21,12 @@ export interface RecoveryAnswer {
   progress: PgsAnswer['recovery'];
 }
 
-export function adminUrl(cluster: Cluster): string {
-  return `http://127.0.0.1:${cluster.mds.ready.adminPort}`;
-}
-
-export async function adminJson<T>(
-  cluster: Cluster,
-  path: string,
-  init?: { method: string; body?: unknown },
-): Promise<T> {
-  const res = await fetch(`${adminUrl(cluster)}${path}`, {
-    method: init?.method ?? 'GET',
-    ...(init?.body !== undefined
-      ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) }
-      : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-}
-
-export const pgs = (cluster: Cluster): Promise<PgsAnswer> => adminJson<PgsAnswer>(cluster, '/api/pgs');
-
-/** Starts a cluster whose OSTs go down 0.6 s and out 1 s after their OSS dies. */
+/** Starts a cluster whose OSTs go down 1 s and out 2 s after their OSS dies. */
 export function startRecoveryCluster(env: Record<string, string> = {}): Promise<Cluster> {
   return startCluster({
-    extraEnv: {
-      STRIPEFS_MDS_OUT_GRACE_MS: '1000',
-      STRIPEFS_MDS_PG_COUNT: '32',
-      STRIPEFS_LOG_LEVEL: 'warn',
-      ...env,
-    },
+    pgCount: 32,
+    extraEnv: { STRIPEFS_MDS_OUT_GRACE_MS: '1000', STRIPEFS_LOG_LEVEL: 'warn', ...env },
   });
-}
-
-/** A client that caches nothing, so every read goes to the OSTs (what the recovery tests check). */
-export function connectReader(cluster: Cluster, seed: number): Promise<StripeClient> {
-  return StripeClient.connect({ mds: cluster.mdsAddress, seed, limits: { cacheBytesMax: 0 } });
 }
 
 /** Files written at once by `writeFiles`: each write waits on its flush and commit, not on the CPU. */
@@ -91,6 +48,7 @@ export async function writeFiles(
     for (let i = next++; i < files.length; i = next++) {
       const { path, data, layout } = files[i]!;
       const opening = created.then(() => client.open(path, 'w', { layout }));
+      // The next create waits for this one either way; its error reaches its own worker through `opening`.
       created = opening.catch(() => undefined);
       const handle = await opening;
       try {
@@ -103,60 +61,24 @@ export async function writeFiles(
   await Promise.all(Array.from({ length: WRITES_IN_FLIGHT }, worker));
 }
 
-/** Polls /api/pgs until every PG is clean; returns the number of polls. */
-export async function waitClean(cluster: Cluster, timeoutMs: number, minEpoch = 0): Promise<PgsAnswer> {
-  const deadline = Date.now() + timeoutMs;
-  let last: PgsAnswer | undefined;
-  for (;;) {
-    last = await pgs(cluster).catch(() => last);
-    const epoch = (last as { epoch?: number } | undefined)?.epoch ?? 0;
-    if (last && last.total > 0 && last.byState.clean === last.total && epoch >= minEpoch) return last;
-    if (Date.now() > deadline) {
-      const recovery = await adminJson(cluster, '/api/recovery').catch(() => undefined);
-      throw new Error(
-        `not clean after ${timeoutMs} ms: ${JSON.stringify(last?.byState)} ${JSON.stringify(last?.recovery)} ` +
-          `recovery: ${JSON.stringify(recovery)}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /**
  * Waits until the MDS's usage (counts.usedBytes, fed by heartbeats) equals
  * what the OSSs themselves report (GET /api/osts); returns the MDS's answer.
  */
-export async function waitUsageReported<T extends { counts: { usedBytes: number } }>(
-  cluster: Cluster,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    let stored = 0;
-    for (const p of cluster.oss) {
-      const res = await fetch(`http://127.0.0.1:${p.ready.adminPort}/api/osts`);
-      for (const ost of (await res.json()) as { usedBytes: number }[]) stored += ost.usedBytes;
-    }
-    const answer = await adminJson<T>(cluster, '/api/cluster');
-    if (answer.counts.usedBytes === stored) return answer;
-    if (Date.now() > deadline)
+export function waitUsageReported<T extends { counts: { usedBytes: number } }>(cluster: Cluster): Promise<T> {
+  return eventually(
+    async () => {
+      let stored = 0;
+      for (const p of cluster.oss) {
+        const res = await fetch(`http://127.0.0.1:${p.ready.adminPort}/api/osts`);
+        for (const ost of (await res.json()) as { usedBytes: number }[]) stored += ost.usedBytes;
+      }
+      const answer = await cluster.admin<T>('/api/cluster');
+      if (answer.counts.usedBytes === stored) return answer;
       throw new Error(`the MDS shows ${answer.counts.usedBytes} bytes used, the OSSs ${stored}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Waits until the map shows `count` OSTs out. */
-export async function waitOut(cluster: Cluster, count: number, timeoutMs = 15_000): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await adminJson<{ epoch: number; counts: { osts: number; in: number } }>(
-      cluster,
-      '/api/cluster',
-    );
-    if (answer.counts.osts - answer.counts.in >= count) return answer.epoch;
-    if (Date.now() > deadline) throw new Error(`${count} OSTs not out after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    },
+    { timeoutMs: 30_000, what: 'the MDS to show the usage the OSSs report' },
+  );
 }
 
 /** One more OSS process (hosts beyond the cluster's six). */

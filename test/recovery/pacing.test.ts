@@ -1,8 +1,10 @@
 // Recovery pacing without a cluster: the MDS's cluster-wide pace (credit for
 // the gaps between tasks, bounded) and the OSS's token bucket (credit, a lag
-// allowance, and none of either by default). The bucket runs on fake timers, so
-// these are exact; test/recovery/throttle.test.ts checks the rate end to end.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+// allowance, and none of either by default). The bucket runs on a clock of the
+// test's own that moves only when the bucket waits or the test says, so these
+// are exact whatever else runs; test/recovery/throttle.test.ts checks the rate
+// end to end.
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../common/limits.js';
 import { RecoveryPacer } from '../../mds/recovery/pacer.js';
 import { TokenBucket } from '../../oss/recovery/token-bucket.js';
@@ -42,46 +44,52 @@ describe('RecoveryPacer', () => {
 });
 
 describe('TokenBucket', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  /** A clock that moves only by the bucket's waits and the test's `advance`. */
+  function manualClock() {
+    let nowMs = 0;
+    return {
+      monotonicMs: () => nowMs,
+      sleep: async (ms: number) => {
+        nowMs += ms;
+      },
+      advance: (ms: number) => {
+        nowMs += ms;
+      },
+    };
+  }
+  const clock = manualClock();
 
-  /** Resolves take(n) on fake timers; answers how long it waited. */
+  /** How long take(n) waited on the bucket's clock. */
   async function timed(bucket: TokenBucket, bytes: number): Promise<number> {
-    const started = performance.now();
-    const done = bucket.take(bytes);
-    await vi.runAllTimersAsync();
-    await done;
-    return performance.now() - started;
+    const started = clock.monotonicMs();
+    await bucket.take(bytes);
+    return clock.monotonicMs() - started;
   }
 
   it('by default pays each slice before it goes and loses time it was not waited on', async () => {
-    const bucket = new TokenBucket(RATE);
+    const bucket = new TokenBucket(RATE, { clock });
     expect(await timed(bucket, MiB)).toBe(250);
-    vi.advanceTimersByTime(500); // a slow copy
+    clock.advance(500); // a slow copy
     expect(await timed(bucket, MiB)).toBe(250);
   });
 
   it('with a lag allowance makes up time spent elsewhere, up to the allowance', async () => {
-    const bucket = new TokenBucket(RATE, { lagMsMax: 1_000 });
-    vi.advanceTimersByTime(300); // listing the PG
+    const bucket = new TokenBucket(RATE, { lagMsMax: 1_000, clock });
+    clock.advance(300); // listing the PG
     expect(await timed(bucket, MiB)).toBe(0); // paid by the 300 ms
     expect(await timed(bucket, MiB)).toBe(200);
-    vi.advanceTimersByTime(5_000); // a stall: only 1 s of it is made up
+    clock.advance(5_000); // a stall: only 1 s of it is made up
     expect(await timed(bucket, 4 * MiB)).toBe(0);
     expect(await timed(bucket, MiB)).toBe(250);
   });
 
   it('lets a credit go at once, within the lag allowance', async () => {
-    const credited = new TokenBucket(RATE, { creditBytes: 2 * MiB, lagMsMax: 1_000 });
+    const credited = new TokenBucket(RATE, { creditBytes: 2 * MiB, lagMsMax: 1_000, clock });
     expect(await timed(credited, 2 * MiB)).toBe(0);
     expect(await timed(credited, MiB)).toBe(250);
-    const clipped = new TokenBucket(RATE, { creditBytes: 64 * MiB, lagMsMax: 1_000 });
+    const clipped = new TokenBucket(RATE, { creditBytes: 64 * MiB, lagMsMax: 1_000, clock });
     expect(await timed(clipped, 4 * MiB)).toBe(0);
     expect(await timed(clipped, MiB)).toBe(250);
-    expect(await timed(new TokenBucket(0, { creditBytes: MiB }), 64 * MiB)).toBe(0);
+    expect(await timed(new TokenBucket(0, { creditBytes: MiB, clock }), 64 * MiB)).toBe(0);
   });
 });

@@ -13,20 +13,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { type Cluster, clusterAvailable, seededBytes, waitForOsts } from '../client/cluster.js';
 import { runCli } from '../helpers/cli.js';
 import type { StartedProcess } from '../helpers/process.js';
-import {
-  adminJson,
-  adminUrl,
-  type EpochWeights,
-  type PgsAnswer,
-  startExtraOss,
-  startRecoveryCluster,
-  waitClean,
-  weightHistory,
-  writeFiles,
-} from './helpers.js';
+import { type Cluster, type PgsAnswer, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
+import { seededBytes } from '../helpers/clients.js';
+import { eventually } from '../helpers/eventually.js';
+import { type EpochWeights, startExtraOss, startRecoveryCluster, weightHistory, writeFiles } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery phases seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -75,7 +67,7 @@ interface PhaseAnswer {
   waitingForClean: boolean;
 }
 
-describe.skipIf(!clusterAvailable())('phased weight changes', () => {
+describe('phased weight changes', () => {
   let cluster: Cluster;
   let client: StripeClient;
   let extra: StartedProcess | undefined;
@@ -110,8 +102,8 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
     const samples: Sample[] = [];
     let reads = 0;
     for (let round = 0; ; round++) {
-      const map = await adminJson<ClusterAnswer>(cluster, '/api/cluster');
-      const pgs = await adminJson<PgsAnswer>(cluster, '/api/pgs');
+      const map = await cluster.admin<ClusterAnswer>('/api/cluster');
+      const pgs = await cluster.admin<PgsAnswer>('/api/pgs');
       const sample = {
         weights: new Map(map.map.osts.map((o) => [o.id, o.weight])),
         settled: (pgs.byState.clean ?? 0) + (pgs.byState.scrubbing ?? 0) === pgs.total,
@@ -136,24 +128,24 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
 
   /** Why background scrubs skipped PGs so far, one reason per skipped PG. */
   async function backgroundSkips(): Promise<string[]> {
-    const { tasks } = await adminJson<ScrubTasks>(cluster, '/api/scrub');
+    const { tasks } = await cluster.admin<ScrubTasks>('/api/scrub');
     const reasons: string[] = [];
     for (const t of tasks.filter((x) => x.trigger === 'background' && x.pgsSkipped > 0)) {
-      const full = await adminJson<{ skipped: { reason: string }[] }>(cluster, `/api/scrub/${t.id}`);
+      const full = await cluster.admin<{ skipped: { reason: string }[] }>(`/api/scrub/${t.id}`);
       reasons.push(...full.skipped.map((k) => k.reason));
     }
     return reasons;
   }
 
   it('drains an OST in steps, each once the cluster is clean, reads working throughout', async () => {
-    const start = await adminJson<ClusterAnswer>(cluster, '/api/cluster');
+    const start = await cluster.admin<ClusterAnswer>('/api/cluster');
     const weight = start.map.osts.find((o) => o.id === 0)!.weight;
     const step = weight / 3;
-    const flags = ['--mds', cluster.mdsAddress, '--admin', adminUrl(cluster)];
+    const flags = ['--mds', cluster.mdsAddress, '--admin', cluster.mdsAdminUrl];
     // Recovery paused: the first step is taken (the cluster is clean), then the data
     // it moves stays where it was, and no further step may come while that lasts:
     // over several phase ticks, and until a background scrub has met a held PG.
-    await adminJson(cluster, '/api/recovery', { method: 'PUT', body: { paused: true } });
+    await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
     const res = await runCli(['ost', 'reweight', '0', '0', '--step', String(step), ...flags]);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/in steps of/);
@@ -161,7 +153,7 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
     const movingSkipped = () => skips.some((reason) => reason.startsWith('moving'));
     for (let tick = 0; tick < PAUSED_POLLS || !movingSkipped(); tick++) {
       expect(tick, 'a background scrub skipped a PG held by the paused step').toBeLessThan(PAUSED_POLLS_MAX);
-      const health = await adminJson<{ phases: PhaseAnswer[] }>(cluster, '/api/health');
+      const health = await cluster.admin<{ phases: PhaseAnswer[] }>('/api/health');
       expect(health.phases.map((p) => [p.ostId, p.targetWeight, p.stepsDone, p.stepsTotal])).toEqual([
         [0, 0, 1, 3],
       ]);
@@ -173,7 +165,7 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
     // The phase is held here, so `stripefs health` is sure to show it.
     const text = await runCli(['health', ...flags]);
     expect(text.stdout).toMatch(/reweight ost0: [\d.]+ -> 0\.0000, step 1\/3/);
-    await adminJson(cluster, '/api/recovery', { method: 'PUT', body: { paused: false } });
+    await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: false } });
     const { samples, reads } = await watch((s) => s.weights.get(0) === 0 && s.settled);
     const seen = weightsSeen(await weightHistory(cluster, start.epoch), 0);
     console.log(
@@ -183,21 +175,23 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
     expect(seen[1]).toBeCloseTo(weight - step, 9);
     expect(seen[2]).toBeCloseTo(weight - 2 * step, 9);
     expect(seen[3]).toBe(0);
-    await waitClean(cluster, 60_000);
+    await waitCleanPgs(cluster, { timeoutMs: 60_000 });
     // The phase ends at the first tick that finds the target reached and the cluster clean.
-    while ((await adminJson<{ phases: PhaseAnswer[] }>(cluster, '/api/phases')).phases.length > 0)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventually(
+      async () => (await cluster.admin<{ phases: PhaseAnswer[] }>('/api/phases')).phases.length === 0,
+      { timeoutMs: 30_000, what: 'the finished phase to end' },
+    );
     for (const [path, data] of files) expect((await client.readFile(path)).equals(data), path).toBe(true);
   }, 180_000);
 
   it('phases a new OSS in over mds.newOstWeightSteps steps', async () => {
-    const before = await adminJson<ClusterAnswer>(cluster, '/api/cluster');
+    const before = await cluster.admin<ClusterAnswer>('/api/cluster');
     extra = await startExtraOss(cluster, { ossId: 'oss6', host: 'h6', rack: 'r3' });
     await waitForOsts(cluster.mdsAddress, 14); // ost0 stays up and in, with weight 0
-    const joined = await adminJson<ClusterAnswer>(cluster, '/api/cluster');
+    const joined = await cluster.admin<ClusterAnswer>('/api/cluster');
     const fresh = joined.map.osts.filter((o) => o.host === 'h6').map((o) => o.id);
     expect(fresh.length).toBe(2);
-    const phases = (await adminJson<{ phases: PhaseAnswer[] }>(cluster, '/api/phases')).phases;
+    const phases = (await cluster.admin<{ phases: PhaseAnswer[] }>('/api/phases')).phases;
     expect(phases.map((p) => p.ostId).sort()).toEqual(fresh.sort());
     expect(phases.every((p) => p.trigger === 'new-ost' && p.stepsTotal === 3)).toBe(true);
     const targets = new Map(phases.map((p) => [p.ostId, p.targetWeight]));
@@ -213,16 +207,18 @@ describe.skipIf(!clusterAvailable())('phased weight changes', () => {
     expect(seen[1]).toBeCloseTo((2 * target) / 3, 9);
     expect(seen).toContain(target);
     expect(seen.length).toBe(3);
-    await waitClean(cluster, 60_000);
+    await waitCleanPgs(cluster, { timeoutMs: 60_000 });
     for (const [path, data] of files) expect((await client.readFile(path)).equals(data), path).toBe(true);
   }, 180_000);
 
   it('runs background deep scrubs on its interval, skipping moving PGs', async () => {
-    let tasks = (await adminJson<ScrubTasks>(cluster, '/api/scrub')).tasks;
-    while (!tasks.some((t) => t.trigger === 'background' && t.state === 'done')) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      tasks = (await adminJson<ScrubTasks>(cluster, '/api/scrub')).tasks;
-    }
+    const tasks = await eventually(
+      async () => {
+        const { tasks } = await cluster.admin<ScrubTasks>('/api/scrub');
+        return tasks.some((t) => t.trigger === 'background' && t.state === 'done') ? tasks : undefined;
+      },
+      { timeoutMs: 45_000, what: 'a finished background scrub', intervalMs: 200 },
+    );
     console.log(
       `background scrubs (PGs done/skipped): ${tasks.map((t) => `${t.pgsDone}/${t.pgsSkipped}`).join(' ')}`,
     );

@@ -9,20 +9,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { type Cluster, clusterAvailable, seededBytes, waitForOsts } from '../client/cluster.js';
 import type { StartedProcess } from '../helpers/process.js';
-import {
-  adminJson,
-  connectReader,
-  MiB,
-  pgs,
-  type RecoveryAnswer,
-  startExtraOss,
-  startRecoveryCluster,
-  waitClean,
-  waitUsageReported,
-  writeFiles,
-} from './helpers.js';
+import { type Cluster, type PgsAnswer, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
+import { connectReader, seededBytes } from '../helpers/clients.js';
+import { eventually } from '../helpers/eventually.js';
+import { MiB, type RecoveryAnswer, startExtraOss, startRecoveryCluster, waitUsageReported, writeFiles } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery rebalance seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -42,7 +33,7 @@ interface ClusterAnswer {
   map: { osts: { id: number; weight: number; host: string }[] };
 }
 
-describe.skipIf(!clusterAvailable())('rebalance when an OSS joins', () => {
+describe('rebalance when an OSS joins', () => {
   let cluster: Cluster;
   let client: StripeClient;
   let extra: StartedProcess | undefined;
@@ -50,7 +41,7 @@ describe.skipIf(!clusterAvailable())('rebalance when an OSS joins', () => {
 
   beforeAll(async () => {
     cluster = await startRecoveryCluster({ STRIPEFS_MDS_PG_COUNT: '128' });
-    client = await connectReader(cluster, SEED);
+    client = await connectReader(cluster.mdsAddress, SEED);
   });
   afterAll(async () => {
     await client?.close();
@@ -70,28 +61,26 @@ describe.skipIf(!clusterAvailable())('rebalance when an OSS joins', () => {
       }
     }
     await writeFiles(client, writes);
-    await adminJson(cluster, '/api/recovery', {
+    await cluster.admin('/api/recovery', {
       method: 'PUT',
       body: { paused: true, maxBytesPerSec: MOVE_BYTES_PER_SEC },
     });
     const before = await waitUsageReported<ClusterAnswer>(cluster);
-    const copiedBefore = (await adminJson<RecoveryAnswer>(cluster, '/api/recovery')).totals.bytesCopied;
+    const copiedBefore = (await cluster.admin<RecoveryAnswer>('/api/recovery')).totals.bytesCopied;
 
     extra = await startExtraOss(cluster, { ossId: 'oss6', host: 'h6', rack: 'r3' });
     await waitForOsts(cluster.mdsAddress, 14);
-    const after = await adminJson<ClusterAnswer>(cluster, '/api/cluster');
+    const after = await cluster.admin<ClusterAnswer>('/api/cluster');
     const newWeight = after.map.osts.filter((o) => o.host === 'h6').reduce((s, o) => s + o.weight, 0);
     const totalWeight = after.map.osts.reduce((s, o) => s + o.weight, 0);
     const idealBytes = (before.counts.usedBytes * newWeight) / totalWeight;
-    let required = await pgs(cluster);
-    for (
-      let i = 0;
-      i < 100 && (required.recovery as { unestimatedTargets?: number }).unestimatedTargets !== 0;
-      i++
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      required = await pgs(cluster);
-    }
+    const required = await eventually(
+      async () => {
+        const pgs = await cluster.admin<PgsAnswer>('/api/pgs');
+        return (pgs.recovery as { unestimatedTargets?: number }).unestimatedTargets === 0 ? pgs : undefined;
+      },
+      { timeoutMs: 60_000, what: 'every remapped PG target estimated', intervalMs: 200 },
+    );
     expect(required.byState.remapped).toBeGreaterThan(0);
     const requiredBytes = required.recovery.bytesLeft;
     // Recovery is still paused: nothing has moved, so every remapped PG's data
@@ -101,8 +90,8 @@ describe.skipIf(!clusterAvailable())('rebalance when an OSS joins', () => {
     }
     expect(client.stats().degradedReads).toBeGreaterThan(0);
 
-    await adminJson(cluster, '/api/recovery', { method: 'PUT', body: { paused: false } });
-    const moving = await pgs(cluster);
+    await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: false } });
+    const moving = await cluster.admin<PgsAnswer>('/api/pgs');
     expect(moving.byState.clean).toBeLessThan(moving.total); // the reads below start during the move
     let readsDuring = 0;
     // raid0 first: one copy each, read from the old holders while their PGs move.
@@ -113,12 +102,11 @@ describe.skipIf(!clusterAvailable())('rebalance when an OSS joins', () => {
       expect((await client.readFile(path)).equals(data), `${path} during the move`).toBe(true);
       readsDuring++;
     }
-    const midway = await pgs(cluster);
-    await waitClean(cluster, 120_000, after.epoch);
+    const midway = await cluster.admin<PgsAnswer>('/api/pgs');
+    await waitCleanPgs(cluster, { timeoutMs: 120_000, minEpoch: after.epoch });
     for (const [path, data] of files)
       expect((await client.readFile(path)).equals(data), `${path} after`).toBe(true);
-    const moved =
-      (await adminJson<RecoveryAnswer>(cluster, '/api/recovery')).totals.bytesCopied - copiedBefore;
+    const moved = (await cluster.admin<RecoveryAnswer>('/api/recovery')).totals.bytesCopied - copiedBefore;
     console.log(
       `rebalance: stored ${(before.counts.usedBytes / MiB).toFixed(1)} MiB, moved ${(moved / MiB).toFixed(2)} MiB; ` +
         `placement change requires ${(requiredBytes / MiB).toFixed(2)} MiB (x${(moved / requiredBytes).toFixed(3)}), ` +

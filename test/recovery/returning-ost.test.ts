@@ -9,24 +9,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import {
-  type Cluster,
-  clusterAvailable,
-  ossIndexOfOst,
-  seededBytes,
-  waitForOsts,
-} from '../client/cluster.js';
 import { runCli } from '../helpers/cli.js';
 import { Copies } from './copies.js';
-import {
-  adminJson,
-  adminUrl,
-  connectReader,
-  type RecoveryAnswer,
-  startRecoveryCluster,
-  waitClean,
-  waitOut,
-} from './helpers.js';
+import { type Cluster, waitCleanPgs, waitForOsts, waitOut } from '../helpers/cluster.js';
+import { connectReader, seededBytes } from '../helpers/clients.js';
+import { eventually } from '../helpers/eventually.js';
+import { type RecoveryAnswer, startRecoveryCluster } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery returning-ost seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -40,13 +28,13 @@ const REP3: Layout = {
   failureDomain: 'host',
 };
 
-describe.skipIf(!clusterAvailable())('an OST back before recovery moved its PGs', () => {
+describe('an OST back before recovery moved its PGs', () => {
   let cluster: Cluster;
   let client: StripeClient;
 
   beforeAll(async () => {
     cluster = await startRecoveryCluster({ STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0' });
-    client = await connectReader(cluster, SEED);
+    client = await connectReader(cluster.mdsAddress, SEED);
   });
   afterAll(async () => {
     await client?.close();
@@ -59,46 +47,50 @@ describe.skipIf(!clusterAvailable())('an OST back before recovery moved its PGs'
     await client.writeFile('/f', before, { layout: REP3 });
     const objects = (await client.getLayout('/f')).objects;
     const victim = objects[0]?.osts[0] as number;
-    const index = await ossIndexOfOst(cluster, victim);
-    await adminJson(cluster, '/api/recovery', { method: 'PUT', body: { paused: true } });
+    const index = cluster.ossIndexOfOst(victim);
+    await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
     await cluster.oss[index]?.kill();
     await waitForOsts(cluster.mdsAddress, 12, 10);
     const handle = await client.open('/f', 'r+');
     await handle.write(after, 0, after.length, 0);
     await handle.close();
-    await waitOut(cluster, 2);
+    await waitOut(cluster.mdsAddress, 2);
     await cluster.restartOss(index);
     // Recovery is still paused, so nothing is repaired yet; once the MDS has told the OST which
     // copies missed writes, reads take the other copies and return the new bytes.
-    for (let polls = 0; ; polls++) {
-      const status = await adminJson<{ repairsQueued: number; repairsAnnounced: number }>(
-        cluster,
-        '/api/recovery',
-      );
-      if (status.repairsQueued > 0 && status.repairsAnnounced === status.repairsQueued) break;
-      if (polls > 100) throw new Error(`repairs not announced: ${JSON.stringify(status)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const health = await runCli(['health', '--mds', cluster.mdsAddress, '--admin', adminUrl(cluster)]);
+    await eventually(
+      async () => {
+        const status = await cluster.admin<{ repairsQueued: number; repairsAnnounced: number }>(
+          '/api/recovery',
+        );
+        if (status.repairsQueued > 0 && status.repairsAnnounced === status.repairsQueued) return status;
+        throw new Error(JSON.stringify(status));
+      },
+      { timeoutMs: 30_000, what: 'every queued repair announced to its OST' },
+    );
+    const health = await runCli(['health', '--mds', cluster.mdsAddress, '--admin', cluster.mdsAdminUrl]);
     expect(health.stdout).toMatch(/HEALTH_WARN/);
     expect(health.stdout).toMatch(/\d+ copies await repair/);
-    const early = await connectReader(cluster, SEED);
+    const early = await connectReader(cluster.mdsAddress, SEED);
     expect((await early.readFile('/f')).equals(after), 'read before the repair').toBe(true);
     await early.close();
     // The OSS restarts (its list of stale copies is in memory): the MDS tells it again, on its
     // new address even if it was never seen down, and reads again take the other copies.
     await cluster.restartOss(index);
-    let again = false;
-    for (let polls = 0; polls < 50 && !again; polls++) {
-      const reader = await connectReader(cluster, SEED);
-      again = (await reader.readFile('/f')).equals(after);
-      await reader.close();
-      if (!again) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(again, 'read after the OSS restarted, before the repair').toBe(true);
-    await adminJson(cluster, '/api/recovery', { method: 'PUT', body: { paused: false } });
-    await waitClean(cluster, 60_000);
-    console.log('recovery after the return:', JSON.stringify(await adminJson(cluster, '/api/recovery')));
+    await eventually(
+      async () => {
+        const reader = await connectReader(cluster.mdsAddress, SEED);
+        try {
+          return (await reader.readFile('/f')).equals(after);
+        } finally {
+          await reader.close();
+        }
+      },
+      { timeoutMs: 30_000, what: 'a read of the new bytes after the OSS restarted, before the repair' },
+    );
+    await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: false } });
+    await waitCleanPgs(cluster, { timeoutMs: 60_000 });
+    console.log('recovery after the return:', JSON.stringify(await cluster.admin('/api/recovery')));
     const copies = await Copies.open(cluster);
     try {
       for (const object of objects) {
@@ -120,7 +112,7 @@ describe.skipIf(!clusterAvailable())('an OST back before recovery moved its PGs'
 
 // The OSTs must stay in (placed) while the file is written: an out host would leave five of the
 // six hosts an ec:4+2 host layout needs.
-describe.skipIf(!clusterAvailable())('an ec chunk skipped while its host was down', () => {
+describe('an ec chunk skipped while its host was down', () => {
   let cluster: Cluster;
   let client: StripeClient;
 
@@ -129,7 +121,7 @@ describe.skipIf(!clusterAvailable())('an ec chunk skipped while its host was dow
       STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0',
       STRIPEFS_MDS_OUT_GRACE_MS: '600000',
     });
-    client = await connectReader(cluster, SEED);
+    client = await connectReader(cluster.mdsAddress, SEED);
   });
   afterAll(async () => {
     await client?.close();
@@ -144,10 +136,10 @@ describe.skipIf(!clusterAvailable())('an ec chunk skipped while its host was dow
     const data = seededBytes(4 * 8 * S + 5, SEED + 3);
     await client.writeFile('/ec', data, { layout: EC42 });
     expect((await client.readFile('/ec')).equals(data)).toBe(true);
-    const repairedBefore = (await adminJson<RecoveryAnswer>(cluster, '/api/recovery')).totals.objectsRepaired;
+    const repairedBefore = (await cluster.admin<RecoveryAnswer>('/api/recovery')).totals.objectsRepaired;
     await cluster.restartOss(index);
-    await waitClean(cluster, 60_000);
-    const repaired = (await adminJson<RecoveryAnswer>(cluster, '/api/recovery')).totals.objectsRepaired;
+    await waitCleanPgs(cluster, { timeoutMs: 60_000 });
+    const repaired = (await cluster.admin<RecoveryAnswer>('/api/recovery')).totals.objectsRepaired;
     expect(repaired - repairedBefore).toBe(1);
     // Every chunk is on its OST now, all of one size: the skipped one was rebuilt there.
     const copies = await Copies.open(cluster);
