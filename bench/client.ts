@@ -19,10 +19,10 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { type ClientLimits, type Layout, StripeClient } from '../client/index.js';
 import { CLIENT_LIMITS } from '../client/limits.js';
+import { setOstFaults, waitForOsts } from '../test/helpers/cluster.js';
 import { localDisk, rawSocketPump } from './baselines.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
 import { type BenchResult, GB, median, result, type SuiteOptions } from './types.js';
-import { setOstFaults, waitForOsts } from '../test/helpers/cluster.js';
 
 export type { BenchResult };
 
@@ -375,6 +375,7 @@ export async function runClientBench(opts: SuiteOptions): Promise<BenchResult[]>
     if (external) {
       // Cleanup of a running cluster: a file already gone (or never written) is fine.
       for (const c of CASES) await writer.unlink(`${root}/${c.id}`).catch(() => undefined);
+      // Cleanup: a directory already gone is fine.
       await writer.rmdir(root).catch(() => undefined);
     }
     await writer.close();

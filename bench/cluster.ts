@@ -1,10 +1,10 @@
+import { type Cluster, startCluster } from '../test/helpers/cluster.js';
 // The benches' cluster: test/helpers/cluster.ts's (1 MDS + 6 OSSs, 2 OSTs
 // each, hosts h0..h5 in racks r0..r2, 127.0.0.1, port 0, a fresh temporary
 // folder, OSSs started side by side) with the shipped heartbeat. bench/run.ts
 // starts one and hands it to the suites that only read and write (client,
 // smallfiles); a suite run alone starts its own, and recovery always does (it
 // kills hosts and runs with its own timers).
-import { type Cluster, startCluster } from '../test/helpers/cluster.js';
 
 /** The heartbeat of every bench cluster unless a suite asks otherwise: the default, so the detector runs as shipped. */
 export const BENCH_HEARTBEAT_INTERVAL_MS = 500;

@@ -16,7 +16,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Layout, StripeClient } from '../client/index.js';
 import { Semaphore } from '../common/semaphore.js';
-import { seededBytes } from '../test/client/cluster.js';
+import { seededBytes } from '../test/helpers/clients.js';
 import { type Mounted, mountCluster, mountSupport } from '../test/mount/helpers.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
 import { type BenchResult, GB, median, result, type SuiteOptions } from './types.js';

@@ -15,10 +15,10 @@
 import { fileURLToPath } from 'node:url';
 import { type Layout, StripeClient } from '../client/index.js';
 import { CONFIG_SCHEMA } from '../common/config.js';
+import { seededBytes } from '../test/helpers/clients.js';
+import type { Cluster } from '../test/helpers/cluster.js';
 import { BENCH_HEARTBEAT_INTERVAL_MS, HEARTBEATS_PER_TIMEOUT, startBenchCluster } from './cluster.js';
 import { type BenchResult, GB, result, type SuiteOptions } from './types.js';
-import { type Cluster } from '../test/helpers/cluster.js';
-import { seededBytes } from '../test/helpers/clients.js';
 
 const MiB = 1024 * 1024;
 const HOSTS = 6;

@@ -21,9 +21,9 @@ import { fileURLToPath } from 'node:url';
 import { type Layout, StripeClient } from '../client/index.js';
 import { BufferPool, isAligned } from '../common/bulk/buffer-pool.js';
 import { Semaphore } from '../common/semaphore.js';
+import { seededBytes } from '../test/helpers/clients.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
 import { type BenchResult, GB, result, type SuiteOptions } from './types.js';
-import { seededBytes } from '../test/helpers/clients.js';
 
 const FILE_BYTES = 32 * 1024;
 /** Readers in flight, on both sides. */

@@ -178,6 +178,7 @@ export async function* readObjectSpans(
       const { whole, data } = await next;
       const following: number = position + data.length;
       next = following < end ? span(following) : undefined; // read ahead while this span is sent
+      // Awaited on the next turn of the loop; a rejection seen only there is not unhandled here.
       next?.catch(() => undefined);
       // Verify every block of the span before any of its bytes leave (whole blocks: unless waived).
       const pieces: ReadPiece[] = [];

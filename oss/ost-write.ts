@@ -131,14 +131,18 @@ export async function writeObject(
     await writer?.abandon().catch(() => undefined);
     if (fh && !old) {
       ost.readHandles.drop(ost.pathOf(p.objectId));
-      // Best-effort cleanup of a failed first write: the write's own error is what the caller gets, and open() removes files the index does not know.
+      // Best-effort cleanup of a failed first write: the caller gets the write's own error, and
+      // open() removes the files the index does not know.
       await rm(ost.pathOf(p.objectId), { force: true }).catch(() => undefined);
-    // Best-effort: the index still holds the old size, so a longer file reads as before.
-    } else if (fh && old) await fh.truncate(old.size).catch(() => undefined);
+    } else if (fh && old) {
+      // Best-effort: the index still holds the old size, so a longer file reads as before.
+      await fh.truncate(old.size).catch(() => undefined);
+    }
     throw noSpace(err);
   } finally {
     // Closing after the write settled: a close error cannot change what was acknowledged.
     await direct?.close().catch(() => undefined);
+    // The same for the page-cache handle.
     await fh?.close().catch(() => undefined);
     release();
   }

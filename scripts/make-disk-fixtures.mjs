@@ -1,9 +1,10 @@
 // Writes the on-disk fixtures in test/fixtures/disk/: the MDS database and the
 // OST folders of a small real cluster (1 MDS, 3 OSSs of one OST each, in
 // three hosts), holding a handful of raid0, replicated and ec files, a hole,
-// an overwrite, an empty file, a rename and a removal; and manifest.json, what
-// that code served: every namespace record and every object's size, version,
-// PG and sha256, and the commit that wrote them. test/oss/disk-fixtures.test.ts
+// an overwrite, an empty file, a rename and a removal; and, in the same folder's
+// manifest (test/fixtures/disk/manifest.json), what that code served: every
+// namespace record and every object's size, version, PG and sha256, and the
+// commit that wrote them. test/oss/disk-fixtures.test.ts
 // and test/mds/disk-fixtures.test.ts open them with today's code: a change to
 // either format must migrate them, not surprise a user's data.
 //
@@ -41,6 +42,7 @@ const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).trim();
 async function waitForOsts(adminUrl, count) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
+    // An MDS still starting refuses the connection: not ready yet, asked again below.
     const res = await fetch(`${adminUrl}/api/cluster`).catch(() => undefined);
     const body = res?.ok ? await res.json() : undefined;
     if (body && body.counts.osts === count && body.counts.up === count && body.counts.in === count)
@@ -257,6 +259,7 @@ async function main() {
         `${namespace.length} records, ${osts.reduce((n, o) => n + o.objects.length, 0)} objects, ${treeBytes(OUT)} bytes`,
     );
   } finally {
+    // A process already gone is fine: the folder below is removed either way.
     for (const p of procs) await p.kill().catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
   }

@@ -50,7 +50,10 @@ export class Scrubber {
     this.timer = setInterval(
       () =>
         void this.run().catch((err: unknown) =>
-          this.logger.warn({ err: (err as Error).message }, 'scheduled scrub failed; the next interval runs it again'),
+          this.logger.warn(
+            { err: (err as Error).message },
+            'scheduled scrub failed; the next interval runs it again',
+          ),
         ),
       this.opts.intervalMs,
     );

@@ -3,9 +3,8 @@
 // every loaded part against what it saved).
 import { describe, expect, it } from 'vitest';
 import { runCheckpointBench } from '../../bench/checkpoint.js';
-import { clusterAvailable } from '../client/cluster.js';
 
-describe.skipIf(!clusterAvailable())('checkpoint bench', () => {
+describe('checkpoint bench', () => {
   it('saves, saves async and loads 64 parts beside one file written and read sequentially', async () => {
     const results = await runCheckpointBench({ quick: true, totalBytes: 16 * 1024 * 1024, repeats: 1 });
     expect(results.map((r) => [r.id, r.unit])).toEqual([

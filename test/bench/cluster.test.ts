@@ -9,8 +9,8 @@ import { type BenchCluster, sharedCluster } from '../../bench/cluster.js';
 import { runSmallFilesBench } from '../../bench/smallfiles.js';
 import { StripeClient } from '../../client/index.js';
 import { MdsClient } from '../../client/mds-client.js';
-import { waitForOsts } from '../helpers/cluster.js';
 import { seededBytes } from '../helpers/clients.js';
+import { waitForOsts } from '../helpers/cluster.js';
 
 const MiB = 1 << 20;
 

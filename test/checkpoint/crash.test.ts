@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { type Checkpoints, checkpoints, STAGING_DIR } from '../../checkpoint/index.js';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { type Random, seededRandom, seedFromEnv } from '../../common/random.js';
-import { clusterAvailable, seededBytes, waitForOsts } from '../client/cluster.js';
+import { seededBytes } from '../helpers/clients.js';
+import { waitForOsts } from '../helpers/cluster.js';
 import { expectSameParts, KiB, MiB, type PartSpec, suiteCluster } from './helpers.js';
 import { type SaverConfig, type SaverEvent, startSaver } from './saver.js';
 
@@ -85,7 +86,7 @@ async function expectOnlyWhole(
   return steps;
 }
 
-describe.skipIf(!clusterAvailable())('checkpoint savers and OSSs killed mid-save', () => {
+describe('checkpoint savers and OSSs killed mid-save', () => {
   const env = suiteCluster(SEED);
 
   it(`a saver SIGKILLed at ${ROUNDS} seeded points leaves the previous checkpoint latest and nothing partial`, {

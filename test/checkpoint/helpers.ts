@@ -9,7 +9,8 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { StripeClient } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
 import type { Random } from '../../common/random.js';
-import { type Cluster, seededBytes, startCluster } from '../client/cluster.js';
+import { seededBytes } from '../helpers/clients.js';
+import { type Cluster, startCluster } from '../helpers/cluster.js';
 
 export const KiB = 1024;
 export const MiB = 1024 * KiB;
@@ -94,11 +95,6 @@ export function suiteCluster(seed: number): SuiteCluster {
     if (env.folder) rmSync(env.folder, { recursive: true, force: true });
   });
   return env;
-}
-
-/** The registry code `work` fails with (a StripeError), or undefined when it succeeds. */
-export async function codeOf(work: Promise<unknown>): Promise<string | undefined> {
-  return (await rejectionOf(work))?.code;
 }
 
 export async function rejectionOf(work: Promise<unknown>): Promise<StripeError | undefined> {

@@ -9,9 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { checkpoints, STAGING_DIR, TRASH_DIR } from '../../checkpoint/index.js';
 import type { Layout } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { clusterAvailable, seededBytes } from '../client/cluster.js';
 import { runCli } from '../helpers/cli.js';
-import { codeOf, expectSameParts, KiB, type PartSpec, rejectionOf, suiteCluster } from './helpers.js';
+import { seededBytes } from '../helpers/clients.js';
+import { codeOf } from '../helpers/errors.js';
+import { expectSameParts, KiB, type PartSpec, rejectionOf, suiteCluster } from './helpers.js';
 import { startSaver } from './saver.js';
 
 const SEED = seedFromEnv();
@@ -25,7 +26,7 @@ const LAYOUT: Layout = {
   failureDomain: 'host',
 };
 
-describe.skipIf(!clusterAvailable())('checkpoint directories over time', () => {
+describe('checkpoint directories over time', () => {
   const env = suiteCluster(SEED);
 
   it('retention keeps the last 3 and every 5th; remove hides then deletes; gc collects remains older than its grace', async () => {

@@ -12,8 +12,10 @@ import { checkpoints, STAGING_DIR } from '../../checkpoint/index.js';
 import type { Layout } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
 import { seededRandom, seedFromEnv } from '../../common/random.js';
-import { clusterAvailable, seededBytes } from '../client/cluster.js';
-import { codeOf, expectSameParts, KiB, MiB, partsOf, readAll, seededParts, suiteCluster } from './helpers.js';
+import { seededBytes } from '../helpers/clients.js';
+import { codeOf } from '../helpers/errors.js';
+import { eventually } from '../helpers/eventually.js';
+import { expectSameParts, KiB, MiB, partsOf, readAll, seededParts, suiteCluster } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`checkpoint roundtrip seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -24,7 +26,7 @@ const LAYOUTS: Record<string, Layout> = {
   ec42: { pattern: 'ec', stripeSize: S, k: 4, m: 2, failureDomain: 'host' },
 };
 
-describe.skipIf(!clusterAvailable())('checkpoints on a real cluster', () => {
+describe('checkpoints on a real cluster', () => {
   const env = suiteCluster(SEED);
 
   for (const [name, layout] of Object.entries(LAYOUTS)) {
@@ -153,11 +155,13 @@ describe.skipIf(!clusterAvailable())('checkpoints on a real cluster', () => {
       { fast: seededBytes(2 * S, SEED + 3), slow },
       { onProgress: (e) => phases.push(e.phase) },
     );
-    const deadline = Date.now() + 30_000;
-    while (!phases.includes('uploading')) {
-      if (Date.now() > deadline) throw new Error(`no upload started; phases ${phases.join(',')}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await eventually(
+      () => {
+        if (phases.includes('uploading')) return true;
+        throw new Error(`phases so far: ${phases.join(',')}`);
+      },
+      { timeoutMs: 30_000, what: 'an upload to start', intervalMs: 20 },
+    );
     expect((await ck.list()).map((c) => c.step)).toEqual([1]);
     expect((await env.client.readdir('/ck-hidden')).sort()).toEqual([STAGING_DIR, 'step-0000000001']);
     expect((await env.client.readdir(`/ck-hidden/${STAGING_DIR}`)).length).toBe(1);

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { type Cluster, clusterAvailable, seededBytes, startCluster } from './cluster.js';
+import { seededBytes } from '../helpers/clients.js';
+import { type Cluster, startCluster } from '../helpers/cluster.js';
 
 const SEED = seedFromEnv();
 console.log(`client attributes seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -17,7 +18,7 @@ const LAYOUTS: Record<string, Layout> = {
 };
 const EC: Layout = { pattern: 'ec', stripeSize: S, k: 4, m: 2, failureDomain: 'host' };
 
-describe.skipIf(!clusterAvailable())('client attributes on a real cluster', () => {
+describe('client attributes on a real cluster', () => {
   let cluster: Cluster;
   let client: StripeClient;
   /** Reads with a cold cache: what the OSSs hold, not what this test's client cached. */

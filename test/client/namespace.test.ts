@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StripeClient } from '../../client/index.js';
-import { type StartedProcess, startProcess } from '../helpers/process.js';
 import { MDS_SCRIPT } from '../helpers/cluster.js';
+import { type StartedProcess, startProcess } from '../helpers/process.js';
 
 describe('client namespace against a real MDS', () => {
   let mds: StartedProcess;

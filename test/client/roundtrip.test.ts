@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seededRandom, seedFromEnv } from '../../common/random.js';
-import { type Cluster, startCluster } from '../helpers/cluster.js';
 import { seededBytes } from '../helpers/clients.js';
+import { type Cluster, startCluster } from '../helpers/cluster.js';
 
 const SEED = seedFromEnv();
 console.log(`client roundtrip seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);

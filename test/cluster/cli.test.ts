@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { freePortRange } from '../helpers/ports.js';
 import { fetchedBytes } from '../helpers/clients.js';
+import { freePortRange } from '../helpers/ports.js';
 
 describe('stripefs CLI against a running cluster', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'stripefs-cli-'));
@@ -48,7 +48,7 @@ describe('stripefs CLI against a running cluster', () => {
       });
       launcher.once('exit', (code) => reject(new Error(`launcher exited ${code}`)));
     });
-  }, 90_000);
+  });
 
   afterAll(async () => {
     const exited = new Promise((resolve) => launcher.once('exit', resolve));
@@ -74,7 +74,7 @@ describe('stripefs CLI against a running cluster', () => {
     expect(text.stdout).toContain('USE%');
   });
 
-  it('mkdir, setstripe, put, ls, stat, getstripe, get, mv, rm', { timeout: 120_000 }, async () => {
+  it('mkdir, setstripe, put, ls, stat, getstripe, get, mv, rm', async () => {
     expect((await cli(['mkdir', '-p', '/a/b'])).code).toBe(0);
     const set = await json<{ layout: { pattern: string; replicas: number } }>([
       'setstripe',

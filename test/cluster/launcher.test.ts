@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { freePortRange } from '../helpers/ports.js';
 import { eventually } from '../helpers/eventually.js';
+import { freePortRange } from '../helpers/ports.js';
 
 const PORTS_NEEDED = 3 + 3 * 6;
 
@@ -69,9 +69,7 @@ describe('stripefs cluster up', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('starts, serves a put/get, kills and revives a host, stops every child, restarts on its data', {
-    timeout: 180_000,
-  }, async () => {
+  it('starts, serves a put/get, kills and revives a host, stops every child, restarts on its data', async () => {
     const basePort = await freePortRange(PORTS_NEEDED);
     const env = { STRIPEFS_MDS: `127.0.0.1:${basePort}` };
     const first = startLauncher(dataDir, basePort);

@@ -53,7 +53,7 @@ describe('scenario 1: replicated:3 across racks survives the loss of a rack', ()
     client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     await client.mkdir('/rep', { recursive: true, layout: REP3_RACK });
     await work.writeMany(client, '/rep', 20);
-  }, 90_000);
+  });
   afterAll(async () => {
     await client?.close();
     await cluster?.stop();
@@ -134,5 +134,5 @@ describe('scenario 1: replicated:3 across racks survives the loss of a rack', ()
     } finally {
       await fresh.close();
     }
-  }, 300_000);
+  });
 });

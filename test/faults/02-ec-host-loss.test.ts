@@ -44,7 +44,7 @@ describe('scenario 2: ec:4+2 across hosts survives two lost hosts and fails clea
         report.objects.map((o) => cluster.ossOfOst(o.osts[0] as number).id),
       );
     }
-  }, 90_000);
+  });
   afterAll(async () => {
     await client?.close();
     await cluster?.stop();

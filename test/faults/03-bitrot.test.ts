@@ -70,7 +70,7 @@ describe('scenario 3: bitrot in data and parity is detected, read around, counte
     for (let i = 0; i < 2; i++) work.nextContents();
     await work.writeMany(client, '/rep', 6, REP3);
     await work.writeMany(client, '/ec', 6, EC42);
-  }, 90_000);
+  });
   afterAll(async () => {
     await client?.close();
     await cluster?.stop();
@@ -138,7 +138,7 @@ describe('scenario 3: bitrot in data and parity is detected, read around, counte
     expect(await work.verify(client)).toEqual([]);
     const fsck = await runCli(['fsck', '--mds', cluster.mdsAddress, '--json'], { timeoutMs: 60_000 });
     expect(fsck.code, fsck.stdout + fsck.stderr).toBe(0);
-  }, 240_000);
+  });
   it('fsck finds rot nobody has read yet and an orphan object, and --repair fixes both', async () => {
     // A fresh file whose replica rots before anyone reads it, and an object that belongs to no file.
     const data = work.nextContents();

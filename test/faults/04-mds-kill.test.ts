@@ -44,7 +44,7 @@ describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged c
     cluster = await startCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2), pgCount: 32 });
     client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 3_000 });
     await client.mkdir('/w', { recursive: true });
-  }, 90_000);
+  });
   afterAll(async () => {
     await client?.close();
     await cluster?.stop();
@@ -88,12 +88,12 @@ describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged c
       `acknowledged ${before} before the kill, ${work.files.size} in all of ${attempted.size}; errors ${JSON.stringify([...codes])}`,
     );
     expect(work.files.size).toBeGreaterThan(before);
-  }, 90_000);
+  });
 
   it('converges: every acknowledged close is present with its size and bytes', async () => {
     for (const [path, data] of work.files) expect((await client.stat(path)).size, path).toBe(data.length);
     expect(await work.verify(client)).toEqual([]);
-  }, 90_000);
+  });
 
   it('fsck: only unacknowledged files are unfinished; what is missing is recoverable and --repair fixes it', async () => {
     const fsck = await runCli(['fsck', '--mds', cluster.mdsAddress, '--json'], { timeoutMs: 90_000 });
@@ -120,5 +120,5 @@ describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged c
       expect(repaired.code, repaired.stdout.slice(-2000) + repaired.stderr).toBe(0);
     }
     expect(await work.verify(client)).toEqual([]);
-  }, 90_000);
+  });
 });

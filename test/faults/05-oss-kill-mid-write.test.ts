@@ -41,7 +41,7 @@ describe('scenario 5: an OSS killed mid-write loses nothing acknowledged', () =>
     cluster = await startCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2), pgCount: 32 });
     client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     await client.mkdir('/w', { recursive: true });
-  }, 90_000);
+  });
   afterAll(async () => {
     await client?.close();
     await cluster?.stop();

@@ -94,7 +94,7 @@ describe.skipIf(unavailable !== undefined)('scenario 7: a rack cut off by a netw
     client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     await client.mkdir('/rep', { recursive: true, layout: REP3_RACK });
     await work.writeMany(client, '/rep', 20);
-  }, 90_000);
+  });
   afterAll(async () => {
     await client?.close();
     await cluster?.stop();

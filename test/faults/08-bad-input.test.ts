@@ -142,7 +142,7 @@ describe('scenario 8: servers survive bad input and keep the data intact', () =>
     client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     await work.writeMany(client, '/rep', 6, REP3);
     await work.writeMany(client, '/ec', 6, EC42);
-  }, 90_000);
+  });
   afterAll(async () => {
     await client?.close();
     await cluster?.stop();

@@ -44,7 +44,7 @@ describe('scenario 9: a full OST gives the writer ENOSPC and hurts nothing else'
     cluster = await startCluster({ oss, mdsGrpcPort: await freePortRange(2), pgCount: 32 });
     client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     await work.writeMany(client, '/small', 12, REP3);
-  }, 90_000);
+  });
   afterAll(async () => {
     await client?.close();
     await cluster?.stop();

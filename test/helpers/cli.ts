@@ -28,7 +28,7 @@ export function runCli(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`stripefs ${args.join(' ')} timed out\n${Buffer.concat(err).toString()}`));
-    }, options.timeoutMs ?? 60_000);
+    }, options.timeoutMs ?? 180_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() });

@@ -15,9 +15,9 @@ import { type StartedProcess, startProcess } from './process.js';
 
 export const MDS_SCRIPT = 'dist/mds/main.js';
 export const OSS_SCRIPT = 'dist/oss/main.js';
-/** Starting a server on a loaded 2-core host can take tens of seconds; the deadline only bounds a hang. */
-const READY_TIMEOUT_MS = 60_000;
-const MAP_WAIT_MS = 60_000;
+/** Starting a server on a loaded 2-core host can take a minute and more; the deadline only bounds a hang. */
+const READY_TIMEOUT_MS = 180_000;
+const MAP_WAIT_MS = 120_000;
 
 export interface OssSpec {
   id: string;
@@ -87,11 +87,6 @@ export function rackLayout(hosts: number, perRack: number, osts = 2): OssSpec[] 
   }));
 }
 
-interface Started {
-  procs: StartedProcess[];
-  osts: Map<string, number[]>;
-}
-
 function ossEnv(spec: OssSpec, common: Record<string, string>, mdsAddress: string, dir: string) {
   return {
     ...common,
@@ -106,11 +101,10 @@ function ossEnv(spec: OssSpec, common: Record<string, string>, mdsAddress: strin
   };
 }
 
-export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'stripefs-cluster-'));
-  const specs = options.oss ?? rackLayout(6, 2);
+/** The environment every process of a cluster shares. */
+function commonEnv(options: ClusterOptions): Record<string, string> {
   const heartbeatMs = options.heartbeatIntervalMs ?? 200;
-  const common: Record<string, string> = {
+  return {
     STRIPEFS_MDS_HEARTBEAT_INTERVAL_MS: String(heartbeatMs),
     // Five missed heartbeats (1 s): on a loaded 2-core host an OSS can miss three and flap
     // down and up, which degrades reads and moves PGs in suites that test neither.
@@ -118,6 +112,121 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     ...(options.pgCount ? { STRIPEFS_MDS_PG_COUNT: String(options.pgCount) } : {}),
     ...options.extraEnv,
   };
+}
+
+class RunningCluster implements Cluster {
+  readonly mdsAddress: string;
+  readonly mdsAdminUrl: string;
+  readonly oss: StartedProcess[] = [];
+  private readonly ostIds = new Map<string, number[]>();
+
+  constructor(
+    readonly dir: string,
+    readonly specs: OssSpec[],
+    public mds: StartedProcess,
+    private readonly mdsEnv: Record<string, string>,
+    private readonly common: Record<string, string>,
+    mdsHost: string,
+  ) {
+    // A restarted MDS comes back on the ports the first one got.
+    mdsEnv.STRIPEFS_MDS_GRPC_PORT = String(mds.ready.grpcPort);
+    mdsEnv.STRIPEFS_MDS_ADMIN_PORT = String(mds.ready.adminPort);
+    this.mdsAddress = `${mdsHost}:${mds.ready.grpcPort}`;
+    this.mdsAdminUrl = `http://${mdsHost}:${mds.ready.adminPort}`;
+  }
+
+  private indexOf(which: string | number): number {
+    const index = typeof which === 'number' ? which : this.specs.findIndex((s) => s.id === which);
+    if (!this.specs[index]) throw new Error(`no OSS ${which} in the cluster`);
+    return index;
+  }
+
+  async startOss(index: number): Promise<void> {
+    const spec = this.specs[index] as OssSpec;
+    const proc = await startProcess({
+      script: OSS_SCRIPT,
+      env: ossEnv(spec, this.common, this.mdsAddress, this.dir),
+      readyTimeoutMs: READY_TIMEOUT_MS,
+      ...(spec.netns ? { execVia: ['ip', 'netns', 'exec', spec.netns] } : {}),
+    });
+    this.oss[index] = proc;
+    this.ostIds.set(
+      spec.id,
+      (proc.ready.osts as { id: number | null }[]).map((o) => o.id ?? -1),
+    );
+  }
+
+  ostCount(): number {
+    return this.specs.reduce((n, s) => n + s.osts, 0);
+  }
+
+  async killOss(which: string | number, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    await this.oss[this.indexOf(which)]?.kill(signal);
+  }
+
+  reviveOss(which: string | number): Promise<void> {
+    return this.startOss(this.indexOf(which));
+  }
+
+  async restartOss(index: number): Promise<void> {
+    await this.killOss(index);
+    await this.reviveOss(index);
+    await waitForOsts(this.mdsAddress, this.ostCount());
+  }
+
+  async killMds(): Promise<void> {
+    await this.mds.kill('SIGKILL');
+  }
+
+  async startMds(): Promise<void> {
+    this.mds = await startProcess({ script: MDS_SCRIPT, env: this.mdsEnv, readyTimeoutMs: READY_TIMEOUT_MS });
+  }
+
+  ossById(id: string): StartedProcess {
+    const proc = this.oss[this.indexOf(id)];
+    if (!proc) throw new Error(`OSS ${id} was never started`);
+    return proc;
+  }
+
+  ostsOf(ossId: string): number[] {
+    return this.ostIds.get(ossId) ?? [];
+  }
+
+  ossOfOst(ostId: number): OssSpec {
+    const spec = this.specs.find((s) => this.ostIds.get(s.id)?.includes(ostId));
+    if (!spec) throw new Error(`no OSS serves OST ${ostId}`);
+    return spec;
+  }
+
+  ossIndexOfOst(ostId: number): number {
+    return this.indexOf(this.ossOfOst(ostId).id);
+  }
+
+  objectsDirOf(ostId: number): string {
+    const spec = this.ossOfOst(ostId);
+    const local = this.ostsOf(spec.id).indexOf(ostId);
+    return join(this.dir, spec.id, `ost${local}`, 'objects');
+  }
+
+  adminUrlOf(ossId: string): string {
+    const spec = this.specs[this.indexOf(ossId)] as OssSpec;
+    return `http://${spec.bindHost ?? '127.0.0.1'}:${this.ossById(ossId).ready.adminPort}`;
+  }
+
+  admin<T = unknown>(path: string, init?: { method: string; body?: unknown }): Promise<T> {
+    return adminJson<T>(`${this.mdsAdminUrl}${path}`, init);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.oss.map((p) => p?.stop()));
+    await this.mds.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'stripefs-cluster-'));
+  const common = commonEnv(options);
   const mdsHost = options.mdsHost ?? '127.0.0.1';
   const mdsEnv: Record<string, string> = {
     ...common,
@@ -126,91 +235,14 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     STRIPEFS_MDS_ADMIN_PORT: String(options.mdsGrpcPort ? options.mdsGrpcPort + 1 : 0),
     STRIPEFS_MDS_DATA_DIR: join(dir, 'mds'),
   };
-  const startMdsProcess = () =>
-    startProcess({ script: MDS_SCRIPT, env: mdsEnv, readyTimeoutMs: READY_TIMEOUT_MS });
-  const firstMds = await startMdsProcess();
-  // A restarted MDS comes back on the ports the first one got.
-  mdsEnv.STRIPEFS_MDS_GRPC_PORT = String(firstMds.ready.grpcPort);
-  mdsEnv.STRIPEFS_MDS_ADMIN_PORT = String(firstMds.ready.adminPort);
-  const mdsAddress = `${mdsHost}:${firstMds.ready.grpcPort}`;
-  const started: Started = { procs: [], osts: new Map() };
-  const indexOf = (which: string | number): number => {
-    const index = typeof which === 'number' ? which : specs.findIndex((s) => s.id === which);
-    if (!specs[index]) throw new Error(`no OSS ${which} in the cluster`);
-    return index;
-  };
-  const startOss = async (index: number): Promise<void> => {
-    const spec = specs[index] as OssSpec;
-    const proc = await startProcess({
-      script: OSS_SCRIPT,
-      env: ossEnv(spec, common, mdsAddress, dir),
-      readyTimeoutMs: READY_TIMEOUT_MS,
-      ...(spec.netns ? { execVia: ['ip', 'netns', 'exec', spec.netns] } : {}),
-    });
-    started.procs[index] = proc;
-    started.osts.set(
-      spec.id,
-      (proc.ready.osts as { id: number | null }[]).map((o) => o.id ?? -1),
-    );
-  };
-  const cluster: Cluster = {
-    mdsAddress,
-    mdsAdminUrl: `http://${mdsHost}:${firstMds.ready.adminPort}`,
-    dir,
-    mds: firstMds,
-    oss: started.procs,
-    specs,
-    ostCount: () => specs.reduce((n, s) => n + s.osts, 0),
-    async killOss(which, signal = 'SIGKILL') {
-      await started.procs[indexOf(which)]?.kill(signal);
-    },
-    async reviveOss(which) {
-      await startOss(indexOf(which));
-    },
-    async restartOss(index) {
-      await cluster.killOss(index);
-      await cluster.reviveOss(index);
-      await waitForOsts(mdsAddress, cluster.ostCount());
-    },
-    async killMds() {
-      await cluster.mds.kill('SIGKILL');
-    },
-    async startMds() {
-      cluster.mds = await startMdsProcess();
-    },
-    ossById(id) {
-      const proc = started.procs[indexOf(id)];
-      if (!proc) throw new Error(`OSS ${id} was never started`);
-      return proc;
-    },
-    ostsOf: (ossId) => started.osts.get(ossId) ?? [],
-    ossOfOst(ostId) {
-      const spec = specs.find((s) => started.osts.get(s.id)?.includes(ostId));
-      if (!spec) throw new Error(`no OSS serves OST ${ostId}`);
-      return spec;
-    },
-    ossIndexOfOst: (ostId) => indexOf(cluster.ossOfOst(ostId).id),
-    objectsDirOf(ostId) {
-      const spec = cluster.ossOfOst(ostId);
-      const local = (started.osts.get(spec.id) ?? []).indexOf(ostId);
-      return join(dir, spec.id, `ost${local}`, 'objects');
-    },
-    adminUrlOf(ossId) {
-      const spec = specs[indexOf(ossId)] as OssSpec;
-      return `http://${spec.bindHost ?? '127.0.0.1'}:${cluster.ossById(ossId).ready.adminPort}`;
-    },
-    admin: (path, init) => adminJson(`${cluster.mdsAdminUrl}${path}`, init),
-    async stop() {
-      await Promise.all(started.procs.map((p) => p?.stop()));
-      await cluster.mds.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const mds = await startProcess({ script: MDS_SCRIPT, env: mdsEnv, readyTimeoutMs: READY_TIMEOUT_MS });
+  const specs = options.oss ?? rackLayout(6, 2);
+  const cluster = new RunningCluster(dir, specs, mds, mdsEnv, common, mdsHost);
   try {
-    const results = await Promise.allSettled(specs.map((_, i) => startOss(i)));
+    const results = await Promise.allSettled(specs.map((_, i) => cluster.startOss(i)));
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
-    await waitForOsts(mdsAddress, cluster.ostCount());
+    await waitForOsts(cluster.mdsAddress, cluster.ostCount());
   } catch (err) {
     await cluster.stop();
     throw err;

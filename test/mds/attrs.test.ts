@@ -4,7 +4,8 @@
 // that all of it survives an MDS restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, LIMITS } from '../../common/index.js';
-import { codeOf, type MdsUnderTest, registerOss, startMds, stopMds, tempDir } from './helpers.js';
+import { codeOf } from '../helpers/errors.js';
+import { type MdsUnderTest, registerOss, startMds, stopMds, tempDir } from './helpers.js';
 
 let mds: MdsUnderTest;
 const c = () => mds.client;

@@ -1,5 +1,5 @@
 // The MDS database in test/fixtures/disk/, written by an earlier commit (see
-// manifest.json and scripts/make-disk-fixtures.mjs), opens with today's code:
+// test/fixtures/disk/manifest.json and scripts/make-disk-fixtures.mjs), opens with today's code:
 // the MDS serves every namespace record as that commit served it, keeps its
 // pools, and with the OSSs started on the fixture's OST folders every file
 // reads back byte for byte through the client. A change to the database's

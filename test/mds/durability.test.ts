@@ -99,7 +99,7 @@ describe('durability', () => {
     );
     first.client.close();
     await checkAfterRestart(dir, acked);
-  }, 240_000);
+  });
 
   it('keeps every create acknowledged from a CreateMany batch across SIGKILL', async () => {
     const dir = tempDir('mds-crash-batched');
@@ -116,7 +116,7 @@ describe('durability', () => {
     client.close();
     first.client.close();
     await checkAfterRestart(dir, acked);
-  }, 240_000);
+  });
 
   it('two clients renaming into the same name: one wins, nothing is lost', async () => {
     const seed = seedFromEnv();

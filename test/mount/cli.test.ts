@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, startCluster } from '../client/cluster.js';
+import { type Cluster, startCluster } from '../helpers/cluster.js';
 import { startProcess } from '../helpers/process.js';
 import { CLI_SCRIPT, isMounted, MOUNT_HOOK_TIMEOUT_MS, mountCluster, mountSupport, sh } from './helpers.js';
 

@@ -13,7 +13,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { type Cluster, seededBytes, startCluster } from '../client/cluster.js';
+import { seededBytes } from '../helpers/clients.js';
+import { type Cluster, startCluster } from '../helpers/cluster.js';
 import {
   CLI_SCRIPT,
   isMounted,

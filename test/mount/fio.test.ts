@@ -3,7 +3,7 @@
 // fails on any difference), on a raid0 file and on a replicated one. Run by
 // `npm run test:mount`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, startCluster } from '../client/cluster.js';
+import { type Cluster, startCluster } from '../helpers/cluster.js';
 import { MOUNT_HOOK_TIMEOUT_MS, type Mounted, mountCluster, mountSupport, sh } from './helpers.js';
 
 const unsupported = mountSupport();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
-import { type Cluster, startCluster } from '../client/cluster.js';
+import { type Cluster, startCluster } from '../helpers/cluster.js';
 import { MOUNT_HOOK_TIMEOUT_MS, type Mounted, mountCluster, mountSupport, sh } from './helpers.js';
 
 const SEED = seedFromEnv();

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BulkClient } from '../../common/bulk/client.js';
 import { call } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
-import { type FakeMds, startFakeMds } from './fake-mds.js';
-import { crc32c, grpcWrite, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
 import { codeOf } from '../helpers/errors.js';
 import { eventually } from '../helpers/eventually.js';
+import { type FakeMds, startFakeMds } from './fake-mds.js';
+import { crc32c, grpcWrite, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
 
 const CAPACITY_BYTES = 8 * 1024 * 1024;
 

@@ -15,9 +15,9 @@ import {
   RESPONSE_FIXED_BYTES,
   SEGMENT_ABORT,
 } from '../../common/bulk/frame.js';
+import { eventually } from '../helpers/eventually.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
 import { crc32c, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
-import { eventually } from '../helpers/eventually.js';
 
 const MiB = 1024 * 1024;
 

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../common/grpc.js';
 import { type Random, seededRandom, seedFromEnv } from '../../common/random.js';
+import { eventually } from '../helpers/eventually.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
 import { crc32c, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
-import { eventually } from '../helpers/eventually.js';
 
 const seed = seedFromEnv();
 console.log(`crash.test seed=${seed} (replay with STRIPEFS_SEED=${seed})`);

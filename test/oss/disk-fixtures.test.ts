@@ -1,5 +1,5 @@
 // The OST folders in test/fixtures/disk/, written by an earlier commit (see
-// manifest.json's writtenBy and scripts/make-disk-fixtures.mjs), open with
+// test/fixtures/disk/manifest.json's writtenBy and scripts/make-disk-fixtures.mjs), open with
 // today's code: every object reads back byte for byte with the size, version,
 // mtime and PG it was written with, and each PG lists exactly its objects. A
 // change to the object files or the index layout fails here: it needs a

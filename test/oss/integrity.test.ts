@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
 import { fanoutOf } from '../../oss/object-id.js';
+import { codeOf } from '../helpers/errors.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
 import { crc32c, grpcRead, grpcWrite, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
-import { codeOf } from '../helpers/errors.js';
 
 const B = LIMITS.checksumBlockBytes;
 

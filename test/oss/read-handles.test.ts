@@ -6,8 +6,8 @@ import { constants, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { READ_HANDLE_IDLE_MS, ReadHandles } from '../../oss/read-handles.js';
-import { tempDir } from './helpers.js';
 import { eventually } from '../helpers/eventually.js';
+import { tempDir } from './helpers.js';
 
 const tmp = tempDir('stripefs-read-handles-');
 afterAll(() => tmp.remove());

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
 import { type Random, seededRandom, seedFromEnv } from '../../common/random.js';
+import { eventually } from '../helpers/eventually.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
 import { crc32c, grpcRead, grpcWrite, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
-import { eventually } from '../helpers/eventually.js';
 
 const B = LIMITS.checksumBlockBytes;
 const seed = seedFromEnv();

@@ -11,7 +11,7 @@ import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
 import { objectToPg, placePg } from '../../placement/index.js';
 import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
 import { contract } from '../../proto/index.js';
-import { type Cluster } from '../helpers/cluster.js';
+import type { Cluster } from '../helpers/cluster.js';
 
 export interface CopyRef {
   ostId: number;

@@ -20,10 +20,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
 import { runCli } from '../helpers/cli.js';
-import { Copies, type CopyRef } from './copies.js';
-import { type Cluster, type PgsAnswer, waitCleanPgs } from '../helpers/cluster.js';
 import { seededBytes } from '../helpers/clients.js';
+import { type Cluster, type PgsAnswer, waitCleanPgs } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
+import { Copies, type CopyRef } from './copies.js';
 import { startRecoveryCluster, writeFiles } from './helpers.js';
 
 const SEED = seedFromEnv();
@@ -273,7 +273,7 @@ describe('deep scrub compares copies and repairs', () => {
     expect(rescrub.pgsDone).toBe(rescrub.task.pgsTotal);
     expect(rescrub.errorsFound).toBe(0);
     expect(rescrub.objectsScanned).toBe(full.objectsScanned);
-  }, 240_000);
+  });
 
   it('reports two disagreeing copies of one version as unfixable (stripefs scrub --pg)', async () => {
     const tie = seededBytes(S, SEED + 9);
@@ -306,7 +306,7 @@ describe('deep scrub compares copies and repairs', () => {
     const bad = await runCli(['scrub', '--pg', 'nope', ...flags]);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/REQ_INVALID/);
-  }, 120_000);
+  });
 
   it('recovery, scrub and destroy share one channel to each OSS', async () => {
     // By now recovery (MarkStale, RecoverPg) and scrub (ScrubPg) have called OSSs; deleting the
@@ -315,16 +315,16 @@ describe('deep scrub compares copies and repairs', () => {
     const deadline = Date.now() + 60_000;
     let queue = { files: -1, completed: 0 };
     while (Date.now() < deadline) {
-      queue = await adminJson<{ files: number; completed: number }>(cluster, '/api/destroy-queue');
+      queue = await cluster.admin<{ files: number; completed: number }>('/api/destroy-queue');
       if (queue.files === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(queue, 'the destroy queue did not empty within 60 s').toMatchObject({ files: 0 });
     expect(queue.completed).toBeGreaterThan(0);
-    const metrics = await (await fetch(`${adminUrl(cluster)}/metrics`)).text();
+    const metrics = await (await fetch(`${cluster.mdsAdminUrl}/metrics`)).text();
     const channels = Number(/^stripefs_mds_oss_channels(?:\{[^}]*\})? (\d+)$/m.exec(metrics)?.[1]);
     // Three workers with a cache each held up to three channels per OSS.
     expect(channels).toBeGreaterThan(0);
     expect(channels).toBeLessThanOrEqual(cluster.oss.length);
-  }, 120_000);
+  });
 });

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { type Cluster, type PgsAnswer, waitCleanPgs, waitOut } from '../helpers/cluster.js';
 import { connectReader, seededBytes } from '../helpers/clients.js';
+import { type Cluster, type PgsAnswer, waitCleanPgs, waitOut } from '../helpers/cluster.js';
 import { MiB, type RecoveryAnswer, startRecoveryCluster } from './helpers.js';
 
 const SEED = seedFromEnv();
@@ -69,5 +69,5 @@ describe('recovery after losing a host', () => {
 
     await cluster.oss[2]!.kill('SIGKILL'); // h2 in r1
     await readAll('after the second host failure');
-  }, 180_000);
+  });
 });

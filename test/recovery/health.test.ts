@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { type Cluster, setOstFaults } from '../helpers/cluster.js';
 import { seededBytes } from '../helpers/clients.js';
+import { type Cluster, setOstFaults } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { MiB, type RecoveryAnswer, startRecoveryCluster } from './helpers.js';
 
@@ -108,7 +108,7 @@ describe('slow disks and scrub', () => {
     const metrics = await (await fetch(`http://127.0.0.1:${cluster.mds.ready.adminPort}/metrics`)).text();
     expect(metrics).toMatch(new RegExp(`stripefs_ost_slow\\{ost="ost${SLOW_OST}"[^}]*\\} 1`));
     await setOstFaults(cluster, SLOW_OST, null);
-  }, 120_000);
+  });
 
   it('scrub finds flipped bytes in a replica and an ec chunk and repairs them', async () => {
     const rep = (await client.stat('/rep3/f1')).inode;
@@ -144,5 +144,5 @@ describe('slow disks and scrub', () => {
       expect(((await res.json()) as ScrubReport).errorsFound).toBe(0);
     }
     for (const [path, data] of files) expect((await client.readFile(path)).equals(data), path).toBe(true);
-  }, 120_000);
+  });
 });

@@ -9,11 +9,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import type { StartedProcess } from '../helpers/process.js';
-import { type Cluster, type PgsAnswer, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
 import { connectReader, seededBytes } from '../helpers/clients.js';
+import { type Cluster, type PgsAnswer, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
-import { MiB, type RecoveryAnswer, startExtraOss, startRecoveryCluster, waitUsageReported, writeFiles } from './helpers.js';
+import type { StartedProcess } from '../helpers/process.js';
+import {
+  MiB,
+  type RecoveryAnswer,
+  startExtraOss,
+  startRecoveryCluster,
+  waitUsageReported,
+  writeFiles,
+} from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery rebalance seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -116,5 +123,5 @@ describe('rebalance when an OSS joins', () => {
     expect(moved).toBeGreaterThan(0);
     expect(moved / requiredBytes).toBeLessThanOrEqual(1.25);
     expect(moved / idealBytes).toBeLessThanOrEqual(1.25);
-  }, 240_000);
+  });
 });

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
 import { runCli } from '../helpers/cli.js';
-import { Copies } from './copies.js';
-import { type Cluster, waitCleanPgs, waitForOsts, waitOut } from '../helpers/cluster.js';
 import { connectReader, seededBytes } from '../helpers/clients.js';
+import { type Cluster, waitCleanPgs, waitForOsts, waitOut } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
+import { Copies } from './copies.js';
 import { type RecoveryAnswer, startRecoveryCluster } from './helpers.js';
 
 const SEED = seedFromEnv();
@@ -107,7 +107,7 @@ describe('an OST back before recovery moved its PGs', () => {
       copies.close();
     }
     expect((await client.readFile('/f')).equals(after)).toBe(true);
-  }, 120_000);
+  });
 });
 
 // The OSTs must stay in (placed) while the file is written: an out host would leave five of the
@@ -159,5 +159,5 @@ describe('an ec chunk skipped while its host was down', () => {
     await cluster.oss[2]?.kill();
     await waitForOsts(cluster.mdsAddress, 12, 8);
     expect((await client.readFile('/ec')).equals(data)).toBe(true);
-  }, 120_000);
+  });
 });

@@ -10,15 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import {
-  type Cluster,
-  clusterAvailable,
-  ossIndexOfOst,
-  seededBytes,
-  waitForOsts,
-} from '../client/cluster.js';
+import { connectReader, seededBytes } from '../helpers/clients.js';
+import { type Cluster, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
+import { eventually } from '../helpers/eventually.js';
 import { startProcess } from '../helpers/process.js';
-import { adminJson, connectReader, startRecoveryCluster, waitClean } from './helpers.js';
+import { startRecoveryCluster } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery stale-purge seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -36,27 +32,13 @@ interface RecoveryStatus {
   staleCopies: number;
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  let last: unknown;
-  for (;;) {
-    const value = await probe().catch((err: unknown) => {
-      last = err;
-      return undefined;
-    });
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not within ${WAIT_MS} ms (${String(last)})`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-describe.skipIf(!clusterAvailable())('purging stale copies', () => {
+describe('purging stale copies', () => {
   let cluster: Cluster;
   let client: StripeClient;
 
   beforeAll(async () => {
     cluster = await startRecoveryCluster();
-    client = await connectReader(cluster, SEED);
+    client = await connectReader(cluster.mdsAddress, SEED);
   });
   afterAll(async () => {
     await client?.close();
@@ -67,7 +49,7 @@ describe.skipIf(!clusterAvailable())('purging stale copies', () => {
     const data = seededBytes(16 * S, SEED);
     await client.writeFile('/f', data, { layout: REP3 });
     const objects = (await client.getLayout('/f')).objects;
-    const index = await ossIndexOfOst(cluster, objects[0]!.osts[0]!);
+    const index = cluster.ossIndexOfOst(objects[0]!.osts[0]!);
     const oss = cluster.oss[index]!;
     const ostIds = (oss.ready.osts as { id: number }[]).map((o) => o.id);
     // The copies on that OSS's OSTs, and the (OST, PG) pairs they lie in: one stale-copy record each.
@@ -84,9 +66,9 @@ describe.skipIf(!clusterAvailable())('purging stale copies', () => {
     expect(held).toBe(copies.length);
 
     await oss.kill();
-    for (const id of ostIds) await adminJson(cluster, `/api/osts/${id}/out`, { method: 'POST' });
-    await waitClean(cluster, WAIT_MS);
-    const before = await adminJson<RecoveryStatus>(cluster, '/api/recovery');
+    for (const id of ostIds) await cluster.admin(`/api/osts/${id}/out`, { method: 'POST' });
+    await waitCleanPgs(cluster, { timeoutMs: WAIT_MS });
+    const before = await cluster.admin<RecoveryStatus>('/api/recovery');
     expect(before.staleCopies).toBeGreaterThanOrEqual(new Set(copies).size);
 
     // Back on its data, with every delete failing from its first request on.
@@ -115,21 +97,24 @@ describe.skipIf(!clusterAvailable())('purging stale copies', () => {
       return sum;
     };
     // Two whole passes failed: the second can only come when the first kept the records.
-    await waitFor(
-      async () => ((await failedDeletes()) >= 2 * held ? true : undefined),
-      'two failed purge passes',
-    );
+    await eventually(async () => (await failedDeletes()) >= 2 * held, {
+      timeoutMs: WAIT_MS,
+      what: 'two failed purge passes',
+    });
     // The records of PGs with nothing on these OSTs were purged; the others all stay.
-    const during = await adminJson<RecoveryStatus>(cluster, '/api/recovery');
+    const during = await cluster.admin<RecoveryStatus>('/api/recovery');
     expect(during.staleCopies).toBe(new Set(copies).size);
     expect(await objectsOn(back.ready.adminPort)).toBe(held);
 
     for (const id of ostIds)
       await fetch(`${adminOf(back.ready.adminPort)}/api/osts/${id}/faults`, { method: 'DELETE' });
-    await waitFor(async () => {
-      const status = await adminJson<RecoveryStatus>(cluster, '/api/recovery');
-      return status.staleCopies === 0 && (await objectsOn(back.ready.adminPort)) === 0 ? status : undefined;
-    }, 'every stale copy purged');
+    await eventually(
+      async () => {
+        const status = await cluster.admin<RecoveryStatus>('/api/recovery');
+        return status.staleCopies === 0 && (await objectsOn(back.ready.adminPort)) === 0 ? status : undefined;
+      },
+      { timeoutMs: WAIT_MS, what: 'every stale copy purged' },
+    );
     expect((await client.readFile('/f')).equals(data)).toBe(true);
   });
 });

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { LIMITS } from '../../common/limits.js';
 import { seedFromEnv } from '../../common/random.js';
-import { type Cluster, waitCleanPgs, waitOut } from '../helpers/cluster.js';
 import { seededBytes } from '../helpers/clients.js';
+import { type Cluster, waitCleanPgs, waitOut } from '../helpers/cluster.js';
 import { MiB, type RecoveryAnswer, startRecoveryCluster, writeFiles } from './helpers.js';
 
 const SEED = seedFromEnv();
@@ -94,5 +94,5 @@ describe('recovery throttle', () => {
     // Catch-up is bounded twice by the lag limit: the MDS's credit and the OSS limiter's own.
     const allowedBytes = (RATE_BYTES_PER_SEC * (windowMs + 2 * LIMITS.recoveryPaceLagMsMax)) / 1000;
     expect(copied, timeline).toBeLessThanOrEqual(allowedBytes);
-  }, 180_000);
+  });
 });
