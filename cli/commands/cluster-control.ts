@@ -1,7 +1,7 @@
 // The client side of the local launcher's control API: `stripefs cluster
 // kill|revive|pause|resume|status|add`. The launcher is found by --base-port, else the
-// cluster.json of an explicit --data, else the MDS address (--mds or STRIPEFS_MDS: the control
-// port is the MDS port + 2), else ./data/cluster.json, else the default port.
+// <data>/cluster.json of an explicit --data, else the MDS address (--mds or STRIPEFS_MDS: the
+// control port is the MDS port + 2), else <cwd>/data/cluster.json, else the default port.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
