@@ -176,6 +176,7 @@ export async function runCheckpointBench(
     ];
   } finally {
     await ck.close();
+    // Cleanup: a directory already gone (or not empty after a failed run) is left as it is.
     await writer.rmdir(dir).catch(() => undefined);
     await writer.close();
     await reader.close();

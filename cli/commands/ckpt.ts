@@ -46,6 +46,7 @@ async function ls(dir: string, flags: Flags): Promise<void> {
     const { mapBounded } = await import('../../checkpoint/namespace.js');
     const listed = await ck.list();
     const rows = await mapBounded(listed, MANIFESTS_IN_FLIGHT_MAX, async (c) => {
+      // A checkpoint whose manifest cannot be read is still listed, its sizes left blank.
       const manifest: Manifest | undefined = await ck.manifest(c.step).catch(() => undefined);
       return {
         ...c,

@@ -1,4 +1,4 @@
-// A real cluster (test/client/cluster.ts) mounted with the real CLI
+// A real cluster (test/helpers/cluster.ts) mounted with the real CLI
 // (`stripefs mount --json`, its ready line) at a fresh folder, for the mount
 // tests and the mount bench. mountSupport() says why FUSE cannot be used here
 // (not root, no /dev/fuse, no libfuse2, no binding) so callers skip loudly.
