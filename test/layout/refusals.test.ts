@@ -7,12 +7,13 @@
 // Accepted texts must come back from the MDS as the client parsed them, and the
 // map check must agree between the MDS's Create and the client's copy of the map.
 import { describe, expect, it } from 'vitest';
-import { call, type ErrorCode, StripeError } from '../../common/index.js';
+import { call, type ErrorCode } from '../../common/index.js';
 import { checkLayoutOnMap, formatLayout, parseLayout, scanLayout } from '../../layout/index.js';
 import { configuredDefault } from '../../mds/layout.js';
 import type { Layout__Output } from '../../proto/index.js';
 import { layoutFromWire, layoutToWire, mapViewFromWire } from '../../wire/index.js';
-import { codeOf, registerOss, startMds, stopMds, tempDir } from '../mds/helpers.js';
+import { codeOf } from '../helpers/errors.js';
+import { registerOss, startMds, stopMds, tempDir } from '../mds/helpers.js';
 
 /** Text -> the code both the client and the MDS refuse it with. */
 const REFUSED_TEXT: [string, ErrorCode][] = [
@@ -101,16 +102,6 @@ function wire(fields: Partial<Layout__Output>): Layout__Output {
   };
 }
 
-function codeOfSync(run: () => unknown): string {
-  try {
-    run();
-    return 'OK';
-  } catch (err) {
-    if (err instanceof StripeError) return err.code;
-    throw err;
-  }
-}
-
 /** The code an MDS started with this default layout stops with, read from what it printed. */
 async function mdsStartCode(text: string): Promise<string> {
   const dir = tempDir('layout-default');
@@ -126,12 +117,8 @@ async function mdsStartCode(text: string): Promise<string> {
 }
 
 describe('layout refusals', () => {
-  it('every refused text is refused by the client parser with its code, and the grammar names the form', () => {
-    for (const [text, code] of REFUSED_TEXT)
-      expect(
-        codeOfSync(() => parseLayout(text)),
-        text,
-      ).toBe(code);
+  it('every refused text is refused by the client parser with its code, and the grammar names the form', async () => {
+    for (const [text, code] of REFUSED_TEXT) expect(await codeOf(() => parseLayout(text)), text).toBe(code);
     expect(() => parseLayout('raid0:4:65536')).toThrow(/write 64K/);
     expect(() => parseLayout('ec:4+2:host:2')).toThrow(/ec has no stripe count/);
   });
@@ -145,10 +132,7 @@ describe('layout refusals', () => {
         call(c, 'SetXattr', { path: '/d', name: 'user.stripefs.layout', value: Buffer.from(text) });
       for (const [text, code] of REFUSED_TEXT) {
         expect(await codeOf(setText(text)), text).toBe(code);
-        expect(
-          codeOfSync(() => configuredDefault(text)),
-          text,
-        ).toBe(code);
+        expect(await codeOf(() => configuredDefault(text)), text).toBe(code);
       }
       let n = 0;
       const mdsCodes = async (raw: Layout__Output) => {
@@ -169,17 +153,11 @@ describe('layout refusals', () => {
           continue;
         }
         expect(await mdsCodes(raw), text).toEqual([code, code, code]);
-        expect(
-          codeOfSync(() => layoutFromWire(raw)),
-          text,
-        ).toBe(code);
+        expect(await codeOf(() => layoutFromWire(raw)), text).toBe(code);
       }
       for (const [what, raw] of REFUSED_WIRE) {
         expect(await mdsCodes(raw), what).toEqual(['LAYOUT_INVALID', 'LAYOUT_INVALID', 'LAYOUT_INVALID']);
-        expect(
-          codeOfSync(() => layoutFromWire(raw)),
-          what,
-        ).toBe('LAYOUT_INVALID');
+        expect(await codeOf(() => layoutFromWire(raw)), what).toBe('LAYOUT_INVALID');
       }
       for (const text of ACCEPTED_TEXT) {
         const layout = parseLayout(text);
@@ -212,7 +190,7 @@ describe('layout refusals', () => {
       for (const text of MAP_CHECKED) {
         const layout = parseLayout(text);
         const view = mapViewFromWire((await call(c, 'GetMap', { epoch: 0 })).map!);
-        verdicts.client.push(codeOfSync(() => checkLayoutOnMap(layout, view.map)));
+        verdicts.client.push(await codeOf(() => checkLayoutOnMap(layout, view.map)));
         verdicts.mds.push(
           await codeOf(call(c, 'Create', { path: `/f${n++}`, layout: layoutToWire(layout) })),
         );
