@@ -2,8 +2,10 @@
 // the same run: saving 64 parts (4 GiB; --quick 256 MiB) with the checkpoint
 // API against the library's sequential write of one file of the same bytes
 // (4 MiB writes through one handle, closed); the time an async save blocks
-// its caller against the time to its durable publish; loading every part
-// against a sequential read of the one file. Each figure is the median of
+// its caller against the time to its durable publish, with its parts copied
+// into staging memory (cold: its first save; warm: the next one) and with
+// them referenced; loading every part against a sequential read of the one
+// file. Each figure is the median of
 // REPEATS runs, alternated with its baseline; the note gives their spread,
 // since this machine is shared. Loads are checked byte for byte against what
 // was saved, so a full run is also the multi-GiB round trip.
@@ -27,8 +29,12 @@ const LAYOUT: Layout = { pattern: 'raid0', stripeSize: MiB, stripeCount: 6 };
 interface Sample {
   seqWriteS: number;
   saveS: number;
+  coldBlockedS: number;
+  coldDurableS: number;
   asyncBlockedS: number;
   asyncDurableS: number;
+  referenceBlockedS: number;
+  referenceDurableS: number;
   seqReadS: number;
   loadS: number;
 }
@@ -88,10 +94,18 @@ export async function runCheckpointBench(
   const writer = await StripeClient.connect({ mds, seed: 1 });
   const reader = await StripeClient.connect({ mds, seed: 2 });
   const dir = `/bench-ckpt-${process.pid}`;
-  // Room for a whole save staged in memory: the async save returns once all of it is copied.
-  const ck = checkpoints(writer, dir, { layout: LAYOUT, stagingBytesMax: bytes + 64 * MiB });
+  const ck = checkpoints(writer, dir, { layout: LAYOUT });
   const samples: Sample[] = [];
-  let firstAsync: { blockedS: number; durableS: number } | undefined;
+  /** An async save: seconds until it returned (staged) and until durable. */
+  const asyncSave = async (saver: typeof ck, step: number, staging: 'memory' | 'reference') => {
+    const started = performance.now();
+    const handle = await saver.save(step, named, { async: true, staging });
+    const blockedS = (performance.now() - started) / 1000;
+    await handle.durable;
+    const durableS = (performance.now() - started) / 1000;
+    await saver.remove(step);
+    return { blockedS, durableS };
+  };
   try {
     await writer.mkdir(dir, { recursive: true });
     for (let round = 0; round < repeats; round++) {
@@ -102,32 +116,41 @@ export async function runCheckpointBench(
         if ((await readOneFile(reader, one)) !== bytes) throw new Error('the one-file baseline read short');
       });
       await writer.unlink(one);
-      const step = 2 * round;
+      const step = 10 * round;
       const saveS = await timed(() => ck.save(step, named));
       await reader.dropCache();
-      const loader = checkpoints(reader, dir);
       let loaded: Map<string, Buffer> | undefined;
       const loadS = await timed(async () => {
-        loaded = await loader.load(step);
+        loaded = await checkpoints(reader, dir).load(step);
       });
       for (const [name, data] of named)
         if (!loaded?.get(name)?.equals(data)) throw new Error(`checkpoint ${step}: part ${name} differs`);
       loaded = undefined;
       await ck.remove(step);
-      const started = performance.now();
-      const handle = await ck.save(step + 1, named, { async: true });
-      const asyncBlockedS = (performance.now() - started) / 1000;
-      await handle.durable;
-      const asyncDurableS = (performance.now() - started) / 1000;
-      // The first async save touches its staging memory for the first time; later ones reuse it.
-      if (round === 0) firstAsync = { blockedS: asyncBlockedS, durableS: asyncDurableS };
-      await ck.remove(step + 1);
-      samples.push({ seqWriteS, saveS, asyncBlockedS, asyncDurableS, seqReadS, loadS });
+      // Staging memory for a whole save: the async save returns once all of it is copied. A fresh
+      // Checkpoints touches that memory for the first time (cold); its next save reuses it (warm).
+      // It is let go before the next round's load, which needs as much memory again.
+      const staged = checkpoints(writer, dir, { layout: LAYOUT, stagingBytesMax: bytes + 64 * MiB });
+      const cold = await asyncSave(staged, step + 1, 'memory');
+      const warm = await asyncSave(staged, step + 2, 'memory');
+      await staged.close();
+      const reference = await asyncSave(ck, step + 3, 'reference');
+      samples.push({
+        seqWriteS,
+        saveS,
+        coldBlockedS: cold.blockedS,
+        coldDurableS: cold.durableS,
+        asyncBlockedS: warm.blockedS,
+        asyncDurableS: warm.durableS,
+        referenceBlockedS: reference.blockedS,
+        referenceDurableS: reference.durableS,
+        seqReadS,
+        loadS,
+      });
       console.error(JSON.stringify({ round, ...samples.at(-1) }));
     }
-    // The async figures come from saves with warm staging memory (all but the first) when there are some.
-    const warm = samples.length > 1 ? samples.slice(1) : samples;
-    const pick = (key: keyof Sample, from = samples) => median(from.map((s) => s[key]));
+    const pick = (key: keyof Sample) => median(samples.map((s) => s[key]));
+    const note = (key: keyof Sample) => `runs ${spread(samples.map((s) => s[key]))}`;
     const seqWrite = bytes / GB / pick('seqWriteS');
     const seqRead = bytes / GB / pick('seqReadS');
     const writeBase = {
@@ -135,8 +158,16 @@ export async function runCheckpointBench(
       name: 'one file of the same bytes, sequential 4 MiB writes, same run',
     };
     const readBase = { value: seqRead, name: 'that file read sequentially in 4 MiB reads, same run' };
-    const note = (key: keyof Sample, from = samples) => `runs ${spread(from.map((s) => s[key]))}`;
     const size = `${PARTS} parts, ${(bytes / GB).toFixed(2)} GB`;
+    const blocked = (id: string, blockedKey: keyof Sample, durableKey: keyof Sample, what: string) =>
+      result(
+        id,
+        pick(blockedKey),
+        's',
+        command,
+        { value: pick(durableKey), name: 'the same async save until durable (published)' },
+        `${what}; ${note(blockedKey)}`,
+      );
     return [
       result('ckpt.baseline.seq-write', seqWrite, 'GB/s', command, undefined, note('seqWriteS')),
       result(
@@ -149,27 +180,29 @@ export async function runCheckpointBench(
       ),
       result(
         'ckpt.save-async-durable',
-        bytes / GB / pick('asyncDurableS', warm),
+        bytes / GB / pick('asyncDurableS'),
         'GB/s',
         command,
         writeBase,
-        note('asyncDurableS', warm),
+        note('asyncDurableS'),
       ),
-      result(
+      blocked(
         'ckpt.async-blocked',
-        pick('asyncBlockedS', warm),
-        's',
-        command,
-        { value: pick('asyncDurableS', warm), name: 'the same async save until durable (published)' },
-        `caller blocked until staged; ${note('asyncBlockedS', warm)}`,
+        'asyncBlockedS',
+        'asyncDurableS',
+        'parts copied into warm staging memory',
       ),
-      result(
+      blocked(
         'ckpt.async-blocked-first',
-        firstAsync?.blockedS ?? 0,
-        's',
-        command,
-        { value: firstAsync?.durableS ?? 0, name: 'that first async save until durable' },
-        'first async save of the process: its staging memory is touched for the first time',
+        'coldBlockedS',
+        'coldDurableS',
+        'first save of a Checkpoints: its staging memory touched for the first time',
+      ),
+      blocked(
+        'ckpt.async-blocked-reference',
+        'referenceBlockedS',
+        'referenceDurableS',
+        "staging: 'reference', parts sent from the caller's buffers",
       ),
       result('ckpt.baseline.seq-read', seqRead, 'GB/s', command, undefined, note('seqReadS')),
       result('ckpt.load', bytes / GB / pick('loadS'), 'GB/s', command, readBase, `${size}; ${note('loadS')}`),

@@ -46,8 +46,12 @@ export interface SaveEvent extends SaveProgress {
 export interface SaveOptions {
   /** Return once staged (memory, or stagingDir), persisting in the background. */
   async?: boolean;
-  /** Where an async save stages: 'disk' (needs stagingDir; the default when one is set) or 'memory'. */
-  staging?: 'memory' | 'disk';
+  /**
+   * Where an async save stages: 'memory' (a copy), 'disk' (needs stagingDir; the default when one
+   * is set), or 'reference': buffer parts are sent from the caller's memory, which must then stay
+   * unchanged until `durable` (stream parts are still copied into memory).
+   */
+  staging?: 'memory' | 'disk' | 'reference';
   /** JSON kept in the manifest (e.g. epoch, loss). */
   meta?: unknown;
   /** Told as the save goes: bytes staged, bytes uploaded, then each step of publishing. */
@@ -101,7 +105,7 @@ function modeOf(ctx: SaveContext, options: SaveOptions): StagingMode {
   if (!options.async) return 'sync';
   if (options.staging === 'disk' && !ctx.disk)
     throw new StripeError('REQ_INVALID', "staging: 'disk' needs a stagingDir in checkpoints() options");
-  if (options.staging === 'memory') return 'memory';
+  if (options.staging === 'memory' || options.staging === 'reference') return options.staging;
   return ctx.disk ? 'disk' : 'memory';
 }
 

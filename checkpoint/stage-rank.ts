@@ -17,7 +17,7 @@ import { MemoryStage, type Stage } from './stage.js';
 import { type IdleBlocks, StagingMemory } from './staging-memory.js';
 import { PartCrcs, type UploadCounters, upload } from './upload.js';
 
-export type StagingMode = 'sync' | 'memory' | 'disk';
+export type StagingMode = 'sync' | 'memory' | 'disk' | 'reference';
 
 /** What every save of one Checkpoints shares. */
 export interface SaveContext {
@@ -79,7 +79,7 @@ export function blockGeometry(
 function stageFor(ctx: SaveContext, mode: StagingMode, blockBytes: number, inFlightBlocksMax: number): Stage {
   // The packer's block being filled, the uploader's blocks in flight, and room to read ahead.
   const transitBytes = (inFlightBlocksMax + 4) * blockBytes;
-  if (mode === 'memory') {
+  if (mode === 'memory' || mode === 'reference') {
     if (ctx.asyncMemory.bytesMax < 2 * blockBytes)
       throw new StripeError(
         'REQ_INVALID',
@@ -114,7 +114,7 @@ export function stageRank(ctx: SaveContext, request: RankRequest): RankSave {
     await ready;
     const bytes = await pack(request.entries, stage, parts, {
       blockBytes,
-      lend: request.mode === 'sync',
+      lend: request.mode === 'sync' || request.mode === 'reference',
       onStaged: (b) => {
         stagedBytes = b;
         request.onStaged?.(b);

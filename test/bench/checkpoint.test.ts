@@ -13,6 +13,7 @@ describe('checkpoint bench', () => {
       ['ckpt.save-async-durable', 'GB/s'],
       ['ckpt.async-blocked', 's'],
       ['ckpt.async-blocked-first', 's'],
+      ['ckpt.async-blocked-reference', 's'],
       ['ckpt.baseline.seq-read', 'GB/s'],
       ['ckpt.load', 'GB/s'],
     ]);

@@ -30,7 +30,7 @@ describe('checkpoints on a real cluster', () => {
   const env = suiteCluster(SEED);
 
   for (const [name, layout] of Object.entries(LAYOUTS)) {
-    it(`${name}: empty checkpoints, and 100 parts from 0 bytes up, sync, async in memory and async on disk`, async () => {
+    it(`${name}: empty checkpoints, and 100 parts from 0 bytes up, sync, async in memory, on disk and by reference`, async () => {
       const random = seededRandom(SEED);
       const unit = layout.pattern === 'ec' ? 4 * S : S;
       const ck = checkpoints(env.client, `/ck-${name}`, {
@@ -47,7 +47,12 @@ describe('checkpoints on a real cluster', () => {
         { name: 'empty', data: Buffer.alloc(0) },
         { name: 'one', data: Buffer.from('x') },
       ]);
-      const modes = [{}, { async: true, staging: 'memory' }, { async: true, staging: 'disk' }] as const;
+      const modes = [
+        {},
+        { async: true, staging: 'memory' },
+        { async: true, staging: 'disk' },
+        { async: true, staging: 'reference' },
+      ] as const;
       for (const [i, mode] of modes.entries()) {
         const step = 10 + i;
         const specs = seededParts(random, 100, unit, 2 * unit, SEED + step * 1000);
@@ -64,8 +69,8 @@ describe('checkpoints on a real cluster', () => {
           expect((await readAll(streams.get(s.name) as Readable)).equals(s.data)).toBe(true);
         expect(await ck.verify(step)).toMatchObject({ step, ok: true, parts: 100, bad: [] });
       }
-      expect((await ck.list()).map((c) => c.step)).toEqual([0, 1, 10, 11, 12]);
-      expect((await ck.latest())?.step).toBe(12);
+      expect((await ck.list()).map((c) => c.step)).toEqual([0, 1, 10, 11, 12, 13]);
+      expect((await ck.latest())?.step).toBe(13);
       // Nothing left in staging, in the cluster or on the local disk.
       expect(await env.client.readdir(`/ck-${name}/${STAGING_DIR}`)).toEqual([]);
       expect(readdirSync(env.folder)).toEqual([]);
@@ -98,7 +103,7 @@ describe('checkpoints on a real cluster', () => {
     expect(ck.staging().idleBytes).toBe(0);
   });
 
-  it('on a local disk folder an async save holds at most stagingDiskBytesMax there; a sync save lends whole units uncopied', async () => {
+  it('on a local disk folder an async save holds at most stagingDiskBytesMax there; sync and reference saves lend whole units uncopied', async () => {
     const layout: Layout = { pattern: 'raid0', stripeSize: S, stripeCount: 4 };
     const stagingDir = join(env.folder, 'bounded-disk');
     const ck = checkpoints(env.client, '/ck-bounded-disk', {
@@ -128,6 +133,19 @@ describe('checkpoints on a real cluster', () => {
     expect(ck.staging().memoryBytesPeak).toBe(0);
     expectSameParts(await ck.load(2), specs);
     expect(readdirSync(stagingDir)).toEqual([]);
+    // Referenced, not copied: staged at once, nothing held in staging memory, the same bytes published.
+    const referenced = await ck.save(
+      3,
+      specs.map((s) => [s.name, s.data] as [string, Buffer]),
+      {
+        async: true,
+        staging: 'reference',
+      },
+    );
+    expect((await referenced.staged).bytes).toBe(3 * 32 * S);
+    await referenced.durable;
+    expect(ck.staging().memoryBytesPeak).toBe(0);
+    expectSameParts(await ck.load(3), specs);
   });
 
   it('a save is invisible until its publishing rename: staged, still uploading, nothing listed', async () => {
