@@ -14,6 +14,8 @@
 // recovered is used again within one period, and one still slow costs a
 // few slow reads per period.
 
+import { copyRank } from './copy-rules.js';
+
 /** Codes that say something about the OST rather than about one copy of one object. */
 const OST_TROUBLE = new Set(['REQ_TIMEOUT', 'REQ_UNAVAILABLE', 'OST_DOWN', 'FAULT_INJECTED', 'REQ_INTERNAL']);
 
@@ -133,11 +135,9 @@ export class OstHealth {
     };
   }
 
-  /** 0: up and healthy, 1: up but slow, 2: up but suspect, 3: down. */
+  /** 0: up and healthy, 1: up but slow, 2: up but suspect, 3: down (copy-rules copyRank). */
   rank(ost: number, up: boolean): number {
-    if (!up) return 3;
-    if (this.isSuspect(ost)) return 2;
-    return this.isSlow(ost) ? 1 : 0;
+    return copyRank(this, ost, up);
   }
 
   /** `osts` in the order to try them: up and healthy, slow, suspect, then down (stable within each). */
