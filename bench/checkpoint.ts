@@ -76,6 +76,56 @@ async function readOneFile(client: StripeClient, path: string): Promise<number> 
   return at;
 }
 
+/** The figures of the rounds measured: medians, each beside its same-run baseline. */
+function checkpointResults(samples: Sample[], bytes: number, command: string): BenchResult[] {
+  const pick = (key: keyof Sample) => median(samples.map((s) => s[key]));
+  const note = (key: keyof Sample) => `runs ${spread(samples.map((s) => s[key]))}`;
+  const seqWrite = bytes / GB / pick('seqWriteS');
+  const seqRead = bytes / GB / pick('seqReadS');
+  const writeBase = {
+    value: seqWrite,
+    name: 'one file of the same bytes, sequential 4 MiB writes, same run',
+  };
+  const readBase = { value: seqRead, name: 'that file read sequentially in 4 MiB reads, same run' };
+  const size = `${PARTS} parts, ${(bytes / GB).toFixed(2)} GB`;
+  const blocked = (id: string, blockedKey: keyof Sample, durableKey: keyof Sample, what: string) =>
+    result(
+      id,
+      pick(blockedKey),
+      's',
+      command,
+      { value: pick(durableKey), name: 'the same async save until durable (published)' },
+      `${what}; ${note(blockedKey)}`,
+    );
+  return [
+    result('ckpt.baseline.seq-write', seqWrite, 'GB/s', command, undefined, note('seqWriteS')),
+    result('ckpt.save', bytes / GB / pick('saveS'), 'GB/s', command, writeBase, `${size}; ${note('saveS')}`),
+    result(
+      'ckpt.save-async-durable',
+      bytes / GB / pick('asyncDurableS'),
+      'GB/s',
+      command,
+      writeBase,
+      note('asyncDurableS'),
+    ),
+    blocked('ckpt.async-blocked', 'asyncBlockedS', 'asyncDurableS', 'parts copied into warm staging memory'),
+    blocked(
+      'ckpt.async-blocked-first',
+      'coldBlockedS',
+      'coldDurableS',
+      'first save of a Checkpoints: its staging memory touched for the first time',
+    ),
+    blocked(
+      'ckpt.async-blocked-reference',
+      'referenceBlockedS',
+      'referenceDurableS',
+      "staging: 'reference', parts sent from the caller's buffers",
+    ),
+    result('ckpt.baseline.seq-read', seqRead, 'GB/s', command, undefined, note('seqReadS')),
+    result('ckpt.load', bytes / GB / pick('loadS'), 'GB/s', command, readBase, `${size}; ${note('loadS')}`),
+  ];
+}
+
 export async function runCheckpointBench(
   opts: SuiteOptions & { totalBytes?: number; repeats?: number },
 ): Promise<BenchResult[]> {
@@ -149,64 +199,7 @@ export async function runCheckpointBench(
       });
       console.error(JSON.stringify({ round, ...samples.at(-1) }));
     }
-    const pick = (key: keyof Sample) => median(samples.map((s) => s[key]));
-    const note = (key: keyof Sample) => `runs ${spread(samples.map((s) => s[key]))}`;
-    const seqWrite = bytes / GB / pick('seqWriteS');
-    const seqRead = bytes / GB / pick('seqReadS');
-    const writeBase = {
-      value: seqWrite,
-      name: 'one file of the same bytes, sequential 4 MiB writes, same run',
-    };
-    const readBase = { value: seqRead, name: 'that file read sequentially in 4 MiB reads, same run' };
-    const size = `${PARTS} parts, ${(bytes / GB).toFixed(2)} GB`;
-    const blocked = (id: string, blockedKey: keyof Sample, durableKey: keyof Sample, what: string) =>
-      result(
-        id,
-        pick(blockedKey),
-        's',
-        command,
-        { value: pick(durableKey), name: 'the same async save until durable (published)' },
-        `${what}; ${note(blockedKey)}`,
-      );
-    return [
-      result('ckpt.baseline.seq-write', seqWrite, 'GB/s', command, undefined, note('seqWriteS')),
-      result(
-        'ckpt.save',
-        bytes / GB / pick('saveS'),
-        'GB/s',
-        command,
-        writeBase,
-        `${size}; ${note('saveS')}`,
-      ),
-      result(
-        'ckpt.save-async-durable',
-        bytes / GB / pick('asyncDurableS'),
-        'GB/s',
-        command,
-        writeBase,
-        note('asyncDurableS'),
-      ),
-      blocked(
-        'ckpt.async-blocked',
-        'asyncBlockedS',
-        'asyncDurableS',
-        'parts copied into warm staging memory',
-      ),
-      blocked(
-        'ckpt.async-blocked-first',
-        'coldBlockedS',
-        'coldDurableS',
-        'first save of a Checkpoints: its staging memory touched for the first time',
-      ),
-      blocked(
-        'ckpt.async-blocked-reference',
-        'referenceBlockedS',
-        'referenceDurableS',
-        "staging: 'reference', parts sent from the caller's buffers",
-      ),
-      result('ckpt.baseline.seq-read', seqRead, 'GB/s', command, undefined, note('seqReadS')),
-      result('ckpt.load', bytes / GB / pick('loadS'), 'GB/s', command, readBase, `${size}; ${note('loadS')}`),
-    ];
+    return checkpointResults(samples, bytes, command);
   } finally {
     await ck.close();
     // Cleanup: a directory already gone (or not empty after a failed run) is left as it is.
