@@ -14,7 +14,7 @@
 // bench/run.ts the run's shared cluster; else one of its own.
 import { randomFillSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { checkpoints } from '../checkpoint/index.js';
+import { type Checkpoints, checkpoints } from '../checkpoint/index.js';
 import { type Layout, StripeClient } from '../client/index.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
 import { type BenchResult, GB, median, result, type SuiteOptions } from './types.js';
@@ -76,8 +76,77 @@ async function readOneFile(client: StripeClient, path: string): Promise<number> 
   return at;
 }
 
-/** The figures of the rounds measured: medians, each beside its same-run baseline. */
-function checkpointResults(samples: Sample[], bytes: number, command: string): BenchResult[] {
+/** What every round of the bench uses. */
+interface Setup {
+  writer: StripeClient;
+  reader: StripeClient;
+  dir: string;
+  parts: Buffer[];
+  named: [string, Buffer][];
+  bytes: number;
+}
+
+/** An async save: seconds until it returned (staged) and until durable; then it is removed. */
+async function asyncSave(
+  saver: Checkpoints,
+  named: [string, Buffer][],
+  step: number,
+  staging: 'memory' | 'reference',
+): Promise<{ blockedS: number; durableS: number }> {
+  const started = performance.now();
+  const handle = await saver.save(step, named, { async: true, staging });
+  const blockedS = (performance.now() - started) / 1000;
+  await handle.durable;
+  const durableS = (performance.now() - started) / 1000;
+  await saver.remove(step);
+  return { blockedS, durableS };
+}
+
+/** One round: the one-file baseline written and read, a save and its load, the async saves. */
+async function measureRound(setup: Setup, ck: Checkpoints, round: number): Promise<Sample> {
+  const { writer, reader, dir, parts, named, bytes } = setup;
+  const one = `${dir}/one-file`;
+  const seqWriteS = await timed(() => writeOneFile(writer, one, parts));
+  await reader.dropCache();
+  const seqReadS = await timed(async () => {
+    if ((await readOneFile(reader, one)) !== bytes) throw new Error('the one-file baseline read short');
+  });
+  await writer.unlink(one);
+  const step = 10 * round;
+  const saveS = await timed(() => ck.save(step, named));
+  await reader.dropCache();
+  let loaded: Map<string, Buffer> | undefined;
+  const loadS = await timed(async () => {
+    loaded = await checkpoints(reader, dir).load(step);
+  });
+  for (const [name, data] of named)
+    if (!loaded?.get(name)?.equals(data)) throw new Error(`checkpoint ${step}: part ${name} differs`);
+  loaded = undefined;
+  await ck.remove(step);
+  // Staging memory for a whole save: the async save returns once all of it is copied. A fresh
+  // Checkpoints touches that memory for the first time (cold); its next save reuses it (warm).
+  // It is let go before the next round's load, which needs as much memory again.
+  const staged = checkpoints(writer, dir, { layout: LAYOUT, stagingBytesMax: bytes + 64 * MiB });
+  const cold = await asyncSave(staged, named, step + 1, 'memory');
+  const warm = await asyncSave(staged, named, step + 2, 'memory');
+  await staged.close();
+  const reference = await asyncSave(ck, named, step + 3, 'reference');
+  return {
+    seqWriteS,
+    saveS,
+    coldBlockedS: cold.blockedS,
+    coldDurableS: cold.durableS,
+    asyncBlockedS: warm.blockedS,
+    asyncDurableS: warm.durableS,
+    referenceBlockedS: reference.blockedS,
+    referenceDurableS: reference.durableS,
+    seqReadS,
+    loadS,
+  };
+}
+
+/** The figures: medians of the rounds, each beside its same-run baseline, with the rounds' spread. */
+function figures(samples: Sample[], bytes: number, command: string): BenchResult[] {
   const pick = (key: keyof Sample) => median(samples.map((s) => s[key]));
   const note = (key: keyof Sample) => `runs ${spread(samples.map((s) => s[key]))}`;
   const seqWrite = bytes / GB / pick('seqWriteS');
@@ -88,15 +157,12 @@ function checkpointResults(samples: Sample[], bytes: number, command: string): B
   };
   const readBase = { value: seqRead, name: 'that file read sequentially in 4 MiB reads, same run' };
   const size = `${PARTS} parts, ${(bytes / GB).toFixed(2)} GB`;
-  const blocked = (id: string, blockedKey: keyof Sample, durableKey: keyof Sample, what: string) =>
-    result(
-      id,
-      pick(blockedKey),
-      's',
-      command,
-      { value: pick(durableKey), name: 'the same async save until durable (published)' },
-      `${what}; ${note(blockedKey)}`,
-    );
+  const durable = (key: keyof Sample) => ({
+    value: pick(key),
+    name: 'the same async save until durable (published)',
+  });
+  const blocked = (id: string, key: keyof Sample, durableKey: keyof Sample, what: string) =>
+    result(id, pick(key), 's', command, durable(durableKey), `${what}; ${note(key)}`);
   return [
     result('ckpt.baseline.seq-write', seqWrite, 'GB/s', command, undefined, note('seqWriteS')),
     result('ckpt.save', bytes / GB / pick('saveS'), 'GB/s', command, writeBase, `${size}; ${note('saveS')}`),
@@ -139,73 +205,29 @@ export async function runCheckpointBench(
   const mds = external ?? ((shared ?? own) as BenchCluster).mdsAddress;
   const sources = Array.from({ length: SOURCES }, () => randomFillSync(Buffer.allocUnsafe(partBytes)));
   const parts = Array.from({ length: PARTS }, (_, i) => sources[i % SOURCES] as Buffer);
-  const named = parts.map((data, i) => [`layer${i}.weight`, data] as [string, Buffer]);
-  const bytes = partBytes * PARTS;
-  const writer = await StripeClient.connect({ mds, seed: 1 });
-  const reader = await StripeClient.connect({ mds, seed: 2 });
-  const dir = `/bench-ckpt-${process.pid}`;
-  const ck = checkpoints(writer, dir, { layout: LAYOUT });
-  const samples: Sample[] = [];
-  /** An async save: seconds until it returned (staged) and until durable. */
-  const asyncSave = async (saver: typeof ck, step: number, staging: 'memory' | 'reference') => {
-    const started = performance.now();
-    const handle = await saver.save(step, named, { async: true, staging });
-    const blockedS = (performance.now() - started) / 1000;
-    await handle.durable;
-    const durableS = (performance.now() - started) / 1000;
-    await saver.remove(step);
-    return { blockedS, durableS };
+  const setup: Setup = {
+    writer: await StripeClient.connect({ mds, seed: 1 }),
+    reader: await StripeClient.connect({ mds, seed: 2 }),
+    dir: `/bench-ckpt-${process.pid}`,
+    parts,
+    named: parts.map((data, i) => [`layer${i}.weight`, data] as [string, Buffer]),
+    bytes: partBytes * PARTS,
   };
+  const ck = checkpoints(setup.writer, setup.dir, { layout: LAYOUT });
   try {
-    await writer.mkdir(dir, { recursive: true });
+    await setup.writer.mkdir(setup.dir, { recursive: true });
+    const samples: Sample[] = [];
     for (let round = 0; round < repeats; round++) {
-      const one = `${dir}/one-file`;
-      const seqWriteS = await timed(() => writeOneFile(writer, one, parts));
-      await reader.dropCache();
-      const seqReadS = await timed(async () => {
-        if ((await readOneFile(reader, one)) !== bytes) throw new Error('the one-file baseline read short');
-      });
-      await writer.unlink(one);
-      const step = 10 * round;
-      const saveS = await timed(() => ck.save(step, named));
-      await reader.dropCache();
-      let loaded: Map<string, Buffer> | undefined;
-      const loadS = await timed(async () => {
-        loaded = await checkpoints(reader, dir).load(step);
-      });
-      for (const [name, data] of named)
-        if (!loaded?.get(name)?.equals(data)) throw new Error(`checkpoint ${step}: part ${name} differs`);
-      loaded = undefined;
-      await ck.remove(step);
-      // Staging memory for a whole save: the async save returns once all of it is copied. A fresh
-      // Checkpoints touches that memory for the first time (cold); its next save reuses it (warm).
-      // It is let go before the next round's load, which needs as much memory again.
-      const staged = checkpoints(writer, dir, { layout: LAYOUT, stagingBytesMax: bytes + 64 * MiB });
-      const cold = await asyncSave(staged, step + 1, 'memory');
-      const warm = await asyncSave(staged, step + 2, 'memory');
-      await staged.close();
-      const reference = await asyncSave(ck, step + 3, 'reference');
-      samples.push({
-        seqWriteS,
-        saveS,
-        coldBlockedS: cold.blockedS,
-        coldDurableS: cold.durableS,
-        asyncBlockedS: warm.blockedS,
-        asyncDurableS: warm.durableS,
-        referenceBlockedS: reference.blockedS,
-        referenceDurableS: reference.durableS,
-        seqReadS,
-        loadS,
-      });
+      samples.push(await measureRound(setup, ck, round));
       console.error(JSON.stringify({ round, ...samples.at(-1) }));
     }
-    return checkpointResults(samples, bytes, command);
+    return figures(samples, setup.bytes, command);
   } finally {
     await ck.close();
-    // Cleanup: a directory already gone (or not empty after a failed run) is left as it is.
-    await writer.rmdir(dir).catch(() => undefined);
-    await writer.close();
-    await reader.close();
+    // Best effort: the directory is empty unless a round failed, and its files then say why.
+    await setup.writer.rmdir(setup.dir).catch(() => undefined);
+    await setup.writer.close();
+    await setup.reader.close();
     await own?.stop();
   }
 }

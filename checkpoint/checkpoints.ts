@@ -66,6 +66,7 @@ export class Checkpoints {
         : undefined,
       uploadTurn: (work) => {
         const run = uploads.then(work);
+        // The chain only orders uploads: each save reports its own failure through its promises.
         uploads = run.catch(() => undefined);
         return run;
       },

@@ -178,6 +178,7 @@ export class DiskStage implements Stage {
   }
 
   private async drop(segment: Segment): Promise<void> {
+    // The segment is deleted next: a close that fails loses nothing.
     await segment.file.close().catch(() => {});
     await rm(segment.path, { force: true });
     this.disk.free(segment.stagedBytes);

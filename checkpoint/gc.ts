@@ -72,9 +72,11 @@ async function collectLocal(
   options: { olderThanMs: number; nowMs: number },
 ): Promise<string[]> {
   const removed: string[] = [];
+  // No local staging folder yet: nothing to collect.
   const names = await readdir(root).catch(() => [] as string[]);
   for (const name of names) {
     const path = join(root, name);
+    // Gone meanwhile (another gc, a save that finished): nothing to collect.
     const s = await stat(path).catch(() => undefined);
     if (!s || options.nowMs - s.mtimeMs < options.olderThanMs) continue;
     await rm(path, { recursive: true, force: true });

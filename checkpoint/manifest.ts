@@ -1,4 +1,4 @@
-// The manifest (manifest.json, the success marker of a published checkpoint)
+// The manifest (MANIFEST_NAME, the success marker of a published checkpoint)
 // and the rank record (what one rank staged). Both are JSON; decoding checks
 // every field, so a damaged file is refused with CKPT_CORRUPT instead of
 // loading wrong parts.

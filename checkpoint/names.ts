@@ -1,9 +1,9 @@
 // Every name the checkpoint API gives to directories and files, in one place.
 // A checkpoint directory DIR holds:
 //   step-0000000042/             a published checkpoint (visible only once complete)
-//     manifest.json              the success marker: parts, sizes, crc32c per part
+//     manifest.<json>            the success marker: parts, sizes, crc32c per part
 //     data-r000000               the parts of rank 0 packed end to end
-//     rank-000000.json           what rank 0 staged (parallel ranks only)
+//     rank-000000.<json>         what rank 0 staged (parallel ranks only)
 //   .staging/step-0000000042.<createdMs>.<token>/   a save in progress (or its remains)
 //   .staging/step-0000000042.ranks/                 the shared staging of parallel ranks
 //   .trash/step-0000000041.<removedMs>.<token>/     a checkpoint being removed

@@ -209,12 +209,13 @@ export function startSave(ctx: SaveContext, request: SaveRequest): SaveHandle {
       return { ...result, path, durableMs, ...pruned, progress: progress() };
     } catch (err) {
       // A private staging directory is nobody else's: take it away now rather than at gc.
+      // Best effort: what this leaves behind, gc collects; the save's own error is the one to report.
       if (rank === undefined) await removeTree(ctx.client, stagingPath).catch(() => 0);
       throw err;
     }
   });
   // Callers may await only one of the two: the other must not count as an unhandled rejection.
-  staged.catch(() => undefined);
-  durable.catch(() => undefined);
+  staged.catch(() => undefined); // handled by whoever awaits it, if anyone does
+  durable.catch(() => undefined); // likewise
   return { step, staged, durable, progress };
 }

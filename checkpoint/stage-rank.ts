@@ -93,6 +93,23 @@ function stageFor(ctx: SaveContext, mode: StagingMode, blockBytes: number, inFli
   return new DiskStage(ctx.disk.root, memory, ctx.disk.budget, blockBytes, ctx.limits.stagingSegmentBytes);
 }
 
+function rankRecord(
+  request: RankRequest,
+  file: string,
+  bytes: number,
+  parts: readonly PackedPart[],
+  crcs: PartCrcs,
+): RankRecord {
+  const records: PartRecord[] = parts.map((p, i) => ({
+    name: p.name,
+    file,
+    offset: p.offset,
+    bytes: p.bytes,
+    crc32c: crcHex(crcs.crcOf(i)),
+  }));
+  return { format: RANK_FORMAT, step: request.step, rank: request.rank, file, bytes, parts: records };
+}
+
 export function stageRank(ctx: SaveContext, request: RankRequest): RankSave {
   const { blockBytes, inFlightBlocksMax, writeBehindBytes } = blockGeometry(
     request.layout,
@@ -131,21 +148,7 @@ export function stageRank(ctx: SaveContext, request: RankRequest): RankSave {
     try {
       const [{ bytes }] = await Promise.all([staged, uploaded]);
       await stage.dispose();
-      const records: PartRecord[] = parts.map((p, i) => ({
-        name: p.name,
-        file,
-        offset: p.offset,
-        bytes: p.bytes,
-        crc32c: crcHex(crcs.crcOf(i)),
-      }));
-      return {
-        format: RANK_FORMAT,
-        step: request.step,
-        rank: request.rank,
-        file,
-        bytes,
-        parts: records,
-      } as RankRecord;
+      return rankRecord(request, file, bytes, parts, crcs);
     } catch (err) {
       await stage.abort(err);
       throw err;
