@@ -68,6 +68,11 @@ export function inodeOfDestroyKey(key: string): number {
   return Number.parseInt(key.slice(2), 16);
 }
 
+/** Whether a key is a directory entry's (any parent). */
+export function isDentryKey(key: string): boolean {
+  return key.startsWith('D/');
+}
+
 export function nameOfDentryKey(key: string): string {
   // 'D/' + 16 hex + '/' = 19 characters of prefix.
   return key.slice(19);

@@ -5,7 +5,7 @@ import { type Clock, Semaphore, StripeError } from '../common/index.js';
 import type { ClusterMap, RuleSpec } from '../placement/index.js';
 import type { GroupCommitter } from './commit.js';
 import type { BatchOp, MdsDb } from './db.js';
-import { KEYS, SCHEMA_VERSION } from './keys.js';
+import { isDentryKey, KEYS, SCHEMA_VERSION } from './keys.js';
 import type { LayoutRecord } from './layout.js';
 import { type BackPointer, type NodeRecord, newNode, ROOT_INODE } from './records.js';
 import { DbReader, Overlay, type Reader, Txn } from './txn.js';
@@ -160,7 +160,7 @@ export class Namespace {
 
   private noteDurable(ops: readonly BatchOp[]): void {
     for (const op of ops) {
-      if (!op.key.startsWith('D/') && op.key !== KEYS.rootAttr) continue;
+      if (!isDentryKey(op.key) && op.key !== KEYS.rootAttr) continue;
       const dir = op.type === 'put' && (op.value as NodeRecord).type === 'dir';
       if (op.type === 'del' || dir) this.dirChanges++;
       if (dir) this.dirCache.set(op.key, op.value as NodeRecord);

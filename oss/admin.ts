@@ -47,14 +47,17 @@ export function buildAdminApp({ core, metrics, ossId, bulkSocketPath }: AdminDep
     return metrics.registry.metrics();
   });
   app.get('/api/osts', async () =>
-    core.handles.map((h) => ({
-      id: h.ost.id ?? null,
-      name: h.ost.name,
-      usedBytes: h.ost.usedBytes,
-      totalBytes: h.ost.capacityBytes,
-      objectCount: h.ost.objectCount,
-      faults: h.faults.current,
-    })),
+    core.handles.map((h) => {
+      const { usedBytes, capacityBytes, objectCount } = h.ost.usage();
+      return {
+        id: h.ost.id ?? null,
+        name: h.ost.name,
+        usedBytes,
+        totalBytes: capacityBytes,
+        objectCount,
+        faults: h.faults.current,
+      };
+    }),
   );
   app.put<{ Params: { id: string } }>('/api/osts/:id/faults', async (req) => {
     const ostId = ostIdParam(req.params.id);

@@ -1,18 +1,18 @@
 // The OSS's shared pools of buffers for the data path: 1 MiB ones for write
-// staging (oss/file-writer.ts, oss/bulk-server.ts) and 2 MiB ones (oss.readSpanBytes)
-// for read spans (oss/ost-read.ts).
+// staging (oss/store/file-writer.ts, oss/bulk-server.ts) and 2 MiB ones (oss.readSpanBytes)
+// for read spans (oss/store/read.ts).
 import { BufferPool } from '../common/bulk/buffer-pool.js';
 import { StripeError } from '../common/errors.js';
 
 export const DATA_BUFFER_BYTES = 1024 * 1024;
 /**
  * Page-aligned (so staged writes can go to disk with O_DIRECT, see
- * file-writer.ts); every buffer made is kept for reuse, so the pool's size is
+ * store/file-writer.ts); every buffer made is kept for reuse, so the pool's size is
  * the data path's peak concurrency.
  */
 export const dataBuffers = new BufferPool(DATA_BUFFER_BYTES, 64, { aligned: true });
 
-/** Spans of reads are a multiple of this (every OST block size divides it, see oss/ost.ts). */
+/** Spans of reads are a multiple of this (every OST block size divides it, see oss/store/ost.ts). */
 const READ_SPAN_UNIT_BYTES = 1024 * 1024;
 /**
  * A read steps through an object this many bytes at a time (one `read` into

@@ -20,7 +20,6 @@ import { MapView } from './map-view.js';
 import { MdsLink } from './mds-link.js';
 import { OssMetrics } from './metrics.js';
 import { OssCore, type OstHandle } from './ops.js';
-import { Ost } from './ost.js';
 import { checkPersistedIds, parseOstIds } from './ost-ids.js';
 import { registerRecoveryRoutes } from './recovery/admin.js';
 import { registerRecoveryMetrics } from './recovery/metrics.js';
@@ -28,6 +27,7 @@ import { Recoverer } from './recovery/recover-pg.js';
 import { Scrubber } from './recovery/scrub.js';
 import { SourcePool } from './recovery/sources.js';
 import { PgScrubber } from './scrub/pg-scrub.js';
+import { openOst } from './store/index.js';
 
 export interface OssDeps {
   clock?: Clock;
@@ -62,7 +62,7 @@ async function openOsts(config: Config, logger: Logger): Promise<OstHandle[]> {
   const handles: OstHandle[] = [];
   const knobs = startingKnobs(config);
   for (let i = 0; i < config['oss.osts']; i++) {
-    const ost = await Ost.open({
+    const ost = await openOst({
       dir: join(config['oss.dataDir'], `ost${i}`),
       name: `ost${i}`,
       capacityBytes: config['oss.ostCapacityBytes'],
@@ -72,16 +72,8 @@ async function openOsts(config: Config, logger: Logger): Promise<OstHandle[]> {
     const faults = new OstFaults((config['oss.faultSeed'] + i) >>> 0);
     if (knobs) faults.set(knobs);
     handles.push({ ost, faults });
-    logger.info(
-      {
-        ost: ost.name,
-        id: ost.id,
-        objects: ost.objectCount,
-        usedBytes: ost.usedBytes,
-        directIo: ost.directIo,
-      },
-      'OST open',
-    );
+    const { objectCount, usedBytes, directIo } = ost.usage();
+    logger.info({ ost: ost.name, id: ost.id, objects: objectCount, usedBytes, directIo }, 'OST open');
   }
   return handles;
 }
@@ -112,11 +104,11 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
   const metrics = new OssMetrics(() =>
     handles.map((h) => ({
       label: h.ost.name,
-      usedBytes: () => h.ost.usedBytes,
-      totalBytes: () => h.ost.capacityBytes,
-      objectCount: () => h.ost.objectCount,
-      directWriteBytes: () => h.ost.directWriteBytes,
-      pagedWriteBytes: () => h.ost.pagedWriteBytes,
+      usedBytes: () => h.ost.usage().usedBytes,
+      totalBytes: () => h.ost.usage().capacityBytes,
+      objectCount: () => h.ost.usage().objectCount,
+      directWriteBytes: () => h.ost.usage().directWriteBytes,
+      pagedWriteBytes: () => h.ost.usage().pagedWriteBytes,
     })),
   );
   const mapView = new MapView();

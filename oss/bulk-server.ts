@@ -22,7 +22,7 @@ import { DATA_BUFFER_BYTES, dataBuffers } from './buffers.js';
 import type { Adopt } from './bulk-socket.js';
 import { BULK_CONNECTIONS_MAX } from './limits.js';
 import type { OssCore } from './ops.js';
-import type { WritePiece } from './ost-write.js';
+import type { WritePiece } from './store/index.js';
 
 /** The stream is out of step with the framing: answer once and close. */
 class FramingError extends StripeError {}
@@ -58,7 +58,7 @@ async function handleWrite(
    * Segments land straight from the socket in pooled 1 MiB buffers (the only
    * copy on this side, no buffer per socket read); a buffer of whole
    * segments goes on as one piece whose crc is combined from the segments'
-   * crcs, verified once in writeObject, and written to the file as it is.
+   * crcs, verified once by the store's write, and written to the file as it is.
    */
   async function* pieces(): AsyncGenerator<WritePiece> {
     while (remaining > 0) {

@@ -28,11 +28,11 @@ import { objectRefFromWire } from '../wire/index.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MARK_STALE_IDS_MAX } from './limits.js';
 import { validateObjectId } from './object-id.js';
 import type { OssCore } from './ops.js';
-import type { WritePiece } from './ost-write.js';
 import type { Recoverer } from './recovery/recover-pg.js';
 import { recoverRequestFromWire } from './recovery/wire.js';
 import { scrubHandlers } from './scrub/grpc.js';
 import type { PgScrubber } from './scrub/pg-scrub.js';
+import type { WritePiece } from './store/index.js';
 
 function writeChunk(
   core: OssCore,
@@ -132,10 +132,10 @@ export function ossServiceHandlers(
     MarkStale: unary<MarkStaleRequest__Output, MarkStaleResponse>(async (req) => {
       if (req.objectIds.length > MARK_STALE_IDS_MAX)
         throw new StripeError('REQ_TOO_LARGE', `MarkStale takes at most ${MARK_STALE_IDS_MAX} object ids`);
-      const stale = core.handle(req.ostId).ost.staleObjects;
+      const ost = core.handle(req.ostId).ost;
       // All or none: a bad id refuses the whole list.
       for (const id of req.objectIds) validateObjectId(id);
-      for (const id of req.objectIds) stale.add(id);
+      ost.markStale(req.objectIds);
       return { marked: req.objectIds.length };
     }),
     WriteChunk: writeChunk(core),

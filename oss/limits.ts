@@ -20,5 +20,5 @@ export const REGISTER_BACKOFF_MS_MAX = 5_000;
 export const MAP_POLL_MS = 2_000;
 /** Deadline of one RPC to the MDS. */
 export const MDS_RPC_TIMEOUT_MS = 5_000;
-/** Objects whose index records (meta, crc groups) an OST keeps decoded in memory (oss/index-cache.ts). */
+/** Objects whose index records (meta, crc groups) an OST keeps decoded in memory (oss/store/index-cache.ts). */
 export const INDEX_CACHE_OBJECTS = 4096;

@@ -98,18 +98,21 @@ export class MdsLink {
         publicGrpcAddress: o.publicGrpcAddress ?? '',
         publicBulkAddress: o.publicBulkAddress ?? '',
         publicAdminAddress: o.publicAdminAddress ?? '',
-        osts: this.core.handles.map((h, index) => ({
-          name: h.ost.name,
-          totalBytes: h.ost.capacityBytes,
-          usedBytes: h.ost.usedBytes,
-          ...(o.ostIds ? { id: o.ostIds[index] } : {}),
-        })),
+        osts: this.core.handles.map((h, index) => {
+          const { capacityBytes, usedBytes } = h.ost.usage();
+          return {
+            name: h.ost.name,
+            totalBytes: capacityBytes,
+            usedBytes,
+            ...(o.ostIds ? { id: o.ostIds[index] } : {}),
+          };
+        }),
       },
       this.deadline(),
     );
     for (const registered of res.osts) {
       const h = this.core.handleByName(registered.name);
-      if (h) await h.ost.persistId(registered.id);
+      if (h) await h.ost.assignId(registered.id);
     }
     this.registered = true;
     this.logger.info({ osts: res.osts, mapEpoch: res.mapEpoch }, 'registered with the MDS');
@@ -123,12 +126,13 @@ export class MdsLink {
     return this.core.handles.flatMap((h) => {
       if (h.ost.id === undefined) return [];
       const c = this.metrics.of(h.ost.name);
+      const usage = h.ost.usage();
       return [
         {
           ostId: h.ost.id,
-          usedBytes: h.ost.usedBytes,
-          totalBytes: h.ost.capacityBytes,
-          objectCount: h.ost.objectCount,
+          usedBytes: usage.usedBytes,
+          totalBytes: usage.capacityBytes,
+          objectCount: usage.objectCount,
           readLatencyMsP50: c.readLatency.p50(),
           writeLatencyMsP50: c.writeLatency.p50(),
           readSamples: c.readLatency.count(),

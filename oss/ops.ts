@@ -9,12 +9,10 @@ import type { FaultKnobs, OstFaults } from './faults.js';
 import type { MapView } from './map-view.js';
 import type { OpName, OssMetrics } from './metrics.js';
 import { validateObjectId } from './object-id.js';
-import type { Ost } from './ost.js';
-import { type ReadPiece, readObjectSpans } from './ost-read.js';
-import { type WritePiece, writeObject } from './ost-write.js';
+import type { ObjectStore, ReadPiece, WritePiece, WriteResult } from './store/index.js';
 
 export interface OstHandle {
-  ost: Ost;
+  ost: ObjectStore;
   faults: OstFaults;
 }
 
@@ -52,7 +50,7 @@ export class OssCore {
     validateObjectId(ref.objectId);
     await h.faults.before(kind);
     if (this.closing) throw new StripeError('REQ_UNAVAILABLE', 'the OSS is shutting down');
-    await this.mapView.check(ref, async () => (await h.ost.getMeta(ref.objectId)) !== undefined);
+    await this.mapView.check(ref, async () => (await h.ost.stat(ref.objectId)) !== undefined);
     return h;
   }
 
@@ -92,7 +90,7 @@ export class OssCore {
     declaredCrc: number,
     truncate: boolean,
     pieces: AsyncIterable<WritePiece>,
-  ): Promise<{ objectSize: number; version: number }> {
+  ): Promise<WriteResult> {
     return this.timed(ref.ostId, 'write', async (peer) => {
       const h = await this.begin(ref, 'write');
       const faults = h.faults;
@@ -112,15 +110,15 @@ export class OssCore {
         }
       }
       const { poolId, pg, objectId } = ref;
-      return writeObject(h.ost, { objectId, poolId, pg, offset, length, declaredCrc, truncate }, throttled());
+      return h.ost.write({ objectId, poolId, pg, offset, length, declaredCrc, truncate }, throttled());
     });
   }
 
   /**
    * Streams a read: `onStart` gets the object size before the first span.
-   * `onSpan` gets the pieces of one disk span at a time (readObjectSpans).
+   * `onSpan` gets the pieces of one disk span at a time (ObjectStore.readSpans).
    * Pieces carry their true crc; a corrupt-read knob flips bits after it.
-   * `readerVerifies`: the reader checks every piece (see readObjectSpans).
+   * `readerVerifies`: the reader checks every piece (see ObjectStore.readSpans).
    */
   async read(
     ref: Ref,
@@ -133,8 +131,7 @@ export class OssCore {
     await this.timed(ref.ostId, 'read', async (peer) => {
       const h = await this.begin(ref, 'read');
       let size = 0;
-      const spans = readObjectSpans(
-        h.ost,
+      const spans = h.ost.readSpans(
         ref.objectId,
         offset,
         length,
@@ -170,7 +167,8 @@ export class OssCore {
   stat(ref: Ref): Promise<{ size: number; version: number; mtimeMs: number }> {
     return this.timed(ref.ostId, 'stat', async () => {
       const h = await this.begin(ref, 'meta');
-      const meta = await h.ost.requireMeta(ref.objectId);
+      const meta = await h.ost.stat(ref.objectId);
+      if (!meta) throw new StripeError('OBJ_NOT_FOUND', `object ${ref.objectId} not found on ${h.ost.name}`);
       return { size: meta.size, version: meta.version, mtimeMs: meta.mtimeMs };
     });
   }

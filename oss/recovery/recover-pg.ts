@@ -12,7 +12,6 @@ import { LIMITS } from '../../common/limits.js';
 import type { Logger } from '../../common/logging.js';
 import { Semaphore } from '../../common/semaphore.js';
 import type { OssCore } from '../ops.js';
-import { keepVersion } from './keep-version.js';
 import {
   RECOVERY_LIST_PAGE,
   RECOVERY_OBJECTS_IN_FLIGHT_MAX,
@@ -96,7 +95,7 @@ export class Recoverer {
           this.slots.run(async () => {
             try {
               await this.copy(req, job, bucket);
-              h.ost.staleObjects.delete(job.targetId);
+              h.ost.clearStale(job.targetId);
               result.objectsCopied++;
               result.bytesCopied += job.size;
             } catch (err) {
@@ -111,7 +110,7 @@ export class Recoverer {
     );
     if (req.objectIds.length > 0) this.objectsRepaired += result.objectsCopied;
     // A repair that found nothing to copy is done as far as the MDS is concerned: stop refusing reads.
-    if (result.objectsFailed === 0) for (const id of req.objectIds) h.ost.staleObjects.delete(id);
+    if (result.objectsFailed === 0) for (const id of req.objectIds) h.ost.clearStale(id);
     this.counters.tasks++;
     this.counters.objectsCopied += result.objectsCopied;
     this.counters.bytesCopied += result.bytesCopied;
@@ -181,7 +180,8 @@ export class Recoverer {
       written = await this.writeLocal(req, job.targetId, offset, data, offset + length >= job.size);
       offset += length;
     } while (offset < job.size);
-    await keepVersion(this.core.handle(req.targetOstId).ost, job.targetId, written, job.version);
+    // The copy takes its source's version (ObjectStore.adoptVersion): deep scrub tells the newest copy by it.
+    await this.core.handle(req.targetOstId).ost.adoptVersion(job.targetId, written, job.version);
   }
 
   /** One slice of the target's object: copied from a holder of it, or rebuilt from k chunks. */

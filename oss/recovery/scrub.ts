@@ -6,9 +6,7 @@
 // demand (POST /api/scrub).
 import { StripeError } from '../../common/errors.js';
 import type { Logger } from '../../common/logging.js';
-import { decodeMeta, keys, prefixEnd } from '../index-keys.js';
 import type { OssCore, OstHandle } from '../ops.js';
-import { readObject } from '../ost-read.js';
 import { SCRUB_REPORTED_MAX, SCRUB_SLICE_BYTES } from './limits.js';
 import { TokenBucket } from './token-bucket.js';
 
@@ -96,11 +94,9 @@ export class Scrubber {
 
   private async scrubOst(h: OstHandle, bucket: TokenBucket, report: ScrubReport): Promise<void> {
     const ostId = h.ost.id as number;
-    const range = { gte: keys.metaPrefix, lt: prefixEnd(keys.metaPrefix) };
-    for await (const [key, value] of h.ost.db.iterator(range)) {
+    for await (const meta of h.ost.objects()) {
       if (this.stopped || this.core.closing) return;
-      const objectId = key.slice(keys.metaPrefix.length);
-      const meta = decodeMeta(value.toString('utf8'));
+      const objectId = meta.objectId;
       const reason = await this.verify(h, objectId, meta.size, bucket);
       report.objectsScanned++;
       report.bytesScanned += meta.size;
@@ -127,8 +123,9 @@ export class Scrubber {
       for (let offset = 0; offset < size; offset += SCRUB_SLICE_BYTES) {
         const length = Math.min(SCRUB_SLICE_BYTES, size - offset);
         await bucket.take(length);
-        for await (const _piece of readObject(h.ost, objectId, offset, length, () => undefined)) {
-          // verified block by block inside readObject
+        for await (const span of h.ost.readSpans(objectId, offset, length, () => undefined)) {
+          // verified block by block by the store before the span is handed out
+          span[span.length - 1]?.release?.();
         }
       }
       return undefined;

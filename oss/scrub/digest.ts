@@ -6,7 +6,6 @@ import { crc32cCombine } from '../../common/bulk/crc-combine.js';
 import { StripeError } from '../../common/errors.js';
 import { validateObjectId } from '../object-id.js';
 import type { OssCore, OstHandle } from '../ops.js';
-import { readObject } from '../ost-read.js';
 import { SCRUB_SLICE_BYTES } from '../recovery/limits.js';
 import { TokenBucket } from '../recovery/token-bucket.js';
 import { DIGEST_ATTEMPTS_MAX, DIGEST_OBJECTS_MAX } from './limits.js';
@@ -32,9 +31,12 @@ async function readCrc(h: OstHandle, objectId: string, size: number, bucket: Tok
   for (let offset = 0; offset < size; offset += SCRUB_SLICE_BYTES) {
     const length = Math.min(SCRUB_SLICE_BYTES, size - offset);
     await bucket.take(length);
-    for await (const piece of readObject(h.ost, objectId, offset, length, () => undefined)) {
-      crc = done === 0 ? piece.crc : crc32cCombine(crc, piece.crc, piece.data.length);
-      done += piece.data.length;
+    for await (const span of h.ost.readSpans(objectId, offset, length, () => undefined)) {
+      for (const piece of span) {
+        crc = done === 0 ? piece.crc : crc32cCombine(crc, piece.crc, piece.data.length);
+        done += piece.data.length;
+      }
+      span[span.length - 1]?.release?.();
     }
   }
   if (done !== size) throw new StripeError('OBJ_RANGE', `${objectId}: read ${done} of ${size} bytes`);
@@ -44,12 +46,12 @@ async function readCrc(h: OstHandle, objectId: string, size: number, bucket: Tok
 async function digestOne(h: OstHandle, objectId: string, bucket: TokenBucket): Promise<Digest> {
   const absent = { objectId, found: false, size: 0, version: 0, crc32c: 0, errorCode: '' };
   for (let attempt = 1; ; attempt++) {
-    const before = await h.ost.getMeta(objectId);
+    const before = await h.ost.stat(objectId);
     if (!before) return absent;
     const base = { objectId, found: true, size: before.size, version: before.version };
     try {
       const crc = await readCrc(h, objectId, before.size, bucket);
-      const after = await h.ost.getMeta(objectId);
+      const after = await h.ost.stat(objectId);
       if (!after) return absent;
       if (after.version === before.version && after.size === before.size)
         return { ...base, crc32c: crc, errorCode: '' };

@@ -4,7 +4,7 @@
 //
 // Replicated: the authority is a readable copy of the highest version (the
 // version counts writes applied; recovery copies keep their source's, see
-// oss/recovery/keep-version.ts). Copies of that version that disagree are
+// oss/store/ost.ts (adoptVersion)). Copies of that version that disagree are
 // settled by a strict majority of (size, content crc); a tie is unfixable.
 // A readable copy with other content is stale (older version), or of another
 // size, or of other content; a copy with the authority's content but another

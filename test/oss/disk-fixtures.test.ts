@@ -8,8 +8,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Ost } from '../../oss/ost.js';
-import { readObject } from '../../oss/ost-read.js';
+import { openOst } from '../../oss/store/index.js';
 import { tempDir } from './helpers.js';
 
 const FIXTURES = 'test/fixtures/disk';
@@ -44,13 +43,13 @@ describe(`OST folders written by ${manifest.writtenBy.commit.slice(0, 12)}`, () 
       // A copy: opening an index rewrites its log.
       const dir = join(tmp.dir, fixture.oss, fixture.ost);
       cpSync(join(FIXTURES, fixture.oss, fixture.ost), dir, { recursive: true });
-      const ost = await Ost.open({ dir, name: fixture.ost, capacityBytes: 1 << 30, fsync: true });
+      const ost = await openOst({ dir, name: fixture.ost, capacityBytes: 1 << 30, fsync: true });
       try {
         expect(ost.id).toBe(fixture.id);
-        expect(ost.objectCount).toBe(fixture.objects.length);
-        expect(ost.usedBytes).toBe(fixture.objects.reduce((sum, o) => sum + o.size, 0));
+        expect(ost.usage().objectCount).toBe(fixture.objects.length);
+        expect(ost.usage().usedBytes).toBe(fixture.objects.reduce((sum, o) => sum + o.size, 0));
         for (const want of fixture.objects) {
-          const meta = await ost.getMeta(want.objectId);
+          const meta = await ost.stat(want.objectId);
           expect(meta, want.objectId).toEqual({
             size: want.size,
             version: want.version,
@@ -60,10 +59,12 @@ describe(`OST folders written by ${manifest.writtenBy.commit.slice(0, 12)}`, () 
           });
           const hash = createHash('sha256');
           let bytes = 0;
-          for await (const piece of readObject(ost, want.objectId, 0, want.size + 1, () => undefined)) {
-            hash.update(piece.data);
-            bytes += piece.data.length;
-            piece.release?.();
+          for await (const span of ost.readSpans(want.objectId, 0, want.size + 1, () => undefined)) {
+            for (const piece of span) {
+              hash.update(piece.data);
+              bytes += piece.data.length;
+            }
+            span[span.length - 1]?.release?.();
           }
           expect(bytes, want.objectId).toBe(want.size);
           expect(hash.digest('hex'), want.objectId).toBe(want.sha256);

@@ -16,7 +16,7 @@ import {
 } from '../../common/bulk/frame.js';
 import { crc32c } from '../../common/checksum.js';
 import { seededRandom, seedFromEnv } from '../../common/random.js';
-import { BlockCrcBuilder } from '../../oss/block-crc.js';
+import { BlockCrcBuilder } from '../../oss/store/block-crc.js';
 
 const seed = seedFromEnv();
 console.log(`frame.test seed=${seed}`);

@@ -1,4 +1,4 @@
-// The OST's cache of decoded index records (oss/index-cache.ts) on a real OST
+// The OST's cache of decoded index records (oss/store/index-cache.ts) on a real OST
 // (classic-level index, real object files): reads after a write are served
 // from it, every later write, truncate, version change and delete shows at
 // once, and a lookup that began before a change never fills it with the
@@ -6,32 +6,28 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { crc32c } from '../../common/checksum.js';
-import { IndexCache } from '../../oss/index-cache.js';
-import { Ost, type Ost as OstType } from '../../oss/ost.js';
-import { readObject } from '../../oss/ost-read.js';
-import { writeObject } from '../../oss/ost-write.js';
-import { keepVersion } from '../../oss/recovery/keep-version.js';
+import { IndexCache } from '../../oss/store/index-cache.js';
+import { Ost } from '../../oss/store/ost.js';
 import { tempDir } from './helpers.js';
 
 const tmp = tempDir('stripefs-index-cache-');
 afterAll(() => tmp.remove());
 
-async function put(ost: OstType, objectId: string, offset: number, data: Buffer, truncate = false) {
+async function put(ost: Ost, objectId: string, offset: number, data: Buffer, truncate = false) {
   async function* pieces() {
     yield { data };
   }
-  return writeObject(
-    ost,
+  return ost.write(
     { objectId, poolId: 1, pg: 7, offset, length: data.length, declaredCrc: crc32c(data), truncate },
     pieces(),
   );
 }
 
-async function get(ost: OstType, objectId: string): Promise<Buffer> {
+async function get(ost: Ost, objectId: string): Promise<Buffer> {
   const parts: Buffer[] = [];
-  for await (const piece of readObject(ost, objectId, 0, 1 << 30, () => undefined)) {
-    parts.push(Buffer.from(piece.data));
-    piece.release?.();
+  for await (const span of ost.readSpans(objectId, 0, 1 << 30, () => undefined)) {
+    for (const piece of span) parts.push(Buffer.from(piece.data));
+    span[span.length - 1]?.release?.();
   }
   return Buffer.concat(parts);
 }
@@ -43,30 +39,30 @@ describe('OST index cache', () => {
       const B = ost.blockBytes;
       const first = randomBytes(3 * B + 100);
       await put(ost, 'obj', 0, first);
-      const lookups = ost.indexCache.misses;
+      const lookups = ost.index.cache.misses;
       expect((await get(ost, 'obj')).equals(first)).toBe(true);
       expect((await get(ost, 'obj')).equals(first)).toBe(true);
-      expect(ost.indexCache.misses).toBe(lookups); // the write left its records in the cache
-      expect(ost.indexCache.hits).toBeGreaterThanOrEqual(2);
+      expect(ost.index.cache.misses).toBe(lookups); // the write left its records in the cache
+      expect(ost.index.cache.hits).toBeGreaterThanOrEqual(2);
       // An overwrite in the middle: new bytes, new crcs, a new version.
       const patch = randomBytes(B);
       const { version } = await put(ost, 'obj', B, patch);
       const expected = Buffer.from(first);
       patch.copy(expected, B);
       expect((await get(ost, 'obj')).equals(expected)).toBe(true);
-      expect((await ost.getMeta('obj'))?.version).toBe(version);
+      expect((await ost.stat('obj'))?.version).toBe(version);
       // A truncating write: the size and the crcs past it go.
       const short = randomBytes(B / 2);
       await put(ost, 'obj', 0, short, true);
-      expect((await ost.getMeta('obj'))?.size).toBe(short.length);
+      expect((await ost.stat('obj'))?.size).toBe(short.length);
       expect((await get(ost, 'obj')).equals(short)).toBe(true);
       // Recovery's version change is seen by the next lookup.
-      const meta = await ost.getMeta('obj');
-      expect(await keepVersion(ost, 'obj', meta?.version as number, 40)).toBe(true);
-      expect((await ost.getMeta('obj'))?.version).toBe(40);
+      const meta = await ost.stat('obj');
+      expect(await ost.adoptVersion('obj', meta?.version as number, 40)).toBe(true);
+      expect((await ost.stat('obj'))?.version).toBe(40);
       // A delete, and a new object under the same id with other bytes.
       expect(await ost.delete('obj')).toBe(true);
-      expect(await ost.getMeta('obj')).toBeUndefined();
+      expect(await ost.stat('obj')).toBeUndefined();
       const again = randomBytes(B + 1);
       await put(ost, 'obj', 0, again);
       expect((await get(ost, 'obj')).equals(again)).toBe(true);
@@ -76,7 +72,7 @@ describe('OST index cache', () => {
     // The truth is the database: a reopened OST (empty cache) reads the same.
     const reopened = await Ost.open({ dir: tmp.dir, name: 'ost0', capacityBytes: 1 << 30, fsync: false });
     try {
-      expect((await reopened.getMeta('obj'))?.version).toBe(1);
+      expect((await reopened.stat('obj'))?.version).toBe(1);
     } finally {
       await reopened.close();
     }

@@ -5,7 +5,7 @@
 import { constants, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { READ_HANDLE_IDLE_MS, ReadHandles } from '../../oss/read-handles.js';
+import { READ_HANDLE_IDLE_MS, ReadHandles } from '../../oss/store/read-handles.js';
 import { eventually } from '../helpers/eventually.js';
 import { tempDir } from './helpers.js';
 

@@ -1,4 +1,4 @@
-// How an OST read steps through an object (oss/ost-read.ts readObjectSpans):
+// How an OST read steps through an object (oss/store/read.ts readSpans):
 // one disk span of oss.readSpanBytes (2 MiB by default) at a time, each handed
 // over as its blocks' pieces, on a real OST (real object file, classic-level
 // index); and the span setting's checks.
@@ -6,9 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { crc32c } from '../../common/checksum.js';
 import * as buffers from '../../oss/buffers.js';
-import { Ost } from '../../oss/ost.js';
-import { readObjectSpans } from '../../oss/ost-read.js';
-import { writeObject } from '../../oss/ost-write.js';
+import { Ost } from '../../oss/store/ost.js';
 import { tempDir } from './helpers.js';
 
 const tmp = tempDir('stripefs-read-spans-');
@@ -37,8 +35,7 @@ it.each([
       async function* pieces() {
         yield { data };
       }
-      await writeObject(
-        ost,
+      await ost.write(
         {
           objectId: 'obj',
           poolId: 1,
@@ -53,7 +50,7 @@ it.each([
       const read = async (offset: number, length: number) => {
         const spans: { bytes: number; pieces: number }[] = [];
         const parts: Buffer[] = [];
-        for await (const span of readObjectSpans(ost, 'obj', offset, length, () => undefined)) {
+        for await (const span of ost.readSpans('obj', offset, length, () => undefined)) {
           spans.push({ bytes: span.reduce((sum, p) => sum + p.data.length, 0), pieces: span.length });
           for (const piece of span) {
             expect(piece.crc).toBe(crc32c(piece.data));

@@ -120,7 +120,7 @@ describe('OSS round trips', () => {
     expect(page2.objects.map((o) => o.objectId)).toEqual(['pg.b']);
     expect(page2.nextCursor).toBe('');
     await call(oss.grpc, 'Flush', { ref: ref(ostId, 'pg.a') });
-    // A read keeps an open handle for a while (oss/read-handles.ts): the delete must drop it.
+    // A read keeps an open handle for a while (oss/store/read-handles.ts): the delete must drop it.
     expect((await oss.bulk.read(ref(ostId, 'pg.a'), 0, 5)).toString()).toBe('hello');
     expect((await call(oss.grpc, 'DeleteObject', { ref: ref(ostId, 'pg.a') })).existed).toBe(true);
     expect((await call(oss.grpc, 'DeleteObject', { ref: ref(ostId, 'pg.a') })).existed).toBe(false);

@@ -12,7 +12,7 @@ import { OstFaults } from '../../oss/faults.js';
 import { MapView } from '../../oss/map-view.js';
 import { OssMetrics } from '../../oss/metrics.js';
 import { OssCore } from '../../oss/ops.js';
-import { Ost } from '../../oss/ost.js';
+import { Ost } from '../../oss/store/ost.js';
 import { tempDir } from './helpers.js';
 
 const tmp = tempDir('stripefs-service-latency-');
@@ -40,7 +40,7 @@ function manualClock() {
 it('the heartbeat p50 leaves out time spent waiting on the client, and keeps the latency the OST adds', async () => {
   const { clock, pause } = manualClock();
   const ost = await Ost.open({ dir: tmp.dir, name: 'ost-0', capacityBytes: 1 << 30, fsync: false });
-  ost.id = 0;
+  await ost.assignId(0);
   const faults = new OstFaults(1, pause);
   const metrics = new OssMetrics(() => [], false);
   const core = new OssCore([{ ost, faults }], new MapView(), metrics, silentLogger(), clock);

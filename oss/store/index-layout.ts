@@ -1,20 +1,17 @@
-// The one module that builds keys of an OST's index database (classic-level).
+// The one module that knows the layout of an OST's index database
+// (classic-level): its keys and how records are encoded. Only ost-index.ts
+// uses it. Changing it is a format change: test/oss/disk-fixtures.test.ts
+// opens folders written by earlier code, which must keep opening.
 //   o/<objectId>                      -> ObjectMeta (JSON)
 //   c/<objectId>/<group, 8 hex>       -> crc32c of blocks group*CRC_GROUP_BLOCKS.. (u32 LE each)
 //   p/<pool, 8 hex>/<pg, 8 hex>/<id>  -> '' (ListObjects by placement group)
 //   s/flush                           -> a counter written with sync: true to fsync the log
 // Object ids hold no '/', so a prefix ending in '/' never matches a longer id.
 
+import type { ObjectMeta } from './object-store.js';
+
 /** Blocks whose crcs share one index record (64 MiB of data at 64 KiB blocks: a 4 KiB record). */
 export const CRC_GROUP_BLOCKS = 1024;
-
-export interface ObjectMeta {
-  size: number;
-  version: number;
-  mtimeMs: number;
-  poolId: number;
-  pg: number;
-}
 
 const hex8 = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
 

@@ -12,8 +12,8 @@
 // bench/oss.ts, docs/oss.md). The unaligned rest goes through the page cache;
 // the kernel keeps the two coherent.
 import type { FileHandle } from 'node:fs/promises';
-import { BUFFER_ALIGN_BYTES, isAligned } from '../common/bulk/buffer-pool.js';
-import { DATA_BUFFER_BYTES, dataBuffers } from './buffers.js';
+import { BUFFER_ALIGN_BYTES, isAligned } from '../../common/bulk/buffer-pool.js';
+import { DATA_BUFFER_BYTES, dataBuffers } from '../buffers.js';
 
 export const STAGING_BYTES = DATA_BUFFER_BYTES;
 export const WRITES_IN_FLIGHT_MAX = 4;

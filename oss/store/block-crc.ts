@@ -4,8 +4,8 @@
 // and never crosses a block boundary; the builder joins them into one crc per
 // block with crc32cCombine, so no byte is checksummed twice.
 
-import { crc32cCombine } from '../common/bulk/crc-combine.js';
-import { crc32c } from '../common/checksum.js';
+import { crc32cCombine } from '../../common/bulk/crc-combine.js';
+import { crc32c } from '../../common/checksum.js';
 
 export class BlockCrcBuilder {
   private readonly crcs: number[] = [];

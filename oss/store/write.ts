@@ -4,34 +4,13 @@
 // the previous version (a new object is then missing, never wrong: debris is
 // removed at open; overwritten blocks fail their checksum on read).
 import { constants, type FileHandle, open, rm } from 'node:fs/promises';
-import { StripeError } from '../common/errors.js';
+import { StripeError } from '../../common/errors.js';
+import { checkRange } from '../object-id.js';
 import { BlockCrcBuilder } from './block-crc.js';
 import { FileWriter } from './file-writer.js';
-import { CRC_GROUP_BLOCKS, encodeCrcs, encodeMeta, keys, type ObjectMeta } from './index-keys.js';
-import { checkRange } from './object-id.js';
+import type { ObjectMeta, WriteParams, WritePiece, WriteResult } from './object-store.js';
 import type { Ost } from './ost.js';
-import { readVerifiedBlock } from './ost-read.js';
-
-export interface WritePiece {
-  data: Buffer;
-  /** crc32c the sender computed for this piece, checked before the bytes are written. */
-  crc?: number;
-  /**
-   * Present when `data` may be written as it is (no staging copy): called once
-   * nothing reads it any more, so its buffer can be reused.
-   */
-  release?: () => void;
-}
-
-export interface WriteParams {
-  objectId: string;
-  poolId: number;
-  pg: number;
-  offset: number;
-  length: number;
-  declaredCrc: number;
-  truncate: boolean;
-}
+import { readVerifiedBlock } from './read.js';
 
 function noSpace(err: unknown): unknown {
   return (err as NodeJS.ErrnoException).code === 'ENOSPC'
@@ -43,7 +22,7 @@ export async function writeObject(
   ost: Ost,
   p: WriteParams,
   pieces: AsyncIterable<WritePiece>,
-): Promise<{ objectSize: number; version: number }> {
+): Promise<WriteResult> {
   checkRange(p.offset, p.length);
   const release = await ost.locks.acquire(p.objectId, true);
   let fh: FileHandle | undefined;
@@ -51,14 +30,15 @@ export async function writeObject(
   let old: ObjectMeta | undefined;
   let writer: FileWriter | undefined;
   try {
-    old = await ost.getMeta(p.objectId);
+    old = await ost.stat(p.objectId);
     const oldSize = old?.size ?? 0;
     const end = p.offset + p.length;
     const newSize = p.truncate ? end : Math.max(oldSize, end);
-    if (newSize > oldSize && ost.usedBytes + (newSize - oldSize) > ost.capacityBytes) {
+    if (newSize > oldSize && !ost.fits(newSize - oldSize)) {
+      const { usedBytes, capacityBytes } = ost.usage();
       throw new StripeError(
         'OBJ_NO_SPACE',
-        `${ost.name} is full (${ost.usedBytes} of ${ost.capacityBytes} bytes used)`,
+        `${ost.name} is full (${usedBytes} of ${capacityBytes} bytes used)`,
       );
     }
     fh = await open(ost.pathOf(p.objectId), constants.O_RDWR | constants.O_CREAT, 0o644);
@@ -122,7 +102,7 @@ export async function writeObject(
       poolId: p.poolId,
       pg: p.pg,
     };
-    await commit(ost, p.objectId, old, meta, builder.firstBlock, builder.finish());
+    await ost.index.commitWrite(p.objectId, old, meta, builder.firstBlock, builder.finish());
     ost.usedBytes += newSize - oldSize;
     if (!old) ost.objectCount++;
     return { objectSize: newSize, version: meta.version };
@@ -146,51 +126,4 @@ export async function writeObject(
     await fh?.close().catch(() => undefined);
     release();
   }
-}
-
-/** Writes meta, the touched crc groups (trimmed to the new size) and the PG entry in one batch. */
-async function commit(
-  ost: Ost,
-  objectId: string,
-  old: ObjectMeta | undefined,
-  meta: ObjectMeta,
-  firstBlock: number,
-  crcs: Uint32Array,
-): Promise<void> {
-  const B = ost.blockBytes;
-  const blocksTotal = Math.ceil(meta.size / B);
-  const oldBlocks = Math.ceil((old?.size ?? 0) / B);
-  const lastTouched = firstBlock + crcs.length - 1;
-  const firstGroup = Math.floor(firstBlock / CRC_GROUP_BLOCKS);
-  const lastGroup = Math.floor(Math.max(lastTouched, blocksTotal - 1, 0) / CRC_GROUP_BLOCKS);
-  // A new object has no crc groups yet (delete removes them with the meta): nothing to merge.
-  const existing = old
-    ? await ost.blockCrcs(objectId, firstGroup * CRC_GROUP_BLOCKS, lastGroup * CRC_GROUP_BLOCKS)
-    : new Map<number, Uint32Array>();
-  const batch = ost.db.batch();
-  const written = new Map<number, Uint32Array>();
-  batch.put(keys.meta(objectId), Buffer.from(encodeMeta(meta)));
-  if (old && (old.poolId !== meta.poolId || old.pg !== meta.pg))
-    batch.del(keys.pgEntry(old.poolId, old.pg, objectId));
-  batch.put(keys.pgEntry(meta.poolId, meta.pg, objectId), Buffer.alloc(0));
-  for (let g = firstGroup; g <= lastGroup; g++) {
-    const groupStart = g * CRC_GROUP_BLOCKS;
-    const length = Math.min(CRC_GROUP_BLOCKS, blocksTotal - groupStart);
-    if (length <= 0) break;
-    const group = new Uint32Array(length);
-    const prior = existing.get(g);
-    if (prior) group.set(prior.subarray(0, length));
-    for (let b = Math.max(firstBlock, groupStart); b <= Math.min(lastTouched, groupStart + length - 1); b++) {
-      group[b - groupStart] = crcs[b - firstBlock]!;
-    }
-    batch.put(keys.crcGroup(objectId, g), encodeCrcs(group));
-    written.set(g, group);
-  }
-  const oldLastGroup = Math.floor((oldBlocks - 1) / CRC_GROUP_BLOCKS);
-  for (let g = Math.max(Math.ceil(blocksTotal / CRC_GROUP_BLOCKS), 0); g <= oldLastGroup; g++) {
-    batch.del(keys.crcGroup(objectId, g));
-  }
-  ost.indexCache.changed(objectId);
-  await batch.write();
-  ost.indexCache.remember(objectId, meta, written);
 }

@@ -5,31 +5,18 @@
 // piece itself (the bulk client) may waive the check of whole blocks: one
 // pass of crc32c per byte read, at the end that keeps the bytes.
 import { constants, type FileHandle } from 'node:fs/promises';
-import { BUFFER_ALIGN_BYTES, isAligned } from '../common/bulk/buffer-pool.js';
-import { crc32c } from '../common/checksum.js';
-import { StripeError } from '../common/errors.js';
+import { BUFFER_ALIGN_BYTES, isAligned } from '../../common/bulk/buffer-pool.js';
+import { crc32c } from '../../common/checksum.js';
+import { StripeError } from '../../common/errors.js';
+import { readSpanBuffers, readSpanBytes } from '../buffers.js';
+import { checkRange } from '../object-id.js';
 import { zeroCrc } from './block-crc.js';
-import { readSpanBuffers, readSpanBytes } from './buffers.js';
-import { CRC_GROUP_BLOCKS } from './index-keys.js';
-import { checkRange } from './object-id.js';
+import type { ReadPiece } from './object-store.js';
 import type { Ost } from './ost.js';
+import type { BlockCrcs } from './ost-index.js';
 
-export interface ReadPiece {
-  data: Buffer;
-  crc: number;
-  /** On a span's last piece: call once none of the span's pieces is used any more (its buffer is reused). */
-  release?: () => void;
-}
-
-function expectedCrc(
-  groups: Map<number, Uint32Array>,
-  block: number,
-  blockLength: number,
-  blockBytes: number,
-): number {
-  const group = groups.get(Math.floor(block / CRC_GROUP_BLOCKS));
-  const crc = group?.[block % CRC_GROUP_BLOCKS];
-  return crc ?? zeroCrc(blockLength, blockBytes);
+function expectedCrc(crcs: BlockCrcs, block: number, blockLength: number, blockBytes: number): number {
+  return crcs.crcOf(block) ?? zeroCrc(blockLength, blockBytes);
 }
 
 /** Reads [position, position + length) of the file; bytes past its end are zeros (holes). */
@@ -60,19 +47,12 @@ async function readFull(
   return out;
 }
 
-export class ChecksumError extends StripeError {}
-
 function corrupt(ost: Ost, objectId: string, block: number): StripeError {
-  ost.onChecksumError?.(objectId, block);
-  return new ChecksumError(
-    'OBJ_CHECKSUM',
-    `block ${block} of ${objectId} on ${ost.name} failed its checksum`,
-    {
-      objectId,
-      block,
-      detectedBy: 'oss',
-    },
-  );
+  return new StripeError('OBJ_CHECKSUM', `block ${block} of ${objectId} on ${ost.name} failed its checksum`, {
+    objectId,
+    block,
+    detectedBy: 'oss',
+  });
 }
 
 /** One old block of an object (for a partial overwrite), verified. */
@@ -90,24 +70,10 @@ export async function readVerifiedBlock(
   const length = Math.min(B, size - block * B);
   if (length <= 0) throw new Error(`block ${block} is past the end of ${objectId}`);
   const data = await readFull(fh, block * B, length);
-  const groups = await ost.blockCrcs(objectId, block, block);
-  if (crc32c(data) !== expectedCrc(groups, block, length, B)) throw corrupt(ost, objectId, block);
+  const crcs = await ost.blockCrcs(objectId, block, block);
+  if (crc32c(data) !== expectedCrc(crcs, block, length, B)) throw corrupt(ost, objectId, block);
   cache.set(block, data);
   return data;
-}
-
-/**
- * Streams [offset, offset + length) clamped to the object size, piece by
- * piece (see readObjectSpans).
- */
-export async function* readObject(
-  ost: Ost,
-  objectId: string,
-  offset: number,
-  length: number,
-  onSize: (objectSize: number) => void,
-): AsyncGenerator<ReadPiece> {
-  for await (const span of readObjectSpans(ost, objectId, offset, length, onSize)) yield* span;
 }
 
 /**
@@ -122,7 +88,7 @@ export async function* readObject(
  * wire was at fault). A piece that is part of a block is always verified
  * here, since its crc is computed from the bytes and would bless them.
  */
-export async function* readObjectSpans(
+export async function* readSpans(
   ost: Ost,
   objectId: string,
   offset: number,
@@ -131,7 +97,7 @@ export async function* readObjectSpans(
   readerVerifies = false,
 ): AsyncGenerator<ReadPiece[]> {
   checkRange(offset, length);
-  if (ost.staleObjects.has(objectId))
+  if (ost.isStale(objectId))
     throw new StripeError(
       'OBJ_STALE',
       `${objectId} on ${ost.name} missed writes while it was down and awaits its repair: read another copy`,
@@ -150,7 +116,7 @@ export async function* readObjectSpans(
     const B = ost.blockBytes;
     const firstBlock = Math.floor(offset / B);
     const lastBlock = Math.floor((end - 1) / B);
-    const groups = await ost.blockCrcs(objectId, firstBlock, lastBlock);
+    const crcs = await ost.blockCrcs(objectId, firstBlock, lastBlock);
     // With direct IO the disk's bytes land in the pooled buffer itself: no page-cache pages to
     // fill and copy from (reads of data the OSS wrote with O_DIRECT find none cached anyway).
     const direct = ost.directIo && B % BUFFER_ALIGN_BYTES === 0;
@@ -188,7 +154,7 @@ export async function* readObjectSpans(
         const from = Math.max(offset, position + at) - (position + at);
         const to = Math.min(end, position + at + blockData.length) - (position + at);
         if (to <= from) continue;
-        const stored = expectedCrc(groups, block, blockData.length, B);
+        const stored = expectedCrc(crcs, block, blockData.length, B);
         const whole = from === 0 && to === blockData.length;
         if (!(whole && readerVerifies) && crc32c(blockData) !== stored) throw corrupt(ost, objectId, block);
         const piece = whole ? blockData : blockData.subarray(from, to);

@@ -10,8 +10,9 @@
 // mutation of any object began or ended since its lookup began
 // (`generation`): readers without the object lock (stat, list, scrub) could
 // otherwise put back a record a writer had just replaced.
-import type { ObjectMeta } from './index-keys.js';
-import { INDEX_CACHE_OBJECTS } from './limits.js';
+
+import { INDEX_CACHE_OBJECTS } from '../limits.js';
+import type { ObjectMeta } from './object-store.js';
 
 interface Entry {
   meta?: ObjectMeta;

@@ -1,7 +1,8 @@
-// One OST: a folder with object files (objects/<fanout>/<id>) and a
-// classic-level index (index/). The index is the truth: an object exists
-// when its meta record does; a data file without one is debris from a crash
-// before the write was acknowledged and is removed at open.
+// One OST, the real ObjectStore: a folder with object files
+// (objects/<fanout>/<id>) and a classic-level index (index/, see
+// ost-index.ts). The index is the truth: an object exists when its meta
+// record does; a data file without one is debris from a crash before the
+// write was committed and is removed at open.
 import {
   constants,
   type FileHandle,
@@ -15,16 +16,27 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ClassicLevel } from 'classic-level';
-import { BUFFER_ALIGN_BYTES, isAligned } from '../common/bulk/buffer-pool.js';
-import { StripeError } from '../common/errors.js';
-import { LIMITS } from '../common/limits.js';
-import { dataBuffers } from './buffers.js';
-import { IndexCache } from './index-cache.js';
-import { CRC_GROUP_BLOCKS, decodeCrcs, decodeMeta, keys, type ObjectMeta, prefixEnd } from './index-keys.js';
-import { objectPath } from './object-id.js';
+import { BUFFER_ALIGN_BYTES, isAligned } from '../../common/bulk/buffer-pool.js';
+import { StripeError } from '../../common/errors.js';
+import { LIMITS } from '../../common/limits.js';
+import { dataBuffers } from '../buffers.js';
+import { objectPath } from '../object-id.js';
 import { ObjectLocks } from './object-lock.js';
+import type {
+  ListPage,
+  ObjectMeta,
+  ObjectStore,
+  ReadPiece,
+  StoredObject,
+  StoreUsage,
+  WriteParams,
+  WritePiece,
+  WriteResult,
+} from './object-store.js';
+import { type BlockCrcs, OstIndex } from './ost-index.js';
+import { readSpans } from './read.js';
 import { ReadHandles } from './read-handles.js';
+import { writeObject } from './write.js';
 
 export interface OstOptions {
   dir: string;
@@ -41,43 +53,36 @@ const ID_FILE = 'ost-id.json';
 /** Fan-out folders under objects/ (see object-id.ts), created at open so writes never mkdir. */
 const FANOUT_FOLDERS = 256;
 
-export class Ost {
+export class Ost implements ObjectStore {
   readonly objectsDir: string;
   readonly locks = new ObjectLocks();
-  /** Open read handles shared by reads of the same object (oss/read-handles.ts). */
+  /** Open read handles shared by reads of the same object (read-handles.ts). */
   readonly readHandles = new ReadHandles();
-  /** Decoded index records of recently used objects; every writer of the index keeps it in step. */
-  readonly indexCache = new IndexCache();
   /**
    * Objects the MDS says missed writes and await their repair (MarkStale): reads of them fail with
    * OBJ_STALE until a repair rewrites them or they are deleted. In memory: the MDS sends the list
    * again whenever this OST comes back up.
    */
-  readonly staleObjects = new Set<string>();
+  private readonly staleObjects = new Set<string>();
   readonly blockBytes: number;
   usedBytes = 0;
   objectCount = 0;
-  capacityBytes = 0;
+  private capacityBytes = 0;
   /** Aligned writes bypass the page cache (O_DIRECT): asked for and supported by the file system. */
   directIo = false;
   /** Data bytes written with O_DIRECT and through the page cache since open. */
   directWriteBytes = 0;
   pagedWriteBytes = 0;
-  /** Cluster-wide id from the MDS; undefined until the first registration ever. */
   id: number | undefined;
   private closed = false;
-  /** Called on every checksum mismatch found on read (metrics, reports). */
-  onChecksumError?: (objectId: string, block: number) => void;
 
   private constructor(
     readonly opts: OstOptions,
-    readonly db: ClassicLevel<string, Buffer>,
+    readonly index: OstIndex,
+    blockBytes: number,
   ) {
     this.objectsDir = join(opts.dir, 'objects');
-    this.blockBytes = opts.blockBytes ?? LIMITS.checksumBlockBytes;
-    // reads fetch 1 MiB of whole blocks at a time
-    if ((1024 * 1024) % this.blockBytes !== 0)
-      throw new Error(`block size ${this.blockBytes} must divide 1 MiB`);
+    this.blockBytes = blockBytes;
   }
 
   get name(): string {
@@ -85,6 +90,9 @@ export class Ost {
   }
 
   static async open(opts: OstOptions): Promise<Ost> {
+    const blockBytes = opts.blockBytes ?? LIMITS.checksumBlockBytes;
+    // reads fetch 1 MiB of whole blocks at a time
+    if ((1024 * 1024) % blockBytes !== 0) throw new Error(`block size ${blockBytes} must divide 1 MiB`);
     // Side by side: one after another the 256 mkdirs took about 0.3 s per OST start.
     await mkdir(join(opts.dir, 'objects'), { recursive: true });
     await Promise.all(
@@ -92,9 +100,7 @@ export class Ost {
         mkdir(join(opts.dir, 'objects', fanout.toString(16).padStart(2, '0')), { recursive: true }),
       ),
     );
-    const db = new ClassicLevel<string, Buffer>(join(opts.dir, 'index'), { valueEncoding: 'buffer' });
-    await db.open();
-    const ost = new Ost(opts, db);
+    const ost = new Ost(opts, await OstIndex.open(join(opts.dir, 'index'), blockBytes), blockBytes);
     ost.id = await readPersistedId(opts.dir);
     ost.directIo = opts.directIo === true && (await directIoWorks(opts.dir));
     await ost.scan();
@@ -105,13 +111,9 @@ export class Ost {
   /** Counts objects and bytes, and removes data files no meta record owns. */
   private async scan(): Promise<void> {
     const known = new Set<string>();
-    for await (const [key, value] of this.db.iterator({
-      gte: keys.metaPrefix,
-      lt: prefixEnd(keys.metaPrefix),
-    })) {
-      const meta = decodeMeta(value.toString('utf8'));
-      known.add(key.slice(keys.metaPrefix.length));
-      this.usedBytes += meta.size;
+    for await (const object of this.index.objects()) {
+      known.add(object.objectId);
+      this.usedBytes += object.size;
       this.objectCount++;
     }
     for (const fanout of await readdir(this.objectsDir)) {
@@ -120,6 +122,17 @@ export class Ost {
         if (!known.has(file)) await unlink(join(this.objectsDir, fanout, file)).catch(() => undefined);
       }
     }
+  }
+
+  usage(): StoreUsage {
+    return {
+      usedBytes: this.usedBytes,
+      capacityBytes: this.capacityBytes,
+      objectCount: this.objectCount,
+      directIo: this.directIo,
+      directWriteBytes: this.directWriteBytes,
+      pagedWriteBytes: this.pagedWriteBytes,
+    };
   }
 
   async refreshCapacity(): Promise<void> {
@@ -131,7 +144,12 @@ export class Ost {
     this.capacityBytes = this.usedBytes + fsStats.bavail * fsStats.bsize;
   }
 
-  async persistId(id: number): Promise<void> {
+  /** Whether `bytes` more fit under the capacity. */
+  fits(bytes: number): boolean {
+    return this.usedBytes + bytes <= this.capacityBytes;
+  }
+
+  async assignId(id: number): Promise<void> {
     if (this.id === id) return;
     await writeFile(join(this.opts.dir, ID_FILE), JSON.stringify({ id }));
     this.id = id;
@@ -141,67 +159,51 @@ export class Ost {
     return objectPath(this.objectsDir, objectId);
   }
 
-  async getMeta(objectId: string): Promise<ObjectMeta | undefined> {
+  stat(objectId: string): Promise<ObjectMeta | undefined> {
     this.assertOpen();
-    const cached = this.indexCache.meta(objectId);
-    if (cached) return cached;
-    const generation = this.indexCache.generation;
-    const raw = await this.db.get(keys.meta(objectId));
-    const meta = raw === undefined ? undefined : decodeMeta(raw.toString('utf8'));
-    this.indexCache.fill(objectId, generation, meta);
-    return meta;
+    return this.index.meta(objectId);
   }
 
   async requireMeta(objectId: string): Promise<ObjectMeta> {
-    const meta = await this.getMeta(objectId);
+    const meta = await this.stat(objectId);
     if (!meta) throw new StripeError('OBJ_NOT_FOUND', `object ${objectId} not found on ${this.name}`);
     return meta;
   }
 
   /** Expected crcs of blocks [firstBlock, lastBlock]; blocks never written are holes (zeros). */
-  async blockCrcs(
-    objectId: string,
-    firstBlock: number,
-    lastBlock: number,
-  ): Promise<Map<number, Uint32Array>> {
-    const groups = new Map<number, Uint32Array>();
-    const firstGroup = Math.floor(firstBlock / CRC_GROUP_BLOCKS);
-    const lastGroup = Math.floor(lastBlock / CRC_GROUP_BLOCKS);
-    const missing: number[] = [];
-    for (let g = firstGroup; g <= lastGroup; g++) {
-      const cached = this.indexCache.group(objectId, g);
-      if (cached) groups.set(g, cached);
-      else missing.push(g);
+  blockCrcs(objectId: string, firstBlock: number, lastBlock: number): Promise<BlockCrcs> {
+    return this.index.blockCrcs(objectId, firstBlock, lastBlock);
+  }
+
+  write(params: WriteParams, pieces: AsyncIterable<WritePiece>): Promise<WriteResult> {
+    this.assertOpen();
+    return writeObject(this, params, pieces);
+  }
+
+  readSpans(...args: Parameters<ObjectStore['readSpans']>): AsyncGenerator<ReadPiece[]> {
+    return readSpans(this, ...args);
+  }
+
+  async adoptVersion(objectId: string, writtenVersion: number, sourceVersion: number): Promise<boolean> {
+    if (!Number.isSafeInteger(sourceVersion) || sourceVersion < 1) return false;
+    const release = await this.locks.acquire(objectId, true);
+    try {
+      const meta = await this.index.meta(objectId);
+      if (!meta || meta.version !== writtenVersion || meta.version === sourceVersion) return false;
+      await this.index.putMeta(objectId, { ...meta, version: sourceVersion });
+      return true;
+    } finally {
+      release();
     }
-    if (missing.length === 0) return groups;
-    const generation = this.indexCache.generation;
-    const values = await this.db.getMany(missing.map((g) => keys.crcGroup(objectId, g)));
-    const found = new Map<number, Uint32Array>();
-    values.forEach((value, i) => {
-      if (value !== undefined) found.set(missing[i] as number, decodeCrcs(value));
-    });
-    this.indexCache.fill(objectId, generation, undefined, found);
-    for (const [g, crcs] of found) groups.set(g, crcs);
-    return groups;
   }
 
   async delete(objectId: string): Promise<boolean> {
     const release = await this.locks.acquire(objectId, true);
     this.staleObjects.delete(objectId);
     try {
-      const meta = await this.getMeta(objectId);
+      const meta = await this.index.meta(objectId);
       if (!meta) return false;
-      const batch = this.db
-        .batch()
-        .del(keys.meta(objectId))
-        .del(keys.pgEntry(meta.poolId, meta.pg, objectId));
-      for await (const key of this.db.keys({
-        gte: keys.crcPrefix(objectId),
-        lt: prefixEnd(keys.crcPrefix(objectId)),
-      })) {
-        batch.del(key);
-      }
-      await this.indexCache.rewriting(objectId, () => batch.write());
+      await this.index.remove(objectId, meta);
       this.readHandles.drop(this.pathOf(objectId));
       await rm(this.pathOf(objectId), { force: true });
       this.usedBytes -= meta.size;
@@ -212,26 +214,26 @@ export class Ost {
     }
   }
 
-  async list(
-    poolId: number,
-    pg: number,
-    cursor: string,
-    limit: number,
-  ): Promise<{ objects: (ObjectMeta & { objectId: string })[]; nextCursor: string }> {
-    const prefix = keys.pgPrefix(poolId, pg);
-    const ids: string[] = [];
-    const range = cursor ? { gt: prefix + cursor } : { gte: prefix };
-    for await (const key of this.db.keys({ ...range, lt: prefixEnd(prefix), limit: limit + 1 })) {
-      ids.push(key.slice(prefix.length));
-    }
-    const more = ids.length > limit;
-    const page = ids.slice(0, limit);
-    const metas = await this.db.getMany(page.map((id) => keys.meta(id)));
-    const objects = page.flatMap((objectId, i) => {
-      const raw = metas[i];
-      return raw === undefined ? [] : [{ objectId, ...decodeMeta(raw.toString('utf8')) }];
-    });
-    return { objects, nextCursor: more ? (page[page.length - 1] ?? '') : '' };
+  list(poolId: number, pg: number, cursor: string, limit: number): Promise<ListPage> {
+    this.assertOpen();
+    return this.index.listPg(poolId, pg, cursor, limit);
+  }
+
+  objects(): AsyncIterable<StoredObject> {
+    this.assertOpen();
+    return this.index.objects();
+  }
+
+  markStale(objectIds: readonly string[]): void {
+    for (const id of objectIds) this.staleObjects.add(id);
+  }
+
+  clearStale(objectId: string): void {
+    this.staleObjects.delete(objectId);
+  }
+
+  isStale(objectId: string): boolean {
+    return this.staleObjects.has(objectId);
   }
 
   /**
@@ -246,7 +248,7 @@ export class Ost {
       fh = await open(this.pathOf(objectId), 'r');
     } catch (err) {
       // Deleted since the lookup: nothing left to flush, as if the delete had come first.
-      if (!(await this.getMeta(objectId)))
+      if (!(await this.stat(objectId)))
         throw new StripeError('OBJ_NOT_FOUND', `object ${objectId} not found on ${this.name}`);
       throw notDurable(this.name, objectId, 'its file would not open', err);
     }
@@ -255,7 +257,7 @@ export class Ost {
     } finally {
       await fh.close();
     }
-    await this.db.put(keys.flushMarker, Buffer.from(String(Date.now())), { sync: true });
+    await this.index.syncLog();
   }
 
   private assertOpen(): void {
@@ -266,7 +268,7 @@ export class Ost {
     if (this.closed) return;
     this.closed = true;
     await this.readHandles.closeAll();
-    await this.db.close();
+    await this.index.close();
   }
 }
 

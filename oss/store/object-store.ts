@@ -1,0 +1,123 @@
+// What the rest of the OSS may do with an OST's objects, and nothing more:
+// the request layer (oss/ops.ts), recovery and scrub see an ObjectStore,
+// never its files, its index database or the index's keys. The real backend
+// is oss/store/ost.ts (object files plus a classic-level index); every
+// backend must pass the conformance suite in test/oss/store-conformance.test.ts.
+//
+// Semantics every backend keeps:
+// - An object is a byte array with a size, a version (the count of writes
+//   applied to it) and the pool and PG it was written under. Bytes never
+//   written below the size are zeros (holes).
+// - A write is applied whole or not at all, checked against the crc32c the
+//   sender declared (OBJ_WRITE_CHECKSUM), and bumps the version by one.
+// - A read verifies every stored block before any of its bytes leave
+//   (OBJ_CHECKSUM), and refuses an object marked stale (OBJ_STALE).
+// - flush resolves only once every write acknowledged before it is durable
+//   (OBJ_NOT_DURABLE otherwise); without it a crash may lose a write, but
+//   never serves a write's bytes as another version's.
+
+export interface ObjectMeta {
+  size: number;
+  version: number;
+  mtimeMs: number;
+  poolId: number;
+  pg: number;
+}
+
+export interface StoredObject extends ObjectMeta {
+  objectId: string;
+}
+
+export interface ListPage {
+  objects: StoredObject[];
+  /** The last id of this page when more follow; empty at the end. */
+  nextCursor: string;
+}
+
+export interface WritePiece {
+  data: Buffer;
+  /** crc32c the sender computed for this piece, checked before the bytes are written. */
+  crc?: number;
+  /**
+   * Present when `data` may be written as it is (no staging copy): called once
+   * nothing reads it any more, so its buffer can be reused.
+   */
+  release?: () => void;
+}
+
+export interface WriteParams {
+  objectId: string;
+  poolId: number;
+  pg: number;
+  offset: number;
+  length: number;
+  /** crc32c of all `length` bytes. */
+  declaredCrc: number;
+  /** Set the size to offset + length afterwards (else it only grows). */
+  truncate: boolean;
+}
+
+export interface WriteResult {
+  objectSize: number;
+  version: number;
+}
+
+export interface ReadPiece {
+  data: Buffer;
+  crc: number;
+  /** On a span's last piece: call once none of the span's pieces is used any more (its buffer is reused). */
+  release?: () => void;
+}
+
+export interface StoreUsage {
+  usedBytes: number;
+  /** Quota, or the free space of the disk plus what is stored. */
+  capacityBytes: number;
+  objectCount: number;
+  /** Aligned writes bypass the page cache (O_DIRECT). */
+  directIo: boolean;
+  /** Data bytes written with O_DIRECT and through the page cache since open. */
+  directWriteBytes: number;
+  pagedWriteBytes: number;
+}
+
+export interface ObjectStore {
+  readonly name: string;
+  /** Cluster-wide id from the MDS, kept across restarts; undefined until the first registration ever. */
+  readonly id: number | undefined;
+  assignId(id: number): Promise<void>;
+  usage(): StoreUsage;
+  /** Measures the free space again (capacity follows the disk unless a quota is set). */
+  refreshCapacity(): Promise<void>;
+
+  stat(objectId: string): Promise<ObjectMeta | undefined>;
+  write(params: WriteParams, pieces: AsyncIterable<WritePiece>): Promise<WriteResult>;
+  /**
+   * Streams [offset, offset + length) clamped to the size, one disk span's pieces at a time;
+   * `onSize` gets the size first. With `readerVerifies` whole blocks go out with their stored
+   * crc unchecked: the reader checks them (see store/read.ts).
+   */
+  readSpans(
+    objectId: string,
+    offset: number,
+    length: number,
+    onSize: (objectSize: number) => void,
+    readerVerifies?: boolean,
+  ): AsyncGenerator<ReadPiece[]>;
+  /**
+   * A copy made by recovery takes its source's version: sets it when the object's version is still
+   * `writtenVersion` (no client write landed since the copy's last write). Returns whether it did.
+   */
+  adoptVersion(objectId: string, writtenVersion: number, sourceVersion: number): Promise<boolean>;
+  flush(objectId: string): Promise<void>;
+  delete(objectId: string): Promise<boolean>;
+  /** One PG's objects in id order, after `cursor`. */
+  list(poolId: number, pg: number, cursor: string, limit: number): Promise<ListPage>;
+  /** Every object, in id order (scrub). */
+  objects(): AsyncIterable<StoredObject>;
+
+  /** Copies that missed writes (MarkStale): reads refuse them until clearStale or a delete. In memory. */
+  markStale(objectIds: readonly string[]): void;
+  clearStale(objectId: string): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,197 @@
+// An OST's index: the classic-level database that says which objects exist
+// (their meta records), the crc32c of every block, and which objects each PG
+// holds. The one module that opens the database; with index-layout.ts (its
+// keys and record codecs) the only one that knows how it is laid out. It
+// keeps the cache of decoded records (index-cache.ts) in step with every
+// change it makes, so callers never see a record a change replaced.
+import { ClassicLevel } from 'classic-level';
+import { IndexCache } from './index-cache.js';
+import {
+  CRC_GROUP_BLOCKS,
+  decodeCrcs,
+  decodeMeta,
+  encodeCrcs,
+  encodeMeta,
+  keys,
+  prefixEnd,
+} from './index-layout.js';
+import type { ListPage, ObjectMeta, StoredObject } from './object-store.js';
+
+/** The stored crcs of a run of an object's blocks. */
+export class BlockCrcs {
+  constructor(private readonly groups: Map<number, Uint32Array>) {}
+
+  /** The crc of a block, or undefined for one never written (a hole: zeros). */
+  crcOf(block: number): number | undefined {
+    return this.groups.get(Math.floor(block / CRC_GROUP_BLOCKS))?.[block % CRC_GROUP_BLOCKS];
+  }
+}
+
+export class OstIndex {
+  readonly cache = new IndexCache();
+
+  private constructor(
+    private readonly db: ClassicLevel<string, Buffer>,
+    private readonly blockBytes: number,
+  ) {}
+
+  static async open(dir: string, blockBytes: number): Promise<OstIndex> {
+    const db = new ClassicLevel<string, Buffer>(dir, { valueEncoding: 'buffer' });
+    await db.open();
+    return new OstIndex(db, blockBytes);
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
+  async meta(objectId: string): Promise<ObjectMeta | undefined> {
+    const cached = this.cache.meta(objectId);
+    if (cached) return cached;
+    const generation = this.cache.generation;
+    const raw = await this.db.get(keys.meta(objectId));
+    const meta = raw === undefined ? undefined : decodeMeta(raw.toString('utf8'));
+    this.cache.fill(objectId, generation, meta);
+    return meta;
+  }
+
+  /** Stored crcs of blocks [firstBlock, lastBlock]. */
+  async blockCrcs(objectId: string, firstBlock: number, lastBlock: number): Promise<BlockCrcs> {
+    return new BlockCrcs(await this.groups(objectId, firstBlock, lastBlock));
+  }
+
+  private async groups(
+    objectId: string,
+    firstBlock: number,
+    lastBlock: number,
+  ): Promise<Map<number, Uint32Array>> {
+    const groups = new Map<number, Uint32Array>();
+    const missing: number[] = [];
+    for (
+      let g = Math.floor(firstBlock / CRC_GROUP_BLOCKS);
+      g <= Math.floor(lastBlock / CRC_GROUP_BLOCKS);
+      g++
+    ) {
+      const cached = this.cache.group(objectId, g);
+      if (cached) groups.set(g, cached);
+      else missing.push(g);
+    }
+    if (missing.length === 0) return groups;
+    const generation = this.cache.generation;
+    const values = await this.db.getMany(missing.map((g) => keys.crcGroup(objectId, g)));
+    const found = new Map<number, Uint32Array>();
+    values.forEach((value, i) => {
+      if (value !== undefined) found.set(missing[i] as number, decodeCrcs(value));
+    });
+    this.cache.fill(objectId, generation, undefined, found);
+    for (const [g, crcs] of found) groups.set(g, crcs);
+    return groups;
+  }
+
+  /** Every object in id order, from a snapshot taken when the scan starts. */
+  async *objects(): AsyncGenerator<StoredObject> {
+    for await (const [key, value] of this.db.iterator({
+      gte: keys.metaPrefix,
+      lt: prefixEnd(keys.metaPrefix),
+    })) {
+      yield { objectId: key.slice(keys.metaPrefix.length), ...decodeMeta(value.toString('utf8')) };
+    }
+  }
+
+  async listPg(poolId: number, pg: number, cursor: string, limit: number): Promise<ListPage> {
+    const prefix = keys.pgPrefix(poolId, pg);
+    const ids: string[] = [];
+    const range = cursor ? { gt: prefix + cursor } : { gte: prefix };
+    for await (const key of this.db.keys({ ...range, lt: prefixEnd(prefix), limit: limit + 1 })) {
+      ids.push(key.slice(prefix.length));
+    }
+    const more = ids.length > limit;
+    const page = ids.slice(0, limit);
+    const metas = await this.db.getMany(page.map((id) => keys.meta(id)));
+    const objects = page.flatMap((objectId, i) => {
+      const raw = metas[i];
+      return raw === undefined ? [] : [{ objectId, ...decodeMeta(raw.toString('utf8')) }];
+    });
+    return { objects, nextCursor: more ? (page[page.length - 1] ?? '') : '' };
+  }
+
+  /**
+   * Commits a write in one batch: the new meta, the PG entry, and the crcs of the blocks from
+   * `firstBlock` on that it wrote (merged into their groups, trimmed to the new size; groups
+   * past it go).
+   */
+  async commitWrite(
+    objectId: string,
+    old: ObjectMeta | undefined,
+    meta: ObjectMeta,
+    firstBlock: number,
+    crcs: Uint32Array,
+  ): Promise<void> {
+    const blocksTotal = Math.ceil(meta.size / this.blockBytes);
+    const oldBlocks = Math.ceil((old?.size ?? 0) / this.blockBytes);
+    const lastTouched = firstBlock + crcs.length - 1;
+    const firstGroup = Math.floor(firstBlock / CRC_GROUP_BLOCKS);
+    const lastGroup = Math.floor(Math.max(lastTouched, blocksTotal - 1, 0) / CRC_GROUP_BLOCKS);
+    // A new object has no crc groups yet (delete removes them with the meta): nothing to merge.
+    const existing = old
+      ? await this.groups(objectId, firstGroup * CRC_GROUP_BLOCKS, lastGroup * CRC_GROUP_BLOCKS)
+      : new Map<number, Uint32Array>();
+    const batch = this.db.batch();
+    const written = new Map<number, Uint32Array>();
+    batch.put(keys.meta(objectId), Buffer.from(encodeMeta(meta)));
+    if (old && (old.poolId !== meta.poolId || old.pg !== meta.pg))
+      batch.del(keys.pgEntry(old.poolId, old.pg, objectId));
+    batch.put(keys.pgEntry(meta.poolId, meta.pg, objectId), Buffer.alloc(0));
+    for (let g = firstGroup; g <= lastGroup; g++) {
+      const groupStart = g * CRC_GROUP_BLOCKS;
+      const length = Math.min(CRC_GROUP_BLOCKS, blocksTotal - groupStart);
+      if (length <= 0) break;
+      const group = new Uint32Array(length);
+      const prior = existing.get(g);
+      if (prior) group.set(prior.subarray(0, length));
+      for (
+        let b = Math.max(firstBlock, groupStart);
+        b <= Math.min(lastTouched, groupStart + length - 1);
+        b++
+      ) {
+        group[b - groupStart] = crcs[b - firstBlock]!;
+      }
+      batch.put(keys.crcGroup(objectId, g), encodeCrcs(group));
+      written.set(g, group);
+    }
+    const oldLastGroup = Math.floor((oldBlocks - 1) / CRC_GROUP_BLOCKS);
+    for (let g = Math.max(Math.ceil(blocksTotal / CRC_GROUP_BLOCKS), 0); g <= oldLastGroup; g++) {
+      batch.del(keys.crcGroup(objectId, g));
+    }
+    this.cache.changed(objectId);
+    await batch.write();
+    this.cache.remember(objectId, meta, written);
+  }
+
+  /** Replaces an object's meta record (its blocks and crcs stay). */
+  async putMeta(objectId: string, meta: ObjectMeta): Promise<void> {
+    await this.cache.rewriting(objectId, () =>
+      this.db.put(keys.meta(objectId), Buffer.from(encodeMeta(meta))),
+    );
+  }
+
+  /** Removes every record of an object: its meta, its PG entry and its crcs. */
+  async remove(objectId: string, meta: ObjectMeta): Promise<void> {
+    const batch = this.db
+      .batch()
+      .del(keys.meta(objectId))
+      .del(keys.pgEntry(meta.poolId, meta.pg, objectId));
+    for await (const key of this.db.keys({
+      gte: keys.crcPrefix(objectId),
+      lt: prefixEnd(keys.crcPrefix(objectId)),
+    })) {
+      batch.del(key);
+    }
+    await this.cache.rewriting(objectId, () => batch.write());
+  }
+
+  /** Makes every change committed so far durable (one synced write through the database's log). */
+  async syncLog(): Promise<void> {
+    await this.db.put(keys.flushMarker, Buffer.from(String(Date.now())), { sync: true });
+  }
+}
