@@ -62,15 +62,17 @@ async function openOsts(config: Config, logger: Logger): Promise<OstHandle[]> {
   const handles: OstHandle[] = [];
   const knobs = startingKnobs(config);
   for (let i = 0; i < config['oss.osts']; i++) {
+    // The knobs come first: the store's own fault sites (a crash before an index commit, a failing fsync) are theirs.
+    const faults = new OstFaults((config['oss.faultSeed'] + i) >>> 0);
+    if (knobs) faults.set(knobs);
     const ost = await openOst({
       dir: join(config['oss.dataDir'], `ost${i}`),
       name: `ost${i}`,
       capacityBytes: config['oss.ostCapacityBytes'],
       fsync: config['oss.fsync'],
       directIo: config['oss.directIo'],
+      faults,
     });
-    const faults = new OstFaults((config['oss.faultSeed'] + i) >>> 0);
-    if (knobs) faults.set(knobs);
     handles.push({ ost, faults });
     const { objectCount, usedBytes, directIo } = ost.usage();
     logger.info({ ost: ost.name, id: ost.id, objects: objectCount, usedBytes, directIo }, 'OST open');

@@ -1,8 +1,13 @@
 // Simulation knobs of one OST, on the real request path: added latency,
-// a bandwidth cap, failure rates, corrupt reads and hang. Each OST has its own
-// seeded generator so a test that sets `seed` sees the same decisions again.
+// a bandwidth cap, failure rates, corrupt reads and hang; and two fault sites
+// inside the store's own path (StoreFaultSites): a crash after a write's data
+// reached its file but before its index commit, and a failing fsync. Each OST
+// has its own seeded generator so a test that sets `seed` sees the same
+// decisions again.
+import { writeSync } from 'node:fs';
 import { StripeError } from '../common/errors.js';
 import { type Random, seededRandom } from '../common/random.js';
+import type { StoreFaultSites } from './store/index.js';
 
 export interface FaultKnobs {
   latencyMs?: number;
@@ -12,6 +17,10 @@ export interface FaultKnobs {
   writeFailRate?: number;
   corruptReadRate?: number;
   hang?: boolean;
+  /** Fraction of writes that kill the OSS process (SIGKILL) once their data is written, before their index commit. */
+  crashBeforeCommitRate?: number;
+  /** Fraction of flushes whose fsync fails (EIO). */
+  fsyncFailRate?: number;
   seed?: number;
 }
 
@@ -23,6 +32,8 @@ const KNOB_NAMES = [
   'writeFailRate',
   'corruptReadRate',
   'hang',
+  'crashBeforeCommitRate',
+  'fsyncFailRate',
   'seed',
 ] as const;
 /** Longest added latency a knob may ask for. */
@@ -62,7 +73,14 @@ export function parseFaultKnobs(raw: unknown): FaultKnobs {
 
 const sleepMs = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export class OstFaults {
+/** A real crash: no cleanup, no finally, no flush of anything the process holds. */
+function killThisProcess(why: string): never {
+  writeSync(2, `${JSON.stringify({ level: 'fatal', msg: `fault site: ${why}`, pid: process.pid })}\n`);
+  process.kill(process.pid, 'SIGKILL');
+  throw new Error(`SIGKILL did not stop the process (${why})`);
+}
+
+export class OstFaults implements StoreFaultSites {
   private knobs: FaultKnobs = {};
   private random: Random;
   private bandwidthFreeAtMs = 0;
@@ -73,6 +91,8 @@ export class OstFaults {
     private readonly defaultSeed: number,
     /** How the latency knob waits (a test's clock advances instead). */
     private readonly sleep: (ms: number) => Promise<void> = sleepMs,
+    /** What the crash site does (a real SIGKILL of this process). */
+    private readonly crash: (why: string) => never = killThisProcess,
   ) {
     this.random = seededRandom(defaultSeed);
   }
@@ -131,6 +151,25 @@ export class OstFaults {
     this.bandwidthFreeAtMs = start + (bytes * 1000) / bw;
     const waitMs = this.bandwidthFreeAtMs - now;
     if (waitMs >= 1) await sleepMs(waitMs);
+  }
+
+  /** Store fault site: the write's data is in its file; its index commit is not made yet. */
+  dataWritten(objectId: string): void {
+    const rate = this.knobs.crashBeforeCommitRate;
+    if (rate && this.random.next() < rate)
+      this.crash(
+        `crashBeforeCommitRate: the data of a write to ${objectId} is written, its index commit is not`,
+      );
+  }
+
+  /** Store fault site: a flush is about to fsync the object's file; throws as a failing fsync does. */
+  beforeFsync(objectId: string): void {
+    const rate = this.knobs.fsyncFailRate;
+    if (rate && this.random.next() < rate)
+      throw Object.assign(new Error(`EIO: injected fsync failure of ${objectId} (fsyncFailRate)`), {
+        code: 'EIO',
+        syscall: 'fsync',
+      });
   }
 
   /**

@@ -155,6 +155,8 @@ interface FaultFlags extends JsonFlags {
   readFailRate?: string;
   writeFailRate?: string;
   corruptReadRate?: string;
+  crashBeforeCommitRate?: string;
+  fsyncFailRate?: string;
   hang?: boolean;
   seed?: string;
 }
@@ -168,6 +170,8 @@ export function faultBody(flags: FaultFlags): Record<string, number | boolean> {
     ['readFailRate', 'readFailRate'],
     ['writeFailRate', 'writeFailRate'],
     ['corruptReadRate', 'corruptReadRate'],
+    ['crashBeforeCommitRate', 'crashBeforeCommitRate'],
+    ['fsyncFailRate', 'fsyncFailRate'],
     ['seed', 'seed'],
   ];
   for (const [flag, field] of numeric) {
@@ -237,6 +241,11 @@ export function registerAdminCommands(program: Command): void {
     .option('--read-fail-rate <0..1>', 'fraction of reads that fail')
     .option('--write-fail-rate <0..1>', 'fraction of writes that fail')
     .option('--corrupt-read-rate <0..1>', 'fraction of reads returned corrupt')
+    .option(
+      '--crash-before-commit-rate <0..1>',
+      'fraction of writes that SIGKILL the OSS once their data is written, before their index commit',
+    )
+    .option('--fsync-fail-rate <0..1>', 'fraction of flushes whose fsync fails')
     .option('--hang', 'accept requests but never answer')
     .option('--seed <n>', 'seed of the knob generator')
     .action(async (id: string, flags: FaultFlags) => {

@@ -6,6 +6,8 @@
 //   c/<objectId>/<group, 8 hex>       -> crc32c of blocks group*CRC_GROUP_BLOCKS.. (u32 LE each)
 //   p/<pool, 8 hex>/<pg, 8 hex>/<id>  -> '' (ListObjects by placement group)
 //   s/flush                           -> a counter written with sync: true to fsync the log
+//   u/<objectId>                      -> '' (an fsync of the object failed: its flushes fail
+//                                        until it is written whole again or deleted)
 // Object ids hold no '/', so a prefix ending in '/' never matches a longer id.
 
 import type { ObjectMeta } from './object-store.js';
@@ -24,6 +26,8 @@ export const keys = {
     `p/${hex8(poolId)}/${hex8(pg)}/${objectId}`,
   pgPrefix: (poolId: number, pg: number): string => `p/${hex8(poolId)}/${hex8(pg)}/`,
   flushMarker: 's/flush',
+  unsynced: (objectId: string): string => `u/${objectId}`,
+  unsyncedPrefix: 'u/',
 } as const;
 
 /** Upper bound for a prefix range scan. */

@@ -13,8 +13,11 @@
 // - A read verifies every stored block before any of its bytes leave
 //   (OBJ_CHECKSUM), and refuses an object marked stale (OBJ_STALE).
 // - flush resolves only once every write acknowledged before it is durable
-//   (OBJ_NOT_DURABLE otherwise); without it a crash may lose a write, but
-//   never serves a write's bytes as another version's.
+//   (OBJ_NOT_DURABLE otherwise). Once making an object durable failed, its
+//   flushes keep failing until every byte of it was written again (or it
+//   was deleted): a later fsync succeeding says nothing of the pages lost.
+// - A crash may lose writes not flushed, but never serves a write's bytes
+//   as another version's, nor a write it did not commit as an object.
 
 export interface ObjectMeta {
   size: number;
@@ -79,6 +82,17 @@ export interface StoreUsage {
   /** Data bytes written with O_DIRECT and through the page cache since open. */
   directWriteBytes: number;
   pagedWriteBytes: number;
+}
+
+/**
+ * Fault sites on the store's own path, switched on by the OST's fault knobs (oss/faults.ts).
+ * A backend calls each at its point of no return; without knobs they do nothing.
+ */
+export interface StoreFaultSites {
+  /** A write's data is in place; the record that makes it the object's new version is not. */
+  dataWritten(objectId: string): void;
+  /** A flush is about to make the object's bytes durable; throws as a failing fsync does. */
+  beforeFsync(objectId: string): void;
 }
 
 export interface ObjectStore {

@@ -126,6 +126,7 @@ export class OstIndex {
     meta: ObjectMeta,
     firstBlock: number,
     crcs: Uint32Array,
+    clearUnsynced = false,
   ): Promise<void> {
     const blocksTotal = Math.ceil(meta.size / this.blockBytes);
     const oldBlocks = Math.ceil((old?.size ?? 0) / this.blockBytes);
@@ -163,6 +164,7 @@ export class OstIndex {
     for (let g = Math.max(Math.ceil(blocksTotal / CRC_GROUP_BLOCKS), 0); g <= oldLastGroup; g++) {
       batch.del(keys.crcGroup(objectId, g));
     }
+    if (clearUnsynced) batch.del(keys.unsynced(objectId));
     this.cache.changed(objectId);
     await batch.write();
     this.cache.remember(objectId, meta, written);
@@ -188,6 +190,19 @@ export class OstIndex {
       batch.del(key);
     }
     await this.cache.rewriting(objectId, () => batch.write());
+  }
+
+  /** Objects an fsync failed for (see markUnsynced). */
+  async unsynced(): Promise<Set<string>> {
+    const ids = new Set<string>();
+    const range = { gte: keys.unsyncedPrefix, lt: prefixEnd(keys.unsyncedPrefix) };
+    for await (const key of this.db.keys(range)) ids.add(key.slice(keys.unsyncedPrefix.length));
+    return ids;
+  }
+
+  /** Records, durably, that an fsync of the object failed: its flushes fail until it is written whole again. */
+  async markUnsynced(objectId: string): Promise<void> {
+    await this.db.put(keys.unsynced(objectId), Buffer.alloc(0), { sync: true });
   }
 
   /** Makes every change committed so far durable (one synced write through the database's log). */

@@ -28,6 +28,7 @@ import type {
   ObjectStore,
   ReadPiece,
   StoredObject,
+  StoreFaultSites,
   StoreUsage,
   WriteParams,
   WritePiece,
@@ -47,7 +48,11 @@ export interface OstOptions {
   blockBytes?: number;
   /** Write whole aligned blocks with O_DIRECT when the file system supports it. */
   directIo?: boolean;
+  /** The OST's fault knobs (oss/faults.ts); none by default. */
+  faults?: StoreFaultSites;
 }
+
+const NO_FAULTS: StoreFaultSites = { dataWritten: () => undefined, beforeFsync: () => undefined };
 
 const ID_FILE = 'ost-id.json';
 /** Fan-out folders under objects/ (see object-id.ts), created at open so writes never mkdir. */
@@ -64,6 +69,12 @@ export class Ost implements ObjectStore {
    * again whenever this OST comes back up.
    */
   private readonly staleObjects = new Set<string>();
+  /**
+   * Objects an fsync failed for, each with how far from offset 0 its bytes were written again since:
+   * their flushes fail (OBJ_NOT_DURABLE) until that reaches the size. Kept in the index too.
+   */
+  private unsynced = new Map<string, number>();
+  readonly faults: StoreFaultSites;
   readonly blockBytes: number;
   usedBytes = 0;
   objectCount = 0;
@@ -83,6 +94,7 @@ export class Ost implements ObjectStore {
   ) {
     this.objectsDir = join(opts.dir, 'objects');
     this.blockBytes = blockBytes;
+    this.faults = opts.faults ?? NO_FAULTS;
   }
 
   get name(): string {
@@ -103,6 +115,7 @@ export class Ost implements ObjectStore {
     const ost = new Ost(opts, await OstIndex.open(join(opts.dir, 'index'), blockBytes), blockBytes);
     ost.id = await readPersistedId(opts.dir);
     ost.directIo = opts.directIo === true && (await directIoWorks(opts.dir));
+    for (const id of await ost.index.unsynced()) ost.unsynced.set(id, 0);
     await ost.scan();
     await ost.refreshCapacity();
     return ost;
@@ -204,6 +217,7 @@ export class Ost implements ObjectStore {
       const meta = await this.index.meta(objectId);
       if (!meta) return false;
       await this.index.remove(objectId, meta);
+      this.unsynced.delete(objectId);
       this.readHandles.drop(this.pathOf(objectId));
       await rm(this.pathOf(objectId), { force: true });
       this.usedBytes -= meta.size;
@@ -236,13 +250,35 @@ export class Ost implements ObjectStore {
     return this.staleObjects.has(objectId);
   }
 
+  /** For an object an fsync failed for: how far from 0 its bytes are written again once a write of [offset, end) commits. */
+  rewrittenAfter(objectId: string, offset: number, end: number): number | undefined {
+    const done = this.unsynced.get(objectId);
+    if (done === undefined) return undefined;
+    return offset <= done ? Math.max(done, end) : done;
+  }
+
+  /** After that write committed: `upTo` undefined when it left every byte written again (the mark went with it). */
+  noteRewritten(objectId: string, upTo: number | undefined): void {
+    if (upTo === undefined) this.unsynced.delete(objectId);
+    else this.unsynced.set(objectId, upTo);
+  }
+
   /**
    * Makes every acknowledged write of the object durable: fsync its data, then the index log.
-   * Succeeds only after both: a file that will not open is OBJ_NOT_DURABLE, never a flush skipped.
+   * Succeeds only after both: a file that will not open or an fsync that fails is OBJ_NOT_DURABLE,
+   * never a flush skipped. A failed fsync marks the object (durably when the index still takes
+   * writes): Linux reports a writeback error once and may have dropped the pages, so a later fsync
+   * that succeeds proves nothing of them; its flushes fail until every byte was written again.
    */
   async flush(objectId: string): Promise<void> {
     await this.requireMeta(objectId);
     if (!this.opts.fsync) return;
+    if (this.unsynced.has(objectId))
+      throw notDurable(
+        this.name,
+        objectId,
+        'an earlier fsync of it failed; write it whole again or delete it',
+      );
     let fh: FileHandle;
     try {
       fh = await open(this.pathOf(objectId), 'r');
@@ -253,11 +289,20 @@ export class Ost implements ObjectStore {
       throw notDurable(this.name, objectId, 'its file would not open', err);
     }
     try {
+      this.faults.beforeFsync(objectId);
       await fh.sync();
+    } catch (err) {
+      this.unsynced.set(objectId, 0);
+      await this.index.markUnsynced(objectId).catch(() => undefined); // the mark in memory holds until restart
+      throw notDurable(this.name, objectId, 'fsync failed', err);
     } finally {
       await fh.close();
     }
-    await this.index.syncLog();
+    try {
+      await this.index.syncLog();
+    } catch (err) {
+      throw notDurable(this.name, objectId, 'the index log did not sync', err);
+    }
   }
 
   private assertOpen(): void {
@@ -272,12 +317,12 @@ export class Ost implements ObjectStore {
   }
 }
 
-function notDurable(ost: string, objectId: string, why: string, cause: unknown): StripeError {
-  return new StripeError(
-    'OBJ_NOT_DURABLE',
-    `${objectId} on ${ost} is not flushed: ${why} (${(cause as Error).message})`,
-    { objectId, ost },
-  );
+function notDurable(ost: string, objectId: string, why: string, cause?: unknown): StripeError {
+  const detail = cause === undefined ? '' : ` (${(cause as Error).message})`;
+  return new StripeError('OBJ_NOT_DURABLE', `${objectId} on ${ost} is not flushed: ${why}${detail}`, {
+    objectId,
+    ost,
+  });
 }
 
 /** One aligned O_DIRECT write to a scratch file: tmpfs and some others refuse it. */

@@ -1,8 +1,10 @@
 // WriteChunk on one OST. Order: verify each piece's crc before its bytes
 // touch the file, write data, check the declared crc of the whole chunk, then
-// commit meta + block crcs in one index batch. A crash before the batch leaves
-// the previous version (a new object is then missing, never wrong: debris is
-// removed at open; overwritten blocks fail their checksum on read).
+// commit meta + block crcs in one index batch. A crash before the batch (the
+// fault site dataWritten) leaves the previous version: a new object is then
+// missing, never wrong (debris is removed at open); blocks an overwrite
+// reached fail their checksum on read, so neither version is served from
+// them (test/oss/crash-sites.test.ts).
 import { constants, type FileHandle, open, rm } from 'node:fs/promises';
 import { StripeError } from '../../common/errors.js';
 import { checkRange } from '../object-id.js';
@@ -102,7 +104,11 @@ export async function writeObject(
       poolId: p.poolId,
       pg: p.pg,
     };
-    await ost.index.commitWrite(p.objectId, old, meta, builder.firstBlock, builder.finish());
+    ost.faults.dataWritten(p.objectId);
+    const rewritten = ost.rewrittenAfter(p.objectId, p.offset, end);
+    const whole = rewritten !== undefined && rewritten >= newSize;
+    await ost.index.commitWrite(p.objectId, old, meta, builder.firstBlock, builder.finish(), whole);
+    if (rewritten !== undefined) ost.noteRewritten(p.objectId, whole ? undefined : rewritten);
     ost.usedBytes += newSize - oldSize;
     if (!old) ost.objectCount++;
     return { objectSize: newSize, version: meta.version };

@@ -23,14 +23,14 @@ async function flipBit(dir: string, objectId: string, offset: number): Promise<v
 
 describeObjectStore('object files and a classic-level index, 4 KiB blocks', {
   blockBytes: 4096,
-  open: (dir, { capacityBytes }) =>
-    openOst({ dir, name: 'ost0', capacityBytes, fsync: true, blockBytes: 4096 }),
+  open: (dir, { capacityBytes, faults }) =>
+    openOst({ dir, name: 'ost0', capacityBytes, fsync: true, blockBytes: 4096, faults }),
   corrupt: flipBit,
 });
 
 describeObjectStore('object files and a classic-level index, 64 KiB blocks, O_DIRECT', {
   blockBytes: LIMITS.checksumBlockBytes,
-  open: (dir, { capacityBytes }) =>
-    openOst({ dir, name: 'ost0', capacityBytes, fsync: true, directIo: true }),
+  open: (dir, { capacityBytes, faults }) =>
+    openOst({ dir, name: 'ost0', capacityBytes, fsync: true, directIo: true, faults }),
   corrupt: flipBit,
 });

@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crc32c } from '../../common/checksum.js';
-import type { ObjectStore, WritePiece } from '../../oss/store/index.js';
+import type { ObjectStore, StoreFaultSites, WritePiece } from '../../oss/store/index.js';
 
 export interface StoreUnderTest {
   /** Block size the backend checksums (a write or read crossing one is the interesting case). */
   blockBytes: number;
-  open(dir: string, opts: { capacityBytes: number }): Promise<ObjectStore>;
+  open(dir: string, opts: { capacityBytes: number; faults: StoreFaultSites }): Promise<ObjectStore>;
   /** Flips one bit of the stored byte at `offset` of the object, as bit rot on the disk would. */
   corrupt(dir: string, objectId: string, offset: number): Promise<void>;
 }
@@ -32,23 +32,32 @@ async function* piecesOf(data: Buffer, pieceBytes: number, withCrc: boolean): As
 export function describeObjectStore(name: string, backend: StoreUnderTest): void {
   const B = backend.blockBytes;
   describe(`ObjectStore conformance: ${name}`, () => {
+    /** The fault sites every store here gets: a failing fsync while `fsyncFails` is set. */
+    let fsyncFails = false;
+    const faults: StoreFaultSites = {
+      dataWritten: () => undefined,
+      beforeFsync: (objectId) => {
+        if (fsyncFails) throw Object.assign(new Error(`EIO: fsync of ${objectId}`), { code: 'EIO' });
+      },
+    };
     const dirs: string[] = [];
     const stores: ObjectStore[] = [];
     afterEach(async () => {
+      fsyncFails = false;
       for (const s of stores.splice(0)) await s.close();
       for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
     });
     async function fresh(capacityBytes = 1 << 30): Promise<{ store: ObjectStore; dir: string }> {
       const dir = mkdtempSync(join(tmpdir(), 'stripefs-store-'));
       dirs.push(dir);
-      const store = await backend.open(dir, { capacityBytes });
+      const store = await backend.open(dir, { capacityBytes, faults });
       stores.push(store);
       return { store, dir };
     }
     async function reopen(dir: string, store: ObjectStore): Promise<ObjectStore> {
       stores.splice(stores.indexOf(store), 1);
       await store.close();
-      const again = await backend.open(dir, { capacityBytes: 1 << 30 });
+      const again = await backend.open(dir, { capacityBytes: 1 << 30, faults });
       stores.push(again);
       return again;
     }
@@ -329,6 +338,29 @@ export function describeObjectStore(name: string, backend: StoreUnderTest): void
       expect((await read(again, 'b')).equals(Buffer.concat([Buffer.alloc(5), b]))).toBe(true);
       expect(await again.stat('b')).toMatchObject({ size: 8, version: 4, pg: 7 });
       expect((await again.list(1, 3, '', 10)).objects.map((o) => o.objectId)).toEqual(['a']);
+    });
+
+    it('fails every flush after a failed fsync until the object is written whole again or deleted', async () => {
+      const { store, dir } = await fresh();
+      const data = randomBytes(3 * B);
+      await write(store, 'f', 0, data);
+      await write(store, 'g', 0, data);
+      fsyncFails = true;
+      expect(await failure(store.flush('f'))).toBe('OBJ_NOT_DURABLE');
+      expect(await failure(store.flush('g'))).toBe('OBJ_NOT_DURABLE');
+      fsyncFails = false;
+      expect(await failure(store.flush('f'))).toBe('OBJ_NOT_DURABLE');
+      expect((await read(store, 'f')).equals(data)).toBe(true);
+      const again = await reopen(dir, store);
+      expect(await failure(again.flush('f'))).toBe('OBJ_NOT_DURABLE');
+      // Written again from offset 0 on, in two writes with a gap-free order.
+      await write(again, 'f', 0, data.subarray(0, B));
+      expect(await failure(again.flush('f'))).toBe('OBJ_NOT_DURABLE');
+      await write(again, 'f', B, data.subarray(B));
+      await again.flush('f');
+      await again.delete('g');
+      await write(again, 'g', 0, data.subarray(0, 10));
+      await again.flush('g');
     });
 
     it('serializes writers of one object and never shows a reader a half-applied write', async () => {
