@@ -6,7 +6,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, normalize, relative } from 'node:path';
 import { expect, it } from 'vitest';
 
-const PRODUCTION = ['common', 'placement', 'mds', 'oss', 'client', 'cli', 'bench'];
+/** Every top-level folder of source but the tests, the generated code and the build. */
+const PRODUCTION = readdirSync('.', { withFileTypes: true })
+  .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+  .map((e) => e.name)
+  .filter((name) => !['node_modules', 'dist', 'test', 'proto', 'data'].includes(name));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
