@@ -165,101 +165,102 @@ function treeBytes(dir) {
   return bytes;
 }
 
+/** 1 MDS and OSS_COUNT OSSs of one OST each, in hosts h0.. and racks r0.., on free ports under `work`. */
+async function startCluster(work, procs) {
+  const mds = await startProcess({
+    script: 'dist/mds/main.js',
+    env: {
+      STRIPEFS_MDS_GRPC_PORT: '0',
+      STRIPEFS_MDS_ADMIN_PORT: '0',
+      STRIPEFS_MDS_DATA_DIR: join(work, 'mds'),
+      STRIPEFS_MDS_HEARTBEAT_INTERVAL_MS: '200',
+      STRIPEFS_MDS_HEARTBEAT_TIMEOUT_MS: '1000',
+    },
+  });
+  procs.push(mds);
+  const mdsAddress = `127.0.0.1:${mds.ready.grpcPort}`;
+  const adminUrl = `http://127.0.0.1:${mds.ready.adminPort}`;
+  for (let i = 0; i < OSS_COUNT; i++) {
+    const env = {
+      STRIPEFS_MDS: mdsAddress,
+      STRIPEFS_OSS_ID: `oss${i}`,
+      STRIPEFS_OSS_HOST: `h${i}`,
+      STRIPEFS_OSS_RACK: `r${i}`,
+      STRIPEFS_OSS_DATA_DIR: join(work, `oss${i}`),
+      STRIPEFS_OSS_OSTS: '1',
+      STRIPEFS_MDS_HEARTBEAT_INTERVAL_MS: '200',
+    };
+    procs.push(await startProcess({ script: 'dist/oss/main.js', env }));
+  }
+  await waitForOsts(adminUrl, OSS_COUNT);
+  return { mdsAddress, adminUrl };
+}
+
+/** The removed file's objects go through the destroy queue: waits until it is empty. */
+async function drainDestroyQueue(adminUrl) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while ((await (await fetch(`${adminUrl}/api/destroy-queue`)).json()).files > 0) {
+    if (Date.now() > deadline) throw new Error('destroy queue not drained');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** What the running cluster serves: pools, every namespace record, every file's and object's hash. */
+async function served(mdsAddress, adminUrl, ossProcs) {
+  const v1 = contract();
+  const cluster = (await (await fetch(`${adminUrl}/api/cluster`)).json()).map;
+  const pools = cluster.pools.map((p) => ({ id: p.id, pgCount: p.pgCount, rule: p.rule }));
+  const mds = new v1.MdsService(mdsAddress, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+  const namespace = await namespaceOf(mds);
+  mds.close();
+  const files = [];
+  const reader = await StripeClient.connect({ mds: mdsAddress, seed: 1 });
+  for (const r of namespace.filter((n) => n.attr.type === 'FILE_TYPE_FILE'))
+    files.push({ path: r.path, sha256: sha256(await reader.readFile(r.path)) });
+  await reader.close();
+  const osts = [];
+  for (const [i, proc] of ossProcs.entries()) {
+    const address = `127.0.0.1:${proc.ready.grpcPort}`;
+    const oss = new v1.OssService(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+    const id = proc.ready.osts[0].id;
+    osts.push({ oss: `oss${i}`, host: `h${i}`, ost: 'ost0', id, objects: await objectsOf(oss, id, pools) });
+    oss.close();
+  }
+  return { pools, namespace, files, osts };
+}
+
 async function main() {
   const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
   const writtenBy = { commit: git('rev-parse', 'HEAD'), dirtyTree: dirty, node: process.version };
   const work = mkdtempSync(join(tmpdir(), 'stripefs-fixtures-'));
   const procs = [];
-  const v1 = contract();
   try {
-    const mdsProc = await startProcess({
-      script: 'dist/mds/main.js',
-      env: {
-        STRIPEFS_MDS_GRPC_PORT: '0',
-        STRIPEFS_MDS_ADMIN_PORT: '0',
-        STRIPEFS_MDS_DATA_DIR: join(work, 'mds'),
-        STRIPEFS_MDS_HEARTBEAT_INTERVAL_MS: '200',
-        STRIPEFS_MDS_HEARTBEAT_TIMEOUT_MS: '1000',
-      },
-    });
-    procs.push(mdsProc);
-    const mdsAddress = `127.0.0.1:${mdsProc.ready.grpcPort}`;
-    const adminUrl = `http://127.0.0.1:${mdsProc.ready.adminPort}`;
-    for (let i = 0; i < OSS_COUNT; i++) {
-      const env = {
-        STRIPEFS_MDS: mdsAddress,
-        STRIPEFS_OSS_ID: `oss${i}`,
-        STRIPEFS_OSS_HOST: `h${i}`,
-        STRIPEFS_OSS_RACK: `r${i}`,
-        STRIPEFS_OSS_DATA_DIR: join(work, `oss${i}`),
-        STRIPEFS_OSS_OSTS: '1',
-        STRIPEFS_MDS_HEARTBEAT_INTERVAL_MS: '200',
-      };
-      procs.push(await startProcess({ script: 'dist/oss/main.js', env }));
-    }
-    await waitForOsts(adminUrl, OSS_COUNT);
+    const { mdsAddress, adminUrl } = await startCluster(work, procs);
     const client = await StripeClient.connect({ mds: mdsAddress, seed: 1 });
     try {
       await writeFiles(client);
     } finally {
       await client.close();
     }
-    // The removed file's objects go through the destroy queue: wait until it is empty.
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    while ((await (await fetch(`${adminUrl}/api/destroy-queue`)).json()).files > 0) {
-      if (Date.now() > deadline) throw new Error('destroy queue not drained');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const cluster = (await (await fetch(`${adminUrl}/api/cluster`)).json()).map;
-    const pools = cluster.pools.map((p) => ({ id: p.id, pgCount: p.pgCount, rule: p.rule }));
-    const mds = new v1.MdsService(mdsAddress, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
-    const namespace = await namespaceOf(mds);
-    const files = [];
-    const reader = await StripeClient.connect({ mds: mdsAddress, seed: 1 });
-    for (const r of namespace.filter((n) => n.attr.type === 'FILE_TYPE_FILE'))
-      files.push({ path: r.path, sha256: sha256(await reader.readFile(r.path)) });
-    await reader.close();
-    mds.close();
-    const osts = [];
-    for (let i = 0; i < OSS_COUNT; i++) {
-      const ready = procs[i + 1].ready;
-      const oss = new v1.OssService(
-        `127.0.0.1:${ready.grpcPort}`,
-        grpc.credentials.createInsecure(),
-        CLIENT_OPTIONS,
-      );
-      const ostId = ready.osts[0].id;
-      osts.push({
-        oss: `oss${i}`,
-        host: `h${i}`,
-        ost: 'ost0',
-        id: ostId,
-        objects: await objectsOf(oss, ostId, pools),
-      });
-      oss.close();
-    }
+    await drainDestroyQueue(adminUrl);
+    const state = await served(mdsAddress, adminUrl, procs.slice(1));
     // Servers stop cleanly (as after an orderly shutdown): the OSSs first, the MDS last.
     for (const p of procs.slice(1)) await p.stop();
     await procs[0].stop();
     rmSync(OUT, { recursive: true, force: true });
     copyTree(join(work, 'mds'), join(OUT, 'mds'));
     for (let i = 0; i < OSS_COUNT; i++) copyTree(join(work, `oss${i}`), join(OUT, `oss${i}`));
-    const manifest = {
-      about:
-        'Written by scripts/make-disk-fixtures.mjs; opened by test/oss/ and test/mds/disk-fixtures.test.ts',
-      writtenBy,
-      pools,
-      namespace,
-      files,
-      osts,
-    };
+    const about =
+      'Written by scripts/make-disk-fixtures.mjs; opened by test/oss/ and test/mds/disk-fixtures.test.ts';
+    const manifest = { about, writtenBy, ...state };
     writeFileSync(join(OUT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    const objects = state.osts.reduce((n, o) => n + o.objects.length, 0);
     console.log(
       `fixtures written to ${relative('.', OUT)} by ${writtenBy.commit}${dirty ? ' (uncommitted changes!)' : ''}: ` +
-        `${namespace.length} records, ${osts.reduce((n, o) => n + o.objects.length, 0)} objects, ${treeBytes(OUT)} bytes`,
+        `${state.namespace.length} records, ${objects} objects, ${treeBytes(OUT)} bytes`,
     );
   } finally {
-    // A process already gone is fine: the folder below is removed either way.
+    // Already stopped on success; on a failure none may outlive the script.
     for (const p of procs) await p.kill().catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
   }

@@ -188,6 +188,23 @@ export function faultBody(flags: FaultFlags): Record<string, number | boolean> {
   return body;
 }
 
+/** The options of `fault set`, one per knob (oss/faults.ts). */
+const FAULT_OPTIONS: [string, string][] = [
+  ['--latency-ms <ms>', 'added latency per request'],
+  ['--jitter-ms <ms>', 'random extra latency up to this'],
+  ['--bandwidth <bytes/s>', 'bandwidth cap'],
+  ['--read-fail-rate <0..1>', 'fraction of reads that fail'],
+  ['--write-fail-rate <0..1>', 'fraction of writes that fail'],
+  ['--corrupt-read-rate <0..1>', 'fraction of reads returned corrupt'],
+  [
+    '--crash-before-commit-rate <0..1>',
+    'fraction of writes that SIGKILL the OSS once their data is written, before their index commit',
+  ],
+  ['--fsync-fail-rate <0..1>', 'fraction of flushes whose fsync fails'],
+  ['--hang', 'accept requests but never answer'],
+  ['--seed <n>', 'seed of the knob generator'],
+];
+
 export function registerAdminCommands(program: Command): void {
   const withConnect = (command: Command) =>
     command
@@ -234,27 +251,15 @@ export function registerAdminCommands(program: Command): void {
   const fault = program
     .command('fault')
     .description('simulation knobs of one OST: latency, bandwidth, failures, hang');
-  withConnect(fault.command('set <ost>').description('set fault knobs on an OST'))
-    .option('--latency-ms <ms>', 'added latency per request')
-    .option('--jitter-ms <ms>', 'random extra latency up to this')
-    .option('--bandwidth <bytes/s>', 'bandwidth cap')
-    .option('--read-fail-rate <0..1>', 'fraction of reads that fail')
-    .option('--write-fail-rate <0..1>', 'fraction of writes that fail')
-    .option('--corrupt-read-rate <0..1>', 'fraction of reads returned corrupt')
-    .option(
-      '--crash-before-commit-rate <0..1>',
-      'fraction of writes that SIGKILL the OSS once their data is written, before their index commit',
-    )
-    .option('--fsync-fail-rate <0..1>', 'fraction of flushes whose fsync fails')
-    .option('--hang', 'accept requests but never answer')
-    .option('--seed <n>', 'seed of the knob generator')
-    .action(async (id: string, flags: FaultFlags) => {
-      const ostNumber = ostId(id);
-      const url = `${await ossAdminOf(flags, ostNumber)}/api/osts/${ostNumber}/faults`;
-      const result = await adminRequest<unknown>(url, 'PUT', faultBody(flags));
-      if (flags.json) return printJson(result);
-      process.stdout.write(`ost${ostNumber} faults set: ${JSON.stringify(faultBody(flags))}\n`);
-    });
+  const set = withConnect(fault.command('set <ost>').description('set fault knobs on an OST'));
+  for (const [flag, help] of FAULT_OPTIONS) set.option(flag, help);
+  set.action(async (id: string, flags: FaultFlags) => {
+    const ostNumber = ostId(id);
+    const url = `${await ossAdminOf(flags, ostNumber)}/api/osts/${ostNumber}/faults`;
+    const result = await adminRequest<unknown>(url, 'PUT', faultBody(flags));
+    if (flags.json) return printJson(result);
+    process.stdout.write(`ost${ostNumber} faults set: ${JSON.stringify(faultBody(flags))}\n`);
+  });
   withConnect(fault.command('clear <ost>').description('clear every fault knob of an OST')).action(
     async (id: string, flags: JsonFlags) => {
       const ostNumber = ostId(id);

@@ -63,24 +63,7 @@ export async function writeObject(
     }
     const fileWriter = new FileWriter(fh, direct);
     writer = fileWriter;
-    let received = 0;
-    for await (const piece of pieces) {
-      if (received + piece.data.length > p.length) {
-        piece.release?.();
-        throw new StripeError('REQ_INVALID', 'more data than the header declared');
-      }
-      const crc = builder.addBytes(piece.data, true);
-      if (piece.crc !== undefined && crc !== piece.crc) {
-        piece.release?.();
-        throw new StripeError(
-          'OBJ_WRITE_CHECKSUM',
-          `piece at ${p.offset + received} of ${p.objectId} arrived corrupt`,
-        );
-      }
-      if (piece.release) await fileWriter.appendOwned(piece.data, p.offset + received, piece.release);
-      else await fileWriter.append(piece.data, p.offset + received);
-      received += piece.data.length;
-    }
+    const received = await receive(p, pieces, builder, fileWriter);
     try {
       await fileWriter.finish();
     } finally {
@@ -97,21 +80,8 @@ export async function writeObject(
     }
     if (tailBlock) builder.addBytes(tailBlock.subarray(end % B), false);
     if (newSize < oldSize) await fh.truncate(newSize);
-    const meta: ObjectMeta = {
-      size: newSize,
-      version: (old?.version ?? 0) + 1,
-      mtimeMs: Date.now(),
-      poolId: p.poolId,
-      pg: p.pg,
-    };
-    ost.faults.dataWritten(p.objectId);
-    const rewritten = ost.rewrittenAfter(p.objectId, p.offset, end);
-    const whole = rewritten !== undefined && rewritten >= newSize;
-    await ost.index.commitWrite(p.objectId, old, meta, builder.firstBlock, builder.finish(), whole);
-    if (rewritten !== undefined) ost.noteRewritten(p.objectId, whole ? undefined : rewritten);
-    ost.usedBytes += newSize - oldSize;
-    if (!old) ost.objectCount++;
-    return { objectSize: newSize, version: meta.version };
+    const version = await commit(ost, p, old, newSize, builder);
+    return { objectSize: newSize, version };
   } catch (err) {
     // No write may land after the cleanup below (or after the file is closed).
     await writer?.abandon().catch(() => undefined);
@@ -132,4 +102,58 @@ export async function writeObject(
     await fh?.close().catch(() => undefined);
     release();
   }
+}
+
+/** Checks each piece against its crc before its bytes go to the file, and writes it; returns the bytes received. */
+async function receive(
+  p: WriteParams,
+  pieces: AsyncIterable<WritePiece>,
+  builder: BlockCrcBuilder,
+  fileWriter: FileWriter,
+): Promise<number> {
+  let received = 0;
+  for await (const piece of pieces) {
+    if (received + piece.data.length > p.length) {
+      piece.release?.();
+      throw new StripeError('REQ_INVALID', 'more data than the header declared');
+    }
+    const crc = builder.addBytes(piece.data, true);
+    if (piece.crc !== undefined && crc !== piece.crc) {
+      piece.release?.();
+      throw new StripeError(
+        'OBJ_WRITE_CHECKSUM',
+        `piece at ${p.offset + received} of ${p.objectId} arrived corrupt`,
+      );
+    }
+    if (piece.release) await fileWriter.appendOwned(piece.data, p.offset + received, piece.release);
+    else await fileWriter.append(piece.data, p.offset + received);
+    received += piece.data.length;
+  }
+  return received;
+}
+
+/** The data is in the file: makes it the object's next version in one index batch; returns that version. */
+async function commit(
+  ost: Ost,
+  p: WriteParams,
+  old: ObjectMeta | undefined,
+  newSize: number,
+  builder: BlockCrcBuilder,
+): Promise<number> {
+  const meta: ObjectMeta = {
+    size: newSize,
+    version: (old?.version ?? 0) + 1,
+    mtimeMs: Date.now(),
+    poolId: p.poolId,
+    pg: p.pg,
+  };
+  ost.faults.dataWritten(p.objectId);
+  // An object an fsync failed for is durable again once every byte of it was written again.
+  const rewritten = ost.rewrittenAfter(p.objectId, p.offset, p.offset + p.length);
+  const whole = rewritten !== undefined && rewritten >= newSize;
+  await ost.index.commitWrite(p.objectId, old, meta, builder.firstBlock, builder.finish(), whole);
+  if (rewritten !== undefined) ost.noteRewritten(p.objectId, whole ? undefined : rewritten);
+  ost.usedBytes += newSize - (old?.size ?? 0);
+  if (!old) ost.objectCount++;
+  return meta.version;
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crc32c } from '../../common/checksum.js';
-import type { ObjectStore, StoreFaultSites, WritePiece } from '../../oss/store/index.js';
+import type { ObjectStore, StoreFaultSites, WritePiece, WriteResult } from '../../oss/store/index.js';
 
 export interface StoreUnderTest {
   /** Block size the backend checksums (a write or read crossing one is the interesting case). */
@@ -29,357 +29,419 @@ async function* piecesOf(data: Buffer, pieceBytes: number, withCrc: boolean): As
   }
 }
 
-export function describeObjectStore(name: string, backend: StoreUnderTest): void {
-  const B = backend.blockBytes;
-  describe(`ObjectStore conformance: ${name}`, () => {
-    /** The fault sites every store here gets: a failing fsync while `fsyncFails` is set. */
-    let fsyncFails = false;
-    const faults: StoreFaultSites = {
-      dataWritten: () => undefined,
-      beforeFsync: (objectId) => {
-        if (fsyncFails) throw Object.assign(new Error(`EIO: fsync of ${objectId}`), { code: 'EIO' });
-      },
-    };
-    const dirs: string[] = [];
-    const stores: ObjectStore[] = [];
-    afterEach(async () => {
-      fsyncFails = false;
-      for (const s of stores.splice(0)) await s.close();
-      for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-    });
-    async function fresh(capacityBytes = 1 << 30): Promise<{ store: ObjectStore; dir: string }> {
+type WriteOptions = {
+  truncate?: boolean;
+  pg?: number;
+  declaredCrc?: number;
+  pieceBytes?: number;
+  pieceCrcs?: boolean;
+};
+
+/** What each scenario gets: fresh stores in temporary folders (closed and removed after it), and helpers. */
+interface Harness {
+  B: number;
+  fresh(capacityBytes?: number): Promise<{ store: ObjectStore; dir: string }>;
+  reopen(dir: string, store: ObjectStore): Promise<ObjectStore>;
+  write(
+    store: ObjectStore,
+    objectId: string,
+    offset: number,
+    data: Buffer,
+    opts?: WriteOptions,
+  ): Promise<WriteResult>;
+  read(store: ObjectStore, objectId: string, offset?: number, length?: number): Promise<Buffer>;
+  /** The code a call fails with, or 'resolved'. */
+  failure(p: Promise<unknown>): Promise<string>;
+  corrupt(dir: string, objectId: string, offset: number): Promise<void>;
+  setFsyncFails(fails: boolean): void;
+}
+
+function write(store: ObjectStore, objectId: string, offset: number, data: Buffer, opts: WriteOptions = {}) {
+  return store.write(
+    {
+      objectId,
+      poolId: 1,
+      pg: opts.pg ?? 7,
+      offset,
+      length: data.length,
+      declaredCrc: opts.declaredCrc ?? crc32c(data),
+      truncate: opts.truncate ?? false,
+    },
+    piecesOf(data, opts.pieceBytes ?? 100_000, opts.pieceCrcs ?? true),
+  );
+}
+
+async function read(store: ObjectStore, objectId: string, offset = 0, length = 1 << 30): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = -1;
+  for await (const span of store.readSpans(objectId, offset, length, (s) => {
+    size = s;
+  })) {
+    for (const piece of span) {
+      // Every piece carries the crc of its own bytes (the end-to-end check relies on it).
+      expect(piece.crc).toBe(crc32c(piece.data));
+      parts.push(Buffer.from(piece.data));
+    }
+    span[span.length - 1]?.release?.();
+  }
+  expect(size).toBeGreaterThanOrEqual(0);
+  return Buffer.concat(parts);
+}
+
+/** Stores opened by a harness, closed and removed after each scenario. */
+function harnessOf(backend: StoreUnderTest): Harness {
+  let fsyncFails = false;
+  const faults: StoreFaultSites = {
+    dataWritten: () => undefined,
+    beforeFsync: (objectId) => {
+      if (fsyncFails) throw Object.assign(new Error(`EIO: fsync of ${objectId}`), { code: 'EIO' });
+    },
+  };
+  const dirs: string[] = [];
+  const stores: ObjectStore[] = [];
+  afterEach(async () => {
+    fsyncFails = false;
+    for (const s of stores.splice(0)) await s.close();
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const open = async (dir: string, capacityBytes: number) => {
+    const store = await backend.open(dir, { capacityBytes, faults });
+    stores.push(store);
+    return store;
+  };
+  return {
+    B: backend.blockBytes,
+    fresh: async (capacityBytes = 1 << 30) => {
       const dir = mkdtempSync(join(tmpdir(), 'stripefs-store-'));
       dirs.push(dir);
-      const store = await backend.open(dir, { capacityBytes, faults });
-      stores.push(store);
-      return { store, dir };
-    }
-    async function reopen(dir: string, store: ObjectStore): Promise<ObjectStore> {
+      return { store: await open(dir, capacityBytes), dir };
+    },
+    reopen: async (dir, store) => {
       stores.splice(stores.indexOf(store), 1);
       await store.close();
-      const again = await backend.open(dir, { capacityBytes: 1 << 30, faults });
-      stores.push(again);
-      return again;
-    }
-    const write = (
-      store: ObjectStore,
-      objectId: string,
-      offset: number,
-      data: Buffer,
-      opts: {
-        truncate?: boolean;
-        pg?: number;
-        declaredCrc?: number;
-        pieceBytes?: number;
-        pieceCrcs?: boolean;
-      } = {},
-    ) =>
-      store.write(
-        {
-          objectId,
-          poolId: 1,
-          pg: opts.pg ?? 7,
-          offset,
-          length: data.length,
-          declaredCrc: opts.declaredCrc ?? crc32c(data),
-          truncate: opts.truncate ?? false,
-        },
-        piecesOf(data, opts.pieceBytes ?? 100_000, opts.pieceCrcs ?? true),
-      );
-    async function read(store: ObjectStore, objectId: string, offset = 0, length = 1 << 30): Promise<Buffer> {
-      const parts: Buffer[] = [];
-      let size = -1;
-      for await (const span of store.readSpans(objectId, offset, length, (s) => {
-        size = s;
-      })) {
-        for (const piece of span) {
-          // Every piece carries the crc of its own bytes (the end-to-end check relies on it).
-          expect(piece.crc).toBe(crc32c(piece.data));
-          parts.push(Buffer.from(piece.data));
-        }
-        span[span.length - 1]?.release?.();
-      }
-      expect(size).toBeGreaterThanOrEqual(0);
-      return Buffer.concat(parts);
-    }
-    const failure = (p: Promise<unknown>) => p.then(() => 'resolved', codeOf);
+      return open(dir, 1 << 30);
+    },
+    write,
+    read,
+    failure: (p) => p.then(() => 'resolved', codeOf),
+    corrupt: (dir, objectId, offset) => backend.corrupt(dir, objectId, offset),
+    setFsyncFails: (fails) => {
+      fsyncFails = fails;
+    },
+  };
+}
 
-    it('reads back what was written, piece sizes and block boundaries notwithstanding', async () => {
-      const { store } = await fresh();
-      const data = randomBytes(3 * B + 123);
-      expect(await write(store, 'a', 0, data, { pieceBytes: 777 })).toEqual({
-        objectSize: data.length,
-        version: 1,
-      });
-      expect((await read(store, 'a')).equals(data)).toBe(true);
-      for (const [offset, length] of [
-        [0, 1],
-        [B - 1, 2],
-        [B, B],
-        [B + 5, 2 * B],
-        [data.length - 1, 10],
-        [data.length, 10],
-      ] as const) {
-        const got = await read(store, 'a', offset, length);
-        expect(got.equals(data.subarray(offset, offset + length)), `${offset}+${length}`).toBe(true);
-      }
-      expect(await failure(read(store, 'a', data.length + 1, 1))).toBe('OBJ_RANGE');
-      const meta = await store.stat('a');
-      expect(meta).toMatchObject({ size: data.length, version: 1, poolId: 1, pg: 7 });
-      expect(store.usage()).toMatchObject({ objectCount: 1, usedBytes: data.length });
-    });
+async function readsBack(h: Harness): Promise<void> {
+  const { B, fresh, write, read, failure } = h;
+  const { store } = await fresh();
+  const data = randomBytes(3 * B + 123);
+  expect(await write(store, 'a', 0, data, { pieceBytes: 777 })).toEqual({
+    objectSize: data.length,
+    version: 1,
+  });
+  expect((await read(store, 'a')).equals(data)).toBe(true);
+  for (const [offset, length] of [
+    [0, 1],
+    [B - 1, 2],
+    [B, B],
+    [B + 5, 2 * B],
+    [data.length - 1, 10],
+    [data.length, 10],
+  ] as const) {
+    const got = await read(store, 'a', offset, length);
+    expect(got.equals(data.subarray(offset, offset + length)), `${offset}+${length}`).toBe(true);
+  }
+  expect(await failure(read(store, 'a', data.length + 1, 1))).toBe('OBJ_RANGE');
+  const meta = await store.stat('a');
+  expect(meta).toMatchObject({ size: data.length, version: 1, poolId: 1, pg: 7 });
+  expect(store.usage()).toMatchObject({ objectCount: 1, usedBytes: data.length });
+}
 
-    it('counts writes in the version, grows, overwrites, truncates, and reads holes as zeros', async () => {
-      const { store } = await fresh();
-      const expected = Buffer.alloc(5 * B);
-      const head = randomBytes(B / 2);
-      await write(store, 'h', 0, head);
-      head.copy(expected, 0);
-      // Past the end: the gap is a hole.
-      const tail = randomBytes(B + 7);
-      const r2 = await write(store, 'h', 3 * B + 1, tail);
-      tail.copy(expected, 3 * B + 1);
-      expect(r2).toEqual({ objectSize: 4 * B + 8, version: 2 });
-      expect((await read(store, 'h')).equals(expected.subarray(0, 4 * B + 8))).toBe(true);
-      // Inside: bytes around the overwrite stay.
-      const mid = randomBytes(B);
-      await write(store, 'h', B / 4, mid);
-      mid.copy(expected, B / 4);
-      expect((await read(store, 'h')).equals(expected.subarray(0, 4 * B + 8))).toBe(true);
-      // Truncating: shorter, and what was past the new end reads as zeros once it grows again.
-      const short = randomBytes(B + 3);
-      expect(await write(store, 'h', 0, short, { truncate: true })).toEqual({
-        objectSize: B + 3,
-        version: 4,
-      });
-      expect((await read(store, 'h')).equals(short)).toBe(true);
-      expect(store.usage().usedBytes).toBe(B + 3);
-      const far = Buffer.from('far');
-      await write(store, 'h', 2 * B, far);
-      const regrown = Buffer.concat([short, Buffer.alloc(2 * B - short.length), far]);
-      expect((await read(store, 'h')).equals(regrown)).toBe(true);
-      // An empty truncating write empties it.
-      expect(await write(store, 'h', 0, Buffer.alloc(0), { truncate: true })).toEqual({
-        objectSize: 0,
-        version: 6,
-      });
-      expect((await read(store, 'h')).length).toBe(0);
-      expect(store.usage()).toMatchObject({ objectCount: 1, usedBytes: 0 });
-    });
+async function versionsAndHoles(h: Harness): Promise<void> {
+  const { B, fresh, write, read } = h;
+  const { store } = await fresh();
+  const expected = Buffer.alloc(5 * B);
+  const head = randomBytes(B / 2);
+  await write(store, 'h', 0, head);
+  head.copy(expected, 0);
+  // Past the end: the gap is a hole.
+  const tail = randomBytes(B + 7);
+  const r2 = await write(store, 'h', 3 * B + 1, tail);
+  tail.copy(expected, 3 * B + 1);
+  expect(r2).toEqual({ objectSize: 4 * B + 8, version: 2 });
+  expect((await read(store, 'h')).equals(expected.subarray(0, 4 * B + 8))).toBe(true);
+  // Inside: bytes around the overwrite stay.
+  const mid = randomBytes(B);
+  await write(store, 'h', B / 4, mid);
+  mid.copy(expected, B / 4);
+  expect((await read(store, 'h')).equals(expected.subarray(0, 4 * B + 8))).toBe(true);
+  // Truncating: shorter, and what was past the new end reads as zeros once it grows again.
+  const short = randomBytes(B + 3);
+  expect(await write(store, 'h', 0, short, { truncate: true })).toEqual({
+    objectSize: B + 3,
+    version: 4,
+  });
+  expect((await read(store, 'h')).equals(short)).toBe(true);
+  expect(store.usage().usedBytes).toBe(B + 3);
+  const far = Buffer.from('far');
+  await write(store, 'h', 2 * B, far);
+  const regrown = Buffer.concat([short, Buffer.alloc(2 * B - short.length), far]);
+  expect((await read(store, 'h')).equals(regrown)).toBe(true);
+  // An empty truncating write empties it.
+  expect(await write(store, 'h', 0, Buffer.alloc(0), { truncate: true })).toEqual({
+    objectSize: 0,
+    version: 6,
+  });
+  expect((await read(store, 'h')).length).toBe(0);
+  expect(store.usage()).toMatchObject({ objectCount: 1, usedBytes: 0 });
+}
 
-    it('keeps crcs right across a crc record boundary (more than 1,024 blocks)', async () => {
-      const { store } = await fresh();
-      const data = randomBytes(1030 * B + 11);
-      await write(store, 'big', 0, data, { pieceBytes: 1 << 20 });
-      const patch = randomBytes(3 * B);
-      await write(store, 'big', 1022 * B + 9, patch);
-      patch.copy(data, 1022 * B + 9);
-      expect((await read(store, 'big', 1020 * B, 12 * B)).equals(data.subarray(1020 * B, 1032 * B))).toBe(
-        true,
-      );
-      await write(store, 'big', 0, data.subarray(0, 1025 * B), { truncate: true });
-      expect((await read(store, 'big', 1023 * B)).equals(data.subarray(1023 * B, 1025 * B))).toBe(true);
-    });
+async function crcRecords(h: Harness): Promise<void> {
+  const { B, fresh, write, read } = h;
+  const { store } = await fresh();
+  const data = randomBytes(1030 * B + 11);
+  await write(store, 'big', 0, data, { pieceBytes: 1 << 20 });
+  const patch = randomBytes(3 * B);
+  await write(store, 'big', 1022 * B + 9, patch);
+  patch.copy(data, 1022 * B + 9);
+  expect((await read(store, 'big', 1020 * B, 12 * B)).equals(data.subarray(1020 * B, 1032 * B))).toBe(true);
+  await write(store, 'big', 0, data.subarray(0, 1025 * B), { truncate: true });
+  expect((await read(store, 'big', 1023 * B)).equals(data.subarray(1023 * B, 1025 * B))).toBe(true);
+}
 
-    it('refuses bad writes with a code and keeps what was stored', async () => {
-      const { store } = await fresh(10 * B);
-      const data = randomBytes(2 * B);
-      await write(store, 'k', 0, data);
-      // A piece whose bytes do not match its crc never reaches the object.
-      const bad = randomBytes(B);
-      const lying = store.write(
-        { objectId: 'k', poolId: 1, pg: 7, offset: 0, length: B, declaredCrc: crc32c(bad), truncate: false },
-        (async function* () {
-          yield { data: bad, crc: (crc32c(bad) + 1) >>> 0 };
-        })(),
-      );
-      expect(await failure(lying)).toBe('OBJ_WRITE_CHECKSUM');
-      expect((await read(store, 'k')).equals(data)).toBe(true);
-      // A new object refused for its declared crc is not there at all.
-      expect(await failure(write(store, 'n', 0, bad, { declaredCrc: 1 }))).toBe('OBJ_WRITE_CHECKSUM');
-      expect(await store.stat('n')).toBeUndefined();
-      // More or fewer bytes than declared.
-      const more = store.write(
-        { objectId: 'm', poolId: 1, pg: 7, offset: 0, length: 10, declaredCrc: 0, truncate: false },
-        piecesOf(randomBytes(20), 20, true),
-      );
-      expect(await failure(more)).toBe('REQ_INVALID');
-      const fewer = store.write(
-        { objectId: 'm', poolId: 1, pg: 7, offset: 0, length: 30, declaredCrc: 0, truncate: false },
-        piecesOf(randomBytes(20), 20, true),
-      );
-      expect(await failure(fewer)).toBe('REQ_INVALID');
-      expect(await store.stat('m')).toBeUndefined();
-      // Bad ids and ranges, and a full store.
-      expect(await failure(write(store, '../escape', 0, data))).toBe('OBJ_INVALID_ID');
-      expect(await failure(write(store, 'r', -1, data))).toBe('OBJ_RANGE');
-      expect(await failure(write(store, 'full', 0, randomBytes(9 * B)))).toBe('OBJ_NO_SPACE');
-      expect(store.usage()).toMatchObject({ objectCount: 1, usedBytes: 2 * B, capacityBytes: 10 * B });
-      expect(await store.stat('k')).toMatchObject({ size: 2 * B, version: 1 });
-    });
+async function refusesBadWrites(h: Harness): Promise<void> {
+  const { B, fresh, write, read, failure } = h;
+  const { store } = await fresh(10 * B);
+  const data = randomBytes(2 * B);
+  await write(store, 'k', 0, data);
+  // A piece whose bytes do not match its crc never reaches the object.
+  const bad = randomBytes(B);
+  const lying = store.write(
+    { objectId: 'k', poolId: 1, pg: 7, offset: 0, length: B, declaredCrc: crc32c(bad), truncate: false },
+    (async function* () {
+      yield { data: bad, crc: (crc32c(bad) + 1) >>> 0 };
+    })(),
+  );
+  expect(await failure(lying)).toBe('OBJ_WRITE_CHECKSUM');
+  expect((await read(store, 'k')).equals(data)).toBe(true);
+  // A new object refused for its declared crc is not there at all.
+  expect(await failure(write(store, 'n', 0, bad, { declaredCrc: 1 }))).toBe('OBJ_WRITE_CHECKSUM');
+  expect(await store.stat('n')).toBeUndefined();
+  // More or fewer bytes than declared.
+  const more = store.write(
+    { objectId: 'm', poolId: 1, pg: 7, offset: 0, length: 10, declaredCrc: 0, truncate: false },
+    piecesOf(randomBytes(20), 20, true),
+  );
+  expect(await failure(more)).toBe('REQ_INVALID');
+  const fewer = store.write(
+    { objectId: 'm', poolId: 1, pg: 7, offset: 0, length: 30, declaredCrc: 0, truncate: false },
+    piecesOf(randomBytes(20), 20, true),
+  );
+  expect(await failure(fewer)).toBe('REQ_INVALID');
+  expect(await store.stat('m')).toBeUndefined();
+  // Bad ids and ranges, and a full store.
+  expect(await failure(write(store, '../escape', 0, data))).toBe('OBJ_INVALID_ID');
+  expect(await failure(write(store, 'r', -1, data))).toBe('OBJ_RANGE');
+  expect(await failure(write(store, 'full', 0, randomBytes(9 * B)))).toBe('OBJ_NO_SPACE');
+  expect(store.usage()).toMatchObject({ objectCount: 1, usedBytes: 2 * B, capacityBytes: 10 * B });
+  expect(await store.stat('k')).toMatchObject({ size: 2 * B, version: 1 });
+}
 
-    it('never serves the bytes of a refused overwrite as the stored version', async () => {
-      const { store } = await fresh();
-      const data = randomBytes(3 * B);
-      await write(store, 'o', 0, data);
-      // Declared crc wrong, no piece crcs: the store learns it only after the bytes went down.
-      const other = randomBytes(2 * B);
-      expect(await failure(write(store, 'o', B / 2, other, { declaredCrc: 1, pieceCrcs: false }))).toBe(
-        'OBJ_WRITE_CHECKSUM',
-      );
-      expect(await store.stat('o')).toMatchObject({ size: 3 * B, version: 1 });
-      for (let block = 0; block < 3; block++) {
-        const got = await read(store, 'o', block * B, B).catch(codeOf);
-        if (typeof got === 'string') expect(got, `block ${block}`).toBe('OBJ_CHECKSUM');
-        else expect(got.equals(data.subarray(block * B, (block + 1) * B)), `block ${block}`).toBe(true);
-      }
-    });
+async function refusedOverwrite(h: Harness): Promise<void> {
+  const { B, fresh, write, read, failure } = h;
+  const { store } = await fresh();
+  const data = randomBytes(3 * B);
+  await write(store, 'o', 0, data);
+  // Declared crc wrong, no piece crcs: the store learns it only after the bytes went down.
+  const other = randomBytes(2 * B);
+  expect(await failure(write(store, 'o', B / 2, other, { declaredCrc: 1, pieceCrcs: false }))).toBe(
+    'OBJ_WRITE_CHECKSUM',
+  );
+  expect(await store.stat('o')).toMatchObject({ size: 3 * B, version: 1 });
+  for (let block = 0; block < 3; block++) {
+    const got = await read(store, 'o', block * B, B).catch(codeOf);
+    if (typeof got === 'string') expect(got, `block ${block}`).toBe('OBJ_CHECKSUM');
+    else expect(got.equals(data.subarray(block * B, (block + 1) * B)), `block ${block}`).toBe(true);
+  }
+}
 
-    it('finds a flipped bit on read', async () => {
-      const { store, dir } = await fresh();
-      const data = randomBytes(3 * B);
-      await write(store, 'rot', 0, data);
-      await backend.corrupt(dir, 'rot', B + 17);
-      expect(await failure(read(store, 'rot'))).toBe('OBJ_CHECKSUM');
-      expect((await read(store, 'rot', 0, B)).equals(data.subarray(0, B))).toBe(true);
-      expect((await read(store, 'rot', 2 * B, B)).equals(data.subarray(2 * B))).toBe(true);
-    });
+async function findsBitRot(h: Harness): Promise<void> {
+  const { B, fresh, write, read, failure } = h;
+  const { store, dir } = await fresh();
+  const data = randomBytes(3 * B);
+  await write(store, 'rot', 0, data);
+  await h.corrupt(dir, 'rot', B + 17);
+  expect(await failure(read(store, 'rot'))).toBe('OBJ_CHECKSUM');
+  expect((await read(store, 'rot', 0, B)).equals(data.subarray(0, B))).toBe(true);
+  expect((await read(store, 'rot', 2 * B, B)).equals(data.subarray(2 * B))).toBe(true);
+}
 
-    it('lists a PG by pages, follows an object to its new PG, and scans every object in id order', async () => {
-      const { store } = await fresh();
-      const ids = Array.from({ length: 25 }, (_, i) => `obj.${String(i).padStart(2, '0')}`);
-      for (const [i, id] of ids.entries()) await write(store, id, 0, Buffer.from(id), { pg: i % 2 });
-      const listPg = async (pg: number, limit: number) => {
-        const seen: string[] = [];
-        let cursor = '';
-        let pages = 0;
-        do {
-          const page = await store.list(1, pg, cursor, limit);
-          expect(page.objects.length).toBeLessThanOrEqual(limit);
-          seen.push(...page.objects.map((o) => o.objectId));
-          cursor = page.nextCursor;
-          pages++;
-        } while (cursor && pages < 100);
-        return seen;
-      };
-      const even = ids.filter((_, i) => i % 2 === 0);
-      expect(await listPg(0, 4)).toEqual(even);
-      expect(await listPg(1, 100)).toEqual(ids.filter((_, i) => i % 2 === 1));
-      const first = (await store.list(1, 0, '', 1)).objects[0];
-      expect(first).toMatchObject({ objectId: 'obj.00', size: 6, version: 1, poolId: 1, pg: 0 });
-      // A write under another PG moves the object's entry.
-      await write(store, 'obj.00', 0, Buffer.from('moved'), { pg: 1 });
-      expect(await listPg(0, 100)).toEqual(even.slice(1));
-      expect((await listPg(1, 100)).includes('obj.00')).toBe(true);
-      expect((await store.list(1, 5, '', 10)).objects).toEqual([]);
-      const scanned: string[] = [];
-      for await (const o of store.objects()) scanned.push(o.objectId);
-      expect(scanned).toEqual(ids);
-    });
+async function listsAndScans(h: Harness): Promise<void> {
+  const { fresh, write } = h;
+  const { store } = await fresh();
+  const ids = Array.from({ length: 25 }, (_, i) => `obj.${String(i).padStart(2, '0')}`);
+  for (const [i, id] of ids.entries()) await write(store, id, 0, Buffer.from(id), { pg: i % 2 });
+  const listPg = async (pg: number, limit: number) => {
+    const seen: string[] = [];
+    let cursor = '';
+    let pages = 0;
+    do {
+      const page = await store.list(1, pg, cursor, limit);
+      expect(page.objects.length).toBeLessThanOrEqual(limit);
+      seen.push(...page.objects.map((o) => o.objectId));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor && pages < 100);
+    return seen;
+  };
+  const even = ids.filter((_, i) => i % 2 === 0);
+  expect(await listPg(0, 4)).toEqual(even);
+  expect(await listPg(1, 100)).toEqual(ids.filter((_, i) => i % 2 === 1));
+  const first = (await store.list(1, 0, '', 1)).objects[0];
+  expect(first).toMatchObject({ objectId: 'obj.00', size: 6, version: 1, poolId: 1, pg: 0 });
+  // A write under another PG moves the object's entry.
+  await write(store, 'obj.00', 0, Buffer.from('moved'), { pg: 1 });
+  expect(await listPg(0, 100)).toEqual(even.slice(1));
+  expect((await listPg(1, 100)).includes('obj.00')).toBe(true);
+  expect((await store.list(1, 5, '', 10)).objects).toEqual([]);
+  const scanned: string[] = [];
+  for await (const o of store.objects()) scanned.push(o.objectId);
+  expect(scanned).toEqual(ids);
+}
 
-    it('deletes an object with every trace of it', async () => {
-      const { store } = await fresh();
-      const data = randomBytes(2 * B + 1);
-      await write(store, 'd', 0, data);
-      await write(store, 'keep', 0, data);
-      expect(await store.delete('d')).toBe(true);
-      expect(await store.delete('d')).toBe(false);
-      expect(await store.stat('d')).toBeUndefined();
-      expect(await failure(read(store, 'd'))).toBe('OBJ_NOT_FOUND');
-      expect(await failure(store.flush('d'))).toBe('OBJ_NOT_FOUND');
-      expect((await store.list(1, 7, '', 10)).objects.map((o) => o.objectId)).toEqual(['keep']);
-      expect(store.usage()).toMatchObject({ objectCount: 1, usedBytes: data.length });
-      // The same id again starts from nothing: version 1, no old bytes or crcs.
-      const small = Buffer.from('again');
-      expect(await write(store, 'd', 0, small)).toEqual({ objectSize: 5, version: 1 });
-      expect((await read(store, 'd')).equals(small)).toBe(true);
-    });
+async function deletes(h: Harness): Promise<void> {
+  const { B, fresh, write, read, failure } = h;
+  const { store } = await fresh();
+  const data = randomBytes(2 * B + 1);
+  await write(store, 'd', 0, data);
+  await write(store, 'keep', 0, data);
+  expect(await store.delete('d')).toBe(true);
+  expect(await store.delete('d')).toBe(false);
+  expect(await store.stat('d')).toBeUndefined();
+  expect(await failure(read(store, 'd'))).toBe('OBJ_NOT_FOUND');
+  expect(await failure(store.flush('d'))).toBe('OBJ_NOT_FOUND');
+  expect((await store.list(1, 7, '', 10)).objects.map((o) => o.objectId)).toEqual(['keep']);
+  expect(store.usage()).toMatchObject({ objectCount: 1, usedBytes: data.length });
+  // The same id again starts from nothing: version 1, no old bytes or crcs.
+  const small = Buffer.from('again');
+  expect(await write(store, 'd', 0, small)).toEqual({ objectSize: 5, version: 1 });
+  expect((await read(store, 'd')).equals(small)).toBe(true);
+}
 
-    it('takes a source version for a copy unless a write landed since', async () => {
-      const { store } = await fresh();
-      const { version } = await write(store, 'v', 0, Buffer.from('copy'));
-      expect(await store.adoptVersion('v', version, 9)).toBe(true);
-      expect((await store.stat('v'))?.version).toBe(9);
-      expect(await store.adoptVersion('v', version, 12)).toBe(false); // 9 is no longer what the copy wrote
-      expect(await store.adoptVersion('missing', 1, 5)).toBe(false);
-      expect(await store.adoptVersion('v', 9, 0)).toBe(false);
-      expect((await write(store, 'v', 0, Buffer.from('next'))).version).toBe(10);
-    });
+async function adoptsVersions(h: Harness): Promise<void> {
+  const { fresh, write } = h;
+  const { store } = await fresh();
+  const { version } = await write(store, 'v', 0, Buffer.from('copy'));
+  expect(await store.adoptVersion('v', version, 9)).toBe(true);
+  expect((await store.stat('v'))?.version).toBe(9);
+  expect(await store.adoptVersion('v', version, 12)).toBe(false); // 9 is no longer what the copy wrote
+  expect(await store.adoptVersion('missing', 1, 5)).toBe(false);
+  expect(await store.adoptVersion('v', 9, 0)).toBe(false);
+  expect((await write(store, 'v', 0, Buffer.from('next'))).version).toBe(10);
+}
 
-    it('refuses reads of a copy marked stale until it is cleared or deleted', async () => {
-      const { store } = await fresh();
-      const data = Buffer.from('stale bytes');
-      await write(store, 's', 0, data);
-      await write(store, 't', 0, data);
-      store.markStale(['s', 't']);
-      expect(await failure(read(store, 's'))).toBe('OBJ_STALE');
-      store.clearStale('s');
-      expect((await read(store, 's')).equals(data)).toBe(true);
-      await store.delete('t');
-      await write(store, 't', 0, data);
-      expect((await read(store, 't')).equals(data)).toBe(true);
-    });
+async function staleCopies(h: Harness): Promise<void> {
+  const { fresh, write, read, failure } = h;
+  const { store } = await fresh();
+  const data = Buffer.from('stale bytes');
+  await write(store, 's', 0, data);
+  await write(store, 't', 0, data);
+  store.markStale(['s', 't']);
+  expect(await failure(read(store, 's'))).toBe('OBJ_STALE');
+  store.clearStale('s');
+  expect((await read(store, 's')).equals(data)).toBe(true);
+  await store.delete('t');
+  await write(store, 't', 0, data);
+  expect((await read(store, 't')).equals(data)).toBe(true);
+}
 
-    it('flushes, and keeps everything across a close and reopen', async () => {
-      const { store, dir } = await fresh();
-      expect(store.id).toBeUndefined();
-      await store.assignId(42);
-      const a = randomBytes(B + 9);
-      const b = randomBytes(3);
-      await write(store, 'a', 0, a, { pg: 3 });
-      await write(store, 'b', 5, b);
-      await store.adoptVersion('b', 1, 4);
-      await store.flush('a');
-      await store.flush('b');
-      const again = await reopen(dir, store);
-      expect(again.id).toBe(42);
-      expect(again.usage()).toMatchObject({ objectCount: 2, usedBytes: a.length + 8 });
-      expect((await read(again, 'a')).equals(a)).toBe(true);
-      expect((await read(again, 'b')).equals(Buffer.concat([Buffer.alloc(5), b]))).toBe(true);
-      expect(await again.stat('b')).toMatchObject({ size: 8, version: 4, pg: 7 });
-      expect((await again.list(1, 3, '', 10)).objects.map((o) => o.objectId)).toEqual(['a']);
-    });
+async function persists(h: Harness): Promise<void> {
+  const { B, fresh, reopen, write, read } = h;
+  const { store, dir } = await fresh();
+  expect(store.id).toBeUndefined();
+  await store.assignId(42);
+  const a = randomBytes(B + 9);
+  const b = randomBytes(3);
+  await write(store, 'a', 0, a, { pg: 3 });
+  await write(store, 'b', 5, b);
+  await store.adoptVersion('b', 1, 4);
+  await store.flush('a');
+  await store.flush('b');
+  const again = await reopen(dir, store);
+  expect(again.id).toBe(42);
+  expect(again.usage()).toMatchObject({ objectCount: 2, usedBytes: a.length + 8 });
+  expect((await read(again, 'a')).equals(a)).toBe(true);
+  expect((await read(again, 'b')).equals(Buffer.concat([Buffer.alloc(5), b]))).toBe(true);
+  expect(await again.stat('b')).toMatchObject({ size: 8, version: 4, pg: 7 });
+  expect((await again.list(1, 3, '', 10)).objects.map((o) => o.objectId)).toEqual(['a']);
+}
 
-    it('fails every flush after a failed fsync until the object is written whole again or deleted', async () => {
-      const { store, dir } = await fresh();
-      const data = randomBytes(3 * B);
-      await write(store, 'f', 0, data);
-      await write(store, 'g', 0, data);
-      fsyncFails = true;
-      expect(await failure(store.flush('f'))).toBe('OBJ_NOT_DURABLE');
-      expect(await failure(store.flush('g'))).toBe('OBJ_NOT_DURABLE');
-      fsyncFails = false;
-      expect(await failure(store.flush('f'))).toBe('OBJ_NOT_DURABLE');
-      expect((await read(store, 'f')).equals(data)).toBe(true);
-      const again = await reopen(dir, store);
-      expect(await failure(again.flush('f'))).toBe('OBJ_NOT_DURABLE');
-      // Written again from offset 0 on, in two writes with a gap-free order.
-      await write(again, 'f', 0, data.subarray(0, B));
-      expect(await failure(again.flush('f'))).toBe('OBJ_NOT_DURABLE');
-      await write(again, 'f', B, data.subarray(B));
-      await again.flush('f');
-      await again.delete('g');
-      await write(again, 'g', 0, data.subarray(0, 10));
-      await again.flush('g');
-    });
+async function flushFailures(h: Harness): Promise<void> {
+  const { B, fresh, reopen, write, read, failure } = h;
+  const { store, dir } = await fresh();
+  const data = randomBytes(3 * B);
+  await write(store, 'f', 0, data);
+  await write(store, 'g', 0, data);
+  h.setFsyncFails(true);
+  expect(await failure(store.flush('f'))).toBe('OBJ_NOT_DURABLE');
+  expect(await failure(store.flush('g'))).toBe('OBJ_NOT_DURABLE');
+  h.setFsyncFails(false);
+  expect(await failure(store.flush('f'))).toBe('OBJ_NOT_DURABLE');
+  expect((await read(store, 'f')).equals(data)).toBe(true);
+  const again = await reopen(dir, store);
+  expect(await failure(again.flush('f'))).toBe('OBJ_NOT_DURABLE');
+  // Written again from offset 0 on, in two writes with a gap-free order.
+  await write(again, 'f', 0, data.subarray(0, B));
+  expect(await failure(again.flush('f'))).toBe('OBJ_NOT_DURABLE');
+  await write(again, 'f', B, data.subarray(B));
+  await again.flush('f');
+  await again.delete('g');
+  await write(again, 'g', 0, data.subarray(0, 10));
+  await again.flush('g');
+}
 
-    it('serializes writers of one object and never shows a reader a half-applied write', async () => {
-      const { store } = await fresh();
-      const versions = Array.from({ length: 6 }, (_, i) => Buffer.alloc(4 * B, i + 1));
-      await write(store, 'c', 0, versions[0]!);
-      const reads: Promise<void>[] = [];
-      const writes = versions.map((v) => write(store, 'c', 0, v));
-      for (let i = 0; i < 12; i++)
-        reads.push(
-          read(store, 'c').then((got) => {
-            // One write's bytes throughout: no block of another write, no checksum error.
-            expect(got.length).toBe(4 * B);
-            expect(got.every((byte) => byte === got[0])).toBe(true);
-          }),
-        );
-      const results = await Promise.all(writes);
-      await Promise.all(reads);
-      expect(results.map((r) => r.version).sort((x, y) => x - y)).toEqual([2, 3, 4, 5, 6, 7]);
-    });
+async function serializesWriters(h: Harness): Promise<void> {
+  const { B, fresh, write, read } = h;
+  const { store } = await fresh();
+  const versions = Array.from({ length: 6 }, (_, i) => Buffer.alloc(4 * B, i + 1));
+  await write(store, 'c', 0, versions[0]!);
+  const reads: Promise<void>[] = [];
+  const writes = versions.map((v) => write(store, 'c', 0, v));
+  for (let i = 0; i < 12; i++)
+    reads.push(
+      read(store, 'c').then((got) => {
+        // One write's bytes throughout: no block of another write, no checksum error.
+        expect(got.length).toBe(4 * B);
+        expect(got.every((byte) => byte === got[0])).toBe(true);
+      }),
+    );
+  const results = await Promise.all(writes);
+  await Promise.all(reads);
+  expect(results.map((r) => r.version).sort((x, y) => x - y)).toEqual([2, 3, 4, 5, 6, 7]);
+}
+
+const SCENARIOS: [string, (h: Harness) => Promise<void>][] = [
+  ['reads back what was written, piece sizes and block boundaries notwithstanding', readsBack],
+  ['counts writes in the version, grows, overwrites, truncates, and reads holes as zeros', versionsAndHoles],
+  ['keeps crcs right across a crc record boundary (more than 1,024 blocks)', crcRecords],
+  ['refuses bad writes with a code and keeps what was stored', refusesBadWrites],
+  ['never serves the bytes of a refused overwrite as the stored version', refusedOverwrite],
+  ['finds a flipped bit on read', findsBitRot],
+  ['lists a PG by pages, follows an object to its new PG, and scans every object in id order', listsAndScans],
+  ['deletes an object with every trace of it', deletes],
+  ['takes a source version for a copy unless a write landed since', adoptsVersions],
+  ['refuses reads of a copy marked stale until it is cleared or deleted', staleCopies],
+  ['flushes, and keeps everything across a close and reopen', persists],
+  [
+    'fails every flush after a failed fsync until the object is written whole again or deleted',
+    flushFailures,
+  ],
+  ['serializes writers of one object and never shows a reader a half-applied write', serializesWriters],
+];
+
+export function describeObjectStore(name: string, backend: StoreUnderTest): void {
+  describe(`ObjectStore conformance: ${name}`, () => {
+    const harness = harnessOf(backend);
+    for (const [title, scenario] of SCENARIOS) it(title, () => scenario(harness));
   });
 }
