@@ -12,18 +12,17 @@
 //   or deleted, while its acknowledged bytes still read back.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
 import { seededRandom, seedFromEnv } from '../../common/random.js';
 import { fanoutOf } from '../../oss/object-id.js';
-import { type FakeMds, startFakeMds } from './fake-mds.js';
-import { grpcRead, grpcWrite, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
+import { codeOf, settle } from '../helpers/errors.js';
+import { grpcRead, grpcWrite, ref, useOss } from './helpers.js';
 
 const seed = seedFromEnv();
 console.log(`crash-sites.test seed=${seed} (replay with STRIPEFS_SEED=${seed})`);
 const B = LIMITS.checksumBlockBytes;
-const codeOf = (e: unknown): string => (e as { code?: string }).code ?? String(e);
 
 function bytes(n: number, salt: number): Buffer {
   const random = seededRandom(seed + salt);
@@ -33,38 +32,27 @@ function bytes(n: number, salt: number): Buffer {
 }
 
 describe('OSS fault sites', () => {
-  let mds: FakeMds;
-  let oss: OssUnderTest;
-  const tmp = tempDir('stripefs-oss-crash-sites-');
+  const h = useOss('stripefs-oss-crash-sites-');
 
-  beforeAll(async () => {
-    mds = await startFakeMds();
-    oss = await startOss(mds, tmp.dir);
-  });
-  afterAll(async () => {
-    await oss?.stop();
-    await mds?.close();
-    tmp.remove();
-  });
-
-  const ostId = () => oss.ostIds[0]!;
-  const fileOf = (objectId: string) => join(tmp.dir, 'ost0', 'objects', fanoutOf(objectId), objectId);
+  const ostId = () => h.oss.ostIds[0]!;
+  const fileOf = (objectId: string) => join(h.dir, 'ost0', 'objects', fanoutOf(objectId), objectId);
   async function setKnobs(knobs: Record<string, number> | null): Promise<void> {
-    const res = await fetch(`${oss.adminUrl}/api/osts/${ostId()}/faults`, {
+    const res = await fetch(`${h.oss.adminUrl}/api/osts/${ostId()}/faults`, {
       method: knobs ? 'PUT' : 'DELETE',
       ...(knobs ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(knobs) } : {}),
     });
     expect(res.status, await res.clone().text()).toBe(200);
   }
+  /** The bytes, or the code the read failed with. */
   async function read(objectId: string, offset = 0, length = 1 << 30): Promise<Buffer | string> {
-    return grpcRead(oss.grpc, ref(ostId(), objectId), offset, length).then(
-      (r) => r.data,
-      (e: unknown) => codeOf(e),
-    );
+    const got = await settle(grpcRead(h.oss.grpc, ref(ostId(), objectId), offset, length));
+    return got.ok ? got.value.data : got.code;
   }
+  const flush = (objectId: string) => settle(call(h.oss.grpc, 'Flush', { ref: ref(ostId(), objectId) }));
+  const flushCode = (objectId: string) => codeOf(call(h.oss.grpc, 'Flush', { ref: ref(ostId(), objectId) }));
   /** The OST as its OSS counts it, against its own listing (objects and bytes). */
   async function counted(): Promise<{ objectCount: number; usedBytes: number }> {
-    const osts = (await (await fetch(`${oss.adminUrl}/api/osts`)).json()) as {
+    const osts = (await (await fetch(`${h.oss.adminUrl}/api/osts`)).json()) as {
       name: string;
       objectCount: number;
       usedBytes: number;
@@ -73,7 +61,7 @@ describe('OSS fault sites', () => {
     return { objectCount: ost0.objectCount, usedBytes: ost0.usedBytes };
   }
   async function listed(): Promise<{ objectCount: number; usedBytes: number }> {
-    const page = await call(oss.grpc, 'ListObjects', {
+    const page = await call(h.oss.grpc, 'ListObjects', {
       ostId: ostId(),
       poolId: 1,
       pg: 0,
@@ -88,31 +76,30 @@ describe('OSS fault sites', () => {
   /** Writes with the site armed; the OSS must die of it (the write is never acknowledged). */
   async function crashWriting(objectId: string, offset: number, data: Buffer): Promise<void> {
     await setKnobs({ crashBeforeCommitRate: 1, seed });
-    const answer = await grpcWrite(oss.grpc, ref(ostId(), objectId), offset, data).then(
+    // The process dies mid-call: the call fails however the channel reports it, never acknowledged.
+    const answer = await grpcWrite(h.oss.grpc, ref(ostId(), objectId), offset, data).then(
       () => 'acknowledged',
-      (e: unknown) => codeOf(e),
+      () => 'failed',
     );
-    expect(answer).not.toBe('acknowledged');
-    const exit = await oss.proc.exited;
+    expect(answer).toBe('failed');
+    const exit = await h.oss.proc.exited;
     expect(exit.signal).toBe('SIGKILL');
-    expect(oss.proc.stderrTail()).toContain('crashBeforeCommitRate');
-    oss.grpc.close();
-    oss.bulk.close();
-    oss = await startOss(mds, tmp.dir);
+    expect(h.oss.proc.stderrTail()).toContain('crashBeforeCommitRate');
+    await h.restart();
   }
 
   it('a crash between a write and its index commit leaves the OST consistent', async () => {
     const acked = new Map<string, Buffer>();
     for (let i = 0; i < 6; i++) {
       const data = bytes(B + 1000 * i, i);
-      await grpcWrite(oss.grpc, ref(ostId(), `acked.${i}`), 0, data);
+      await grpcWrite(h.oss.grpc, ref(ostId(), `acked.${i}`), 0, data);
       // Half are flushed; the others are only acknowledged (a process crash keeps those too).
-      if (i % 2 === 0) await call(oss.grpc, 'Flush', { ref: ref(ostId(), `acked.${i}`) });
+      if (i % 2 === 0) await call(h.oss.grpc, 'Flush', { ref: ref(ostId(), `acked.${i}`) });
       acked.set(`acked.${i}`, data);
     }
     const old = bytes(4 * B, 100);
-    await grpcWrite(oss.grpc, ref(ostId(), 'old'), 0, old);
-    await call(oss.grpc, 'Flush', { ref: ref(ostId(), 'old') });
+    await grpcWrite(h.oss.grpc, ref(ostId(), 'old'), 0, old);
+    await call(h.oss.grpc, 'Flush', { ref: ref(ostId(), 'old') });
     acked.set('old', old);
 
     // A new object: its data goes to a file of its own, and the process dies before the commit.
@@ -124,7 +111,7 @@ describe('OSS fault sites', () => {
 
     // An overwrite across three blocks of a flushed object.
     await crashWriting('old', B / 2, bytes(2 * B, 300));
-    const stat = await call(oss.grpc, 'StatObject', { ref: ref(ostId(), 'old') });
+    const stat = await call(h.oss.grpc, 'StatObject', { ref: ref(ostId(), 'old') });
     expect({ size: Number(stat.size), version: Number(stat.version) }).toEqual({ size: 4 * B, version: 1 });
     const answers: string[] = [];
     for (let block = 0; block < 4; block++) {
@@ -143,56 +130,49 @@ describe('OSS fault sites', () => {
     expect(await counted()).toEqual(await listed());
     for (const [id, data] of acked) if (id !== 'old') expect((await read(id)) as Buffer, id).toEqual(data);
     // Written again, the object is whole and its version moves on.
-    await grpcWrite(oss.grpc, ref(ostId(), 'old'), 0, old);
+    await grpcWrite(h.oss.grpc, ref(ostId(), 'old'), 0, old);
     expect((await read('old')) as Buffer).toEqual(old);
   });
 
   it('a failed fsync fails the flush, and every flush after it until the object is written whole', async () => {
     const first = bytes(3 * B, 400);
-    await grpcWrite(oss.grpc, ref(ostId(), 'sync'), 0, first);
-    await call(oss.grpc, 'Flush', { ref: ref(ostId(), 'sync') });
-    await grpcWrite(oss.grpc, ref(ostId(), 'other'), 0, first);
+    await grpcWrite(h.oss.grpc, ref(ostId(), 'sync'), 0, first);
+    await call(h.oss.grpc, 'Flush', { ref: ref(ostId(), 'sync') });
+    await grpcWrite(h.oss.grpc, ref(ostId(), 'other'), 0, first);
     const patch = bytes(B, 401);
-    await grpcWrite(oss.grpc, ref(ostId(), 'sync'), B, patch);
+    await grpcWrite(h.oss.grpc, ref(ostId(), 'sync'), B, patch);
     const expected = Buffer.from(first);
     patch.copy(expected, B);
 
     await setKnobs({ fsyncFailRate: 1, seed });
-    const failed = await call(oss.grpc, 'Flush', { ref: ref(ostId(), 'sync') }).catch((e: unknown) => e);
-    expect(codeOf(failed)).toBe('OBJ_NOT_DURABLE');
-    expect((failed as Error).message).toContain('fsync failed');
+    const failed = await flush('sync');
+    expect(failed.ok ? 'OK' : `${failed.code}: ${failed.err.message}`).toMatch(
+      /^OBJ_NOT_DURABLE: .*fsync failed/,
+    );
     await setKnobs(null);
     // The fsync would succeed now, but the pages the failed one lost would not be in it.
-    const again = await call(oss.grpc, 'Flush', { ref: ref(ostId(), 'sync') }).catch((e: unknown) => e);
-    expect(codeOf(again)).toBe('OBJ_NOT_DURABLE');
-    expect((again as Error).message).toContain('an earlier fsync of it failed');
-    await call(oss.grpc, 'Flush', { ref: ref(ostId(), 'other') }); // other objects flush as before
+    const again = await flush('sync');
+    expect(again.ok ? 'OK' : `${again.code}: ${again.err.message}`).toMatch(
+      /^OBJ_NOT_DURABLE: .*an earlier fsync of it failed/,
+    );
+    await call(h.oss.grpc, 'Flush', { ref: ref(ostId(), 'other') }); // other objects flush as before
     expect((await read('sync')) as Buffer).toEqual(expected); // acknowledged bytes still served
 
     // The mark survives a crash.
-    await oss.proc.kill('SIGKILL');
-    oss.grpc.close();
-    oss.bulk.close();
-    oss = await startOss(mds, tmp.dir);
-    expect(
-      codeOf(await call(oss.grpc, 'Flush', { ref: ref(ostId(), 'sync') }).catch((e: unknown) => e)),
-    ).toBe('OBJ_NOT_DURABLE');
+    await h.restart();
+    expect(await flushCode('sync')).toBe('OBJ_NOT_DURABLE');
     expect((await read('sync')) as Buffer).toEqual(expected);
     // Written again from its start in two writes, it flushes.
-    await grpcWrite(oss.grpc, ref(ostId(), 'sync'), 0, expected.subarray(0, 2 * B));
-    expect(
-      codeOf(await call(oss.grpc, 'Flush', { ref: ref(ostId(), 'sync') }).catch((e: unknown) => e)),
-    ).toBe('OBJ_NOT_DURABLE');
-    await grpcWrite(oss.grpc, ref(ostId(), 'sync'), 2 * B, expected.subarray(2 * B));
-    await call(oss.grpc, 'Flush', { ref: ref(ostId(), 'sync') });
+    await grpcWrite(h.oss.grpc, ref(ostId(), 'sync'), 0, expected.subarray(0, 2 * B));
+    expect(await flushCode('sync')).toBe('OBJ_NOT_DURABLE');
+    await grpcWrite(h.oss.grpc, ref(ostId(), 'sync'), 2 * B, expected.subarray(2 * B));
+    await call(h.oss.grpc, 'Flush', { ref: ref(ostId(), 'sync') });
     // A deleted one loses the mark with everything else.
     await setKnobs({ fsyncFailRate: 1, seed });
-    expect(
-      codeOf(await call(oss.grpc, 'Flush', { ref: ref(ostId(), 'other') }).catch((e: unknown) => e)),
-    ).toBe('OBJ_NOT_DURABLE');
+    expect(await flushCode('other')).toBe('OBJ_NOT_DURABLE');
     await setKnobs(null);
-    await call(oss.grpc, 'DeleteObject', { ref: ref(ostId(), 'other') });
-    await grpcWrite(oss.grpc, ref(ostId(), 'other'), 0, patch);
-    await call(oss.grpc, 'Flush', { ref: ref(ostId(), 'other') });
+    await call(h.oss.grpc, 'DeleteObject', { ref: ref(ostId(), 'other') });
+    await grpcWrite(h.oss.grpc, ref(ostId(), 'other'), 0, patch);
+    await call(h.oss.grpc, 'Flush', { ref: ref(ostId(), 'other') });
   });
 });

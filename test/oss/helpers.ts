@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
+import { afterAll, beforeAll } from 'vitest';
 import { BulkClient } from '../../common/bulk/client.js';
 import { crc32cCombine } from '../../common/bulk/crc-combine.js';
 import type { BulkRef } from '../../common/bulk/frame.js';
@@ -17,7 +18,7 @@ import {
   type WriteChunkResponse__Output,
 } from '../../proto/index.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
-import type { FakeMds } from './fake-mds.js';
+import { type FakeMds, startFakeMds } from './fake-mds.js';
 
 export interface OssUnderTest {
   proc: StartedProcess;
@@ -75,6 +76,50 @@ export async function startOss(
       client.close();
       bulk.close();
       await proc.stop();
+    },
+  };
+}
+
+/** A fake MDS and a real OSS on a temporary folder for one describe block: started before its tests, gone after. */
+export interface OssHarness {
+  readonly mds: FakeMds;
+  readonly oss: OssUnderTest;
+  readonly dir: string;
+  /** Kills the OSS (if it is still running) and starts it again on the same folder. */
+  restart(): Promise<void>;
+}
+
+export function useOss(prefix: string): OssHarness {
+  const tmp = tempDir(prefix);
+  let mds: FakeMds | undefined;
+  let oss: OssUnderTest | undefined;
+  beforeAll(async () => {
+    mds = await startFakeMds();
+    oss = await startOss(mds, tmp.dir);
+  });
+  afterAll(async () => {
+    await oss?.stop();
+    await mds?.close();
+    tmp.remove();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useOss: the OSS is not started (used outside a test?)');
+    return value;
+  };
+  return {
+    get mds() {
+      return started(mds);
+    },
+    get oss() {
+      return started(oss);
+    },
+    dir: tmp.dir,
+    restart: async () => {
+      const running = started(oss);
+      running.grpc.close();
+      running.bulk.close();
+      await running.proc.kill('SIGKILL');
+      oss = await startOss(started(mds), tmp.dir);
     },
   };
 }

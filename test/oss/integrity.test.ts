@@ -4,36 +4,23 @@
 // and the corrupt-read knob is caught by the client's end-to-end check.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
 import { fanoutOf } from '../../oss/object-id.js';
 import { codeOf } from '../helpers/errors.js';
-import { type FakeMds, startFakeMds } from './fake-mds.js';
-import { crc32c, grpcRead, grpcWrite, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
+import { crc32c, grpcRead, grpcWrite, ref, useOss } from './helpers.js';
 
 const B = LIMITS.checksumBlockBytes;
 
 describe('OSS integrity', () => {
-  let mds: FakeMds;
-  let oss: OssUnderTest;
-  const tmp = tempDir('stripefs-oss-int-');
-
-  beforeAll(async () => {
-    mds = await startFakeMds();
-    oss = await startOss(mds, tmp.dir);
-  });
-  afterAll(async () => {
-    await oss?.stop();
-    await mds?.close();
-    tmp.remove();
-  });
+  const h = useOss('stripefs-oss-int-');
 
   /** Stores `data` as `objectId` on ost0, then flips one bit of byte `at` in its file on disk. */
   async function storeAndFlip(objectId: string, data: Buffer, at: number) {
-    const r = ref(oss.ostIds[0]!, objectId);
-    await oss.bulk.write(r, 0, data, crc32c(data));
-    const path = join(tmp.dir, 'ost0', 'objects', fanoutOf(objectId), objectId);
+    const r = ref(h.oss.ostIds[0]!, objectId);
+    await h.oss.bulk.write(r, 0, data, crc32c(data));
+    const path = join(h.dir, 'ost0', 'objects', fanoutOf(objectId), objectId);
     const onDisk = readFileSync(path);
     onDisk[at] = onDisk[at]! ^ 0x01;
     writeFileSync(path, onDisk);
@@ -45,14 +32,14 @@ describe('OSS integrity', () => {
     const r = await storeAndFlip('flip.0', data, B + 100);
     // The bulk client checks every segment, so the OSS sends whole blocks unchecked; the
     // failure makes the client ask again with the OSS's check, which names the disk block.
-    const rechecks = oss.bulk.checksumRechecks;
-    const viaBulk = await oss.bulk.read(r, 0, data.length).catch((e: unknown) => e);
+    const rechecks = h.oss.bulk.checksumRechecks;
+    const viaBulk = await h.oss.bulk.read(r, 0, data.length).catch((e: unknown) => e);
     expect(viaBulk).toMatchObject({ code: 'OBJ_CHECKSUM' });
     expect((viaBulk as Error).message).toMatch(/block 1 of flip\.0 on ost0 failed its checksum/);
-    expect(oss.bulk.checksumRechecks).toBe(rechecks + 1);
+    expect(h.oss.bulk.checksumRechecks).toBe(rechecks + 1);
     // a run (readahead) as well, after handing over the part before the bad block
     const parts: number[] = [];
-    const viaRun = await oss.bulk
+    const viaRun = await h.oss.bulk
       .readRun(r, 0, [B, B, B], (index) => {
         parts.push(index);
       })
@@ -60,14 +47,14 @@ describe('OSS integrity', () => {
     expect(viaRun).toMatchObject({ code: 'OBJ_CHECKSUM' });
     expect((viaRun as Error).message).toMatch(/block 1 of flip\.0 on ost0 failed its checksum/);
     expect(parts).toEqual([0]);
-    expect(oss.bulk.checksumRechecks).toBe(rechecks + 2);
-    expect(await codeOf(grpcRead(oss.grpc, r, B, 10))).toBe('OBJ_CHECKSUM');
+    expect(h.oss.bulk.checksumRechecks).toBe(rechecks + 2);
+    expect(await codeOf(grpcRead(h.oss.grpc, r, B, 10))).toBe('OBJ_CHECKSUM');
     // blocks that are intact still read
-    expect((await oss.bulk.read(r, 0, B)).equals(data.subarray(0, B))).toBe(true);
+    expect((await h.oss.bulk.read(r, 0, B)).equals(data.subarray(0, B))).toBe(true);
     // a partial overwrite of the corrupt block must not bless it
     const patch = Buffer.from('xyz');
-    expect(await codeOf(oss.bulk.write(r, B + 5, patch, crc32c(patch)))).toBe('OBJ_CHECKSUM');
-    const metrics = await (await fetch(`${oss.adminUrl}/metrics`)).text();
+    expect(await codeOf(h.oss.bulk.write(r, B + 5, patch, crc32c(patch)))).toBe('OBJ_CHECKSUM');
+    const metrics = await (await fetch(`${h.oss.adminUrl}/metrics`)).text();
     expect(metrics).toMatch(/stripefs_oss_checksum_errors_total\{[^}]*ost="ost0"[^}]*\} [4-9]/);
   });
 
@@ -78,7 +65,7 @@ describe('OSS integrity', () => {
     // the mismatch is found at the client (had the OSS checked, it would have refused).
     const once = (offset: number, length: number): Promise<unknown> =>
       (
-        oss.bulk as unknown as {
+        h.oss.bulk as unknown as {
           readOnce(...args: unknown[]): Promise<Buffer>;
         }
       )
@@ -99,31 +86,31 @@ describe('OSS integrity', () => {
 
   it('a write whose declared crc does not match is rejected and leaves no object', async () => {
     const data = Buffer.alloc(B + 7, 1);
-    const r = ref(oss.ostIds[0]!, 'badcrc.0');
-    const viaBulk = await codeOf(oss.bulk.write(r, 0, data, crc32c(data) ^ 1));
+    const r = ref(h.oss.ostIds[0]!, 'badcrc.0');
+    const viaBulk = await codeOf(h.oss.bulk.write(r, 0, data, crc32c(data) ^ 1));
     expect(viaBulk).toBe('OBJ_WRITE_CHECKSUM');
-    const viaGrpc = await codeOf(grpcWrite(oss.grpc, r, 0, data, { crc: 12345 }));
+    const viaGrpc = await codeOf(grpcWrite(h.oss.grpc, r, 0, data, { crc: 12345 }));
     expect(viaGrpc).toBe('OBJ_WRITE_CHECKSUM');
-    const stat = await codeOf(call(oss.grpc, 'StatObject', { ref: r }));
+    const stat = await codeOf(call(h.oss.grpc, 'StatObject', { ref: r }));
     expect(stat).toBe('OBJ_NOT_FOUND');
     // the connection is still usable after a rejected write
-    await oss.bulk.write(r, 0, data, crc32c(data));
-    expect((await oss.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
+    await h.oss.bulk.write(r, 0, data, crc32c(data));
+    expect((await h.oss.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
   });
 
   it('corrupt reads are flipped after the OSS verify and caught by the client end to end', async () => {
-    const ostId = oss.ostIds[1]!;
+    const ostId = h.oss.ostIds[1]!;
     const data = Buffer.alloc(2 * B, 9);
     const r = ref(ostId, 'corrupt.0');
-    await oss.bulk.write(r, 0, data, crc32c(data));
-    const put = await fetch(`${oss.adminUrl}/api/osts/${ostId}/faults`, {
+    await h.oss.bulk.write(r, 0, data, crc32c(data));
+    const put = await fetch(`${h.oss.adminUrl}/api/osts/${ostId}/faults`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ corruptReadRate: 1, seed: 7 }),
     });
     expect(put.status).toBe(200);
-    const rechecks = oss.bulk.checksumRechecks;
-    const err = await oss.bulk.read(r, 0, data.length).catch((e: unknown) => e);
+    const rechecks = h.oss.bulk.checksumRechecks;
+    const err = await h.oss.bulk.read(r, 0, data.length).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'OBJ_CHECKSUM' });
     // failed unchecked, then again with the OSS's check: the bytes broke after it, on the way
     expect((err as { details: object }).details).toMatchObject({
@@ -131,10 +118,10 @@ describe('OSS integrity', () => {
       uncheckedByOss: false,
     });
     expect((err as Error).message).toMatch(/in transit/);
-    expect(oss.bulk.checksumRechecks).toBe(rechecks + 1);
-    const viaGrpc = await grpcRead(oss.grpc, r, 0, data.length);
+    expect(h.oss.bulk.checksumRechecks).toBe(rechecks + 1);
+    const viaGrpc = await grpcRead(h.oss.grpc, r, 0, data.length);
     expect(viaGrpc.crcOk).toBe(false);
-    await fetch(`${oss.adminUrl}/api/osts/${ostId}/faults`, { method: 'DELETE' });
-    expect((await oss.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
+    await fetch(`${h.oss.adminUrl}/api/osts/${ostId}/faults`, { method: 'DELETE' });
+    expect((await h.oss.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
   });
 });

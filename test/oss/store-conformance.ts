@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crc32c } from '../../common/checksum.js';
 import type { ObjectStore, StoreFaultSites, WritePiece, WriteResult } from '../../oss/store/index.js';
+import { codeOf, settle } from '../helpers/errors.js';
 
 export interface StoreUnderTest {
   /** Block size the backend checksums (a write or read crossing one is the interesting case). */
@@ -19,8 +20,6 @@ export interface StoreUnderTest {
   /** Flips one bit of the stored byte at `offset` of the object, as bit rot on the disk would. */
   corrupt(dir: string, objectId: string, offset: number): Promise<void>;
 }
-
-const codeOf = (e: unknown): string => (e as { code?: string }).code ?? `not a coded error: ${String(e)}`;
 
 async function* piecesOf(data: Buffer, pieceBytes: number, withCrc: boolean): AsyncGenerator<WritePiece> {
   for (let at = 0; at < data.length; at += pieceBytes) {
@@ -50,8 +49,6 @@ interface Harness {
     opts?: WriteOptions,
   ): Promise<WriteResult>;
   read(store: ObjectStore, objectId: string, offset?: number, length?: number): Promise<Buffer>;
-  /** The code a call fails with, or 'resolved'. */
-  failure(p: Promise<unknown>): Promise<string>;
   corrupt(dir: string, objectId: string, offset: number): Promise<void>;
   setFsyncFails(fails: boolean): void;
 }
@@ -123,7 +120,6 @@ function harnessOf(backend: StoreUnderTest): Harness {
     },
     write,
     read,
-    failure: (p) => p.then(() => 'resolved', codeOf),
     corrupt: (dir, objectId, offset) => backend.corrupt(dir, objectId, offset),
     setFsyncFails: (fails) => {
       fsyncFails = fails;
@@ -132,7 +128,7 @@ function harnessOf(backend: StoreUnderTest): Harness {
 }
 
 async function readsBack(h: Harness): Promise<void> {
-  const { B, fresh, write, read, failure } = h;
+  const { B, fresh, write, read } = h;
   const { store } = await fresh();
   const data = randomBytes(3 * B + 123);
   expect(await write(store, 'a', 0, data, { pieceBytes: 777 })).toEqual({
@@ -151,7 +147,7 @@ async function readsBack(h: Harness): Promise<void> {
     const got = await read(store, 'a', offset, length);
     expect(got.equals(data.subarray(offset, offset + length)), `${offset}+${length}`).toBe(true);
   }
-  expect(await failure(read(store, 'a', data.length + 1, 1))).toBe('OBJ_RANGE');
+  expect(await codeOf(read(store, 'a', data.length + 1, 1))).toBe('OBJ_RANGE');
   const meta = await store.stat('a');
   expect(meta).toMatchObject({ size: data.length, version: 1, poolId: 1, pg: 7 });
   expect(store.usage()).toMatchObject({ objectCount: 1, usedBytes: data.length });
@@ -210,7 +206,7 @@ async function crcRecords(h: Harness): Promise<void> {
 }
 
 async function refusesBadWrites(h: Harness): Promise<void> {
-  const { B, fresh, write, read, failure } = h;
+  const { B, fresh, write, read } = h;
   const { store } = await fresh(10 * B);
   const data = randomBytes(2 * B);
   await write(store, 'k', 0, data);
@@ -222,56 +218,56 @@ async function refusesBadWrites(h: Harness): Promise<void> {
       yield { data: bad, crc: (crc32c(bad) + 1) >>> 0 };
     })(),
   );
-  expect(await failure(lying)).toBe('OBJ_WRITE_CHECKSUM');
+  expect(await codeOf(lying)).toBe('OBJ_WRITE_CHECKSUM');
   expect((await read(store, 'k')).equals(data)).toBe(true);
   // A new object refused for its declared crc is not there at all.
-  expect(await failure(write(store, 'n', 0, bad, { declaredCrc: 1 }))).toBe('OBJ_WRITE_CHECKSUM');
+  expect(await codeOf(write(store, 'n', 0, bad, { declaredCrc: 1 }))).toBe('OBJ_WRITE_CHECKSUM');
   expect(await store.stat('n')).toBeUndefined();
   // More or fewer bytes than declared.
   const more = store.write(
     { objectId: 'm', poolId: 1, pg: 7, offset: 0, length: 10, declaredCrc: 0, truncate: false },
     piecesOf(randomBytes(20), 20, true),
   );
-  expect(await failure(more)).toBe('REQ_INVALID');
+  expect(await codeOf(more)).toBe('REQ_INVALID');
   const fewer = store.write(
     { objectId: 'm', poolId: 1, pg: 7, offset: 0, length: 30, declaredCrc: 0, truncate: false },
     piecesOf(randomBytes(20), 20, true),
   );
-  expect(await failure(fewer)).toBe('REQ_INVALID');
+  expect(await codeOf(fewer)).toBe('REQ_INVALID');
   expect(await store.stat('m')).toBeUndefined();
   // Bad ids and ranges, and a full store.
-  expect(await failure(write(store, '../escape', 0, data))).toBe('OBJ_INVALID_ID');
-  expect(await failure(write(store, 'r', -1, data))).toBe('OBJ_RANGE');
-  expect(await failure(write(store, 'full', 0, randomBytes(9 * B)))).toBe('OBJ_NO_SPACE');
+  expect(await codeOf(write(store, '../escape', 0, data))).toBe('OBJ_INVALID_ID');
+  expect(await codeOf(write(store, 'r', -1, data))).toBe('OBJ_RANGE');
+  expect(await codeOf(write(store, 'full', 0, randomBytes(9 * B)))).toBe('OBJ_NO_SPACE');
   expect(store.usage()).toMatchObject({ objectCount: 1, usedBytes: 2 * B, capacityBytes: 10 * B });
   expect(await store.stat('k')).toMatchObject({ size: 2 * B, version: 1 });
 }
 
 async function refusedOverwrite(h: Harness): Promise<void> {
-  const { B, fresh, write, read, failure } = h;
+  const { B, fresh, write, read } = h;
   const { store } = await fresh();
   const data = randomBytes(3 * B);
   await write(store, 'o', 0, data);
   // Declared crc wrong, no piece crcs: the store learns it only after the bytes went down.
   const other = randomBytes(2 * B);
-  expect(await failure(write(store, 'o', B / 2, other, { declaredCrc: 1, pieceCrcs: false }))).toBe(
+  expect(await codeOf(write(store, 'o', B / 2, other, { declaredCrc: 1, pieceCrcs: false }))).toBe(
     'OBJ_WRITE_CHECKSUM',
   );
   expect(await store.stat('o')).toMatchObject({ size: 3 * B, version: 1 });
   for (let block = 0; block < 3; block++) {
-    const got = await read(store, 'o', block * B, B).catch(codeOf);
-    if (typeof got === 'string') expect(got, `block ${block}`).toBe('OBJ_CHECKSUM');
-    else expect(got.equals(data.subarray(block * B, (block + 1) * B)), `block ${block}`).toBe(true);
+    const got = await settle(read(store, 'o', block * B, B));
+    if (!got.ok) expect(got.code, `block ${block}`).toBe('OBJ_CHECKSUM');
+    else expect(got.value.equals(data.subarray(block * B, (block + 1) * B)), `block ${block}`).toBe(true);
   }
 }
 
 async function findsBitRot(h: Harness): Promise<void> {
-  const { B, fresh, write, read, failure } = h;
+  const { B, fresh, write, read } = h;
   const { store, dir } = await fresh();
   const data = randomBytes(3 * B);
   await write(store, 'rot', 0, data);
   await h.corrupt(dir, 'rot', B + 17);
-  expect(await failure(read(store, 'rot'))).toBe('OBJ_CHECKSUM');
+  expect(await codeOf(read(store, 'rot'))).toBe('OBJ_CHECKSUM');
   expect((await read(store, 'rot', 0, B)).equals(data.subarray(0, B))).toBe(true);
   expect((await read(store, 'rot', 2 * B, B)).equals(data.subarray(2 * B))).toBe(true);
 }
@@ -310,7 +306,7 @@ async function listsAndScans(h: Harness): Promise<void> {
 }
 
 async function deletes(h: Harness): Promise<void> {
-  const { B, fresh, write, read, failure } = h;
+  const { B, fresh, write, read } = h;
   const { store } = await fresh();
   const data = randomBytes(2 * B + 1);
   await write(store, 'd', 0, data);
@@ -318,8 +314,8 @@ async function deletes(h: Harness): Promise<void> {
   expect(await store.delete('d')).toBe(true);
   expect(await store.delete('d')).toBe(false);
   expect(await store.stat('d')).toBeUndefined();
-  expect(await failure(read(store, 'd'))).toBe('OBJ_NOT_FOUND');
-  expect(await failure(store.flush('d'))).toBe('OBJ_NOT_FOUND');
+  expect(await codeOf(read(store, 'd'))).toBe('OBJ_NOT_FOUND');
+  expect(await codeOf(store.flush('d'))).toBe('OBJ_NOT_FOUND');
   expect((await store.list(1, 7, '', 10)).objects.map((o) => o.objectId)).toEqual(['keep']);
   expect(store.usage()).toMatchObject({ objectCount: 1, usedBytes: data.length });
   // The same id again starts from nothing: version 1, no old bytes or crcs.
@@ -341,13 +337,13 @@ async function adoptsVersions(h: Harness): Promise<void> {
 }
 
 async function staleCopies(h: Harness): Promise<void> {
-  const { fresh, write, read, failure } = h;
+  const { fresh, write, read } = h;
   const { store } = await fresh();
   const data = Buffer.from('stale bytes');
   await write(store, 's', 0, data);
   await write(store, 't', 0, data);
   store.markStale(['s', 't']);
-  expect(await failure(read(store, 's'))).toBe('OBJ_STALE');
+  expect(await codeOf(read(store, 's'))).toBe('OBJ_STALE');
   store.clearStale('s');
   expect((await read(store, 's')).equals(data)).toBe(true);
   await store.delete('t');
@@ -377,22 +373,22 @@ async function persists(h: Harness): Promise<void> {
 }
 
 async function flushFailures(h: Harness): Promise<void> {
-  const { B, fresh, reopen, write, read, failure } = h;
+  const { B, fresh, reopen, write, read } = h;
   const { store, dir } = await fresh();
   const data = randomBytes(3 * B);
   await write(store, 'f', 0, data);
   await write(store, 'g', 0, data);
   h.setFsyncFails(true);
-  expect(await failure(store.flush('f'))).toBe('OBJ_NOT_DURABLE');
-  expect(await failure(store.flush('g'))).toBe('OBJ_NOT_DURABLE');
+  expect(await codeOf(store.flush('f'))).toBe('OBJ_NOT_DURABLE');
+  expect(await codeOf(store.flush('g'))).toBe('OBJ_NOT_DURABLE');
   h.setFsyncFails(false);
-  expect(await failure(store.flush('f'))).toBe('OBJ_NOT_DURABLE');
+  expect(await codeOf(store.flush('f'))).toBe('OBJ_NOT_DURABLE');
   expect((await read(store, 'f')).equals(data)).toBe(true);
   const again = await reopen(dir, store);
-  expect(await failure(again.flush('f'))).toBe('OBJ_NOT_DURABLE');
+  expect(await codeOf(again.flush('f'))).toBe('OBJ_NOT_DURABLE');
   // Written again from offset 0 on, in two writes with a gap-free order.
   await write(again, 'f', 0, data.subarray(0, B));
-  expect(await failure(again.flush('f'))).toBe('OBJ_NOT_DURABLE');
+  expect(await codeOf(again.flush('f'))).toBe('OBJ_NOT_DURABLE');
   await write(again, 'f', B, data.subarray(B));
   await again.flush('f');
   await again.delete('g');
