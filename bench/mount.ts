@@ -26,6 +26,8 @@ const LAYOUT: Layout = { pattern: 'raid0', stripeSize: MiB, stripeCount: 4 };
 const LAYOUT_TEXT = 'raid0:4:1M';
 const IO_BYTES = 4 * MiB;
 const REPEATS = 3;
+/** Attempts of one turn of the sequential figures before the suite fails. */
+const TURN_ATTEMPTS_MAX = 3;
 const SMALL_FILE_BYTES = 32 * 1024;
 const SMALL_READERS = 16;
 const OVERHEAD_OPS = 2_000;
@@ -82,46 +84,21 @@ function child<T>(script: string, env: Record<string, string> = {}): Promise<T> 
 async function sequential(client: StripeClient, mounted: Mounted, sizeBytes: number, repeats: number) {
   const data = seededBytes(sizeBytes, 7);
   await client.mkdir('/bench-mount-seq', { layout: LAYOUT });
-  const dir = `${mounted.mountpoint}/bench-mount-seq`;
-  const mib = sizeBytes / MiB;
-  const runs = {
-    libWrite: [] as number[],
-    mountWrite: [] as number[],
-    libRead: [] as number[],
-    mountRead: [] as number[],
-  };
+  const runs: Runs = { libWrite: [], mountWrite: [], libRead: [], mountRead: [] };
   for (let turn = 0; turn < repeats; turn++) {
-    const libPath = `/bench-mount-seq/lib${turn}.dat`;
-    const seconds = await timed(async () => {
-      const handle = await client.open(libPath, 'w');
-      for (let at = 0; at < data.length; at += IO_BYTES) await handle.write(data, at, IO_BYTES, at);
-      await handle.close();
-    });
-    runs.libWrite.push(sizeBytes / GB / seconds);
-    // fio's time covers the final fsync (end_fsync), as the library's covers close.
-    runs.mountWrite.push(
-      fio(dir, `--name=w --rw=write --bs=1m --size=${mib}m --filename=fio${turn}.dat --end_fsync=1`),
-    );
-    // Each side reads what the other wrote: nothing of it is in its cache.
-    const reader = await StripeClient.connect({ mds: mounted.mds, seed: 2 });
-    const out = Buffer.allocUnsafe(IO_BYTES);
-    try {
-      const readSeconds = await timed(async () => {
-        const handle = await reader.open(`/bench-mount-seq/fio${turn}.dat`, 'r');
-        for (let at = 0; at < sizeBytes; at += IO_BYTES) await handle.read(out, 0, IO_BYTES, at);
-        await handle.close();
-      });
-      runs.libRead.push(sizeBytes / GB / readSeconds);
-    } finally {
-      await reader.close();
+    // A raid0 file has one copy: an OST the MDS marks down for a moment (missed heartbeats on a
+    // loaded host) fails the write. The turn is run again, at most TURN_ATTEMPTS_MAX times.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await sequentialTurn(client, mounted, data, turn, runs);
+        break;
+      } catch (err) {
+        if (attempt >= TURN_ATTEMPTS_MAX) throw err;
+        progress(`turn ${turn + 1} failed (${(err as Error).message}); again`);
+        await client.unlink(`/bench-mount-seq/lib${turn}.dat`).catch(() => undefined);
+        await client.unlink(`/bench-mount-seq/fio${turn}.dat`).catch(() => undefined);
+      }
     }
-    runs.mountRead.push(fio(dir, `--name=r --rw=read --bs=1m --size=${mib}m --filename=lib${turn}.dat`));
-    progress(
-      `turn ${turn + 1}: write library ${runs.libWrite[turn]?.toFixed(3)} mount ${runs.mountWrite[turn]?.toFixed(3)}, ` +
-        `read library ${runs.libRead[turn]?.toFixed(3)} mount ${runs.mountRead[turn]?.toFixed(3)} GB/s`,
-    );
-    await client.unlink(libPath);
-    await client.unlink(`/bench-mount-seq/fio${turn}.dat`);
   }
   await client.rmdir('/bench-mount-seq');
   const figure = (all: number[]) => ({ value: median(all), all });
@@ -131,6 +108,59 @@ async function sequential(client: StripeClient, mounted: Mounted, sizeBytes: num
     libRead: figure(runs.libRead),
     mountRead: figure(runs.mountRead),
   };
+}
+
+type Runs = { libWrite: number[]; mountWrite: number[]; libRead: number[]; mountRead: number[] };
+
+/** One turn: the library writes a file and the mount another, then each reads what the other wrote. */
+async function sequentialTurn(
+  client: StripeClient,
+  mounted: Mounted,
+  data: Buffer,
+  turn: number,
+  runs: Runs,
+) {
+  const sizeBytes = data.length;
+  const mib = sizeBytes / MiB;
+  const dir = `${mounted.mountpoint}/bench-mount-seq`;
+  const libPath = `/bench-mount-seq/lib${turn}.dat`;
+  const writeSeconds = await timed(async () => {
+    const handle = await client.open(libPath, 'w');
+    for (let at = 0; at < data.length; at += IO_BYTES) await handle.write(data, at, IO_BYTES, at);
+    await handle.close();
+  });
+  // fio's time covers the final fsync (end_fsync), as the library's covers close.
+  const mountWrite = fio(
+    dir,
+    `--name=w --rw=write --bs=1m --size=${mib}m --filename=fio${turn}.dat --end_fsync=1`,
+  );
+  // Each side reads what the other wrote: nothing of it is in its cache.
+  const reader = await StripeClient.connect({ mds: mounted.mds, seed: 2 });
+  const out = Buffer.allocUnsafe(IO_BYTES);
+  let readSeconds: number;
+  try {
+    readSeconds = await timed(async () => {
+      const handle = await reader.open(`/bench-mount-seq/fio${turn}.dat`, 'r');
+      for (let at = 0; at < sizeBytes; at += IO_BYTES) await handle.read(out, 0, IO_BYTES, at);
+      await handle.close();
+    });
+  } finally {
+    await reader.close();
+  }
+  const mountRead = fio(dir, `--name=r --rw=read --bs=1m --size=${mib}m --filename=lib${turn}.dat`);
+  const turnRuns = {
+    libWrite: sizeBytes / GB / writeSeconds,
+    mountWrite,
+    libRead: sizeBytes / GB / readSeconds,
+    mountRead,
+  };
+  for (const key of Object.keys(turnRuns) as (keyof Runs)[]) runs[key].push(turnRuns[key]);
+  progress(
+    `turn ${turn + 1}: write library ${turnRuns.libWrite.toFixed(3)} mount ${mountWrite.toFixed(3)}, ` +
+      `read library ${turnRuns.libRead.toFixed(3)} mount ${mountRead.toFixed(3)} GB/s`,
+  );
+  await client.unlink(libPath);
+  await client.unlink(`/bench-mount-seq/fio${turn}.dat`);
 }
 
 async function smallFiles(client: StripeClient, mounted: Mounted, files: number) {

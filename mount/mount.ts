@@ -14,8 +14,8 @@ import type { MountContext } from './context.js';
 import { type FuseOps, type FuseOptions, loadFuse } from './fuse-binding.js';
 import { MOUNT_LIMITS } from './limits.js';
 import { OpenFiles } from './open-files.js';
-import { dataOps } from './ops-data.js';
-import { metaOps, xattrOps } from './ops-meta.js';
+import { fileOps, ioOps } from './ops-data.js';
+import { attrOps, entryOps, lookupOps, xattrOps } from './ops-meta.js';
 import { removeState, writeState } from './state.js';
 import { MountStats, type MountStatsSnapshot, statsToMetrics } from './stats.js';
 
@@ -103,9 +103,12 @@ export async function startMount(options: MountOptions): Promise<RunningMount> {
     });
   const ops: FuseOps = {
     init: (cb) => cb(0),
-    ...metaOps(ctx),
+    ...lookupOps(ctx),
+    ...entryOps(ctx),
+    ...attrOps(ctx),
     ...xattrOps(ctx),
-    ...dataOps(ctx),
+    ...fileOps(ctx),
+    ...ioOps(ctx),
   };
   const session = binding.create(mountpoint, ops, options);
   const admin = adminServer(stats);

@@ -44,11 +44,6 @@ export class OpenFiles {
     this.files.delete(fd);
   }
 
-  /** Open files of this inode that write. */
-  writersOf(inode: number): OpenFile[] {
-    return [...this.files.values()].filter((f) => f.writable && f.handle.inode === inode);
-  }
-
   /** The writer of this path that wrote last, if any (its size is the file's). */
   writerOfPath(path: string): OpenFile | undefined {
     let found: OpenFile | undefined;

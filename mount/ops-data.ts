@@ -31,21 +31,16 @@ async function openHandle(ctx: MountContext, path: string, flags: number): Promi
   return ctx.files.add(path, handle, writable);
 }
 
-export function dataOps(
-  ctx: MountContext,
-): Pick<
-  FuseOps,
-  'create' | 'open' | 'read' | 'write' | 'flush' | 'fsync' | 'release' | 'truncate' | 'ftruncate' | 'fgetattr'
-> {
-  const { client, attrs, files, stats } = ctx;
-  const owner = () => ({ uid: ctx.uid, gid: ctx.gid });
+/** Opening and closing: create, open, release, fgetattr. */
+export function fileOps(ctx: MountContext): Pick<FuseOps, 'create' | 'open' | 'release' | 'fgetattr'> {
+  const { client, attrs, files } = ctx;
   return {
     create: (path, mode, cb) =>
       answer(ctx, 'create', path, cb, async () => {
         attrs.drop(path);
         let handle: StripeFileHandle;
         try {
-          handle = await client.open(path, 'wx', { mode: mode & 0o7777, ...owner() });
+          handle = await client.open(path, 'wx', { mode: mode & 0o7777, uid: ctx.uid, gid: ctx.gid });
         } catch (err) {
           // Made by someone else since the kernel looked: O_CREAT without O_EXCL opens it as it is.
           if (!(err instanceof StripeError && err.code === 'NS_EXISTS')) throw err;
@@ -55,6 +50,30 @@ export function dataOps(
       }),
     open: (path, flags, cb) =>
       answer(ctx, 'open', path, cb, async () => (await openHandle(ctx, path, flags)).fd),
+    release: (path, fd, cb) =>
+      answer(ctx, 'release', path, cb, async () => {
+        const file = files.get(fd);
+        if (!file) return;
+        try {
+          await file.lock.exclusive(() => file.handle.close());
+        } finally {
+          files.remove(fd);
+          attrs.drop(file.path);
+        }
+      }),
+    fgetattr: (path, fd, cb) =>
+      answer(ctx, 'fgetattr', path, cb, async () =>
+        fuseStatOf(await statOf(ctx, fileOf(ctx, fd, path).path)),
+      ),
+  };
+}
+
+/** Data: read, write, flush, fsync, truncate, ftruncate. */
+export function ioOps(
+  ctx: MountContext,
+): Pick<FuseOps, 'read' | 'write' | 'flush' | 'fsync' | 'truncate' | 'ftruncate'> {
+  const { client, attrs, files, stats } = ctx;
+  return {
     read: (path, fd, buf, length, position, cb) =>
       answerCount(ctx, 'read', path, cb, async () => {
         const file = fileOf(ctx, fd, path);
@@ -83,17 +102,6 @@ export function dataOps(
         const file = fileOf(ctx, fd, path);
         if (file.writable) await file.lock.exclusive(() => file.handle.sync());
       }),
-    release: (path, fd, cb) =>
-      answer(ctx, 'release', path, cb, async () => {
-        const file = files.get(fd);
-        if (!file) return;
-        try {
-          await file.lock.exclusive(() => file.handle.close());
-        } finally {
-          files.remove(fd);
-          attrs.drop(file.path);
-        }
-      }),
     truncate: (path, size, cb) =>
       answer(ctx, 'truncate', path, cb, async () => {
         attrs.drop(path);
@@ -107,9 +115,5 @@ export function dataOps(
         attrs.drop(file.path);
         await file.lock.exclusive(() => file.handle.truncate(size));
       }),
-    fgetattr: (path, fd, cb) =>
-      answer(ctx, 'fgetattr', path, cb, async () =>
-        fuseStatOf(await statOf(ctx, fileOf(ctx, fd, path).path)),
-      ),
   };
 }

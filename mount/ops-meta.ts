@@ -52,29 +52,10 @@ function childPath(dir: string, name: string): string {
   return dir === '/' ? `/${name}` : `${dir}/${name}`;
 }
 
-export function metaOps(
-  ctx: MountContext,
-): Pick<
-  FuseOps,
-  | 'getattr'
-  | 'readdir'
-  | 'statfs'
-  | 'mkdir'
-  | 'rmdir'
-  | 'unlink'
-  | 'rename'
-  | 'link'
-  | 'symlink'
-  | 'readlink'
-  | 'chmod'
-  | 'chown'
-  | 'utimens'
-> {
-  const { client, attrs, files } = ctx;
-  const setAttr = async (path: string, change: Parameters<typeof client.setAttr>[1]): Promise<void> => {
-    attrs.drop(path);
-    attrs.set(path, await client.setAttr(path, change));
-  };
+/** Lookups: getattr, readdir (attributes with the listing), statfs, readlink. */
+export function lookupOps(ctx: MountContext): Pick<FuseOps, 'getattr' | 'readdir' | 'statfs' | 'readlink'> {
+  const { client, attrs } = ctx;
+  type Listed = { names: string[]; stats: ReturnType<typeof fuseStatOf>[] };
   return {
     getattr: (path, cb) => answer(ctx, 'getattr', path, cb, async () => fuseStatOf(await statOf(ctx, path))),
     readdir: (path, cb) =>
@@ -82,8 +63,7 @@ export function metaOps(
         ctx,
         'readdir',
         path,
-        (e, listed?: { names: string[]; stats: ReturnType<typeof fuseStatOf>[] }) =>
-          cb(e, listed?.names, listed?.stats),
+        (e, listed?: Listed) => cb(e, listed?.names, listed?.stats),
         async () => {
           // One call lists every entry with its attributes; they serve the lookups that follow (ls -l, os.walk).
           const entries = await client.list(path);
@@ -92,6 +72,16 @@ export function metaOps(
         },
       ),
     statfs: (path, cb) => answer(ctx, 'statfs', path, cb, async () => statfsOf(await client.statfs())),
+    readlink: (path, cb) => answer(ctx, 'readlink', path, cb, () => client.readlink(path)),
+  };
+}
+
+/** Entries: mkdir, rmdir, unlink, rename, link (refused), symlink. */
+export function entryOps(
+  ctx: MountContext,
+): Pick<FuseOps, 'mkdir' | 'rmdir' | 'unlink' | 'rename' | 'link' | 'symlink'> {
+  const { client, attrs, files } = ctx;
+  return {
     mkdir: (path, mode, cb) =>
       answer(ctx, 'mkdir', path, cb, async () => {
         attrs.drop(path);
@@ -124,7 +114,17 @@ export function metaOps(
         attrs.drop(path);
         await client.symlink(target, path, { uid: ctx.uid, gid: ctx.gid });
       }),
-    readlink: (path, cb) => answer(ctx, 'readlink', path, cb, () => client.readlink(path)),
+  };
+}
+
+/** Attribute changes: chmod, chown, utimens. */
+export function attrOps(ctx: MountContext): Pick<FuseOps, 'chmod' | 'chown' | 'utimens'> {
+  const { client, attrs } = ctx;
+  const setAttr = async (path: string, change: Parameters<typeof client.setAttr>[1]): Promise<void> => {
+    attrs.drop(path);
+    attrs.set(path, await client.setAttr(path, change));
+  };
+  return {
     chmod: (path, mode, cb) => answer(ctx, 'chmod', path, cb, () => setAttr(path, { mode: mode & 0o7777 })),
     chown: (path, uid, gid, cb) =>
       answer(ctx, 'chown', path, cb, () =>
