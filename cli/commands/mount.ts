@@ -6,7 +6,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { loadConfig } from '../../common/config.js';
 import { StripeError } from '../../common/errors.js';
-import { createLogger } from '../../common/logging.js';
 import type { MountStatsSnapshot } from '../../mount/index.js';
 import type { ConnectFlags } from '../connect.js';
 import { formatBytes, table } from '../format.js';
@@ -82,7 +81,9 @@ async function printStats(mountpoint: string, flags: MountFlags): Promise<void> 
 async function mount(mountpoint: string, flags: MountFlags): Promise<void> {
   if (flags.stats) return printStats(mountpoint, flags);
   const config = configOf(flags);
+  // The logger (pino) and the mount load only for this command (cli/program.ts stays light).
   const { startMount } = await import('../../mount/index.js');
+  const { createLogger } = await import('../../common/logging.js');
   const log = createLogger('mount', config['log.level']);
   const running = await startMount({
     mountpoint,
