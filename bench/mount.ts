@@ -95,8 +95,9 @@ async function sequential(client: StripeClient, mounted: Mounted, sizeBytes: num
       } catch (err) {
         if (attempt >= TURN_ATTEMPTS_MAX) throw err;
         progress(`turn ${turn + 1} failed (${(err as Error).message}); again`);
+        // The failed turn may not have created either file yet; a missing one is fine.
         await client.unlink(`/bench-mount-seq/lib${turn}.dat`).catch(() => undefined);
-        await client.unlink(`/bench-mount-seq/fio${turn}.dat`).catch(() => undefined);
+        await client.unlink(`/bench-mount-seq/fio${turn}.dat`).catch(() => undefined); // as above
       }
     }
   }
