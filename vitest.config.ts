@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', '{placement,common,mds,oss,client,cli}/**/*.test.ts'],
+    include: ['test/**/*.test.ts', '{placement,common,mds,oss,client,s3,cli}/**/*.test.ts'],
     // test/mount needs root, /dev/fuse and outside programs: npm run test:mount runs it.
     exclude: [
       'dist/**',

@@ -8,6 +8,7 @@ import { registerFileCommands } from './commands/files.js';
 import { registerFsckCommands } from './commands/fsck.js';
 import { registerMountCommands } from './commands/mount.js';
 import { registerPlacementCommands } from './commands/placement.js';
+import { registerS3Commands } from './commands/s3.js';
 
 export function buildProgram(): Command {
   const program = new Command('stripefs')
@@ -21,5 +22,6 @@ export function buildProgram(): Command {
   registerFsckCommands(program);
   registerCheckpointCommands(program);
   registerMountCommands(program);
+  registerS3Commands(program);
   return program;
 }

@@ -221,6 +221,43 @@ export const CONFIG_SCHEMA = {
     default: true,
     doc: 'stripefs mount: let users other than the one who mounted use the mount (allow_other; permissions are checked by the kernel, default_permissions)',
   },
+  's3.listen': {
+    kind: { type: 'hostport' },
+    default: '127.0.0.1:9000',
+    doc: 'Where `stripefs s3` listens for S3 requests (host:port; port 0: any free port)',
+  },
+  's3.region': {
+    kind: { type: 'string', nonEmpty: true },
+    default: 'us-east-1',
+    doc: 'Region the S3 gateway reports (GetBucketLocation); clients may sign for any region',
+  },
+  's3.domain': {
+    kind: { type: 'string' },
+    default: '',
+    doc: 'Base domain for virtual-hosted-style S3 requests (BUCKET.DOMAIN); empty: path style only',
+  },
+  's3.accessKey': {
+    kind: { type: 'string' },
+    default: '',
+    doc: 'S3 access key id (with s3.secretKey); with no key configured, `stripefs s3` makes a pair and prints it',
+  },
+  's3.secretKey': { kind: { type: 'string' }, default: '', doc: 'S3 secret access key of s3.accessKey' },
+  's3.credentialsFile': {
+    kind: { type: 'string' },
+    default: '',
+    doc: 'A file of more S3 key pairs, one `ACCESS_KEY SECRET_KEY [NAME]` a line',
+  },
+  's3.tlsCert': {
+    kind: { type: 'string' },
+    default: '',
+    doc: 'PEM certificate file: the S3 gateway serves HTTPS (with s3.tlsKey); empty: plain HTTP',
+  },
+  's3.tlsKey': { kind: { type: 'string' }, default: '', doc: 'PEM private key file of s3.tlsCert' },
+  's3.partBytesMin': {
+    kind: { type: 'int', min: 1, max: 5 * 1024 * 1024 * 1024 },
+    default: 5 * 1024 * 1024,
+    doc: "Smallest part (but the last) of an S3 multipart upload, as S3's EntityTooSmall rule",
+  },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_SCHEMA;

@@ -19,8 +19,8 @@ const G = GrpcStatus;
 
 /**
  * Codes grouped by subsystem: CONFIG_, NS_ (namespace), XATTR_ (extended attributes), LAYOUT_, MAP_, PLACEMENT_,
- * OBJ_ (object store), IO_, MOUNT_, FAULT_, REQ_, CKPT_ (checkpoints); OST_DOWN and WRITE_SKIPPED are the
- * client's verdicts on one copy (in `details.failures`, and the reason a skipped copy is reported for repair).
+ * OBJ_ (object store), IO_, MOUNT_, FAULT_, REQ_, CKPT_ (checkpoints), S3_ (the S3 gateway); OST_DOWN and WRITE_SKIPPED
+ * are the client's verdicts on one copy (in `details.failures`, and the reason a skipped copy is reported for repair).
  */
 export const ERROR_CODES = {
   CONFIG_INVALID: spec(
@@ -249,6 +249,68 @@ export const ERROR_CODES = {
     'ENOSPC',
     'The local staging folder cannot hold the save within its byte limit',
   ),
+  // The S3 gateway (s3/errors.ts maps each to the S3 codes clients see, e.g. NoSuchKey).
+  S3_ACCESS_DENIED: spec(
+    G.PERMISSION_DENIED,
+    403,
+    'EACCES',
+    'S3: no valid credentials, an unknown access key, an expired or skewed request',
+  ),
+  S3_SIGNATURE_MISMATCH: spec(
+    G.UNAUTHENTICATED,
+    403,
+    'EACCES',
+    'S3: the request signature does not match the one computed with the secret key',
+  ),
+  S3_REQUEST_INVALID: spec(
+    G.INVALID_ARGUMENT,
+    400,
+    'EINVAL',
+    'S3: a malformed header, query, XML body or chunked payload',
+  ),
+  S3_BAD_DIGEST: spec(
+    G.DATA_LOSS,
+    400,
+    'EBADMSG',
+    'S3: the body does not match its Content-MD5, payload hash or checksum; nothing was stored',
+  ),
+  S3_NO_SUCH_BUCKET: spec(G.NOT_FOUND, 404, 'ENOENT', 'S3: no such bucket (top-level directory)'),
+  S3_BUCKET_EXISTS: spec(G.ALREADY_EXISTS, 409, 'EEXIST', 'S3: the bucket already exists'),
+  S3_BUCKET_NOT_EMPTY: spec(G.FAILED_PRECONDITION, 409, 'ENOTEMPTY', 'S3: the bucket is not empty'),
+  S3_INVALID_NAME: spec(
+    G.INVALID_ARGUMENT,
+    400,
+    'EINVAL',
+    'S3: a bucket name or key that stripefs cannot map to a path',
+  ),
+  S3_NO_SUCH_KEY: spec(G.NOT_FOUND, 404, 'ENOENT', 'S3: no such key'),
+  S3_KEY_CONFLICT: spec(
+    G.FAILED_PRECONDITION,
+    409,
+    'EEXIST',
+    'S3: a key would be both an object and a prefix of other keys (a file and a directory)',
+  ),
+  S3_INVALID_RANGE: spec(G.OUT_OF_RANGE, 416, 'EINVAL', 'S3: the Range lies outside the object'),
+  S3_PRECONDITION_FAILED: spec(
+    G.FAILED_PRECONDITION,
+    412,
+    'EEXIST',
+    'S3: a conditional header (If-Match, If-None-Match, ...) does not hold',
+  ),
+  S3_NO_SUCH_UPLOAD: spec(G.NOT_FOUND, 404, 'ENOENT', 'S3: no such multipart upload'),
+  S3_ENTITY_SIZE: spec(
+    G.INVALID_ARGUMENT,
+    400,
+    'EINVAL',
+    'S3: a part or object is smaller or larger than allowed',
+  ),
+  S3_INVALID_PART: spec(
+    G.INVALID_ARGUMENT,
+    400,
+    'EINVAL',
+    'S3: a completed part is missing, has another ETag, or is out of order',
+  ),
+  S3_NOT_IMPLEMENTED: spec(G.UNIMPLEMENTED, 501, 'ENOTSUP', 'S3: an operation the gateway does not offer'),
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

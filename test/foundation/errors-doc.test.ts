@@ -9,7 +9,7 @@ it('docs/errors.md matches the error registry', () => {
   const doc = readFileSync('docs/errors.md', 'utf8');
   const documented = doc
     .split('\n')
-    .filter((line) => /^\| `[A-Z_]+` \|/.test(line))
+    .filter((line) => /^\| `[A-Z0-9_]+` \|/.test(line))
     .map((line) => line.split('|').map((cell) => cell.trim()));
   const fromDoc = documented.map((cells) => `${cells[1]} ${cells[2]} ${cells[3]} ${cells[4]}`).sort();
   const fromRegistry = Object.entries(ERROR_CODES)

@@ -1,5 +1,5 @@
 // Imports flow one way: common, proto <- placement <- layout <- wire <- {mds, oss, client}
-// <- front doors (checkpoint: client and common only) <- cli.
+// <- front doors (checkpoint, s3: client and common only) <- cli.
 // placement depends on nothing of ours; layout (the file layout value) and wire
 // (the protobuf codecs) are shared by mds, oss and client, which never import
 // each other; nothing imports cli. bench and test may import anything.
@@ -18,11 +18,13 @@ const ALLOWED: Record<string, string[]> = {
   client: ['client', 'wire', 'layout', 'placement', 'common', 'proto'],
   checkpoint: ['checkpoint', 'client', 'common'],
   mount: ['mount', 'client', 'common'],
+  s3: ['s3', 'client', 'common'],
   cli: [
     'cli',
     'checkpoint',
     'client',
     'mount',
+    's3',
     'mds',
     'oss',
     'wire',

@@ -1,0 +1,170 @@
+// The S3 gateway as a fastify app, built apart from listen() so tests can
+// inject requests. Every request is authenticated (AWS Signature V4), routed
+// by method, bucket, key and query to one operation (s3/ops/), and answered
+// with the operation's reply or an S3 error document.
+import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { StripeClient } from '../client/index.js';
+import type { Logger } from '../common/logging.js';
+import { ByteBudget } from './budget.js';
+import type { CredentialStore } from './credentials.js';
+import { type ErrorSubject, s3Error, wireOf } from './errors.js';
+import { S3_LIMITS } from './limits.js';
+import { errorReply, type S3Reply } from './reply.js';
+import { queryMap, type S3Request, splitUrl, targetOf } from './request.js';
+import { route } from './router.js';
+import { verifySignatureV2 } from './sigv2.js';
+import { type Authenticated, verifySignature } from './sigv4/verify.js';
+
+export interface GatewayOptions {
+  client: StripeClient;
+  credentials: CredentialStore;
+  /** The region reported by GetBucketLocation and HeadBucket. */
+  region: string;
+  /** Virtual-hosted-style base domain (bucket.DOMAIN); '' for path style only. */
+  domain: string;
+  /** Smallest part but the last of a multipart upload (S3: 5 MiB). */
+  partBytesMin: number;
+  log: Logger;
+  /** Serve HTTPS with this PEM certificate and key. */
+  tls?: { cert: Buffer; key: Buffer };
+  /** The clock signatures are checked against (tests move it). */
+  nowMs?: () => number;
+}
+
+const PASS_THROUGH_TYPE = 'application/x-stripefs-s3-body';
+
+/** What every operation may use. */
+export interface Gateway {
+  client: StripeClient;
+  credentials: CredentialStore;
+  region: string;
+  partBytesMin: number;
+  uploads: ByteBudget;
+  log: Logger;
+}
+
+function subjectOf(request: {
+  bucket: string | undefined;
+  key: string | undefined;
+  query: Map<string, string>;
+}): ErrorSubject {
+  if (request.query.has('uploadId')) return 'upload';
+  return request.key === undefined ? 'bucket' : 'object';
+}
+
+async function send(reply: FastifyReply, answer: S3Reply, requestId: string): Promise<void> {
+  void reply
+    .status(answer.status)
+    .headers({ ...answer.headers, 'x-amz-request-id': requestId, server: 'stripefs' });
+  // No body: nothing for fastify to serialize (it would add a charset to a stored Content-Type).
+  if (answer.body === undefined || answer.body === '') await reply.send();
+  else await reply.send(answer.body);
+}
+
+function isSignatureV2(authorization: string | undefined, query: Map<string, string>): boolean {
+  if (authorization !== undefined) return authorization.startsWith('AWS ');
+  return query.has('AWSAccessKeyId') && query.has('Signature');
+}
+
+/** How a request's body travels (for the debug log): the payload mode, a trailer, a checksum header. */
+function payloadOf(
+  context: { method: string; resource: string },
+  auth: Authenticated,
+  headers: IncomingHttpHeaders,
+): Record<string, unknown> {
+  const p = auth.payload;
+  const payload = p.kind === 'chunked' ? `chunked-${p.signing ? 'signed' : 'unsigned'}` : p.kind;
+  const checksum = Object.keys(headers).find((h) => h.startsWith('x-amz-checksum-'));
+  return { ...context, payload, trailer: headers['x-amz-trailer'], checksum };
+}
+
+export function buildS3Gateway(options: GatewayOptions): FastifyInstance {
+  const gateway: Gateway = {
+    client: options.client,
+    credentials: options.credentials,
+    region: options.region,
+    partBytesMin: options.partBytesMin,
+    uploads: new ByteBudget(S3_LIMITS.uploadBytesInFlightMax, S3_LIMITS.uploadsQueuedMax),
+    log: options.log,
+  };
+  const nowMs = options.nowMs ?? Date.now;
+  const app = Fastify({
+    logger: false,
+    routerOptions: { maxParamLength: 64 * 1024 },
+    requestTimeout: 0,
+    exposeHeadRoutes: false,
+    ...(options.tls ? { https: options.tls } : {}),
+  }) as unknown as FastifyInstance;
+  // Bodies are streamed by the operations themselves, never parsed by fastify: whatever
+  // Content-Type a client sends (none, empty, not a media type at all) is set aside for the
+  // handler, and fastify sees one it hands through untouched.
+  const originalType = new WeakMap<object, string | undefined>();
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(PASS_THROUGH_TYPE, (_request, _payload, done) => done(null, undefined));
+  app.addHook('onRequest', async (request) => {
+    originalType.set(request.raw, request.raw.headers['content-type']);
+    request.raw.headers['content-type'] = PASS_THROUGH_TYPE;
+  });
+  const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const requestId = randomBytes(8).toString('hex').toUpperCase();
+    const raw = request.raw;
+    const contentType = originalType.get(raw);
+    if (contentType === undefined) delete raw.headers['content-type'];
+    else raw.headers['content-type'] = contentType;
+    const { rawPath, rawQuery } = splitUrl(raw.url ?? '/');
+    let context = { method: raw.method ?? 'GET', resource: rawPath, requestId };
+    let subject: ErrorSubject = 'bucket';
+    try {
+      let target: ReturnType<typeof targetOf>;
+      let query: Map<string, string>;
+      try {
+        target = targetOf(rawPath, raw.headers.host, options.domain);
+        query = queryMap(rawQuery);
+      } catch (err) {
+        throw err instanceof URIError ? s3Error('InvalidArgument', 'the URL has a malformed %-escape') : err;
+      }
+      context = { ...context, resource: decodeURIComponent(rawPath) };
+      subject = subjectOf({ ...target, query });
+      const signed = {
+        method: context.method,
+        rawPath,
+        rawQuery,
+        rawHeaders: raw.rawHeaders,
+        nowMs: nowMs(),
+      };
+      const auth = isSignatureV2(raw.headers.authorization, query)
+        ? await verifySignatureV2(signed, options.credentials, target.fromHost ? target.bucket : undefined)
+        : await verifySignature(signed, options.credentials);
+      if (context.method === 'PUT' || context.method === 'POST')
+        gateway.log.debug(payloadOf(context, auth, raw.headers), 'S3 body');
+      const s3: S3Request = {
+        method: context.method,
+        ...target,
+        query,
+        headers: raw.headers,
+        raw,
+        auth,
+        requestId,
+        resource: context.resource,
+      };
+      await send(reply, await route(gateway, s3), requestId);
+    } catch (err) {
+      const wire = wireOf(err, subject);
+      if (wire.http >= 500)
+        gateway.log.warn(
+          { err, requestId, method: context.method, resource: context.resource },
+          'S3 request failed',
+        );
+      const answer = errorReply(err, subject, context);
+      const sizeBytes = (err as { details?: { sizeBytes?: unknown } }).details?.sizeBytes;
+      if (wire.s3Code === 'InvalidRange' && typeof sizeBytes === 'number')
+        answer.headers['content-range'] = `bytes */${sizeBytes}`;
+      if (!reply.sent) await send(reply, answer, requestId);
+    }
+  };
+  app.route({ method: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'], url: '/*', handler: handle });
+  app.route({ method: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'], url: '/', handler: handle });
+  return app;
+}

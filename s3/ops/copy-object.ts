@@ -1,0 +1,129 @@
+// CopyObject: the source is read through the client library and written to
+// a staging file with the destination's layout, then published like a PUT.
+// Metadata is the source's (COPY) or the request's (REPLACE); a copy onto
+// itself with REPLACE only rewrites the metadata.
+import { createHash } from 'node:crypto';
+import { StripeError } from '../../common/errors.js';
+import { s3Error } from '../errors.js';
+import type { Gateway } from '../gateway.js';
+import { checkBucketName, keyPath } from '../keys.js';
+import { type S3Reply, xmlReply } from '../reply.js';
+import type { S3Request } from '../request.js';
+import { evaluate } from '../store/conditions.js';
+import { etagOf, metaFromRequest, readMeta, writeMeta } from '../store/meta.js';
+import { createStaging, discard, layoutFor, publish } from '../store/publish.js';
+import { rangeStream } from './get-object.js';
+import { budgetBytesOf, noReplaceOf } from './put-object.js';
+
+export function parseCopySource(header: string): { bucket: string; key: string } {
+  let text: string;
+  try {
+    text = decodeURIComponent(header.split('?')[0] as string);
+  } catch {
+    throw s3Error('InvalidArgument', 'x-amz-copy-source has a malformed %-escape');
+  }
+  const trimmed = text.startsWith('/') ? text.slice(1) : text;
+  const slash = trimmed.indexOf('/');
+  if (slash <= 0 || slash === trimmed.length - 1)
+    throw s3Error('InvalidArgument', 'x-amz-copy-source must be BUCKET/KEY');
+  const bucket = trimmed.slice(0, slash);
+  checkBucketName(bucket);
+  return { bucket, key: trimmed.slice(slash + 1) };
+}
+
+function sourceConditions(request: S3Request) {
+  const h = request.headers;
+  const one = (name: string) => (h[name] === undefined ? undefined : String(h[name]));
+  return {
+    ifMatch: one('x-amz-copy-source-if-match'),
+    ifNoneMatch: one('x-amz-copy-source-if-none-match'),
+    ifModifiedSince: one('x-amz-copy-source-if-modified-since'),
+    ifUnmodifiedSince: one('x-amz-copy-source-if-unmodified-since'),
+  };
+}
+
+export async function copyObject(gateway: Gateway, request: S3Request): Promise<S3Reply> {
+  const bucket = request.bucket as string;
+  const key = request.key as string;
+  const source = parseCopySource(String(request.headers['x-amz-copy-source']));
+  if (!(await gateway.credentials.authorize(request.auth.identity, 'read', source.bucket, source.key)))
+    throw s3Error(
+      'AccessDenied',
+      `${request.auth.identity.name} may not read ${source.bucket}/${source.key}`,
+    );
+  const from = keyPath(source.bucket, source.key);
+  const to = keyPath(bucket, key);
+  if (from.isDirectory || to.isDirectory)
+    throw s3Error('NotImplemented', 'copying folder markers is not offered');
+  const noReplace = noReplaceOf(request);
+  const directive = String(request.headers['x-amz-metadata-directive'] ?? 'COPY').toUpperCase();
+  if (directive !== 'COPY' && directive !== 'REPLACE')
+    throw s3Error('InvalidArgument', 'x-amz-metadata-directive is COPY or REPLACE');
+  const handle = await gateway.client.open(from.path, 'r').catch((err: unknown) => {
+    if (err instanceof StripeError && err.code.startsWith('NS_'))
+      throw s3Error('NoSuchKey', `no source ${source.bucket}/${source.key}`, { key: source.key });
+    throw err;
+  });
+  try {
+    const [stat, sourceMeta] = await Promise.all([
+      gateway.client.stat(from.path),
+      readMeta(gateway.client, from.path),
+    ]);
+    if (
+      evaluate(sourceConditions(request), { etag: etagOf(stat, sourceMeta), mtimeMs: stat.mtimeMs }) ===
+      'not-modified'
+    )
+      throw s3Error(
+        'PreconditionFailed',
+        'x-amz-copy-source-if-none-match or -if-modified-since does not hold',
+      );
+    const meta =
+      directive === 'REPLACE'
+        ? metaFromRequest(request.headers)
+        : { headers: sourceMeta?.headers ?? {}, userMeta: sourceMeta?.userMeta ?? {} };
+    if (from.path === to.path) {
+      if (directive !== 'REPLACE')
+        throw s3Error(
+          'InvalidRequest',
+          'copying an object onto itself needs x-amz-metadata-directive: REPLACE',
+        );
+      const etag = etagOf(stat, sourceMeta).slice(1, -1);
+      await writeMeta(gateway.client, to.path, { etag, inode: stat.inode, sizeBytes: stat.size, ...meta });
+      return xmlReply('CopyObjectResult', {
+        LastModified: new Date(stat.mtimeMs).toISOString(),
+        ETag: `"${etag}"`,
+      });
+    }
+    const layout = await layoutFor(gateway.client, bucket, to.path, key);
+    const etag = await gateway.uploads.run(budgetBytesOf(handle.size), async () => {
+      const staged = await createStaging(gateway.client, layout);
+      try {
+        const md5 = createHash('md5');
+        let at = 0;
+        if (handle.size > 0) {
+          for await (const piece of rangeStream(handle, 0, handle.size - 1)) {
+            md5.update(piece as Buffer);
+            await staged.handle.write(piece as Buffer, 0, (piece as Buffer).length, at);
+            at += (piece as Buffer).length;
+          }
+        }
+        await staged.handle.close();
+        const hex = md5.digest('hex');
+        await writeMeta(gateway.client, staged.path, {
+          etag: hex,
+          inode: staged.handle.inode,
+          sizeBytes: at,
+          ...meta,
+        });
+        await publish(gateway.client, staged.path, to.path, key, { noReplace });
+        return hex;
+      } catch (err) {
+        await discard(gateway.client, staged);
+        throw err;
+      }
+    });
+    return xmlReply('CopyObjectResult', { LastModified: new Date().toISOString(), ETag: `"${etag}"` });
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}

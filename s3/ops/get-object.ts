@@ -1,0 +1,159 @@
+// GetObject and HeadObject. A GET opens the file once and streams from that
+// handle (the client library's readahead follows the sequential reads), so
+// the headers and the bytes describe the same file even if the key is
+// replaced meanwhile. Range gives 206; conditional headers 304 or 412.
+import { Readable } from 'node:stream';
+import type { Stat, StripeFileHandle } from '../../client/index.js';
+import { StripeError } from '../../common/errors.js';
+import { s3Error } from '../errors.js';
+import type { Gateway } from '../gateway.js';
+import { keyPath } from '../keys.js';
+import { S3_LIMITS } from '../limits.js';
+import { emptyReply, type S3Reply } from '../reply.js';
+import type { S3Request } from '../request.js';
+import { evaluate, parseRange } from '../store/conditions.js';
+import { etagOf, type ObjectMeta, objectHeaders, readMeta } from '../store/meta.js';
+import { requireBucket } from './buckets.js';
+
+const RESPONSE_OVERRIDES: Record<string, string> = {
+  'response-content-type': 'content-type',
+  'response-content-language': 'content-language',
+  'response-expires': 'expires',
+  'response-cache-control': 'cache-control',
+  'response-content-disposition': 'content-disposition',
+  'response-content-encoding': 'content-encoding',
+};
+
+/** Reads [start, end] of an open file in chunks as the consumer pulls, closing the handle at the end. */
+export function rangeStream(handle: StripeFileHandle, start: number, endInclusive: number): Readable {
+  let position = start;
+  const stream = new Readable({
+    highWaterMark: S3_LIMITS.getChunkBytes,
+    read() {
+      const length = Math.min(S3_LIMITS.getChunkBytes, endInclusive + 1 - position);
+      if (length <= 0) {
+        this.push(null);
+        return;
+      }
+      const buffer = Buffer.allocUnsafe(length);
+      handle.read(buffer, 0, length, position).then(
+        ({ bytesRead }) => {
+          if (bytesRead === 0) {
+            this.destroy(s3Error('InternalError', `the object ended at ${position} bytes, before its size`));
+            return;
+          }
+          position += bytesRead;
+          this.push(bytesRead === length ? buffer : buffer.subarray(0, bytesRead));
+        },
+        (err: unknown) => this.destroy(err as Error),
+      );
+    },
+  });
+  stream.once('close', () => void handle.close().catch(() => undefined));
+  return stream;
+}
+
+async function notFound(gateway: Gateway, request: S3Request, err: unknown): Promise<never> {
+  await requireBucket(gateway, request.bucket as string);
+  if (
+    err instanceof StripeError &&
+    (err.code === 'NS_NOT_FOUND' ||
+      err.code === 'NS_NOT_DIR' ||
+      err.code === 'NS_IS_DIR' ||
+      err.code === 'NS_IS_SYMLINK')
+  )
+    throw s3Error('NoSuchKey', 'The specified key does not exist.', { key: request.key });
+  throw err;
+}
+
+function conditionsOf(request: S3Request) {
+  const h = request.headers;
+  const one = (name: string) => (h[name] === undefined ? undefined : String(h[name]));
+  return {
+    ifMatch: one('if-match'),
+    ifNoneMatch: one('if-none-match'),
+    ifModifiedSince: one('if-modified-since'),
+    ifUnmodifiedSince: one('if-unmodified-since'),
+  };
+}
+
+/** A folder marker (`dir/`): the directory itself, an empty object. */
+async function getMarker(gateway: Gateway, request: S3Request, path: string): Promise<S3Reply> {
+  const stat = await gateway.client.stat(path).catch((err: unknown) => notFound(gateway, request, err));
+  if (!stat.isDirectory()) return notFound(gateway, request, new StripeError('NS_NOT_FOUND', path));
+  const headers = objectHeaders(stat, undefined);
+  headers.etag = '"d41d8cd98f00b204e9800998ecf8427e"';
+  return emptyReply(200, { ...headers, 'content-length': 0 });
+}
+
+export async function getObject(gateway: Gateway, request: S3Request): Promise<S3Reply> {
+  const key = request.key as string;
+  const { path, isDirectory } = keyPath(request.bucket as string, key);
+  if (isDirectory) return getMarker(gateway, request, path);
+  const head = request.method === 'HEAD';
+  let handle: StripeFileHandle | undefined;
+  let stat: Stat;
+  let meta: ObjectMeta | undefined;
+  if (head) {
+    [stat, meta] = await Promise.all([gateway.client.stat(path), readMeta(gateway.client, path)]).catch(
+      (err: unknown) => notFound(gateway, request, err),
+    );
+    if (!stat.isFile()) return notFound(gateway, request, new StripeError('NS_IS_DIR', path));
+  } else {
+    // One round trip: the open, the metadata and the attributes at once (a key replaced between
+    // them shows as another inode, and the attributes are read again for the file opened).
+    const opening = gateway.client.open(path, 'r');
+    const all = await Promise.all([opening, readMeta(gateway.client, path), gateway.client.stat(path)]).catch(
+      async (err: unknown) => {
+        await opening.then((h) => h.close()).catch(() => undefined);
+        return notFound(gateway, request, err);
+      },
+    );
+    [handle, meta, stat] = all;
+    if (stat.inode !== handle.inode) stat = await gateway.client.stat(path).catch(() => stat);
+  }
+  try {
+    return await answer(request, handle, stat, meta);
+  } catch (err) {
+    await handle?.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function answer(
+  request: S3Request,
+  handle: StripeFileHandle | undefined,
+  stat: Stat,
+  meta: ObjectMeta | undefined,
+): Promise<S3Reply> {
+  const sizeBytes = handle?.size ?? stat.size;
+  const headers: Record<string, string | number> = { ...objectHeaders(stat, meta), 'accept-ranges': 'bytes' };
+  if (
+    evaluate(conditionsOf(request), { etag: etagOf(stat, meta), mtimeMs: stat.mtimeMs }) === 'not-modified'
+  ) {
+    await handle?.close();
+    return emptyReply(304, {
+      etag: headers.etag as string,
+      'last-modified': headers['last-modified'] as string,
+    });
+  }
+  const partNumber = request.query.get('partNumber');
+  if (partNumber !== undefined && partNumber !== '1')
+    throw s3Error('NotImplemented', 'GET of a part other than 1 is not offered; use a Range');
+  for (const [param, header] of Object.entries(RESPONSE_OVERRIDES)) {
+    const value = request.query.get(param);
+    if (value !== undefined) headers[header] = value;
+  }
+  const range = sizeBytes === 0 ? undefined : parseRange(request.headers.range, sizeBytes);
+  const start = range?.start ?? 0;
+  const end = range?.end ?? sizeBytes - 1;
+  headers['content-length'] = end - start + 1;
+  if (range) headers['content-range'] = `bytes ${start}-${end}/${sizeBytes}`;
+  const status = range ? 206 : 200;
+  if (!handle) return emptyReply(status, headers);
+  if (sizeBytes === 0) {
+    await handle.close();
+    return { status, headers, body: '' };
+  }
+  return { status, headers, body: rangeStream(handle, start, end) };
+}

@@ -1,0 +1,86 @@
+// PutObject: the body streams into a staging file with bounded memory (the
+// client's write-behind, within the gateway's byte budget), is checked
+// whole (MD5 for the ETag, Content-MD5, payload hash, chunk signatures,
+// checksum trailer), and only then is published under its key.
+import type { StripeFileHandle } from '../../client/index.js';
+import { RequestBody } from '../body.js';
+import { s3Error } from '../errors.js';
+import type { Gateway } from '../gateway.js';
+import { keyPath } from '../keys.js';
+import { S3_LIMITS } from '../limits.js';
+import { emptyReply, type S3Reply } from '../reply.js';
+import type { S3Request } from '../request.js';
+import { metaFromRequest, writeMeta } from '../store/meta.js';
+import { createStaging, discard, layoutFor, publish } from '../store/publish.js';
+import { makeMarker } from './markers.js';
+
+export const EMPTY_MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
+
+/** Bytes of the budget an upload of `declared` bytes holds: its write-behind at most. */
+export function budgetBytesOf(declared: number | undefined): number {
+  const ceiling = 2 * S3_LIMITS.getChunkBytes + 64 * 1024 * 1024;
+  return Math.min(declared ?? ceiling, ceiling);
+}
+
+/** Writes a body into an open handle from `position`; returns the bytes written. */
+export async function writeBody(
+  body: AsyncIterable<Buffer>,
+  handle: StripeFileHandle,
+  position: number,
+): Promise<number> {
+  let at = position;
+  for await (const piece of body) {
+    await handle.write(piece, 0, piece.length, at);
+    at += piece.length;
+  }
+  return at - position;
+}
+
+/** If-None-Match: * makes the PUT a conditional create; If-Match is not offered for writes. */
+export function noReplaceOf(request: S3Request): boolean {
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && ifNoneMatch.trim() !== '*')
+    throw s3Error('NotImplemented', 'a write takes only If-None-Match: * (create if absent)');
+  if (request.headers['if-match'] !== undefined)
+    throw s3Error('NotImplemented', 'a write does not take If-Match');
+  return ifNoneMatch !== undefined;
+}
+
+export async function putObject(gateway: Gateway, request: S3Request): Promise<S3Reply> {
+  const bucket = request.bucket as string;
+  const key = request.key as string;
+  const target = keyPath(bucket, key);
+  const noReplace = noReplaceOf(request);
+  const body = new RequestBody(request.raw, { payload: request.auth.payload, headers: request.headers });
+  const declared = body.declaredBytes;
+  if (declared !== undefined && declared > S3_LIMITS.putObjectBytesMax)
+    throw s3Error(
+      'EntityTooLarge',
+      `a single PUT takes at most ${S3_LIMITS.putObjectBytesMax} bytes; use a multipart upload`,
+    );
+  if (target.isDirectory) return makeMarker(gateway, request, body, target.path, noReplace);
+  const meta = metaFromRequest(request.headers);
+  const layout = await layoutFor(gateway.client, bucket, target.path, key);
+  const etag = await gateway.uploads.run(budgetBytesOf(declared), async () => {
+    const staged = await createStaging(gateway.client, layout);
+    try {
+      const written = await writeBody(body, staged.handle, 0);
+      if (written > S3_LIMITS.putObjectBytesMax)
+        throw s3Error('EntityTooLarge', 'the body is larger than a single PUT may be');
+      await staged.handle.close();
+      const md5 = body.md5Hex();
+      await writeMeta(gateway.client, staged.path, {
+        etag: md5,
+        inode: staged.handle.inode,
+        sizeBytes: written,
+        ...meta,
+      });
+      await publish(gateway.client, staged.path, target.path, key, { noReplace });
+      return md5;
+    } catch (err) {
+      await discard(gateway.client, staged);
+      throw err;
+    }
+  });
+  return emptyReply(200, { etag: `"${etag}"` });
+}

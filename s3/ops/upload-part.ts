@@ -1,0 +1,121 @@
+// UploadPart: a part of the upload's slot size is written straight into its
+// place in the object being assembled (data at (n - 1) x slot), so completing
+// needs no copy; a part of another size goes to its own file. Either way the
+// part's record appears only once its bytes are stored and checked.
+
+import { randomBytes } from 'node:crypto';
+import type { Layout, StripeClient } from '../../client/index.js';
+import { RequestBody } from '../body.js';
+import { s3Error } from '../errors.js';
+import type { Gateway } from '../gateway.js';
+import { S3_LIMITS } from '../limits.js';
+import { emptyReply, type S3Reply } from '../reply.js';
+import type { S3Request } from '../request.js';
+import {
+  checkPartNumber,
+  claimSlot,
+  DATA_NAME,
+  knownSlot,
+  nextSeq,
+  parseRecordName,
+  readUpload,
+  recordName,
+  slotAlignmentBytes,
+  uploadDir,
+} from '../store/uploads.js';
+import { budgetBytesOf, writeBody } from './put-object.js';
+
+const layouts = new Map<string, Layout | undefined>();
+const LAYOUTS_CACHED_MAX = 1_024;
+
+/** The layout of the upload's data file (fixed when the upload was created). */
+export async function dataLayout(client: StripeClient, dir: string): Promise<Layout | undefined> {
+  if (layouts.has(dir)) return layouts.get(dir);
+  const layout = (await client.stat(`${dir}/${DATA_NAME}`)).layout;
+  if (layouts.size >= LAYOUTS_CACHED_MAX) layouts.clear();
+  layouts.set(dir, layout);
+  return layout;
+}
+
+async function slotFor(
+  gateway: Gateway,
+  dir: string,
+  declared: number | undefined,
+): Promise<number | undefined> {
+  const slot = await knownSlot(gateway.client, dir);
+  if (slot !== undefined || declared === undefined) return slot;
+  const alignment = slotAlignmentBytes(await dataLayout(gateway.client, dir));
+  if (declared < gateway.partBytesMin || declared % alignment !== 0 || declared === 0) return undefined;
+  return claimSlot(gateway.client, dir, declared);
+}
+
+/** Removes the records of this part older than `keep` (a part uploaded again). */
+async function dropOlder(client: StripeClient, dir: string, keep: string, partNumber: number): Promise<void> {
+  const prefix = `p.${String(partNumber).padStart(5, '0')}.`;
+  const page = await client.listPage(dir, { after: prefix, limit: 16 });
+  for (const entry of page.entries) {
+    if (!entry.name.startsWith(prefix) || entry.name === keep) continue;
+    const part = parseRecordName(entry.name, entry.stat);
+    const kept = parseRecordName(keep, entry.stat);
+    if (part && kept && part.seq < kept.seq)
+      await client.unlink(`${dir}/${entry.name}`).catch(() => undefined);
+  }
+}
+
+export async function uploadPart(gateway: Gateway, request: S3Request): Promise<S3Reply> {
+  const bucket = request.bucket as string;
+  const uploadId = request.query.get('uploadId') as string;
+  const partNumber = checkPartNumber(request.query.get('partNumber'));
+  const upload = await readUpload(gateway.client, bucket, uploadId);
+  if (upload.key !== request.key)
+    throw s3Error('NoSuchUpload', 'the upload is for another key', { uploadId });
+  const dir = uploadDir(bucket, uploadId);
+  const body = new RequestBody(request.raw, { payload: request.auth.payload, headers: request.headers });
+  const declared = body.declaredBytes;
+  if (declared !== undefined && declared > S3_LIMITS.partBytesMax)
+    throw s3Error('EntityTooLarge', `a part is at most ${S3_LIMITS.partBytesMax} bytes`);
+  const slot = await slotFor(gateway, dir, declared);
+  const inSlot = slot !== undefined && slot > 0 && declared === slot;
+  const stored = await gateway.uploads.run(budgetBytesOf(declared), async () => {
+    if (inSlot) {
+      const handle = await gateway.client.open(`${dir}/${DATA_NAME}`, 'r+', { growOnly: true });
+      let written: number;
+      try {
+        written = await writeBody(body, handle, (partNumber - 1) * slot);
+      } finally {
+        await handle.close();
+      }
+      const record = recordName({
+        partNumber,
+        seq: nextSeq(),
+        md5: body.md5Hex(),
+        sizeBytes: written,
+        inSlot: true,
+      });
+      await (await gateway.client.open(`${dir}/${record}`, 'wx')).close();
+      return { record, md5: body.md5Hex() };
+    }
+    const temporary = `${dir}/t.${randomBytes(8).toString('hex')}`;
+    const layout = await dataLayout(gateway.client, dir);
+    const handle = await gateway.client.open(temporary, 'wx', layout ? { layout } : {});
+    try {
+      const written = await writeBody(body, handle, 0);
+      await handle.close();
+      const record = recordName({
+        partNumber,
+        seq: nextSeq(),
+        md5: body.md5Hex(),
+        sizeBytes: written,
+        inSlot: false,
+      });
+      await gateway.client.rename(temporary, `${dir}/${record}`);
+      return { record, md5: body.md5Hex() };
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      await gateway.client.unlink(temporary).catch(() => undefined);
+      throw err;
+    }
+  });
+  await dropOlder(gateway.client, dir, stored.record, partNumber);
+  return emptyReply(200, { etag: `"${stored.md5}"` });
+}

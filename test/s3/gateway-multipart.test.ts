@@ -1,0 +1,226 @@
+// Multipart uploads, layouts, streaming bodies and disconnects, against a
+// real cluster. Parts of one size land in their place in the object being
+// assembled (the completed object is that very file, renamed: its inode is the
+// upload's data file's); parts of other sizes are copied at completion.
+import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedFromEnv } from '../../common/random.js';
+import { seededBytes } from '../helpers/clients.js';
+import { all, type Gateway, MiB, startGateway } from './harness.js';
+import { signRequest } from './sign.js';
+
+const SEED = seedFromEnv();
+console.log(`s3 gateway multipart seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
+const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
+const multipartEtag = (parts: Buffer[]) =>
+  `"${createHash('md5')
+    .update(Buffer.concat(parts.map((p) => createHash('md5').update(p).digest())))
+    .digest('hex')}-${parts.length}"`;
+
+describe('S3 gateway: multipart uploads and streaming', () => {
+  let gw: Gateway;
+  beforeAll(async () => {
+    gw = await startGateway({ partBytesMin: MiB });
+    await gw.send('PUT', '/mpu');
+    await gw.send('PUT', '/ecb');
+    // The bucket tag sets the layout of what is written into the bucket from now on.
+    const tagging =
+      '<Tagging><TagSet><Tag><Key>stripefs:layout</Key><Value>ec:4+2:host:64K</Value></Tag><Tag><Key>team</Key><Value>ml</Value></Tag></TagSet></Tagging>';
+    expect((await gw.send('PUT', '/ecb?tagging', { body: tagging })).status).toBe(204);
+  });
+  afterAll(async () => {
+    await gw?.stop();
+  });
+
+  async function create(bucket: string, key: string, headers: Record<string, string> = {}): Promise<string> {
+    const created = await gw.send('POST', `/${bucket}/${key}?uploads`, { headers });
+    expect(created.status).toBe(200);
+    return all(created.text, 'UploadId')[0] as string;
+  }
+
+  async function uploadParts(
+    bucket: string,
+    key: string,
+    uploadId: string,
+    parts: Buffer[],
+  ): Promise<string[]> {
+    // In parallel, last part first: parts land in place whatever their order.
+    const answers = await Promise.all(
+      parts
+        .map((_, i) => i)
+        .reverse()
+        .map((i) =>
+          gw.send('PUT', `/${bucket}/${key}?partNumber=${i + 1}&uploadId=${uploadId}`, {
+            body: parts[i] as Buffer,
+          }),
+        ),
+    );
+    for (const a of answers) expect(a.status).toBe(200);
+    return answers.reverse().map((a) => a.headers.etag as string);
+  }
+
+  function completion(etags: string[], numbers = etags.map((_, i) => i + 1)): string {
+    return `<CompleteMultipartUpload>${etags.map((e, i) => `<Part><PartNumber>${numbers[i]}</PartNumber><ETag>${e}</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
+  }
+
+  for (const [bucket, name] of [
+    ['mpu', 'raid0'],
+    ['ecb', 'ec:4+2'],
+  ] as const) {
+    it(`${name}: parts of one size go straight to their place; completing is a rename (the same inode), ETag md5-of-md5s-N`, async () => {
+      const parts = [
+        seededBytes(MiB, SEED + 1),
+        seededBytes(MiB, SEED + 2),
+        seededBytes(MiB, SEED + 3),
+        seededBytes(300_001, SEED + 4),
+      ];
+      const uploadId = await create(bucket, 'big/model.bin', {
+        'x-amz-meta-step': '1000',
+        'content-type': 'application/x-weights',
+      });
+      const dataInode = (await gw.client.stat(`/.stripefs-s3/uploads/${bucket}/${uploadId}/data`)).inode;
+      const etags = await uploadParts(bucket, 'big/model.bin', uploadId, parts);
+      expect(etags).toEqual(parts.map((p) => `"${md5(p)}"`));
+      const listed = await gw.send('GET', `/${bucket}/big/model.bin?uploadId=${uploadId}`);
+      expect(all(listed.text, 'PartNumber')).toEqual(['1', '2', '3', '4']);
+      expect(all(listed.text, 'Size')).toEqual(parts.map((p) => String(p.length)));
+      const uploads = await gw.send('GET', `/${bucket}?uploads`);
+      expect(all(uploads.text, 'UploadId')).toContain(uploadId);
+      const done = await gw.send('POST', `/${bucket}/big/model.bin?uploadId=${uploadId}`, {
+        body: completion(etags),
+      });
+      expect(done.status).toBe(200);
+      expect(all(done.text, 'ETag')).toEqual([multipartEtag(parts).replace(/"/g, '&quot;')]);
+      const stat = await gw.client.stat(`/${bucket}/big/model.bin`);
+      expect(stat.inode, 'the assembled data file was published, not copied').toBe(dataInode);
+      expect(stat.layout?.pattern).toBe(name === 'raid0' ? 'raid0' : 'ec');
+      const got = await gw.send('GET', `/${bucket}/big/model.bin`);
+      expect(got.body.equals(Buffer.concat(parts))).toBe(true);
+      expect(got.headers).toMatchObject({
+        etag: multipartEtag(parts),
+        'x-amz-meta-step': '1000',
+        'content-type': 'application/x-weights',
+      });
+      // The upload is gone: its directory, and its id.
+      await expect(gw.client.stat(`/.stripefs-s3/uploads/${bucket}/${uploadId}`)).rejects.toMatchObject({
+        code: 'NS_NOT_FOUND',
+      });
+      const again = await gw.send('GET', `/${bucket}/big/model.bin?uploadId=${uploadId}`);
+      expect([again.status, again.code]).toEqual([404, 'NoSuchUpload']);
+    });
+  }
+
+  it('parts of different sizes, a part uploaded twice and gaps in the numbers are copied in order at completion', async () => {
+    const parts = [
+      seededBytes(MiB + 5, SEED + 5),
+      seededBytes(2 * MiB, SEED + 6),
+      seededBytes(1000, SEED + 7),
+    ];
+    const uploadId = await create('mpu', 'mixed');
+    await gw.send('PUT', `/mpu/mixed?partNumber=2&uploadId=${uploadId}`, {
+      body: seededBytes(MiB, SEED + 99),
+    }); // replaced below
+    const etags: string[] = [];
+    for (const [i, n] of [1, 2, 7].entries()) {
+      const answer = await gw.send('PUT', `/mpu/mixed?partNumber=${n}&uploadId=${uploadId}`, {
+        body: parts[i] as Buffer,
+      });
+      etags.push(answer.headers.etag as string);
+    }
+    const done = await gw.send('POST', `/mpu/mixed?uploadId=${uploadId}`, {
+      body: completion(etags, [1, 2, 7]),
+    });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('CompleteMultipartUploadResult');
+    const got = await gw.send('GET', '/mpu/mixed');
+    expect(got.body.equals(Buffer.concat(parts))).toBe(true);
+    expect(got.headers.etag).toBe(multipartEtag(parts));
+  });
+
+  it('completion refusals: a small part, a wrong ETag, parts out of order; abort forgets the upload', async () => {
+    const small = [seededBytes(1000, SEED + 8), seededBytes(1000, SEED + 9)];
+    const uploadId = await create('mpu', 'refused');
+    const etags = await uploadParts('mpu', 'refused', uploadId, small);
+    const tooSmall = await gw.send('POST', `/mpu/refused?uploadId=${uploadId}`, { body: completion(etags) });
+    expect([tooSmall.status, tooSmall.code]).toEqual([400, 'EntityTooSmall']);
+    const wrongTag = await gw.send('POST', `/mpu/refused?uploadId=${uploadId}`, {
+      body: completion(['"00000000000000000000000000000000"']),
+    });
+    expect([wrongTag.status, wrongTag.code]).toEqual([400, 'InvalidPart']);
+    const order = await gw.send('POST', `/mpu/refused?uploadId=${uploadId}`, {
+      body: completion([etags[1] as string, etags[0] as string], [2, 1]),
+    });
+    expect([order.status, order.code]).toEqual([400, 'InvalidPartOrder']);
+    expect((await gw.send('GET', '/mpu/refused')).status).toBe(404);
+    expect((await gw.send('DELETE', `/mpu/refused?uploadId=${uploadId}`)).status).toBe(204);
+    const gone = await gw.send('PUT', `/mpu/refused?partNumber=1&uploadId=${uploadId}`, { body: 'x' });
+    expect([gone.status, gone.code]).toEqual([404, 'NoSuchUpload']);
+    expect(all((await gw.send('GET', '/mpu?uploads')).text, 'UploadId')).not.toContain(uploadId);
+  });
+
+  it('bucket tags: the layout tag is the directory default (stat shows it), other tags are kept', async () => {
+    const tags = await gw.send('GET', '/ecb?tagging');
+    expect(all(tags.text, 'Key')).toEqual(['stripefs:layout', 'team']);
+    expect(all(tags.text, 'Value')[0]).toMatch(/^ec:4\+2:host:64K$/);
+    await gw.send('PUT', '/ecb/small', { body: seededBytes(70_000, SEED + 10) });
+    expect((await gw.client.stat('/ecb/small')).layout).toMatchObject({
+      pattern: 'ec',
+      k: 4,
+      m: 2,
+      stripeSize: 64 * 1024,
+    });
+    const bad = await gw.send('PUT', '/ecb?tagging', {
+      body: '<Tagging><TagSet><Tag><Key>stripefs:layout</Key><Value>ec:9</Value></Tag></TagSet></Tagging>',
+    });
+    expect([bad.status, bad.code]).toEqual([400, 'InvalidArgument']);
+  });
+
+  it('a signed aws-chunked upload round-trips; a chunk altered in flight stores nothing', async () => {
+    const data = seededBytes(3 * MiB + 17, SEED + 11);
+    const put = await gw.sendChunked('/mpu/chunked.bin', data, 64 * 1024);
+    expect([put.status, put.headers.etag]).toEqual([200, `"${md5(data)}"`]);
+    expect((await gw.send('GET', '/mpu/chunked.bin')).body.equals(data)).toBe(true);
+    const altered = await gw.sendChunked('/mpu/altered.bin', data, 64 * 1024, 2 * MiB);
+    expect([altered.status, altered.code]).toEqual([403, 'SignatureDoesNotMatch']);
+    expect((await gw.send('GET', '/mpu/altered.bin')).status).toBe(404);
+  });
+
+  it('a client that disconnects mid-PUT leaves nothing: no object, no staging file; the old object stays', async () => {
+    await gw.send('PUT', '/mpu/interrupted', { body: 'the old bytes' });
+    await gw.app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (gw.app.server.address() as AddressInfo).port;
+    const body = seededBytes(8 * MiB, SEED + 12);
+    const signed = signRequest({
+      method: 'PUT',
+      url: '/mpu/interrupted',
+      host: `127.0.0.1:${port}`,
+      body,
+      accessKeyId: 'AKIDSTRIPEFSTEST',
+      secretKey: 'stripefs-test-secret-key',
+      unsigned: true,
+    });
+    await new Promise<void>((resolve) => {
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'PUT',
+        path: '/mpu/interrupted',
+        headers: { ...signed.headers, 'content-length': String(body.length) },
+      });
+      req.on('error', () => resolve());
+      req.write(body.subarray(0, 3 * MiB), () => setTimeout(() => req.destroy(), 200));
+      req.on('close', () => resolve());
+    });
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const staging = await gw.client.listPage('/.stripefs-s3/tmp');
+      if (staging.entries.length === 0) break;
+      if (Date.now() > deadline)
+        throw new Error(`staging files left: ${staging.entries.map((e) => e.name).join(', ')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await gw.send('GET', '/mpu/interrupted')).text).toBe('the old bytes');
+  });
+});
