@@ -3,7 +3,7 @@
 // by method, bucket, key and query to one operation (s3/ops/), and answered
 // with the operation's reply or an S3 error document.
 import { randomBytes } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { StripeClient } from '../client/index.js';
 import type { Logger } from '../common/logging.js';
@@ -80,6 +80,81 @@ function payloadOf(
   return { ...context, payload, trailer: headers['x-amz-trailer'], checksum };
 }
 
+/** The request as S3 names it, authenticated. Throws coded errors; `context` is filled as it learns. */
+async function authenticate(
+  options: GatewayOptions,
+  raw: IncomingMessage,
+  context: { method: string; resource: string; requestId: string; subject: ErrorSubject },
+): Promise<S3Request> {
+  const { rawPath, rawQuery } = splitUrl(raw.url ?? '/');
+  let target: ReturnType<typeof targetOf>;
+  let query: Map<string, string>;
+  try {
+    target = targetOf(rawPath, raw.headers.host, options.domain);
+    query = queryMap(rawQuery);
+    context.resource = decodeURIComponent(rawPath);
+  } catch (err) {
+    throw err instanceof URIError ? s3Error('InvalidArgument', 'the URL has a malformed %-escape') : err;
+  }
+  context.subject = subjectOf({ ...target, query });
+  const signed = {
+    method: context.method,
+    rawPath,
+    rawQuery,
+    rawHeaders: raw.rawHeaders,
+    nowMs: (options.nowMs ?? Date.now)(),
+  };
+  const auth = isSignatureV2(raw.headers.authorization, query)
+    ? await verifySignatureV2(signed, options.credentials, target.fromHost ? target.bucket : undefined)
+    : await verifySignature(signed, options.credentials);
+  if (context.method === 'PUT' || context.method === 'POST')
+    options.log.debug(payloadOf(context, auth, raw.headers), 'S3 body');
+  const { bucket, key } = target;
+  return {
+    method: context.method,
+    bucket,
+    key,
+    query,
+    headers: raw.headers,
+    raw,
+    auth,
+    requestId: context.requestId,
+    resource: context.resource,
+  };
+}
+
+/** Answers one request: its operation's reply, or the S3 error document of what it threw. */
+async function handle(
+  gateway: Gateway,
+  options: GatewayOptions,
+  raw: IncomingMessage,
+  reply: FastifyReply,
+): Promise<void> {
+  const requestId = randomBytes(8).toString('hex').toUpperCase();
+  const context = {
+    method: raw.method ?? 'GET',
+    resource: raw.url ?? '/',
+    requestId,
+    subject: 'bucket' as ErrorSubject,
+  };
+  try {
+    const request = await authenticate(options, raw, context);
+    await send(reply, await route(gateway, request), requestId);
+  } catch (err) {
+    const wire = wireOf(err, context.subject);
+    if (wire.http >= 500)
+      gateway.log.warn(
+        { err, requestId, method: context.method, resource: context.resource },
+        'S3 request failed',
+      );
+    const answer = errorReply(err, context.subject, context);
+    const sizeBytes = (err as { details?: { sizeBytes?: unknown } }).details?.sizeBytes;
+    if (wire.s3Code === 'InvalidRange' && typeof sizeBytes === 'number')
+      answer.headers['content-range'] = `bytes */${sizeBytes}`;
+    if (!reply.sent) await send(reply, answer, requestId);
+  }
+}
+
 export function buildS3Gateway(options: GatewayOptions): FastifyInstance {
   const gateway: Gateway = {
     client: options.client,
@@ -89,7 +164,6 @@ export function buildS3Gateway(options: GatewayOptions): FastifyInstance {
     uploads: new ByteBudget(S3_LIMITS.uploadBytesInFlightMax, S3_LIMITS.uploadsQueuedMax),
     log: options.log,
   };
-  const nowMs = options.nowMs ?? Date.now;
   const app = Fastify({
     logger: false,
     routerOptions: { maxParamLength: 64 * 1024 },
@@ -107,64 +181,13 @@ export function buildS3Gateway(options: GatewayOptions): FastifyInstance {
     originalType.set(request.raw, request.raw.headers['content-type']);
     request.raw.headers['content-type'] = PASS_THROUGH_TYPE;
   });
-  const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const requestId = randomBytes(8).toString('hex').toUpperCase();
-    const raw = request.raw;
-    const contentType = originalType.get(raw);
-    if (contentType === undefined) delete raw.headers['content-type'];
-    else raw.headers['content-type'] = contentType;
-    const { rawPath, rawQuery } = splitUrl(raw.url ?? '/');
-    let context = { method: raw.method ?? 'GET', resource: rawPath, requestId };
-    let subject: ErrorSubject = 'bucket';
-    try {
-      let target: ReturnType<typeof targetOf>;
-      let query: Map<string, string>;
-      try {
-        target = targetOf(rawPath, raw.headers.host, options.domain);
-        query = queryMap(rawQuery);
-      } catch (err) {
-        throw err instanceof URIError ? s3Error('InvalidArgument', 'the URL has a malformed %-escape') : err;
-      }
-      context = { ...context, resource: decodeURIComponent(rawPath) };
-      subject = subjectOf({ ...target, query });
-      const signed = {
-        method: context.method,
-        rawPath,
-        rawQuery,
-        rawHeaders: raw.rawHeaders,
-        nowMs: nowMs(),
-      };
-      const auth = isSignatureV2(raw.headers.authorization, query)
-        ? await verifySignatureV2(signed, options.credentials, target.fromHost ? target.bucket : undefined)
-        : await verifySignature(signed, options.credentials);
-      if (context.method === 'PUT' || context.method === 'POST')
-        gateway.log.debug(payloadOf(context, auth, raw.headers), 'S3 body');
-      const s3: S3Request = {
-        method: context.method,
-        ...target,
-        query,
-        headers: raw.headers,
-        raw,
-        auth,
-        requestId,
-        resource: context.resource,
-      };
-      await send(reply, await route(gateway, s3), requestId);
-    } catch (err) {
-      const wire = wireOf(err, subject);
-      if (wire.http >= 500)
-        gateway.log.warn(
-          { err, requestId, method: context.method, resource: context.resource },
-          'S3 request failed',
-        );
-      const answer = errorReply(err, subject, context);
-      const sizeBytes = (err as { details?: { sizeBytes?: unknown } }).details?.sizeBytes;
-      if (wire.s3Code === 'InvalidRange' && typeof sizeBytes === 'number')
-        answer.headers['content-range'] = `bytes */${sizeBytes}`;
-      if (!reply.sent) await send(reply, answer, requestId);
-    }
+  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const contentType = originalType.get(request.raw);
+    if (contentType === undefined) delete request.raw.headers['content-type'];
+    else request.raw.headers['content-type'] = contentType;
+    return handle(gateway, options, request.raw, reply);
   };
-  app.route({ method: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'], url: '/*', handler: handle });
-  app.route({ method: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'], url: '/', handler: handle });
+  app.route({ method: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'], url: '/*', handler });
+  app.route({ method: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'], url: '/', handler });
   return app;
 }

@@ -91,6 +91,7 @@ export async function* walk(
   for (const dir of pendingDirs) yield* visitDir(client, path, keyPrefix, dir, options);
   // An empty directory is its folder marker (only when the walk started from its first name).
   if (!sawEntry && namePrefix === '' && cursor === '' && keyPrefix !== '' && isAfter(keyPrefix, after)) {
+    // Gone since it was listed empty: then it is no marker either.
     const stat = selfStat ?? (await client.stat(path).catch(() => undefined));
     if (stat?.isDirectory()) yield { kind: 'object', key: keyPrefix, stat };
   }

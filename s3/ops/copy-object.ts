@@ -3,6 +3,7 @@
 // Metadata is the source's (COPY) or the request's (REPLACE); a copy onto
 // itself with REPLACE only rewrites the metadata.
 import { createHash } from 'node:crypto';
+import type { Layout, StripeFileHandle } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
 import { s3Error } from '../errors.js';
 import type { Gateway } from '../gateway.js';
@@ -10,7 +11,7 @@ import { checkBucketName, keyPath } from '../keys.js';
 import { type S3Reply, xmlReply } from '../reply.js';
 import type { S3Request } from '../request.js';
 import { evaluate } from '../store/conditions.js';
-import { etagOf, metaFromRequest, readMeta, writeMeta } from '../store/meta.js';
+import { etagOf, metaFromRequest, type ObjectMeta, readMeta, writeMeta } from '../store/meta.js';
 import { createStaging, discard, layoutFor, publish } from '../store/publish.js';
 import { rangeStream } from './get-object.js';
 import { budgetBytesOf, noReplaceOf } from './put-object.js';
@@ -95,35 +96,46 @@ export async function copyObject(gateway: Gateway, request: S3Request): Promise<
       });
     }
     const layout = await layoutFor(gateway.client, bucket, to.path, key);
-    const etag = await gateway.uploads.run(budgetBytesOf(handle.size), async () => {
-      const staged = await createStaging(gateway.client, layout);
-      try {
-        const md5 = createHash('md5');
-        let at = 0;
-        if (handle.size > 0) {
-          for await (const piece of rangeStream(handle, 0, handle.size - 1)) {
-            md5.update(piece as Buffer);
-            await staged.handle.write(piece as Buffer, 0, (piece as Buffer).length, at);
-            at += (piece as Buffer).length;
-          }
-        }
-        await staged.handle.close();
-        const hex = md5.digest('hex');
-        await writeMeta(gateway.client, staged.path, {
-          etag: hex,
-          inode: staged.handle.inode,
-          sizeBytes: at,
-          ...meta,
-        });
-        await publish(gateway.client, staged.path, to.path, key, { noReplace });
-        return hex;
-      } catch (err) {
-        await discard(gateway.client, staged);
-        throw err;
-      }
-    });
+    const etag = await gateway.uploads.run(budgetBytesOf(handle.size), () =>
+      copyInto(gateway, handle, layout, { path: to.path, key, noReplace, meta }),
+    );
     return xmlReply('CopyObjectResult', { LastModified: new Date().toISOString(), ETag: `"${etag}"` });
   } finally {
+    // A read handle has nothing to flush; its close cannot lose data.
     await handle.close().catch(() => undefined);
+  }
+}
+
+/** Streams the open source into a staging file and publishes it at `to.path`; returns the MD5. */
+async function copyInto(
+  gateway: Gateway,
+  source: StripeFileHandle,
+  layout: Layout | undefined,
+  to: { path: string; key: string; noReplace: boolean; meta: Pick<ObjectMeta, 'headers' | 'userMeta'> },
+): Promise<string> {
+  const staged = await createStaging(gateway.client, layout);
+  try {
+    const md5 = createHash('md5');
+    let at = 0;
+    if (source.size > 0) {
+      for await (const piece of rangeStream(source, 0, source.size - 1)) {
+        md5.update(piece as Buffer);
+        await staged.handle.write(piece as Buffer, 0, (piece as Buffer).length, at);
+        at += (piece as Buffer).length;
+      }
+    }
+    await staged.handle.close();
+    const hex = md5.digest('hex');
+    await writeMeta(gateway.client, staged.path, {
+      etag: hex,
+      inode: staged.handle.inode,
+      sizeBytes: at,
+      ...to.meta,
+    });
+    await publish(gateway.client, staged.path, to.path, to.key, { noReplace: to.noReplace });
+    return hex;
+  } catch (err) {
+    await discard(gateway.client, staged);
+    throw err;
   }
 }

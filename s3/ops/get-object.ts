@@ -49,6 +49,7 @@ export function rangeStream(handle: StripeFileHandle, start: number, endInclusiv
       );
     },
   });
+  // A read handle has nothing to flush: closing it cannot lose data, and the answer is sent already.
   stream.once('close', () => void handle.close().catch(() => undefined));
   return stream;
 }
@@ -105,6 +106,7 @@ export async function getObject(gateway: Gateway, request: S3Request): Promise<S
     const opening = gateway.client.open(path, 'r');
     const all = await Promise.all([opening, readMeta(gateway.client, path), gateway.client.stat(path)]).catch(
       async (err: unknown) => {
+        // The open may have failed too (that is the error answered); a read handle holds nothing to lose.
         await opening.then((h) => h.close()).catch(() => undefined);
         return notFound(gateway, request, err);
       },
@@ -115,6 +117,7 @@ export async function getObject(gateway: Gateway, request: S3Request): Promise<S
   try {
     return await answer(request, handle, stat, meta);
   } catch (err) {
+    // The error being answered is the one that matters; a read handle holds nothing to lose.
     await handle?.close().catch(() => undefined);
     throw err;
   }

@@ -10,7 +10,7 @@ import type { After } from '../listing/order.js';
 import { type S3Reply, xmlReply } from '../reply.js';
 import type { S3Request } from '../request.js';
 import { awsUriEncode } from '../sigv4/canonical.js';
-import { etagOf, readMeta } from '../store/meta.js';
+import { etagOf, type ObjectMeta, readMeta } from '../store/meta.js';
 import { OWNER, requireBucket } from './buckets.js';
 
 function encodeToken(after: After): string {
@@ -37,6 +37,11 @@ function maxKeysOf(request: S3Request): number {
   return Math.min(Number(text), S3_LIMITS.listKeysMax);
 }
 
+async function metaOf(gateway: Gateway, path: string): Promise<ObjectMeta | undefined> {
+  // Removed since it was listed: it is listed as it was, with its identity ETag.
+  return readMeta(gateway.client, path).catch(() => undefined);
+}
+
 /** ETags need each file's metadata record: read with bounded concurrency. */
 async function contentsOf(
   gateway: Gateway,
@@ -49,9 +54,7 @@ async function contentsOf(
   return Promise.all(
     result.objects.map((o) =>
       slots.run(async () => {
-        const meta = o.key.endsWith('/')
-          ? undefined
-          : await readMeta(gateway.client, `/${bucket}/${o.key}`).catch(() => undefined);
+        const meta = o.key.endsWith('/') ? undefined : await metaOf(gateway, `/${bucket}/${o.key}`);
         return {
           Key: encode(o.key),
           LastModified: new Date(o.stat.mtimeMs).toISOString(),

@@ -76,6 +76,7 @@ async function uploadsOf(client: StripeClient, bucket: string): Promise<Listed[]
   const listed = await Promise.all(
     ids.map((uploadId) =>
       slots.run(async () => {
+        // Completed or aborted since it was listed: no longer in progress.
         const record = await readUpload(client, bucket, uploadId).catch(() => undefined);
         return record ? { key: record.key, uploadId, initiatedMs: record.initiatedMs } : undefined;
       }),

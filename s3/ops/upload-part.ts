@@ -58,6 +58,7 @@ async function dropOlder(client: StripeClient, dir: string, keep: string, partNu
     const part = parseRecordName(entry.name, entry.stat);
     const kept = parseRecordName(keep, entry.stat);
     if (part && kept && part.seq < kept.seq)
+      // Already removed by a later upload of the part: the newest record counts anyway.
       await client.unlink(`${dir}/${entry.name}`).catch(() => undefined);
   }
 }
@@ -111,7 +112,9 @@ export async function uploadPart(gateway: Gateway, request: S3Request): Promise<
       await gateway.client.rename(temporary, `${dir}/${record}`);
       return { record, md5: body.md5Hex() };
     } catch (err) {
+      // The part's own failure is answered; a write handle that failed has nothing more to flush.
       await handle.close().catch(() => undefined);
+      // A temporary file left behind goes with its upload (complete or abort).
       await gateway.client.unlink(temporary).catch(() => undefined);
       throw err;
     }

@@ -75,7 +75,9 @@ export async function discard(
   client: StripeClient,
   staged: { path: string; handle?: StripeFileHandle },
 ): Promise<void> {
+  // The request's own failure is answered; this write will never be published.
   await staged.handle?.close().catch(() => undefined);
+  // A staging file left behind is swept after stagingMaxAgeMs.
   await client.unlink(staged.path).catch(() => undefined);
 }
 
@@ -122,6 +124,7 @@ export async function removeEmptyParents(
 ): Promise<void> {
   const root = bucketPath(bucket);
   for (let dir = parentOf(path); dir.length > root.length; dir = parentOf(dir)) {
+    // Removed meanwhile (another delete's cleanup): nothing left to remove here.
     const page = await client.listPage(dir, { limit: 1 }).catch(() => undefined);
     if (!page || page.entries.length > 0 || (await isMarker(dir))) return;
     try {

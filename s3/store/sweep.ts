@@ -19,6 +19,7 @@ export async function sweepStaging(
       const created = stagingCreatedMs(entry.name);
       // Names sort by creation time: past the first young one, all are young.
       if (!Number.isFinite(created) || nowMs - created < maxAgeMs) return removed;
+      // Published or removed since it was listed: either way it is gone.
       await client.unlink(`${STAGING_DIR}/${entry.name}`).catch(() => undefined);
       removed++;
     }

@@ -20,6 +20,7 @@ const FOLDERS = [
   'oss',
   'client',
   'checkpoint',
+  's3',
   'cli',
   'bench',
   'test',

@@ -41,6 +41,31 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
+/** One request through fastify inject, with the S3 error code of an error document. */
+async function injectInto(
+  app: FastifyInstance,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+): Promise<Answer> {
+  const response = await app.inject({
+    method: method as 'GET',
+    url,
+    headers,
+    ...(body ? { payload: body } : {}),
+  });
+  const raw = response.rawPayload;
+  const text = raw.toString('utf8');
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: raw,
+    text,
+    code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1],
+  };
+}
+
 export async function startGateway(options: { partBytesMin?: number } = {}): Promise<Gateway> {
   const cluster = await startCluster();
   const client = await StripeClient.connect({ mds: cluster.mdsAddress });
@@ -54,28 +79,8 @@ export async function startGateway(options: { partBytesMin?: number } = {}): Pro
     partBytesMin: options.partBytesMin ?? 5 * MiB,
     log: silentLogger(),
   });
-  const inject = async (
-    method: string,
-    url: string,
-    headers: Record<string, string>,
-    body: Buffer | undefined,
-  ): Promise<Answer> => {
-    const response = await app.inject({
-      method: method as 'GET',
-      url,
-      headers,
-      ...(body ? { payload: body } : {}),
-    });
-    const raw = response.rawPayload;
-    const text = raw.toString('utf8');
-    return {
-      status: response.statusCode,
-      headers: response.headers,
-      body: raw,
-      text,
-      code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1],
-    };
-  };
+  const inject = (method: string, url: string, headers: Record<string, string>, body: Buffer | undefined) =>
+    injectInto(app, method, url, headers, body);
   const send: Gateway['send'] = async (method, url, o = {}) => {
     const body = o.body === undefined ? undefined : Buffer.from(o.body);
     const headers =
