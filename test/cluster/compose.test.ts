@@ -90,8 +90,11 @@ describe('docker-compose.yml', () => {
 
   it('runs one MDS, the launcher default OSSs and a CLI service started only by `run`', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      ['cli', 'mds', ...plan.oss.map((p) => p.name)].sort(),
+      ['cli', 'mds', 's3', ...plan.oss.map((p) => p.name)].sort(),
     );
+    // The S3 gateway: the CLI's s3 command, inside the network, published on 9000.
+    expect(compose.services.s3?.command?.slice(0, 2)).toEqual(['dist/cli/main.js', 's3']);
+    expect(configOf(compose.services.s3!)['mds.address']).toBe('mds:7070');
     expect(compose.services.mds?.command).toEqual([plan.mds.script]);
     const cliService = compose.services.cli!;
     expect(cliService.profiles).toEqual(['cli']);
