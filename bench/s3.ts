@@ -172,6 +172,8 @@ async function rate(count: number, inFlight: number, op: (i: number) => Promise<
 
 type Pair = Awaited<ReturnType<typeof pairs>>;
 
+const baseline = (value: number, name: string) => ({ value, name });
+
 /** GET of the large object against the library's read, then a multipart PUT against its write. */
 async function largeObjects(
   client: StripeClient,
@@ -258,14 +260,13 @@ export async function runS3Bench(opts: SuiteOptions): Promise<BenchResult[]> {
     const large = await largeObjects(client, http, sizeBytes);
     const small = await smallObjects(client, cluster.mdsAddress, http, smallCount);
     const mib = sizeBytes / MiB;
-    const base = (value: number, name: string) => ({ value, name });
     return [
       result(
         's3.get-large',
         large.get.gateway,
         'GB/s',
         command,
-        base(large.get.library, `the library's sequential read of the same ${mib} MiB file, same run`),
+        baseline(large.get.library, `the library's sequential read of the same ${mib} MiB file, same run`),
         `replicated:3; ${large.get.note}`,
       ),
       result(
@@ -273,7 +274,7 @@ export async function runS3Bench(opts: SuiteOptions): Promise<BenchResult[]> {
         large.put.gateway,
         'GB/s',
         command,
-        base(large.put.library, `the library's sequential write of the same ${mib} MiB, same run`),
+        baseline(large.put.library, `the library's sequential write of the same ${mib} MiB, same run`),
         `8 MiB parts, 10 in flight; ${large.put.note}`,
       ),
       result(
@@ -281,7 +282,7 @@ export async function runS3Bench(opts: SuiteOptions): Promise<BenchResult[]> {
         small.put.gateway,
         'objects/s',
         command,
-        base(
+        baseline(
           small.put.library,
           `the library's writeFile of ${SMALL_BYTES / 1024} KiB files, ${SMALL_WRITERS} in flight, same run`,
         ),
@@ -292,7 +293,7 @@ export async function runS3Bench(opts: SuiteOptions): Promise<BenchResult[]> {
         small.get.gateway,
         'objects/s',
         command,
-        base(
+        baseline(
           small.get.library,
           `the library's readFile of the same size, ${SMALL_READERS} in flight, fresh client, same run`,
         ),
