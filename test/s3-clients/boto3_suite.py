@@ -11,6 +11,7 @@ import json
 import os
 import ssl
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -26,7 +27,17 @@ s3 = boto3.client(
     region_name="us-east-1",
     config=Config(s3={"addressing_style": "path"}, retries={"max_attempts": 3}, max_pool_connections=32),
 )
-seen = {"boto3": boto3.__version__, "botocore": botocore.__version__}
+seen = {"boto3": boto3.__version__, "botocore": botocore.__version__, "seconds": {}}
+phase_started = time.monotonic()
+
+
+def phase_done(name):
+    """Records how long a phase took (printed for whoever reads the log; nothing asserts it)."""
+    global phase_started
+    now = time.monotonic()
+    seen["seconds"][name] = round(now - phase_started, 1)
+    phase_started = now
+
 tls = ssl.create_default_context(cafile=os.environ.get("AWS_CA_BUNDLE")) if endpoint.startswith("https") else None
 
 
@@ -51,6 +62,7 @@ for size in (0, 1, 1024 * 1024 + 3):
     assert got["ContentType"] == "application/x-rt"
     assert put["ETag"] == '"%s"' % hashlib.md5(data).hexdigest()
 seen["roundTrips"] = 3
+phase_done("roundTrips")
 
 # Multipart through the transfer manager: 8 MiB parts, 10 threads (as awscli).
 big = os.path.join(workdir, "boto3-big.bin")
@@ -65,6 +77,7 @@ with open(big, "rb") as a, open(back, "rb") as b:
 head = s3.head_object(Bucket=bucket, Key="models/big.bin")
 assert head["ETag"].endswith('-6"'), head["ETag"]
 seen["multipartEtag"] = head["ETag"]
+phase_done("multipart")
 
 # Range.
 ranged = s3.get_object(Bucket=bucket, Key="models/big.bin", Range="bytes=1000-1999")["Body"].read()
@@ -102,6 +115,7 @@ for signer, name in ((s3, "default"), (v4, "s3v4")):
 keys = [f"many/{i:05d}" for i in range(key_count)]
 with concurrent.futures.ThreadPoolExecutor(max_workers=32) as pool:
     list(pool.map(lambda k: s3.put_object(Bucket=bucket, Key=k, Body=k.encode()), keys))
+phase_done("putKeys")
 listed, pages = [], 0
 for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix="many/", PaginationConfig={"PageSize": 1000}):
     pages += 1
@@ -113,6 +127,7 @@ v1 = [o["Key"] for page in s3.get_paginator("list_objects").paginate(Bucket=buck
 assert v1 == keys, "V1 listing"
 prefixes = s3.list_objects_v2(Bucket=bucket, Delimiter="/")
 seen["topPrefixes"] = sorted(p["Prefix"] for p in prefixes.get("CommonPrefixes", []))
+phase_done("listKeys")
 
 # Batch deletes of 1,000.
 for at in range(0, len(keys), 1000):
@@ -120,6 +135,7 @@ for at in range(0, len(keys), 1000):
     assert not result.get("Errors"), result.get("Errors")
 assert s3.list_objects_v2(Bucket=bucket, Prefix="many/")["KeyCount"] == 0
 seen["deleted"] = len(keys)
+phase_done("deleteKeys")
 
 # Copy.
 s3.copy_object(Bucket=bucket, Key="copies/big.bin", CopySource={"Bucket": bucket, "Key": "models/big.bin"})
