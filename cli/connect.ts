@@ -5,11 +5,20 @@
 // CLI call pays for what it imports (see cli/program.ts).
 import { loadConfig } from '../common/config.js';
 import { isErrorCode, StripeError } from '../common/errors.js';
+import { resolveJobId } from '../common/jobs/job-id.js';
 import type { ClusterMap__Output } from '../proto/index.js';
 
 export interface ConnectFlags {
   mds?: string;
   admin?: string;
+}
+
+/**
+ * The job the CLI's requests are counted under: STRIPEFS_JOBID, else SLURM_JOB_ID, else
+ * `stripefs.<uid>` (the client library would name the script, dist/cli/main.js).
+ */
+export function cliJobId(): string {
+  return resolveJobId({ processName: 'stripefs' }).jobId;
 }
 
 /** Which OSS addresses this CLI uses (client.network, STRIPEFS_CLIENT_NETWORK). */

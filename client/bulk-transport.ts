@@ -3,6 +3,7 @@
 // OSS); Flush still goes over gRPC, through the OSS's GrpcTransport.
 import { BulkClient, type RunResult } from '../common/bulk/client.js';
 import type { SegmentChecksums } from '../common/bulk/frame.js';
+import type { RequestTag } from '../common/jobs/job-id.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 import type { GrpcTransport } from './grpc-transport.js';
 import type { ObjectTransport, TransportHooks } from './object-transport.js';
@@ -15,10 +16,11 @@ export class BulkTransport implements ObjectTransport {
     readonly bulkAddress: string,
     /** The same OSS's gRPC transport, for Flush. */
     private readonly control: GrpcTransport,
-    opts: { connectionsMax: number; requestTimeoutMs: number },
+    opts: { connectionsMax: number; requestTimeoutMs: number; tag?: RequestTag },
     private readonly hooks: TransportHooks,
   ) {
     this.bulk = new BulkClient(bulkAddress, {
+      ...(opts.tag ? { tag: opts.tag } : {}),
       connectionsMax: opts.connectionsMax,
       timeoutMs: opts.requestTimeoutMs,
       onChecksumRecheck: hooks.onChecksumRecheck,

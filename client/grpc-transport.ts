@@ -2,8 +2,12 @@
 // Flush (the bulk path has no flush). Requests in flight are registered by
 // OST so a map that marks one down can fail them at once (the call itself
 // runs out its deadline unheard).
+
+import type * as grpc from '@grpc/grpc-js';
 import { StripeError } from '../common/errors.js';
 import { call, deadlineIn, fromGrpcError } from '../common/grpc.js';
+import type { RequestTag } from '../common/jobs/job-id.js';
+import { taggedCallOptions } from '../common/jobs/tag-interceptor.js';
 import { OstRequests } from '../common/ost-requests.js';
 import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
 import type { ReadRangeResponse__Output } from '../proto/index.js';
@@ -13,14 +17,22 @@ import type { ObjectTransport, TransportHooks } from './object-transport.js';
 export class GrpcTransport implements ObjectTransport {
   readonly kind = 'grpc';
   private readonly inFlight = new OstRequests();
+  /** The client's job tag on every call (per call: the channel may be shared). */
+  private readonly tagged: grpc.CallOptions;
 
   constructor(
     private readonly client: OssServiceClient,
     /** The OSS's gRPC address, named in errors. */
     readonly address: string,
-    private readonly opts: { requestTimeoutMs: number; wirePieceBytes: number },
+    private readonly opts: { requestTimeoutMs: number; wirePieceBytes: number; tag?: RequestTag },
     private readonly hooks: Pick<TransportHooks, 'onReadAnswered'>,
-  ) {}
+  ) {
+    this.tagged = taggedCallOptions(opts.tag);
+  }
+
+  private callOptions(): grpc.CallOptions {
+    return { ...deadlineIn(this.opts.requestTimeoutMs), ...this.tagged };
+  }
 
   write(
     ref: ObjectRef,
@@ -31,7 +43,7 @@ export class GrpcTransport implements ObjectTransport {
     truncate = false,
   ): Promise<void> {
     const sent = new Promise<void>((resolve, reject) => {
-      const stream = this.client.WriteChunk(deadlineIn(this.opts.requestTimeoutMs), (err, response) => {
+      const stream = this.client.WriteChunk(this.callOptions(), (err, response) => {
         if (err) reject(fromGrpcError(err));
         else if (!response) reject(new StripeError('REQ_INTERNAL', 'WriteChunk without response'));
         else resolve();
@@ -50,7 +62,7 @@ export class GrpcTransport implements ObjectTransport {
       const pieces: Buffer[] = [];
       let bytes = 0;
       const sent = performance.now();
-      const stream = this.client.ReadRange({ ref, offset, length }, deadlineIn(this.opts.requestTimeoutMs));
+      const stream = this.client.ReadRange({ ref, offset, length }, this.callOptions());
       stream.on('data', (message: ReadRangeResponse__Output) => {
         if (pieces.length === 0) this.hooks.onReadAnswered(ref.ostId ?? 0, performance.now() - sent);
         pieces.push(message.data);
@@ -68,10 +80,7 @@ export class GrpcTransport implements ObjectTransport {
   }
 
   async flush(ref: ObjectRef): Promise<void> {
-    await this.inFlight.race(
-      ref.ostId ?? 0,
-      call(this.client, 'Flush', { ref }, deadlineIn(this.opts.requestTimeoutMs)),
-    );
+    await this.inFlight.race(ref.ostId ?? 0, call(this.client, 'Flush', { ref }, this.callOptions()));
   }
 
   abortOst(ostId: number, why: string): number {

@@ -1,7 +1,10 @@
 // The stripefs client library: an API shaped like node:fs/promises over a
 // striped, replicated or erasure-coded object store.
+
+import { hostname } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { StripeError } from '../common/errors.js';
+import { newSessionId, type RequestTag, resolveJobId } from '../common/jobs/job-id.js';
 import { seededRandom, seedFromEnv } from '../common/random.js';
 import type { Attr__Output } from '../proto/index.js';
 import { BlockPool } from './block-pool.js';
@@ -149,17 +152,34 @@ export interface ConnectOptions {
    * its network, else its only ones) or `cluster` (a client inside the cluster network).
    */
   network?: ClientNetwork;
+  /**
+   * The job this client's requests are counted under (job statistics, as Lustre's jobstats).
+   * Default: STRIPEFS_JOBID, else SLURM_JOB_ID, else `<program>.<uid>` (see resolveJobId).
+   */
+  jobId?: string;
 }
 
 export class StripeClient {
   private constructor(
     private readonly ctx: ClientContext,
     private readonly pool: OssPool,
+    /** The job and session every request of this client carries. */
+    readonly tag: Readonly<RequestTag>,
   ) {}
+
+  /** The job this client's requests are counted under. */
+  get jobId(): string {
+    return this.tag.jobId;
+  }
 
   static async connect(options: ConnectOptions): Promise<StripeClient> {
     const limits = clientLimits(options.limits);
-    const mds = new MdsClient(options.mds, options.network ? { network: options.network } : {});
+    const tag: RequestTag = {
+      jobId: resolveJobId(options.jobId === undefined ? {} : { jobId: options.jobId }).jobId,
+      session: newSessionId(),
+      clientName: `${hostname()}:${process.pid}`,
+    };
+    const mds = new MdsClient(options.mds, { ...(options.network ? { network: options.network } : {}), tag });
     await mds.start();
     const counters = new ClientCounters(limits.latencyBucketsPerDecade);
     // Read blocks are reused once the cache drops them (client/block-pool.ts). The pool keeps
@@ -178,6 +198,7 @@ export class StripeClient {
       (bytes) => blocks.take(bytes),
       (ost, ms) => health.observeLatency(ost, ms),
       (ost) => mds.mapView.osts.get(ost)?.up === false,
+      tag,
     );
     abortWhenDown(mds, pool, counters);
     const random = seededRandom(options.seed ?? seedFromEnv());
@@ -194,7 +215,7 @@ export class StripeClient {
       blocksRebuilding: new Set(),
       prefetchInFlight: { bytes: 0 },
     };
-    return new StripeClient(ctx, pool);
+    return new StripeClient(ctx, pool, tag);
   }
 
   private timed<T>(work: Promise<T>): Promise<T> {

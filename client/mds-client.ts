@@ -6,6 +6,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { type ErrorCode, StripeError } from '../common/errors.js';
 import { CLIENT_OPTIONS, call } from '../common/grpc.js';
+import type { RequestTag } from '../common/jobs/job-id.js';
+import { tagInterceptor } from '../common/jobs/tag-interceptor.js';
 import { LIMITS } from '../common/limits.js';
 import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
 import type {
@@ -40,6 +42,8 @@ export interface MdsClientOptions {
   batching?: boolean;
   /** Which OSS addresses to use (default public; see ClientNetwork). */
   network?: ClientNetwork;
+  /** The job, session and client name every call carries (job statistics, the MDS's table of clients). */
+  tag?: RequestTag;
 }
 
 /** Permission bits (0: the default) and owner of a new entry. */
@@ -82,6 +86,7 @@ export class MdsClient {
         new v1.MdsService(address, grpc.credentials.createInsecure(), {
           ...CLIENT_OPTIONS,
           ...(count > 1 ? { 'grpc.use_local_subchannel_pool': 1, 'stripefs.mds-channel': i } : {}),
+          ...(options.tag ? { interceptors: [tagInterceptor(options.tag, true)] } : {}),
         }),
     );
     this.grpc = this.channels[0]!;

@@ -10,6 +10,7 @@ import type { SegmentChecksums } from '../common/bulk/frame.js';
 import { ChannelCache } from '../common/channels.js';
 import { crc32c } from '../common/checksum.js';
 import { StripeError } from '../common/errors.js';
+import type { RequestTag } from '../common/jobs/job-id.js';
 import { Semaphore } from '../common/semaphore.js';
 import { contract } from '../proto/index.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
@@ -59,6 +60,8 @@ export class OssPool {
     onReadAnswered: (ostId: number, ms: number) => void = () => undefined,
     /** Whether the client's current map marks an OST down (writes and flushes to it are not sent). */
     private readonly isDown: (ostId: number) => boolean = () => false,
+    /** The job and session every request carries (job statistics); none: untagged. */
+    private readonly tag?: RequestTag,
   ) {
     this.total = new Semaphore(limits.inFlightTotalMax);
     this.hooks = {
@@ -76,7 +79,11 @@ export class OssPool {
       const control = new GrpcTransport(
         this.channels.get(endpoint.grpcAddress),
         endpoint.grpcAddress,
-        { requestTimeoutMs: this.limits.requestTimeoutMs, wirePieceBytes: this.limits.wirePieceBytes },
+        {
+          requestTimeoutMs: this.limits.requestTimeoutMs,
+          wirePieceBytes: this.limits.wirePieceBytes,
+          ...(this.tag ? { tag: this.tag } : {}),
+        },
         this.hooks,
       );
       conn = { control, transport: control, slots: new Semaphore(this.limits.inFlightPerOssMax) };
@@ -92,7 +99,11 @@ export class OssPool {
       conn.transport = new BulkTransport(
         bulkAddress,
         conn.control,
-        { connectionsMax: this.limits.inFlightPerOssMax, requestTimeoutMs: this.limits.requestTimeoutMs },
+        {
+          connectionsMax: this.limits.inFlightPerOssMax,
+          requestTimeoutMs: this.limits.requestTimeoutMs,
+          ...(this.tag ? { tag: this.tag } : {}),
+        },
         this.hooks,
       );
     }

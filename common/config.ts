@@ -103,6 +103,11 @@ export const CONFIG_SCHEMA = {
     default: 0,
     doc: 'Phase a newly added OST in: its weight rises to its capacity weight in this many steps, each once the cluster is clean (0 or 1: at once)',
   },
+  'oss.jobsMax': {
+    kind: { type: 'int', min: 1, max: 1_000_000 },
+    default: 1024,
+    doc: 'Client session and job pairs an OSS counts data requests of; a new pair beyond them drops the one idle longest',
+  },
   'oss.scrubBytesPerSec': {
     kind: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER },
     default: 32 * 1024 * 1024,

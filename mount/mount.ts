@@ -25,6 +25,8 @@ export interface MountOptions extends FuseOptions {
   runDir: string;
   log: Logger;
   limits?: Partial<ClientLimits>;
+  /** The job the mount's requests are counted under (default: the client library's, resolveJobId). */
+  jobId?: string;
 }
 
 export interface RunningMount {
@@ -84,6 +86,7 @@ export async function startMount(options: MountOptions): Promise<RunningMount> {
   const client = await StripeClient.connect({
     mds: options.mds,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.jobId ? { jobId: options.jobId } : {}),
   });
   const ctx: MountContext = {
     client,

@@ -59,6 +59,12 @@ export function buildAdminApp({ core, metrics, ossId, bulkSocketPath }: AdminDep
       };
     }),
   );
+  // Job statistics as this OSS counts them (the MDS sums every OSS's: GET /api/jobs there).
+  app.get('/api/jobs', async () => ({
+    entriesMax: core.jobs.entriesMax,
+    dropped: core.jobs.dropped,
+    entries: core.jobs.view(),
+  }));
   app.put<{ Params: { id: string } }>('/api/osts/:id/faults', async (req) => {
     const ostId = ostIdParam(req.params.id);
     const knobs = parseFaultKnobs(req.body);

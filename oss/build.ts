@@ -80,6 +80,20 @@ async function openOsts(config: Config, logger: Logger): Promise<OstHandle[]> {
   return handles;
 }
 
+/** The OSS's metrics, with each OST's usage read when scraped. */
+function metricsOf(handles: OstHandle[]): OssMetrics {
+  return new OssMetrics(() =>
+    handles.map((h) => ({
+      label: h.ost.name,
+      usedBytes: () => h.ost.usage().usedBytes,
+      totalBytes: () => h.ost.usage().capacityBytes,
+      objectCount: () => h.ost.usage().objectCount,
+      directWriteBytes: () => h.ost.usage().directWriteBytes,
+      pagedWriteBytes: () => h.ost.usage().pagedWriteBytes,
+    })),
+  );
+}
+
 export async function buildOss(config: Config, deps: OssDeps = {}): Promise<BuiltOss> {
   const ossId = config['oss.id'];
   if (!ossId) throw new StripeError('CONFIG_INVALID', 'oss.id (STRIPEFS_OSS_ID) is required to start an OSS');
@@ -103,18 +117,10 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
     for (const h of handles) await h.ost.close();
     throw err;
   }
-  const metrics = new OssMetrics(() =>
-    handles.map((h) => ({
-      label: h.ost.name,
-      usedBytes: () => h.ost.usage().usedBytes,
-      totalBytes: () => h.ost.usage().capacityBytes,
-      objectCount: () => h.ost.usage().objectCount,
-      directWriteBytes: () => h.ost.usage().directWriteBytes,
-      pagedWriteBytes: () => h.ost.usage().pagedWriteBytes,
-    })),
-  );
+  const metrics = metricsOf(handles);
   const mapView = new MapView();
-  const core = new OssCore(handles, mapView, metrics, logger, deps.clock ?? systemClock);
+  const clock = deps.clock ?? systemClock;
+  const core = new OssCore(handles, mapView, metrics, logger, clock, config['oss.jobsMax']);
   const bindHost = config['oss.bindHost'];
   const advertise = config['oss.advertiseHost'] || bindHost;
   const publicHost = config['oss.publicHost'];

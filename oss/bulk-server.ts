@@ -16,13 +16,18 @@ import {
   SEGMENT_BYTES_MAX,
   SEGMENT_HEADER_BYTES,
 } from '../common/bulk/frame.js';
+import { decodeHello, helloTextBytes, isHello } from '../common/bulk/hello.js';
 import type { SegmentRun, SocketReader } from '../common/bulk/socket-reader.js';
 import { StripeError } from '../common/errors.js';
+import type { RequestTag } from '../common/jobs/job-id.js';
 import { DATA_BUFFER_BYTES, dataBuffers } from './buffers.js';
 import type { Adopt } from './bulk-socket.js';
 import { BULK_CONNECTIONS_MAX } from './limits.js';
 import type { OssCore } from './ops.js';
 import type { WritePiece } from './store/index.js';
+
+/** A request, with the job and session its connection's hello named (none: untagged). */
+type TaggedRequest = BulkRequest & { tag?: RequestTag | undefined };
 
 /** The stream is out of step with the framing: answer once and close. */
 class FramingError extends StripeError {}
@@ -49,7 +54,7 @@ async function handleWrite(
   core: OssCore,
   socket: Socket,
   reader: SocketReader,
-  req: BulkRequest,
+  req: TaggedRequest,
 ): Promise<void> {
   let remaining = req.length;
   /** A segment whose header was read but whose bytes were not (it did not fit the last buffer). */
@@ -60,7 +65,7 @@ async function handleWrite(
    * segments goes on as one piece whose crc is combined from the segments'
    * crcs, verified once by the store's write, and written to the file as it is.
    */
-  async function* pieces(): AsyncGenerator<WritePiece> {
+  async function* body(): AsyncGenerator<WritePiece> {
     while (remaining > 0) {
       const large = pending !== undefined && pending.length > DATA_BUFFER_BYTES;
       const whole = large ? Buffer.allocUnsafe((pending as { length: number }).length) : dataBuffers.take();
@@ -99,7 +104,7 @@ async function handleWrite(
     }
   }
   try {
-    const res = await core.write(req.ref, req.offset, req.length, req.crc32c, req.truncate, pieces());
+    const res = await core.write(req.ref, req.offset, req.length, req.crc32c, req.truncate, body(), req.tag);
     socket.write(encodeOkResponse(res.objectSize, res.version, 0));
   } catch (err) {
     if (err instanceof FramingError) throw err;
@@ -122,7 +127,7 @@ async function handleWrite(
   }
 }
 
-async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Promise<void> {
+async function handleRead(core: OssCore, socket: Socket, req: TaggedRequest): Promise<void> {
   let headerSent = false;
   let corked = false;
   // Whole checksum blocks of one disk span join into segments of up to `unit` bytes that never
@@ -189,7 +194,7 @@ async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Prom
         if (!more && socket.writableNeedDrain) await drained(socket);
         if (socket.destroyed) throw new StripeError('REQ_UNAVAILABLE', 'bulk client went away');
       },
-      req.readerVerifies === true,
+      { readerVerifies: req.readerVerifies === true, tag: req.tag },
     );
   } catch (err) {
     if (corked) socket.uncork();
@@ -200,12 +205,18 @@ async function handleRead(core: OssCore, socket: Socket, req: BulkRequest): Prom
 }
 
 async function serveConnection(core: OssCore, socket: Socket, reader: SocketReader): Promise<void> {
+  /** The job and session of the connection's hello (common/bulk/hello.ts); none: untagged. */
+  let tag: RequestTag | undefined;
   try {
     for (;;) {
       const fixed = await reader.readExact(REQUEST_FIXED_BYTES);
-      let req: BulkRequest;
+      let req: TaggedRequest;
       try {
-        req = decodeRequest(fixed, await reader.readExact(requestIdBytes(fixed)));
+        if (isHello(fixed)) {
+          tag = decodeHello(await reader.readExact(helloTextBytes(fixed)));
+          continue;
+        }
+        req = { ...decodeRequest(fixed, await reader.readExact(requestIdBytes(fixed))), tag };
       } catch (err) {
         throw new FramingError(asStripe(err).code, asStripe(err).message);
       }

@@ -4,6 +4,8 @@ import type * as grpc from '@grpc/grpc-js';
 import { crc32cCombine } from '../common/bulk/crc-combine.js';
 import { StripeError } from '../common/errors.js';
 import { toGrpcError, unary } from '../common/grpc.js';
+import type { RequestTag } from '../common/jobs/job-id.js';
+import { tagOfCall } from '../common/jobs/tag-interceptor.js';
 import { LIMITS } from '../common/limits.js';
 import type {
   DeleteObjectRequest__Output,
@@ -61,6 +63,7 @@ function writeChunk(
         h.crc32c,
         h.truncate,
         pieces(),
+        tagOfCall(call),
       );
     };
     run().then(
@@ -90,6 +93,13 @@ function readRange(
       partsCrc = 0;
       if (!call.write(message)) await new Promise((resolve) => call.once('drain', resolve));
     };
+    let tag: RequestTag | undefined;
+    try {
+      tag = tagOfCall(call);
+    } catch (err) {
+      call.emit('error', toGrpcError(err));
+      return;
+    }
     core
       .read(
         objectRefFromWire(req.ref),
@@ -106,6 +116,7 @@ function readRange(
             if (partsBytes >= LIMITS.streamPieceBytes) await send();
           }
         },
+        { tag },
       )
       .then(async () => {
         await send();
@@ -146,8 +157,8 @@ export function ossServiceHandlers(
     DeleteObject: unary<DeleteObjectRequest__Output, DeleteObjectResponse>(async (req) => ({
       existed: await core.delete(objectRefFromWire(req.ref)),
     })),
-    Flush: unary<FlushRequest__Output, FlushResponse>(async (req) => {
-      await core.flush(objectRefFromWire(req.ref));
+    Flush: unary<FlushRequest__Output, FlushResponse>(async (req, call) => {
+      await core.flush(objectRefFromWire(req.ref), tagOfCall(call));
       return {};
     }),
     ListObjects: unary<ListObjectsRequest__Output, ListObjectsResponse>(async (req) => {

@@ -40,6 +40,8 @@ export class MdsLink {
   private watch: grpc.ClientReadableStream<WatchMapResponse__Output> | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   registered = false;
+  /** When this OSS started: the MDS sees a restart (job counts begun again) by a new value. */
+  private readonly startedMs = Date.now();
 
   constructor(
     private readonly opts: MdsLinkOptions,
@@ -139,6 +141,10 @@ export class MdsLink {
           writeSamples: c.writeLatency.count(),
           errors: c.errors,
           checksumErrors: c.checksumErrors,
+          readBytes: c.readBytes,
+          writeBytes: c.writeBytes,
+          readOps: c.readOps,
+          writeOps: c.writeOps,
         },
       ];
     });
@@ -148,6 +154,7 @@ export class MdsLink {
     if (this.stopped) return;
     try {
       for (const h of this.core.handles) await h.ost.refreshCapacity();
+      const jobs = this.core.jobs.report();
       const res = await call(
         this.client,
         'Heartbeat',
@@ -155,9 +162,14 @@ export class MdsLink {
           ossId: this.opts.ossId,
           osts: this.health(),
           mapEpoch: this.core.mapView.epoch,
+          jobs: jobs?.entries ?? [],
+          jobsReport: jobs?.number ?? 0,
+          jobsDropped: this.core.jobs.dropped,
+          startedMs: this.startedMs,
         },
         this.deadline(),
       );
+      this.core.jobs.acknowledge(jobs);
       if (res.mapEpoch > this.core.mapView.epoch) await this.fetchMap();
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'heartbeat failed');

@@ -53,6 +53,11 @@ const CLIENT_CONDITIONS = new Set([
 export interface OstCounters {
   errors: number;
   checksumErrors: number;
+  /** Since start, for the heartbeat (the MDS turns them into throughput and IOPS). */
+  readBytes: number;
+  writeBytes: number;
+  readOps: number;
+  writeOps: number;
   readLatency: RecentLatencies;
   writeLatency: RecentLatencies;
 }
@@ -159,6 +164,10 @@ export class OssMetrics {
       c = {
         errors: 0,
         checksumErrors: 0,
+        readBytes: 0,
+        writeBytes: 0,
+        readOps: 0,
+        writeOps: 0,
         readLatency: new RecentLatencies(),
         writeLatency: new RecentLatencies(),
       };
@@ -175,10 +184,15 @@ export class OssMetrics {
     if (result !== 'ok' && !CLIENT_CONDITIONS.has(result)) c.errors++;
     if (op === 'read') c.readLatency.add(serviceMs);
     if (op === 'write') c.writeLatency.add(serviceMs);
+    if (result === 'ok' && op === 'read') c.readOps++;
+    if (result === 'ok' && op === 'write') c.writeOps++;
   }
 
   moved(ost: string, direction: 'read' | 'write', bytes: number): void {
     this.bytes.inc({ ost, direction }, bytes);
+    const c = this.of(ost);
+    if (direction === 'read') c.readBytes += bytes;
+    else c.writeBytes += bytes;
   }
 
   checksumError(ost: string): void {

@@ -2,10 +2,12 @@
 // the OST, validate the ref, apply the stale-map rule and the fault knobs,
 // count metrics, then call the storage operation. Transports stay thin.
 import { StripeError } from '../common/errors.js';
+import type { RequestTag } from '../common/jobs/job-id.js';
 import type { Logger } from '../common/logging.js';
 import { type Clock, systemClock } from '../common/random.js';
 import type { ObjectRefFields } from '../wire/index.js';
 import type { FaultKnobs, OstFaults } from './faults.js';
+import { type JobOp, OssJobUsage, registerJobMetrics } from './job-usage.js';
 import type { MapView } from './map-view.js';
 import type { OpName, OssMetrics } from './metrics.js';
 import { validateObjectId } from './object-id.js';
@@ -19,9 +21,29 @@ export interface OstHandle {
 /** What every object request names (wire/object-ref.ts decodes it). */
 export type Ref = ObjectRefFields;
 
+/** Job statistics entries kept when the builder names no bound (oss.jobsMax). */
+const JOBS_MAX_DEFAULT = 1024;
+
+/** The ops job statistics count, by their kind there. */
+const JOB_OPS: Partial<Record<OpName, JobOp>> = { read: 'read', write: 'write', flush: 'other' };
+
+/** An op of a client whose requests are tagged with a job (job statistics count it). */
+interface TaggedOp {
+  op: OpName;
+  tag: RequestTag | undefined;
+}
+
+/** What a timed op tallies beside its result: time waiting on the peer, and bytes moved. */
+interface OpTally {
+  ms: number;
+  bytes: number;
+}
+
 export class OssCore {
   closing = false;
   inFlight = 0;
+  /** Job statistics: each tagged client request, counted once it finished. */
+  readonly jobs: OssJobUsage;
   private drained: (() => void) | undefined;
 
   constructor(
@@ -31,7 +53,12 @@ export class OssCore {
     readonly logger: Logger,
     /** Times each op and its waits on the peer (a test's clock makes the figures exact). */
     private readonly clock: Clock = systemClock,
-  ) {}
+    /** Client session and job pairs job statistics count at most (oss.jobsMax). */
+    jobsMax = JOBS_MAX_DEFAULT,
+  ) {
+    this.jobs = new OssJobUsage(jobsMax, () => clock.nowMs());
+    registerJobMetrics(metrics.registry, this.jobs);
+  }
 
   handle(ostId: number): OstHandle {
     const found = this.handles.find((h) => h.ost.id === ostId);
@@ -60,21 +87,29 @@ export class OssCore {
    * time, which the heartbeat's p50 (slow-disk detection) is made of, leaves that out, so a
    * busy client does not make a healthy OST look slow. The request histogram keeps it all.
    */
-  private async timed<T>(ostId: number, op: OpName, work: (peer: { ms: number }) => Promise<T>): Promise<T> {
+  private async timed<T>(
+    ostId: number,
+    which: OpName | TaggedOp,
+    work: (peer: OpTally) => Promise<T>,
+  ): Promise<T> {
+    const { op, tag } = typeof which === 'string' ? { op: which, tag: undefined } : which;
+    const jobOp = tag ? JOB_OPS[op] : undefined;
     const started = this.clock.monotonicMs();
-    const peer = { ms: 0 };
+    const peer: OpTally = { ms: 0, bytes: 0 };
     this.inFlight++;
     const label = this.handles.find((h) => h.ost.id === ostId)?.ost.name ?? 'unknown';
     try {
       const result = await work(peer);
       const ms = this.clock.monotonicMs() - started;
       this.metrics.record(label, op, 'ok', ms, ms - peer.ms);
+      if (jobOp) this.jobs.record(tag, jobOp, peer.bytes, ms, true);
       return result;
     } catch (err) {
       const code = err instanceof StripeError ? err.code : 'REQ_INTERNAL';
       if (code === 'OBJ_CHECKSUM') this.metrics.checksumError(label);
       const ms = this.clock.monotonicMs() - started;
       this.metrics.record(label, op, code, ms, ms - peer.ms);
+      if (jobOp) this.jobs.record(tag, jobOp, peer.bytes, ms, false);
       if (!(err instanceof StripeError)) this.logger.error({ err, op }, 'unexpected failure');
       throw err;
     } finally {
@@ -90,8 +125,9 @@ export class OssCore {
     declaredCrc: number,
     truncate: boolean,
     pieces: AsyncIterable<WritePiece>,
+    tag?: RequestTag,
   ): Promise<WriteResult> {
-    return this.timed(ref.ostId, 'write', async (peer) => {
+    return this.timed(ref.ostId, { op: 'write', tag }, async (peer) => {
       const h = await this.begin(ref, 'write');
       const faults = h.faults;
       const metrics = this.metrics;
@@ -106,6 +142,7 @@ export class OssCore {
           const piece = next.value;
           await faults.throttle(piece.data.length);
           metrics.moved(h.ost.name, 'write', piece.data.length);
+          peer.bytes += piece.data.length;
           yield piece;
         }
       }
@@ -126,9 +163,10 @@ export class OssCore {
     length: number,
     onStart: (objectSize: number) => Promise<void> | void,
     onSpan: (pieces: ReadPiece[]) => Promise<void> | void,
-    readerVerifies = false,
+    opts: { readerVerifies?: boolean; tag?: RequestTag | undefined } = {},
   ): Promise<void> {
-    await this.timed(ref.ostId, 'read', async (peer) => {
+    const { readerVerifies = false, tag } = opts;
+    await this.timed(ref.ostId, { op: 'read', tag }, async (peer) => {
       const h = await this.begin(ref, 'read');
       let size = 0;
       const spans = h.ost.readSpans(
@@ -158,6 +196,7 @@ export class OssCore {
         }
         await h.faults.throttle(bytes);
         this.metrics.moved(h.ost.name, 'read', bytes);
+        peer.bytes += bytes;
         await waitPeer(onSpan(pieces));
       }
       if (!started) await waitPeer(onStart(size));
@@ -180,8 +219,8 @@ export class OssCore {
     });
   }
 
-  flush(ref: Ref): Promise<void> {
-    return this.timed(ref.ostId, 'flush', async () => {
+  flush(ref: Ref, tag?: RequestTag): Promise<void> {
+    return this.timed(ref.ostId, { op: 'flush', tag }, async () => {
       const h = await this.begin(ref, 'write');
       await h.ost.flush(ref.objectId);
     });

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { Checkpoints, GcReport, Manifest } from '../../checkpoint/index.js';
 import type { StripeClient } from '../../client/index.js';
-import { type ConnectFlags, mdsAddressOf } from '../connect.js';
+import { type ConnectFlags, cliJobId, mdsAddressOf } from '../connect.js';
 import { formatBytes, table } from '../format.js';
 import { CliError, intOption, printJson } from '../output.js';
 import { Progress } from '../progress.js';
@@ -25,7 +25,7 @@ async function withCheckpoints<T>(
     import('../../client/index.js'),
     import('../../checkpoint/index.js'),
   ]);
-  const client = await StripeClient.connect({ mds: mdsAddressOf(flags) });
+  const client = await StripeClient.connect({ mds: mdsAddressOf(flags), jobId: cliJobId() });
   try {
     return await work(checkpoints(client, dir), client);
   } finally {

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import type { StripeClient } from '../../client/index.js';
 import { checkLayout, formatLayout, type Layout, parseLayout } from '../../layout/index.js';
-import { type ConnectFlags, clientNetworkOf, mdsAddressOf, mdsUnreachable } from '../connect.js';
+import { type ConnectFlags, clientNetworkOf, cliJobId, mdsAddressOf, mdsUnreachable } from '../connect.js';
 import { formatBytes, parseSize, table } from '../format.js';
 import { CliError, intOption, printJson } from '../output.js';
 import { Progress } from '../progress.js';
@@ -43,11 +43,13 @@ async function reportCopy(
 async function withClient<T>(flags: ConnectFlags, work: (client: StripeClient) => Promise<T>): Promise<T> {
   // The client library (gRPC, the protocol, the bulk path) loads only for commands that use it.
   const { StripeClient } = await import('../../client/index.js');
-  const client = await StripeClient.connect({ mds: mdsAddressOf(flags), network: clientNetworkOf() }).catch(
-    (err: unknown) => {
-      throw mdsUnreachable(err, flags);
-    },
-  );
+  const client = await StripeClient.connect({
+    mds: mdsAddressOf(flags),
+    network: clientNetworkOf(),
+    jobId: cliJobId(),
+  }).catch((err: unknown) => {
+    throw mdsUnreachable(err, flags);
+  });
   try {
     return await work(client);
   } finally {

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../../common/config.js';
 import { StripeError } from '../../common/errors.js';
 import type { MountStatsSnapshot } from '../../mount/index.js';
-import type { ConnectFlags } from '../connect.js';
+import { type ConnectFlags, cliJobId } from '../connect.js';
 import { formatBytes, table } from '../format.js';
 import { printJson } from '../output.js';
 
@@ -88,6 +88,7 @@ async function mount(mountpoint: string, flags: MountFlags): Promise<void> {
   const running = await startMount({
     mountpoint,
     mds: config['mds.address'],
+    jobId: cliJobId(),
     runDir: config['mount.runDir'],
     attrTimeoutMs: config['mount.attrTimeoutMs'],
     entryTimeoutMs: config['mount.entryTimeoutMs'],

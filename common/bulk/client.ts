@@ -9,6 +9,7 @@
 import { connect, type Socket } from 'node:net';
 import { crc32c } from '../checksum.js';
 import { StripeError } from '../errors.js';
+import type { RequestTag } from '../jobs/job-id.js';
 import { LIMITS } from '../limits.js';
 import { OstRequests } from '../ost-requests.js';
 import { Semaphore } from '../semaphore.js';
@@ -24,6 +25,7 @@ import {
   segmentBounds,
   segmentChecksums,
 } from './frame.js';
+import { encodeHello } from './hello.js';
 import { SocketReader } from './socket-reader.js';
 
 export interface BulkClientOptions {
@@ -47,6 +49,8 @@ export interface BulkClientOptions {
    * open and its first span read (OST service time, whatever the length).
    */
   onReadAnswered?: (ref: BulkRef, ms: number) => void;
+  /** The job and session of every request (job statistics): sent once per connection, in a hello. */
+  tag?: RequestTag;
 }
 
 export const BULK_CONNECTIONS_DEFAULT = 16;
@@ -98,6 +102,8 @@ export class BulkClient {
   private readonly waiveOssCheck: boolean;
   private readonly onChecksumRecheck: () => void;
   private readonly onReadAnswered: (ref: BulkRef, ms: number) => void;
+  /** Sent first on every new connection (undefined: untagged). */
+  private readonly hello: Buffer | undefined;
   private closed = false;
   private readonly host: string;
   private readonly port: number;
@@ -128,6 +134,7 @@ export class BulkClient {
     this.waiveOssCheck = opts.ossChecksReads !== true;
     this.onChecksumRecheck = opts.onChecksumRecheck ?? (() => undefined);
     this.onReadAnswered = opts.onReadAnswered ?? (() => undefined);
+    this.hello = opts.tag ? encodeHello(opts.tag) : undefined;
   }
 
   /**
@@ -467,6 +474,7 @@ export class BulkClient {
         socket.on('error', () => {
           // surfaced through the reader as REQ_UNAVAILABLE
         });
+        if (this.hello) socket.write(this.hello);
         resolve({ socket, reader: reader as SocketReader });
       });
     });

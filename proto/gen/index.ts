@@ -28,6 +28,7 @@ export type * from './stripefs/v1/HealthService.js';
 export type * from './stripefs/v1/HeartbeatRequest.js';
 export type * from './stripefs/v1/HeartbeatResponse.js';
 export type * from './stripefs/v1/ItemError.js';
+export type * from './stripefs/v1/JobUsage.js';
 export type * from './stripefs/v1/Layout.js';
 export type * from './stripefs/v1/LayoutPattern.js';
 export type * from './stripefs/v1/ListObjectsRequest.js';

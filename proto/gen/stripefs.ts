@@ -29,6 +29,7 @@ import type { HealthServiceClient as _stripefs_v1_HealthServiceClient, HealthSer
 import type { HeartbeatRequest as _stripefs_v1_HeartbeatRequest, HeartbeatRequest__Output as _stripefs_v1_HeartbeatRequest__Output } from './stripefs/v1/HeartbeatRequest.js';
 import type { HeartbeatResponse as _stripefs_v1_HeartbeatResponse, HeartbeatResponse__Output as _stripefs_v1_HeartbeatResponse__Output } from './stripefs/v1/HeartbeatResponse.js';
 import type { ItemError as _stripefs_v1_ItemError, ItemError__Output as _stripefs_v1_ItemError__Output } from './stripefs/v1/ItemError.js';
+import type { JobUsage as _stripefs_v1_JobUsage, JobUsage__Output as _stripefs_v1_JobUsage__Output } from './stripefs/v1/JobUsage.js';
 import type { Layout as _stripefs_v1_Layout, Layout__Output as _stripefs_v1_Layout__Output } from './stripefs/v1/Layout.js';
 import type { ListObjectsRequest as _stripefs_v1_ListObjectsRequest, ListObjectsRequest__Output as _stripefs_v1_ListObjectsRequest__Output } from './stripefs/v1/ListObjectsRequest.js';
 import type { ListObjectsResponse as _stripefs_v1_ListObjectsResponse, ListObjectsResponse__Output as _stripefs_v1_ListObjectsResponse__Output } from './stripefs/v1/ListObjectsResponse.js';
@@ -142,6 +143,7 @@ export interface ProtoGrpcType {
       HeartbeatRequest: MessageTypeDefinition<_stripefs_v1_HeartbeatRequest, _stripefs_v1_HeartbeatRequest__Output>
       HeartbeatResponse: MessageTypeDefinition<_stripefs_v1_HeartbeatResponse, _stripefs_v1_HeartbeatResponse__Output>
       ItemError: MessageTypeDefinition<_stripefs_v1_ItemError, _stripefs_v1_ItemError__Output>
+      JobUsage: MessageTypeDefinition<_stripefs_v1_JobUsage, _stripefs_v1_JobUsage__Output>
       Layout: MessageTypeDefinition<_stripefs_v1_Layout, _stripefs_v1_Layout__Output>
       LayoutPattern: EnumTypeDefinition
       ListObjectsRequest: MessageTypeDefinition<_stripefs_v1_ListObjectsRequest, _stripefs_v1_ListObjectsRequest__Output>

@@ -13,6 +13,10 @@ export interface OstHealth {
   'checksumErrors'?: (number | string | Long);
   'readSamples'?: (number);
   'writeSamples'?: (number);
+  'readBytes'?: (number | string | Long);
+  'writeBytes'?: (number | string | Long);
+  'readOps'?: (number | string | Long);
+  'writeOps'?: (number | string | Long);
 }
 
 export interface OstHealth__Output {
@@ -26,4 +30,8 @@ export interface OstHealth__Output {
   'checksumErrors': (number);
   'readSamples': (number);
   'writeSamples': (number);
+  'readBytes': (number);
+  'writeBytes': (number);
+  'readOps': (number);
+  'writeOps': (number);
 }
