@@ -9,6 +9,7 @@ import { registerFsckCommands } from './commands/fsck.js';
 import { registerMountCommands } from './commands/mount.js';
 import { registerPlacementCommands } from './commands/placement.js';
 import { registerS3Commands } from './commands/s3.js';
+import { registerTopCommand } from './commands/top.js';
 
 export function buildProgram(): Command {
   const program = new Command('stripefs')
@@ -23,5 +24,6 @@ export function buildProgram(): Command {
   registerCheckpointCommands(program);
   registerMountCommands(program);
   registerS3Commands(program);
+  registerTopCommand(program);
   return program;
 }

@@ -103,6 +103,26 @@ export const CONFIG_SCHEMA = {
     default: 0,
     doc: 'Phase a newly added OST in: its weight rises to its capacity weight in this many steps, each once the cluster is clean (0 or 1: at once)',
   },
+  'mds.jobsMax': {
+    kind: { type: 'int', min: 1, max: 1_000_000 },
+    default: 1024,
+    doc: 'Jobs the MDS keeps statistics of (job ids, as Lustre jobstats); a new job beyond them drops the one idle longest (counted in stripefs_mds_jobs_dropped_total)',
+  },
+  'mds.clientsMax': {
+    kind: { type: 'int', min: 1, max: 1_000_000 },
+    default: 4096,
+    doc: 'Client sessions the MDS keeps in its table of clients; a new one beyond them drops the one idle longest',
+  },
+  'mds.dashboardSampleMs': {
+    kind: { type: 'int', min: 100, max: 3_600_000 },
+    default: 1000,
+    doc: 'How often the MDS samples the cluster for the dashboard and `stripefs top` (rates, PG states over time); also at once when the map changes',
+  },
+  'mds.dashboardHistorySamples': {
+    kind: { type: 'int', min: 2, max: 100_000 },
+    default: 600,
+    doc: 'Samples the dashboard keeps for its charts (600 at 1 s: ten minutes)',
+  },
   'oss.jobsMax': {
     kind: { type: 'int', min: 1, max: 1_000_000 },
     default: 1024,

@@ -9,7 +9,6 @@ import {
   type Clock,
   type Config,
   createLogger,
-  Gauge,
   type Logger,
   SERVER_OPTIONS,
   shutdownServer,
@@ -19,11 +18,12 @@ import { contract } from '../proto/index.js';
 import { buildAdmin } from './admin.js';
 import { ClusterService } from './cluster/service.js';
 import { GroupCommitter } from './commit.js';
+import { ClusterWatch } from './dashboard/watch.js';
 import { openDb } from './db.js';
 import { DestroyWorker } from './destroy/worker.js';
 import { healthHandlers, mdsHandlers } from './grpc-service.js';
 import { configuredDefault } from './layout.js';
-import { createMdsMetrics } from './metrics.js';
+import { createMdsMetrics, registerChannelGauge } from './metrics.js';
 import { Namespace } from './namespace.js';
 import { recoveryView, registerRecoveryAdmin, registerRecoveryMetrics } from './recovery/admin.js';
 import { WeightPhases } from './recovery/phases.js';
@@ -93,7 +93,8 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     { factor: config['mds.slowOstFactor'], minMs: config['mds.slowOstLatencyMsMin'] },
     () => clock.monotonicMs(),
   );
-  cluster.onHeartbeat = (req) => ostHealth.record(req);
+  const watch = new ClusterWatch(config, clock);
+  cluster.onHeartbeat = watch.alongside((req) => ostHealth.record(req));
   const scrub = new ScrubService(
     cluster,
     recovery.holders,
@@ -135,22 +136,19 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
   ns.onDestroyQueued = () => destroyer.wake();
 
   const metrics = createMdsMetrics();
-  new Gauge({
-    name: 'stripefs_mds_oss_channels',
-    help: 'gRPC channels the MDS holds to OSSs: one per OSS address it has called',
-    registers: [metrics.registry],
-    collect() {
-      this.set(ossChannels.size);
-    },
-  });
+  registerChannelGauge(metrics.registry, ossChannels);
   const server = new grpc.Server(SERVER_OPTIONS);
   const v1 = contract();
-  server.addService(v1.MdsService.service, mdsHandlers(ns, cluster, metrics, logger, recovery));
+  server.addService(
+    v1.MdsService.service,
+    watch.observe(mdsHandlers(ns, cluster, metrics, logger, recovery)),
+  );
   server.addService(v1.HealthService.service, healthHandlers(cluster));
   const grpcPort = await bindServer(server, config['mds.bindHost'], config['mds.grpcPort']);
   const admin = buildAdmin(cluster, metrics, () => destroyer.view(), recoveryView(healing));
   registerRecoveryAdmin(admin, healing);
   registerRecoveryMetrics(metrics.registry, healing);
+  watch.serve(admin, metrics.registry, cluster, logger);
   await admin.listen({ host: config['mds.bindHost'], port: config['mds.adminPort'] });
   const address = admin.server.address();
   const adminPort = typeof address === 'object' && address ? address.port : config['mds.adminPort'];

@@ -57,3 +57,15 @@ export function createMdsMetrics(): MdsMetrics {
     }),
   };
 }
+
+/** gRPC channels the MDS holds to OSSs (common/channels.ts). */
+export function registerChannelGauge(registry: Registry, channels: { readonly size: number }): void {
+  new Gauge({
+    name: 'stripefs_mds_oss_channels',
+    help: 'gRPC channels the MDS holds to OSSs: one per OSS address it has called',
+    registers: [registry],
+    collect() {
+      this.set(channels.size);
+    },
+  });
+}

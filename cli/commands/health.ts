@@ -4,6 +4,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from 'commander';
 import { StripeError } from '../../common/errors.js';
+import {
+  type PgSummaryAnswer,
+  SETTLED_STATES,
+  type HealthReport as SharedHealthReport,
+  healthReport as sharedHealthReport,
+} from '../../mds/health-report.js';
 import { adminRequest, adminUrlOf, type ConnectFlags, fetchMap, mdsAddressOf } from '../connect.js';
 import { formatBytes } from '../format.js';
 import { CliError, intOption, printJson } from '../output.js';
@@ -13,45 +19,16 @@ interface JsonFlags extends ConnectFlags {
   json?: boolean;
 }
 
-export interface WeightPhaseAnswer {
-  ostId: number;
-  fromWeight: number;
-  targetWeight: number;
-  currentWeight: number;
-  stepsDone: number;
-  stepsTotal: number;
-  trigger: string;
-  waitingForClean: boolean;
-}
+export type { WeightPhaseAnswer } from '../../mds/health-report.js';
 
-export interface PgSummary {
-  epoch: number;
-  total: number;
-  byState: Record<string, number>;
-  nonClean: { pool: string; pg: number; state: string; osts: number[] }[];
-  recovery?: { bytesLeft: number; rateBytesPerSec: number; etaSeconds: number | null; activePgs: number };
-  scrub?: { activePgs: number; running: ScrubTaskAnswer[]; last: ScrubTaskAnswer | null };
-  phases?: WeightPhaseAnswer[];
-}
-
-/** PG states in which every copy is where it is placed. */
-const SETTLED_STATES = new Set(['clean', 'scrubbing']);
+export type PgSummary = PgSummaryAnswer<ScrubTaskAnswer>;
+export type HealthReport = SharedHealthReport<ScrubTaskAnswer>;
 
 interface MdsHealth {
   slowOsts: { ostId: number; reason: string }[];
 }
 
-export interface HealthReport {
-  ok: boolean;
-  epoch: number;
-  osts: { total: number; up: number; in: number; down: string[]; out: string[] };
-  pgs: { total: number; byState: Record<string, number>; recovery?: PgSummary['recovery'] };
-  scrub?: PgSummary['scrub'];
-  phases?: PgSummary['phases'];
-  slowOsts: MdsHealth['slowOsts'];
-  problems: string[];
-}
-
+/** The health report of the MDS at `flags` (mds/health-report.ts, from what its admin API answers). */
 export async function healthReport(flags: ConnectFlags & { expectOsts?: number }): Promise<HealthReport> {
   const map = await fetchMap(flags);
   const pgs = await adminRequest<PgSummary>(`${adminUrlOf(flags)}/api/pgs`);
@@ -63,42 +40,14 @@ export async function healthReport(flags: ConnectFlags & { expectOsts?: number }
       repairsQueued: 0,
     }))
   ).repairsQueued;
-  const down = map.osts.filter((o) => !o.state?.up).map((o) => `ost${o.id} (${o.host})`);
-  const out = map.osts.filter((o) => !o.state?.in).map((o) => `ost${o.id} (${o.host})`);
-  const problems: string[] = [];
-  if (map.osts.length === 0) problems.push('no OSTs registered yet');
-  const upAndIn = map.osts.filter((o) => o.state?.up && o.state?.in).length;
-  if (flags.expectOsts !== undefined && upAndIn < flags.expectOsts)
-    problems.push(`${upAndIn} of the ${flags.expectOsts} OSTs expected are up and in`);
-  if (down.length > 0) problems.push(`${down.length} OSTs down: ${down.join(', ')}`);
-  if (out.length > 0) problems.push(`${out.length} OSTs out: ${out.join(', ')}`);
-  for (const [state, count] of Object.entries(pgs.byState)) {
-    if (!SETTLED_STATES.has(state) && count > 0) problems.push(`${count} PGs ${state}`);
-  }
-  const last = pgs.scrub?.last;
-  if (last && last.errorsFound > last.errorsFixed)
-    problems.push(`scrub #${last.id} left ${last.errorsFound - last.errorsFixed} errors unfixed`);
-  for (const slow of slowOsts) problems.push(`ost${slow.ostId} slow: ${slow.reason}`);
-  if (repairsQueued > 0)
-    problems.push(
-      `${repairsQueued} copies await repair (they missed writes or read bad; the MDS rewrites each once its OST is up, see GET /api/recovery)`,
-    );
-  return {
-    ok: problems.length === 0,
+  return sharedHealthReport({
     epoch: map.epoch,
-    osts: {
-      total: map.osts.length,
-      up: map.osts.length - down.length,
-      in: map.osts.length - out.length,
-      down,
-      out,
-    },
-    pgs: { total: pgs.total, byState: pgs.byState, ...(pgs.recovery ? { recovery: pgs.recovery } : {}) },
-    ...(pgs.scrub ? { scrub: pgs.scrub } : {}),
-    ...(pgs.phases ? { phases: pgs.phases } : {}),
+    osts: map.osts,
+    pgs,
     slowOsts,
-    problems,
-  };
+    repairsQueued,
+    ...(flags.expectOsts === undefined ? {} : { expectOsts: flags.expectOsts }),
+  });
 }
 
 /** How often `health --wait` and `pg wait-clean` ask again. */
