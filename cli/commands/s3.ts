@@ -3,7 +3,6 @@
 // SIGTERM or SIGINT.
 import type { Command } from 'commander';
 import { loadConfig } from '../../common/config.js';
-import { createLogger } from '../../common/logging.js';
 import type { ConnectFlags } from '../connect.js';
 
 interface S3Flags extends ConnectFlags {
@@ -32,6 +31,8 @@ async function runGateway(flags: S3Flags): Promise<void> {
       's3.tlsKey': flags.tlsKey,
     },
   });
+  // The logger (pino) loads only for this command, so the CLI's start stays light.
+  const { createLogger } = await import('../../common/logging.js');
   const log = createLogger('s3', config['log.level']);
   const { startS3Gateway } = await import('../../s3/index.js');
   const gateway = await startS3Gateway(config, log);
