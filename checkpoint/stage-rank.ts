@@ -4,7 +4,7 @@
 // local disk, or for a synchronous save handed to the uploader), `done` once
 // the data file is acknowledged, fsynced and its size committed: durable, but
 // still hidden in the staging directory.
-import type { Layout, StripeClient } from '../client/index.js';
+import { type Layout, type StripeClient, stripedPartOf } from '../client/index.js';
 import { StripeError } from '../common/errors.js';
 import type { DiskBudget } from './disk-stage.js';
 import { DiskStage } from './disk-stage.js';
@@ -64,9 +64,10 @@ export interface RankSave {
  * that fit in inFlightBytesMax (at least one; ec counts the parity too) and their write-behind.
  */
 export function blockGeometry(
-  layout: Layout,
+  whole: Layout,
   inFlightBytesMax: number,
 ): { blockBytes: number; inFlightBlocksMax: number; writeBehindBytes: number } {
+  const layout = stripedPartOf(whole);
   const ec = layout.pattern === 'ec';
   const blockBytes = ec ? (layout.k as number) * layout.stripeSize : layout.stripeSize;
   const sentBytes = ec

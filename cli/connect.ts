@@ -6,7 +6,7 @@
 import { loadConfig } from '../common/config.js';
 import { isErrorCode, StripeError } from '../common/errors.js';
 import { resolveJobId } from '../common/jobs/job-id.js';
-import type { ClusterMap__Output } from '../proto/index.js';
+import type { ClusterMap__Output, StatfsResponse__Output } from '../proto/index.js';
 
 export interface ConnectFlags {
   mds?: string;
@@ -97,6 +97,13 @@ export async function adminRequest<T>(
 
 /** The current cluster map over gRPC, with usage and addresses per OST. */
 export async function fetchMap(flags: ConnectFlags): Promise<ClusterMap__Output> {
+  return (await fetchMapAndStatfs(flags)).map;
+}
+
+/** The map and the MDS's statfs (entries, bytes it keeps for data on the MDS), over one connection. */
+export async function fetchMapAndStatfs(
+  flags: ConnectFlags,
+): Promise<{ map: ClusterMap__Output; statfs: StatfsResponse__Output }> {
   const [grpc, { CLIENT_OPTIONS, call, deadlineIn }, { contract }] = await Promise.all([
     import('@grpc/grpc-js'),
     import('../common/grpc.js'),
@@ -105,13 +112,14 @@ export async function fetchMap(flags: ConnectFlags): Promise<ClusterMap__Output>
   const v1 = contract();
   const client = new v1.MdsService(mdsAddressOf(flags), grpc.credentials.createInsecure(), CLIENT_OPTIONS);
   try {
-    const response = await call(client, 'GetMap', { epoch: 0 }, deadlineIn(ADMIN_TIMEOUT_MS)).catch(
-      (err: unknown) => {
-        throw mdsUnreachable(err, flags);
-      },
-    );
+    const [response, statfs] = await Promise.all([
+      call(client, 'GetMap', { epoch: 0 }, deadlineIn(ADMIN_TIMEOUT_MS)),
+      call(client, 'Statfs', {}, deadlineIn(ADMIN_TIMEOUT_MS)),
+    ]).catch((err: unknown) => {
+      throw mdsUnreachable(err, flags);
+    });
     if (!response.map) throw new StripeError('REQ_INTERNAL', 'the MDS returned no map');
-    return response.map;
+    return { map: response.map, statfs };
   } finally {
     client.close();
   }

@@ -13,6 +13,11 @@ export class ClientCounters {
   ostDownAborts = 0;
   /** Reads of part of a block fetched exactly, without the block (no readahead window). */
   exactReads = 0;
+  /** Bytes read from and written to files' parts on the MDS (data on the MDS). */
+  domBytesRead = 0;
+  domBytesWritten = 0;
+  /** Files created, written and committed in one MDS round trip (their content carried by the create). */
+  createsWithData = 0;
   /** Object requests sent per transport (bulk data path, gRPC fallback). */
   readonly requests = { bulk: 0, grpc: 0 };
   readonly bytesReadPerOst = new Map<number, number>();

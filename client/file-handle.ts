@@ -1,13 +1,16 @@
 // An open file, shaped like node:fs/promises FileHandle: read/write at a
 // position (or the current one), sync, close. sync() and close() return only
 // when every write is acknowledged by every copy and flushed (fsync) at the
-// OSSs, then commit size and mtime at the MDS.
+// OSSs, then commit size and mtime at the MDS. A file with a part on the MDS
+// (dom) keeps that part in a DomPart and hands the reader and writer only the
+// bytes past it, as a file of their own (offset - domBytes).
 import { StripeError } from '../common/errors.js';
 import type { ClientContext } from './context.js';
+import { DomPart } from './dom-part.js';
 import { FileReader } from './file-reader.js';
 import { FileWriter } from './file-writer.js';
 import type { FileLayout } from './layout.js';
-import { checkTruncateSize, truncateObjects } from './truncate.js';
+import { checkTruncateSize, stripedBytesOf, truncateObjects } from './truncate.js';
 
 export type OpenFlags = 'r' | 'r+' | 'w' | 'wx' | 'a';
 
@@ -16,6 +19,8 @@ export class StripeFileHandle {
   private sizeBytes: number;
   private readonly reader: FileReader;
   private writer: FileWriter | undefined;
+  /** The file's part on the MDS (files whose layout has a dom component). */
+  private readonly dom: DomPart | undefined;
   private closed = false;
   private changed = false;
   /** End of the furthest byte this handle wrote (what a grow-only handle commits). */
@@ -36,9 +41,24 @@ export class StripeFileHandle {
     private readonly growOnly = false,
     /** Unacknowledged bytes this handle may have in flight (default: the client's writeBehindBytesMax). */
     private readonly writeBehindBytesMax = ctx.limits.writeBehindBytesMax,
+    /** dom: the bytes the open returned (undefined: ask the MDS when first needed); `path` names the file in errors. */
+    domData?: Buffer,
+    path = `inode ${inode}`,
   ) {
     this.sizeBytes = initialSizeBytes;
-    this.reader = new FileReader(ctx, inode, fileLayout, () => this.sizeBytes, change);
+    this.reader = new FileReader(
+      ctx,
+      inode,
+      fileLayout,
+      () => stripedBytesOf(fileLayout, this.sizeBytes),
+      change,
+    );
+    const domBytes = fileLayout.domBytes ?? 0;
+    if (domBytes > 0) {
+      const load = async () => (await ctx.mds.openByInode(inode, path)).domData ?? Buffer.alloc(0);
+      this.dom =
+        initialSizeBytes === 0 ? DomPart.empty(domBytes, load) : new DomPart(domBytes, domData, load);
+    }
     if (flags !== 'r') this.writer = this.newWriter(initialSizeBytes);
     if (flags === 'a') this.position = initialSizeBytes;
   }
@@ -48,7 +68,7 @@ export class StripeFileHandle {
       this.ctx,
       this.inode,
       this.fileLayout,
-      sizeBytes,
+      stripedBytesOf(this.fileLayout, sizeBytes),
       (position, length) => this.reader.read(position, length),
       this.writeBehindBytesMax,
     );
@@ -75,7 +95,7 @@ export class StripeFileHandle {
     if (this.writer?.dirty) await this.writer.flush();
     const at = position ?? this.position;
     const started = performance.now();
-    const bytesRead = await this.reader.readInto(buffer, offset, at, length);
+    const bytesRead = await this.readAt(buffer, offset, at, length);
     this.ctx.counters.latencies.record('read', performance.now() - started);
     if (position === null) this.position += bytesRead;
     return { bytesRead, buffer };
@@ -88,9 +108,42 @@ export class StripeFileHandle {
     position: number | null = null,
   ): Promise<{ bytesWritten: number; buffer: Uint8Array }> {
     const { at, data, writer } = this.prepareWrite(buffer, offset, length, position);
-    await writer.write(data, at);
+    const { striped, stripedAt } = await this.writeDom(data, at);
+    if (striped.length > 0) await writer.write(striped, stripedAt);
     this.wrote(at, length, position);
     return { bytesWritten: length, buffer };
+  }
+
+  /** Reads [at, at+length) clipped to the size: the part on the MDS from the DomPart, the rest from the objects. */
+  private async readAt(buffer: Uint8Array, offset: number, at: number, length: number): Promise<number> {
+    if (!this.dom) return this.reader.readInto(buffer, offset, at, length);
+    const end = Math.min(this.sizeBytes, at + length);
+    if (end <= at) return 0;
+    const domBytes = this.dom.domBytes;
+    const parts: Promise<unknown>[] = [];
+    if (at < domBytes) {
+      const domEnd = Math.min(end, domBytes);
+      parts.push(this.dom.readInto(buffer, offset, at, domEnd - at));
+      this.ctx.counters.domBytesRead += domEnd - at;
+    }
+    if (end > domBytes) {
+      const from = Math.max(at, domBytes);
+      parts.push(this.reader.readInto(buffer, offset + from - at, from - domBytes, end - from));
+    }
+    await Promise.all(parts);
+    return end - at;
+  }
+
+  /** The bytes of a write that fall in the part on the MDS go there; returns the rest, at its object-side offset. */
+  private async writeDom(data: Uint8Array, at: number): Promise<{ striped: Uint8Array; stripedAt: number }> {
+    if (!this.dom) return { striped: data, stripedAt: at };
+    const domBytes = this.dom.domBytes;
+    const inDom = Math.max(0, Math.min(data.length, domBytes - at));
+    if (inDom > 0) {
+      await this.dom.write(data.subarray(0, inDom), at);
+      this.ctx.counters.domBytesWritten += inDom;
+    }
+    return { striped: data.subarray(inDom), stripedAt: Math.max(0, at + inDom - domBytes) };
   }
 
   /**
@@ -101,7 +154,9 @@ export class StripeFileHandle {
    */
   async writeLent(buffer: Uint8Array, position: number): Promise<{ released: Promise<void> }> {
     const { at, data, writer } = this.prepareWrite(buffer, 0, buffer.length, position);
-    const lent = await writer.writeLent(data, at);
+    const { striped, stripedAt } = await this.writeDom(data, at);
+    const lent =
+      striped.length > 0 ? await writer.writeLent(striped, stripedAt) : { released: Promise.resolve() };
     this.wrote(at, buffer.length, position);
     return lent;
   }
@@ -112,7 +167,9 @@ export class StripeFileHandle {
     if (offset < 0 || length < 0 || offset + length > buffer.length)
       throw new RangeError('write outside the buffer');
     const at = this.flags === 'a' ? this.sizeBytes : (position ?? this.position);
-    this.reader.invalidate(at, length);
+    const domBytes = this.dom?.domBytes ?? 0;
+    if (at + length > domBytes)
+      this.reader.invalidate(Math.max(0, at - domBytes), at + length - Math.max(at, domBytes));
     return { at, data: buffer.subarray(offset, offset + length), writer: this.writer };
   }
 
@@ -134,7 +191,7 @@ export class StripeFileHandle {
     await this.ctx.io.flushAll(touched);
     if (this.changed) {
       const size = this.growOnly ? this.writtenEndBytes : this.sizeBytes;
-      await this.ctx.mds.commit(this.inode, size, Date.now(), this.growOnly);
+      await this.commit(size, this.growOnly);
       this.changed = false;
     }
     this.ctx.counters.latencies.record('sync', performance.now() - started);
@@ -153,14 +210,26 @@ export class StripeFileHandle {
     await this.writer.flush();
     const cut = await truncateObjects(this.ctx, this.inode, this.fileLayout, this.sizeBytes, sizeBytes);
     await this.ctx.io.flushAll([...this.writer.touched.values(), ...cut]);
-    const from = Math.min(this.sizeBytes, sizeBytes);
-    this.reader.invalidate(from, Math.max(this.sizeBytes, sizeBytes) - from);
+    const from = stripedBytesOf(this.fileLayout, Math.min(this.sizeBytes, sizeBytes));
+    this.reader.invalidate(from, stripedBytesOf(this.fileLayout, Math.max(this.sizeBytes, sizeBytes)) - from);
     this.sizeBytes = sizeBytes;
     this.writtenEndBytes = Math.min(this.writtenEndBytes, sizeBytes);
     // A fresh writer: an ec writer's buffered last stripe and append point are the old file's.
     this.writer = this.newWriter(sizeBytes);
-    await this.ctx.mds.commit(this.inode, sizeBytes, Date.now());
+    this.dom?.truncate(sizeBytes);
+    await this.commit(sizeBytes, false);
     this.changed = false;
+  }
+
+  /** Size and mtime, with what this handle changed of the part on the MDS, in one MDS transaction. */
+  private async commit(sizeBytes: number, growOnly: boolean): Promise<void> {
+    const patch = this.dom?.takePatch(sizeBytes);
+    try {
+      await this.ctx.mds.commit(this.inode, sizeBytes, Date.now(), growOnly, patch);
+    } catch (err) {
+      if (patch) this.dom?.restore(patch);
+      throw err;
+    }
   }
 
   async close(): Promise<void> {

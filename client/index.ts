@@ -11,19 +11,20 @@ import { BlockPool } from './block-pool.js';
 import { BlockCache } from './cache.js';
 import type { ClientContext } from './context.js';
 import { ClientCounters } from './counters.js';
+import { DomHints } from './dom-hints.js';
 import { type OpenFlags, StripeFileHandle } from './file-handle.js';
 import {
   checkLayout,
   type FileLayout,
   type Layout,
   type LayoutInput,
-  layoutFromWire,
   layoutToWire,
   requireLayoutFromWire,
+  wholeLayoutFromWire,
 } from './layout.js';
 import { type ClientLimits, clientLimits } from './limits.js';
 import type { ClientNetwork } from './map.js';
-import { MdsClient, type OwnerFields } from './mds-client.js';
+import { MdsClient, type Opened, type OwnerFields } from './mds-client.js';
 import { ObjectIo } from './object-io.js';
 import { OssPool } from './oss-pool.js';
 import { OstHealth } from './ost-health.js';
@@ -34,7 +35,7 @@ import { checkTruncateSize, truncateObjects } from './truncate.js';
 
 export type { OpenFlags, StripeFileHandle } from './file-handle.js';
 export type { Layout, LayoutInput, LayoutPattern } from './layout.js';
-export { checkLayout, formatLayout, parseLayout } from './layout.js';
+export { checkLayout, formatLayout, parseLayout, stripedPartOf } from './layout.js';
 export type { ClientLimits } from './limits.js';
 export { CLIENT_NETWORKS, type ClientNetwork, ostAddressesOf } from './map.js';
 export type { OwnerFields } from './mds-client.js';
@@ -73,6 +74,9 @@ export interface StatFs {
   filesFree: number;
   ostsIn: number;
   ostsUp: number;
+  /** Data on the MDS: files with bytes kept there, and those bytes (one copy, in the MDS database). */
+  domFiles: number;
+  domBytes: number;
 }
 
 /** What setAttr changes: only the fields given. */
@@ -97,7 +101,7 @@ function wireLayoutOf(layout: LayoutInput | undefined) {
 
 function statOf(attr: Attr__Output): Stat {
   const type = TYPES[attr.type] ?? 'file';
-  const layout = layoutFromWire(attr.layout)?.layout;
+  const layout = wholeLayoutFromWire(attr.layout) ?? undefined;
   return {
     inode: attr.inode,
     type,
@@ -160,6 +164,8 @@ export interface ConnectOptions {
 }
 
 export class StripeClient {
+  private readonly domHints = new DomHints();
+
   private constructor(
     private readonly ctx: ClientContext,
     private readonly pool: OssPool,
@@ -361,6 +367,8 @@ export class StripeClient {
       filesFree: r.filesFree,
       ostsIn: r.ostsIn,
       ostsUp: r.ostsUp,
+      domFiles: r.domFiles,
+      domBytes: r.domBytes,
     };
   }
 
@@ -397,11 +405,11 @@ export class StripeClient {
         'REQ_INVALID',
         `writeBehindBytesMax must be a positive integer, got ${writeBehindBytesMax}`,
       );
-    let attr: Attr__Output;
     const owner = { mode: options.mode, uid: options.uid, gid: options.gid };
+    let opened: Opened;
     if (flags === 'w' || flags === 'wx') {
       const layout = wireLayoutOf(options.layout);
-      attr = await this.timed(
+      const created = await this.timed(
         this.ctx.mds.create(path, {
           exclusive: flags === 'wx',
           truncate: true,
@@ -409,11 +417,26 @@ export class StripeClient {
           ...(layout ? { layout } : {}),
         }),
       );
+      opened = { attr: created.attr, domData: Buffer.alloc(0) };
     } else if (flags === 'a') {
-      attr = await this.timed(this.ctx.mds.create(path, { exclusive: false, truncate: false, ...owner }));
+      const created = await this.timed(
+        this.ctx.mds.create(path, { exclusive: false, truncate: false, ...owner }),
+      );
+      opened = { attr: created.attr, domData: undefined };
     } else {
-      attr = await this.timed(this.ctx.mds.open(path));
+      opened = await this.timed(this.ctx.mds.open(path));
     }
+    return this.handleOf(path, opened, flags, options.growOnly ?? false, writeBehindBytesMax);
+  }
+
+  private handleOf(
+    path: string,
+    opened: Opened,
+    flags: OpenFlags,
+    growOnly = false,
+    writeBehindBytesMax = this.ctx.limits.writeBehindBytesMax,
+  ): StripeFileHandle {
+    const { attr, domData } = opened;
     const fileLayout = fileLayoutOf(path, attr);
     // Close-to-open: blocks cached before another commit of the file are not used again.
     this.ctx.cache.retain(attr.inode, attr.change);
@@ -424,8 +447,10 @@ export class StripeClient {
       attr.size,
       flags,
       attr.change,
-      options.growOnly ?? false,
+      growOnly,
       writeBehindBytesMax,
+      domData,
+      path,
     );
   }
 
@@ -435,12 +460,44 @@ export class StripeClient {
     options: { layout?: LayoutInput } = {},
   ): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-    const handle = await this.open(path, 'w', options);
+    const given = options.layout && checkLayout(options.layout);
+    const handle = this.domHints.mayFit(path, bytes.length, given)
+      ? await this.createWithData(path, bytes, given)
+      : await this.open(path, 'w', options);
+    if (!handle) return;
     try {
       await handle.write(bytes, 0, bytes.length, 0);
     } finally {
       await handle.close();
     }
+  }
+
+  /**
+   * Create, write and close in one MDS round trip when the file's layout keeps its bytes on the MDS
+   * (undefined then); otherwise the created file's handle, for the usual writes.
+   */
+  private async createWithData(
+    path: string,
+    bytes: Uint8Array,
+    given: Layout | undefined,
+  ): Promise<StripeFileHandle | undefined> {
+    const layout = given && layoutToWire(given);
+    const created = await this.timed(
+      this.ctx.mds.create(path, {
+        exclusive: false,
+        truncate: true,
+        data: bytes,
+        ...(layout ? { layout } : {}),
+      }),
+    );
+    this.domHints.learn(path, created.attr);
+    if (!created.dataStored)
+      return this.handleOf(path, { attr: created.attr, domData: Buffer.alloc(0) }, 'w');
+    const { counters } = this.ctx;
+    counters.createsWithData++;
+    counters.bytesWritten += bytes.length;
+    counters.domBytesWritten += bytes.length;
+    return undefined;
   }
 
   async readFile(path: string): Promise<Buffer> {

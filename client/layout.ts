@@ -11,5 +11,6 @@ export {
   type LayoutPattern,
   parseLayout,
   type StripedLayout,
+  stripedPartOf,
 } from '../layout/index.js';
-export { layoutFromWire, layoutToWire, requireLayoutFromWire } from '../wire/index.js';
+export { layoutFromWire, layoutToWire, requireLayoutFromWire, wholeLayoutFromWire } from '../wire/index.js';

@@ -13,8 +13,10 @@ import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
 import type {
   Attr__Output,
   ClusterMap__Output,
+  CreateRequest,
   DirEntry__Output,
   Layout,
+  OpenResponse__Output,
   SetAttrRequest,
   StatfsResponse__Output,
   XattrSetMode,
@@ -48,7 +50,35 @@ export interface MdsClientOptions {
 
 /** Permission bits (0: the default) and owner of a new entry. */
 export type OwnerFields = { mode?: number; uid?: number; gid?: number };
-type CreateItem = { path: string; exclusive: boolean; truncate: boolean; layout?: Layout } & OwnerFields;
+type CreateItem = {
+  path: string;
+  exclusive: boolean;
+  truncate: boolean;
+  layout?: Layout;
+  /** The file's whole content, stored on the MDS with the create when its layout keeps that much there. */
+  data?: Uint8Array;
+} & OwnerFields;
+
+/** Bytes written at an offset of a file's part on the MDS (sent with a commit). */
+export interface DomPatch {
+  offset: number;
+  data: Uint8Array;
+}
+
+/** A create's answer: the file, and whether the content it carried is stored and committed. */
+export interface Created {
+  attr: Attr__Output;
+  dataStored: boolean;
+}
+
+/**
+ * An open's answer: the file and, read-on-open, the bytes its layout keeps on the MDS
+ * (undefined when a batch left them out: ask again by inode).
+ */
+export interface Opened {
+  attr: Attr__Output;
+  domData: Buffer | undefined;
+}
 
 /** How long a PG's holders answer is reused, and how many answers are kept. */
 const HOLDERS_CACHE_MS = 1_000;
@@ -61,7 +91,8 @@ export class MdsClient {
   private nextChannel = 0;
   readonly batching: boolean;
   readonly statBatcher: CallBatcher<string, Attr__Output>;
-  readonly createBatcher: CallBatcher<CreateItem, Attr__Output>;
+  readonly openBatcher: CallBatcher<string, Opened>;
+  readonly createBatcher: CallBatcher<CreateItem, Created>;
   readonly unlinkBatcher: CallBatcher<string, void>;
   private view: MapView | undefined;
   private watch: grpc.ClientReadableStream<{ map: ClusterMap__Output | null }> | undefined;
@@ -104,12 +135,20 @@ export class MdsClient {
               ),
         ),
     });
+    this.openBatcher = new CallBatcher({
+      itemsMax: LIMITS.namespaceBatchItemsMax,
+      one: async (path) => openedOf(await call(this.channel(), 'Open', { path })),
+      many: async (paths) =>
+        (await call(this.channel(), 'OpenMany', { items: paths.map((path) => ({ path })) })).results.map(
+          (r) => (r.error ? errorOfItem(r.error) : openedOf(r.open)),
+        ),
+    });
     this.createBatcher = new CallBatcher({
       itemsMax: LIMITS.namespaceBatchItemsMax,
-      one: async (item) => must((await call(this.channel(), 'Create', item)).attr),
+      one: async (item) => createdOf(await call(this.channel(), 'Create', createRequestOf(item))),
       many: async (items) =>
-        (await call(this.channel(), 'CreateMany', { items })).results.map((r) =>
-          r.error ? errorOfItem(r.error) : must(r.attr),
+        (await call(this.channel(), 'CreateMany', { items: items.map(createRequestOf) })).results.map((r) =>
+          r.error ? errorOfItem(r.error) : createdOf(r),
         ),
     });
     this.unlinkBatcher = new CallBatcher({
@@ -192,21 +231,22 @@ export class MdsClient {
   }
   create(
     path: string,
-    opts: { exclusive: boolean; truncate: boolean; layout?: Layout } & OwnerFields,
-  ): Promise<Attr__Output> {
+    opts: { exclusive: boolean; truncate: boolean; layout?: Layout; data?: Uint8Array } & OwnerFields,
+  ): Promise<Created> {
     const item = { path, ...opts };
     return this.batching
       ? this.createBatcher.submit(item)
-      : call(this.channel(), 'Create', item).then((r) => must(r.attr));
+      : call(this.channel(), 'Create', createRequestOf(item)).then(createdOf);
   }
-  /**
-   * Open is Stat on the MDS plus the map epoch, which this client already
-   * follows through its watch; so with batching on, opens join the stats.
-   */
-  open(path: string): Promise<Attr__Output> {
+  /** Open: the attributes and, read-on-open, the file's bytes on the MDS; concurrent opens share one OpenMany. */
+  open(path: string): Promise<Opened> {
     return this.batching
-      ? this.statBatcher.submit(path)
-      : call(this.channel(), 'Open', { path }).then((r) => must(r.attr));
+      ? this.openBatcher.submit(path)
+      : call(this.channel(), 'Open', { path }).then(openedOf);
+  }
+  /** Open by file id (a handle's bytes on the MDS, whatever its name is now); `path` names it in errors. */
+  async openByInode(inode: number, path: string): Promise<Opened> {
+    return openedOf(await call(this.channel(), 'Open', { inode, path }));
   }
   stat(path: string): Promise<Attr__Output> {
     return this.batching
@@ -241,8 +281,18 @@ export class MdsClient {
       ? this.unlinkBatcher.submit(path)
       : call(this.channel(), 'Unlink', { path }).then(() => undefined);
   }
-  async commit(inode: number, size: number, mtimeMs: number, growOnly = false): Promise<Attr__Output> {
-    return must((await call(this.channel(), 'Commit', { inode, size, mtimeMs, growOnly })).attr);
+  /** Size and mtime, and for a file with a dom part the bytes written into it (`dom`), in one MDS transaction. */
+  async commit(
+    inode: number,
+    size: number,
+    mtimeMs: number,
+    growOnly = false,
+    dom?: DomPatch,
+  ): Promise<Attr__Output> {
+    const domFields = dom ? { domOffset: dom.offset, domData: dom.data } : {};
+    return must(
+      (await call(this.channel(), 'Commit', { inode, size, mtimeMs, growOnly, ...domFields })).attr,
+    );
   }
   async setLayout(path: string, layout: Layout): Promise<Attr__Output> {
     return must((await call(this.channel(), 'SetLayout', { path, layout })).attr);
@@ -310,6 +360,20 @@ export interface PgHolders {
   holders: number[];
   clean: boolean;
   mapEpoch: number;
+}
+
+function createRequestOf(item: CreateItem): CreateRequest {
+  const { data, ...rest } = item;
+  return data === undefined ? rest : { ...rest, data, withData: true };
+}
+
+function createdOf(r: { attr: Attr__Output | null; dataStored: boolean }): Created {
+  return { attr: must(r.attr), dataStored: r.dataStored };
+}
+
+function openedOf(r: OpenResponse__Output | null): Opened {
+  if (!r) throw new Error('MDS open answer without a result');
+  return { attr: must(r.attr), domData: r.domDataOmitted ? undefined : r.domData };
 }
 
 function must(attr: Attr__Output | null): Attr__Output {

@@ -4,7 +4,7 @@
 // 1 MiB-stripe file) are fetched in one request of up to `runBytesMax`:
 // fewer requests for both ends to handle, and the OSS reads the next span
 // from its disk while it sends the last. Pure: the IO is file-reader.ts's.
-import type { Layout } from './layout.js';
+import type { StripedLayout as Layout } from './layout.js';
 import { locateByte } from './striping.js';
 
 export interface PrefetchRun {

@@ -38,6 +38,11 @@ export interface ClientStats {
   /** Object reads and writes sent over the bulk data path and over gRPC. */
   requests: { bulk: number; grpc: number };
   /**
+   * Data on the MDS: bytes read from and written to files' parts kept on the MDS, and files
+   * created, written and committed in one MDS round trip (writeFile of a file that fits).
+   */
+  dom: { bytesRead: number; bytesWritten: number; createsWithData: number };
+  /**
    * What this client sees of the OSTs it reads from: each one's moving average
    * of the wait for a read's answer to begin (ms); the ones read after the
    * others because they answer over 4x slower than the median OST (`slow`) or
@@ -85,6 +90,11 @@ export function statsOf(ctx: ClientContext): ClientStats {
     ostDownAborts: counters.ostDownAborts,
     exactReads: counters.exactReads,
     requests: { ...counters.requests },
+    dom: {
+      bytesRead: counters.domBytesRead,
+      bytesWritten: counters.domBytesWritten,
+      createsWithData: counters.createsWithData,
+    },
     osts: {
       ...ctx.health.snapshot(),
       slowVerdicts: ctx.health.slowVerdicts,

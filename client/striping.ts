@@ -3,7 +3,7 @@
 // replicated stripe unit u = floor(o / S) over C objects; ec stripes data
 // units the same way over its k data chunks (stripe s = floor(u / k), chunk
 // j = u mod k), so one formula serves all three patterns with width C or k.
-import { dataWidth, type Layout } from './layout.js';
+import { dataWidth, type StripedLayout as Layout } from './layout.js';
 
 /** A piece of a file range that lies in one stripe unit. */
 export interface Extent {

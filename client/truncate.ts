@@ -41,18 +41,26 @@ export function checkEcTruncate(fileLayout: FileLayout, oldSizeBytes: number, ne
   }
 }
 
+/** Bytes of a file of `sizeBytes` that its striped component holds (past the part on the MDS). */
+export function stripedBytesOf(fileLayout: FileLayout, sizeBytes: number): number {
+  return Math.max(0, sizeBytes - (fileLayout.domBytes ?? 0));
+}
+
 /**
  * Cuts every object of the file that is longer than `newSizeBytes` needs
  * (old size: what the caller knows is written). Returns the copies written,
- * to flush (fsync) before the size is committed.
+ * to flush (fsync) before the size is committed. The part of a file on the MDS
+ * is cut by the commit of its size.
  */
 export async function truncateObjects(
   ctx: ClientContext,
   inode: number,
   fileLayout: FileLayout,
-  oldSizeBytes: number,
-  newSizeBytes: number,
+  oldFileBytes: number,
+  newFileBytes: number,
 ): Promise<Touched[]> {
+  const oldSizeBytes = stripedBytesOf(fileLayout, oldFileBytes);
+  const newSizeBytes = stripedBytesOf(fileLayout, newFileBytes);
   checkEcTruncate(fileLayout, oldSizeBytes, newSizeBytes);
   if (newSizeBytes >= oldSizeBytes) return [];
   const { layout } = fileLayout;

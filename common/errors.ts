@@ -65,6 +65,12 @@ export const ERROR_CODES = {
     'The path is a symlink where a file is needed: stripefs paths never follow symlinks (a mount lets the kernel follow them)',
   ),
   NS_NOT_SYMLINK: spec(G.INVALID_ARGUMENT, 400, 'EINVAL', 'readlink of a path that is not a symlink'),
+  NS_DOM_CORRUPT: spec(
+    G.DATA_LOSS,
+    500,
+    'EBADMSG',
+    "A file's bytes kept on the MDS (data on the MDS) fail their checksum or length: the MDS database holds one copy, so rewrite the file",
+  ),
   XATTR_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENODATA', 'No extended attribute of that name'),
   XATTR_EXISTS: spec(G.ALREADY_EXISTS, 409, 'EEXIST', 'The extended attribute exists (create only)'),
   XATTR_NOT_SUPPORTED: spec(

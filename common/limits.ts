@@ -46,6 +46,15 @@ export const LIMITS = {
    * credit the MDS's cluster-wide pace hands one task for the gap before it.
    */
   recoveryPaceLagMsMax: 1_000,
+  /**
+   * Data on the MDS: the bytes of a file a layout may keep in the MDS database are a multiple of
+   * the unit, up to the max (Lustre's default DoM limit). Batched replies carrying those bytes
+   * (OpenMany, Readdir with data, CreateMany with data) stop adding them at the batch bound and
+   * say which items were left out, so every message stays under grpcMessageBytesMax.
+   */
+  domBytesUnit: 4 * KiB,
+  domBytesMax: 1 * MiB,
+  domBatchBytesMax: 4 * MiB,
   /** Objects a raid0/replicated file may be striped over. */
   stripeCountMax: 256,
   /** Object ids: length and alphabet are checked in oss/. */

@@ -5,7 +5,14 @@
 import { StripeError } from '../common/errors.js';
 import { LIMITS } from '../common/limits.js';
 import { type ClusterMap, countFailureDomains, RULE_SIZE_MAX, type RuleSpec } from '../placement/index.js';
-import { LAYOUT_DEFAULTS, type Layout, type LayoutFields, type StripedLayout } from './types.js';
+import {
+  LAYOUT_DEFAULTS,
+  type Layout,
+  type LayoutFields,
+  type LayoutInput,
+  type StripedLayout,
+  stripedPartOf,
+} from './types.js';
 
 /** Largest replicas or k+m: placement's RULE_SIZE_MAX. */
 export const LAYOUT_WIDTH_MAX = RULE_SIZE_MAX;
@@ -46,8 +53,42 @@ function refuseFields(fields: LayoutFields, names: readonly (keyof LayoutFields)
       invalid(`${name} does not apply to ${fields.pattern}`, { [name]: fields[name] });
 }
 
-/** Static checks; fields left undefined take their defaults. Returns a fresh value holding only what applies. */
-export function checkLayout(fields: LayoutFields): Layout {
+/** Bytes kept on the MDS: a whole number of 4 KiB units, at most LIMITS.domBytesMax. */
+export function checkDomBytes(bytes: number): number {
+  if (
+    !Number.isSafeInteger(bytes) ||
+    bytes < LIMITS.domBytesUnit ||
+    bytes > LIMITS.domBytesMax ||
+    bytes % LIMITS.domBytesUnit !== 0
+  ) {
+    invalid(
+      `dom size ${bytes}: must be a multiple of ${LIMITS.domBytesUnit / 1024}K from ${LIMITS.domBytesUnit / 1024}K to ${LIMITS.domBytesMax / 1024 / 1024}M`,
+      { domBytes: bytes },
+    );
+  }
+  return bytes;
+}
+
+/**
+ * Static checks; fields left undefined take their defaults. Returns a fresh value holding only
+ * what applies. Takes the flat fields (text, wire: the striped component's fields plus domBytes)
+ * or a caller's input (a dom input names its striped component as `rest`).
+ */
+export function checkLayout(input: LayoutFields | LayoutInput): Layout {
+  if (input.pattern === 'dom') {
+    if (!('rest' in input) || typeof input.rest !== 'object' || input.rest === null)
+      invalid('a dom layout needs the striped component for the bytes after it (rest), as in dom:64K,raid0');
+    const domBytes = checkDomBytes(input.domBytes as number);
+    if ((input.rest as { pattern?: string }).pattern === 'dom') invalid('a dom layout has one dom component');
+    return { pattern: 'dom', domBytes, rest: checkStriped(input.rest as LayoutFields) };
+  }
+  const fields = input as LayoutFields;
+  const striped = checkStriped(fields);
+  if (fields.domBytes === undefined || fields.domBytes === 0) return striped;
+  return { pattern: 'dom', domBytes: checkDomBytes(fields.domBytes), rest: striped };
+}
+
+function checkStriped(fields: LayoutFields): StripedLayout {
   const stripeSize = checkStripeSize(fields.stripeSize ?? LAYOUT_DEFAULTS.stripeSizeBytes);
   const count = () =>
     wholeIn(fields.stripeCount ?? LAYOUT_DEFAULTS.stripeCount, 1, LIMITS.stripeCountMax, 'stripeCount');
@@ -84,8 +125,9 @@ export function ruleOf(layout: StripedLayout): RuleSpec {
   return { kind: 'erasure', k: layout.k, m: layout.m, failureDomain: layout.failureDomain };
 }
 
-/** Checks the map can place the layout now; the message says what is short. */
-export function checkLayoutOnMap(layout: Layout, map: ClusterMap): void {
+/** Checks the map can place the layout's striped component now; the message says what is short. */
+export function checkLayoutOnMap(whole: Layout, map: ClusterMap): void {
+  const layout = stripedPartOf(whole);
   if (layout.pattern === 'raid0') {
     const inOsts = map.osts.filter((o) => o.state.in && o.weight > 0).length;
     if (layout.stripeCount > inOsts) {

@@ -1,6 +1,7 @@
 // The flat form the wire Layout and the MDS's stored records share: every
 // field present, 0 or '' where the pattern has none (or the caller gave none).
-import type { LayoutFields } from './types.js';
+// A dom layout flattens to its striped component's fields plus domBytes.
+import type { Layout, LayoutFields } from './types.js';
 
 export interface FlatLayoutFields {
   stripeSize: number;
@@ -9,15 +10,26 @@ export interface FlatLayoutFields {
   k: number;
   m: number;
   failureDomain: string;
+  /** Bytes kept on the MDS before the striped component (0: none). */
+  domBytes: number;
 }
 
-export function flatFields(layout: LayoutFields): FlatLayoutFields {
+/** The striped pattern of flat fields (a dom layout's component's); undefined when none is named. */
+export function flatPatternOf(layout: LayoutFields | Layout): string | undefined {
+  return layout.pattern === 'dom' && 'rest' in layout ? layout.rest.pattern : layout.pattern;
+}
+
+export function flatFields(layout: LayoutFields | Layout): FlatLayoutFields {
+  if (layout.pattern === 'dom' && 'rest' in layout)
+    return { ...flatFields(layout.rest), domBytes: layout.domBytes };
+  const fields = layout as LayoutFields;
   return {
-    stripeSize: layout.stripeSize ?? 0,
-    stripeCount: layout.stripeCount ?? 0,
-    replicas: layout.replicas ?? 0,
-    k: layout.k ?? 0,
-    m: layout.m ?? 0,
-    failureDomain: layout.failureDomain ?? '',
+    stripeSize: fields.stripeSize ?? 0,
+    stripeCount: fields.stripeCount ?? 0,
+    replicas: fields.replicas ?? 0,
+    k: fields.k ?? 0,
+    m: fields.m ?? 0,
+    failureDomain: fields.failureDomain ?? '',
+    domBytes: fields.domBytes ?? 0,
   };
 }

@@ -1,6 +1,7 @@
 // The file layout: one union type, one text form, one validator, used by the
 // MDS, the client and the CLI. Its protobuf form is in wire/.
 export {
+  checkDomBytes,
   checkLayout,
   checkLayoutOnMap,
   checkStripeSize,
@@ -9,6 +10,6 @@ export {
   LAYOUT_WIDTH_MAX,
   ruleOf,
 } from './check.js';
-export { type FlatLayoutFields, flatFields } from './flat.js';
+export { type FlatLayoutFields, flatFields, flatPatternOf } from './flat.js';
 export { formatLayout, formatStripeSize, parseLayout, scanLayout } from './text.js';
 export * from './types.js';

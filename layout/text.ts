@@ -4,14 +4,16 @@
 //   raid0[:COUNT][:SIZE]                    raid0:4, raid0:4:1M
 //   replicated[:N][:DOMAIN][:COUNT][:SIZE]  replicated:3:host, replicated:3:rack:4:4M
 //   ec:K+M[:DOMAIN][:SIZE]                  ec:4+2:host, ec:8+3:rack:4M
+//   dom:SIZE,<one of the above>             dom:64K,raid0, dom:128K,replicated:3:host
 //
 // Parts are told apart by their form, not by their position: a bare number is a
 // count (replicas first, then stripe count), a size always carries its unit
 // (64K, 1M, 2G), a failure domain starts with a letter. A bare number where
 // only a size could go (`raid0:4:65536`), or one too large for any count, is
 // refused as LAYOUT_AMBIGUOUS with the form to write instead. Left-out parts
-// take the defaults of LAYOUT_DEFAULTS. ',' and '@' are kept for composite
-// layouts (components and their extent ends, as Lustre's PFL).
+// take the defaults of LAYOUT_DEFAULTS. ',' separates components, as Lustre's
+// PFL: a file's first SIZE bytes on the MDS (dom), then the striped component
+// for the rest. '@' is kept for extent ends of striped components.
 import { StripeError } from '../common/errors.js';
 import { LIMITS, UNITS } from '../common/limits.js';
 import { checkLayout, FAILURE_DOMAIN_PATTERN } from './check.js';
@@ -35,7 +37,8 @@ const SLOT_TAKES: Record<Slot, TokenKind> = {
 const SIZE_UNITS = { K: UNITS.KiB, M: UNITS.MiB, G: UNITS.GiB } as const;
 /** Every number of the text form fits the wire's uint32 fields. */
 const TEXT_NUMBER_MAX = 0xffff_ffff;
-const FORMS = 'raid0[:COUNT][:SIZE], replicated[:N][:DOMAIN][:COUNT][:SIZE] or ec:K+M[:DOMAIN][:SIZE]';
+const FORMS =
+  'raid0[:COUNT][:SIZE], replicated[:N][:DOMAIN][:COUNT][:SIZE] or ec:K+M[:DOMAIN][:SIZE], after an optional dom:SIZE,';
 
 function invalid(text: string, why: string): never {
   throw new StripeError('LAYOUT_INVALID', `layout ${JSON.stringify(text)}: ${why}`, { layout: text });
@@ -61,10 +64,10 @@ function numberOf(text: string, digits: string, what: string): number {
 }
 
 /** 64K, 1M, 2G (K, M, G are KiB, MiB, GiB; any case) -> bytes. */
-function sizeOf(text: string, token: string): number {
+function sizeOf(text: string, token: string, what = 'stripe size'): number {
   const unit = SIZE_UNITS[token.slice(-1).toUpperCase() as keyof typeof SIZE_UNITS];
-  const bytes = numberOf(text, token.slice(0, -1), 'stripe size') * unit;
-  if (bytes > TEXT_NUMBER_MAX) invalid(text, `stripe size ${token}: too large`);
+  const bytes = numberOf(text, token.slice(0, -1), what) * unit;
+  if (bytes > TEXT_NUMBER_MAX) invalid(text, `${what} ${token}: too large`);
   return bytes;
 }
 
@@ -97,13 +100,40 @@ function put(text: string, pattern: LayoutPattern, fields: LayoutFields, slot: S
   }
 }
 
+/** `dom:SIZE` -> the bytes it keeps on the MDS (checked as a layout later). */
+function scanDom(text: string, component: string): number {
+  const [, size, ...extra] = component.split(':');
+  if (size === undefined || size === '' || extra.length > 0)
+    invalid(text, `the dom component is dom:SIZE, as in dom:64K`);
+  if (/^\d+$/.test(size)) ambiguous(text, `dom ${size}: a size carries its unit: write ${sizeHint(size)}`);
+  if (kindOf(size) !== 'size') invalid(text, `dom ${JSON.stringify(size)}: expected a size such as 64K`);
+  return sizeOf(text, size, 'dom size');
+}
+
 /**
  * The syntax step alone: text -> the fields it names, not yet checked as a layout (sizes, counts
  * and widths are checkLayout's). Throws LAYOUT_INVALID or LAYOUT_AMBIGUOUS for text that names none.
  */
 export function scanLayout(text: string): LayoutFields {
-  if (/[,@]/.test(text)) invalid(text, 'composite layouts (components, extents) are not supported yet');
-  const [pattern, ...tokens] = text.trim().split(':');
+  if (text.includes('@')) invalid(text, 'extent ends (@) of striped components are not supported yet');
+  const components = text.trim().split(',');
+  const isDom = (component: string) => component.split(':')[0] === 'dom';
+  if (components.length === 1 && isDom(components[0]!))
+    invalid(text, 'dom needs the striped component for the bytes after it, as in dom:64K,raid0');
+  if (components.length > 2 || (components.length === 2 && !isDom(components[0]!))) {
+    if (components.slice(1).some(isDom)) invalid(text, 'the dom component comes first, as in dom:64K,raid0');
+    invalid(text, 'only dom:SIZE may come before the striped component (dom:64K,raid0:4)');
+  }
+  if (components.length === 2) {
+    if (isDom(components[1]!)) invalid(text, 'a layout has one dom component, then a striped one');
+    return { ...scanStriped(components[1]!, text), domBytes: scanDom(text, components[0]!) };
+  }
+  return scanStriped(components[0]!, text);
+}
+
+/** One striped component's text -> its fields; `whole` is the full text, for messages. */
+function scanStriped(component: string, text: string): LayoutFields {
+  const [pattern, ...tokens] = component.trim().split(':');
   if (pattern !== 'raid0' && pattern !== 'replicated' && pattern !== 'ec')
     invalid(text, `unknown pattern ${JSON.stringify(pattern)}; expected ${FORMS}`);
   const slots = SLOTS[pattern];
@@ -143,6 +173,8 @@ export function formatStripeSize(bytes: number): string {
 
 /** The canonical text: every part written out, so it reads back to the same layout. */
 export function formatLayout(layout: Layout): string {
+  if (layout.pattern === 'dom')
+    return `dom:${formatStripeSize(layout.domBytes)},${formatLayout(layout.rest)}`;
   const size = formatStripeSize(layout.stripeSize);
   if (layout.pattern === 'raid0') return `raid0:${layout.stripeCount}:${size}`;
   if (layout.pattern === 'replicated')

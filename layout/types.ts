@@ -44,14 +44,28 @@ export interface EcLayout {
 export type StripedLayout = Raid0Layout | ReplicatedLayout | EcLayout;
 
 /**
- * A file's layout. Today one striped component holds the whole file. Data on the MDS (Lustre's
- * PFL `-E 64K -L mdt -E -1 ...`) will join this union as another variant whose components are
- * an MDS part and a StripedLayout, so code that stripes keeps taking StripedLayout.
+ * Data on the MDS (Lustre's DoM, PFL's `-E 64K -L mdt -E -1 ...`): a file's first `domBytes`
+ * live in the MDS database with its namespace record; bytes from `domBytes` on live in `rest`,
+ * which holds them as a file of its own (component offset = file offset - domBytes).
  */
-export type Layout = StripedLayout;
+export interface DomLayout {
+  pattern: 'dom';
+  /** A multiple of LIMITS.domBytesUnit (4 KiB), at most LIMITS.domBytesMax. */
+  domBytes: number;
+  rest: StripedLayout;
+  stripeSize?: undefined;
+  stripeCount?: undefined;
+  replicas?: undefined;
+  k?: undefined;
+  m?: undefined;
+  failureDomain?: undefined;
+}
 
-/** What a caller may give: the pattern and any fields; the others take their defaults. */
-export interface LayoutInput {
+/** A file's layout: one striped component, or data on the MDS followed by one. */
+export type Layout = StripedLayout | DomLayout;
+
+/** What a caller may give for a striped layout: the pattern and any fields; the others take their defaults. */
+export interface StripedLayoutInput {
   pattern: LayoutPattern;
   stripeSize?: number | undefined;
   stripeCount?: number | undefined;
@@ -61,13 +75,50 @@ export interface LayoutInput {
   failureDomain?: string | undefined;
 }
 
-/** Fields as they arrive (text, wire, flags), before checkLayout says whether they form a layout. */
-export type LayoutFields = Omit<LayoutInput, 'pattern'> & { pattern?: string | undefined };
+/** What a caller may give: a striped layout, or data on the MDS followed by one. */
+export type LayoutInput = StripedLayoutInput | { pattern: 'dom'; domBytes: number; rest: StripedLayoutInput };
 
-/** A stored file layout: the layout plus the pool the MDS placed it in. */
+/**
+ * Fields as they arrive (text, wire, flags), flat, before checkLayout says whether they form a
+ * layout: the striped component's fields plus the bytes kept on the MDS (0 or absent: none).
+ */
+export type LayoutFields = Omit<StripedLayoutInput, 'pattern'> & {
+  pattern?: string | undefined;
+  domBytes?: number | undefined;
+};
+
+/**
+ * A stored file layout as the striping code takes it: the striped component (`layout`), the pool
+ * the MDS placed it in, and the bytes before it that live on the MDS (absent or 0: none). The
+ * striped component holds file bytes from domBytes on, at offset (file offset - domBytes).
+ */
 export interface FileLayout {
-  layout: Layout;
+  layout: StripedLayout;
   poolId: number;
+  domBytes?: number;
+}
+
+/** The striped component of a layout (the layout itself when it keeps nothing on the MDS). */
+export function stripedPartOf(layout: Layout): StripedLayout {
+  return layout.pattern === 'dom' ? layout.rest : layout;
+}
+
+/** Bytes a layout keeps on the MDS (0: none). */
+export function domBytesOf(layout: Layout): number {
+  return layout.pattern === 'dom' ? layout.domBytes : 0;
+}
+
+/** The whole layout of a FileLayout, as stat() and getstripe show it. */
+export function layoutOfFile(file: FileLayout): Layout {
+  return file.domBytes ? { pattern: 'dom', domBytes: file.domBytes, rest: file.layout } : file.layout;
+}
+
+/** The FileLayout of a layout placed in `poolId`. */
+export function fileLayoutOf(layout: Layout, poolId: number): FileLayout {
+  const domBytes = domBytesOf(layout);
+  return domBytes
+    ? { layout: stripedPartOf(layout), poolId, domBytes }
+    : { layout: stripedPartOf(layout), poolId };
 }
 
 /** Defaults of the fields a layout may leave out (in text: omitted; on the wire: zero). */

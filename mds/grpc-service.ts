@@ -15,13 +15,14 @@ import { commit } from './ops/commit.js';
 import { create } from './ops/create.js';
 import { createMany, unlinkMany } from './ops/many.js';
 import { mkdir } from './ops/mkdir.js';
+import { open, openMany } from './ops/open.js';
 import { readdir } from './ops/readdir.js';
 import { readlink } from './ops/readlink.js';
 import { rmdir, unlink } from './ops/remove.js';
 import { rename } from './ops/rename.js';
 import { setAttr } from './ops/setattr.js';
 import { setLayout } from './ops/setlayout.js';
-import { open, stat, statMany } from './ops/stat.js';
+import { stat, statMany } from './ops/stat.js';
 import { statfs } from './ops/statfs.js';
 import { symlink } from './ops/symlink.js';
 import { getXattr } from './ops/xattr-get.js';
@@ -66,6 +67,7 @@ export function mdsHandlers(
     Rmdir: coded('rmdir', metrics, (r) => rmdir(ns, r)),
     Create: coded('create', metrics, (r) => create(ns, r)),
     Open: coded('open', metrics, (r) => open(ns, r)),
+    OpenMany: coded('openMany', metrics, (r) => openMany(ns, r)),
     Stat: coded('stat', metrics, (r) => stat(ns, r)),
     StatMany: coded('statMany', metrics, (r) => statMany(ns, r)),
     Readdir: coded('readdir', metrics, (r) => readdir(ns, r)),

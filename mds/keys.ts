@@ -6,11 +6,13 @@
 //   S/schema             schema version
 //   C/inode              end of the reserved inode block (the allocator's counter)
 //   C/nodes              entries that exist (files, directories, symlinks, the root), for statfs
+//   C/dom                files with bytes on the MDS and those bytes ({ files, bytes }), for statfs
 //   A/root               the root directory's attributes (it has no dentry)
 //   D/<parent>/<name>    a directory entry with the child's full attributes inline
 //   I/<inode>            back pointer inode -> (parent, name), for Commit by inode
 //   Q/<inode>            destroy-queue record: a removed file whose objects must go
 //   X/<inode>/<name>     one extended attribute's value (base64); its entry's record lists the names
+//   B/<inode>            a file's bytes kept on the MDS (data on the MDS): { crc, data (base64) }
 //   M/current            the current cluster state (map, pools, OSS records)
 //   M/e/<epoch>          one kept map epoch
 //   R/h/<pool>/<pg>      recovery: the holders of a PG whose holders differ from its placement
@@ -29,6 +31,7 @@ export const KEYS = {
   schema: 'S/schema',
   inodeCounter: 'C/inode',
   nodeCounter: 'C/nodes',
+  domCounter: 'C/dom',
   rootAttr: 'A/root',
   clusterCurrent: 'M/current',
   dentry: (parent: number, name: string): string => `D/${hex16(parent)}/${name}`,
@@ -40,6 +43,8 @@ export const KEYS = {
   dentryPrefix: (parent: number): string => `D/${hex16(parent)}/`,
   backPointer: (inode: number): string => `I/${hex16(inode)}`,
   xattr: (inode: number, name: string): string => `X/${hex16(inode)}/${name}`,
+  dom: (inode: number): string => `B/${hex16(inode)}`,
+  domRange: { gt: 'B/', lt: 'B0' },
   /** Every directory entry of every directory, for counting them once (schema upgrade). */
   dentriesAll: { gt: 'D/', lt: 'D0' },
   destroy: (inode: number): string => `Q/${hex16(inode)}`,
@@ -64,6 +69,7 @@ export function numbersOfRecoveryKey(key: string): number[] {
     .map((part) => Number.parseInt(part, 16));
 }
 
+/** The inode of a destroy-queue (Q/) or dom (B/) key. */
 export function inodeOfDestroyKey(key: string): number {
   return Number.parseInt(key.slice(2), 16);
 }

@@ -5,6 +5,7 @@ import { type Clock, Semaphore, StripeError } from '../common/index.js';
 import type { ClusterMap, RuleSpec } from '../placement/index.js';
 import type { GroupCommitter } from './commit.js';
 import type { BatchOp, MdsDb } from './db.js';
+import { DomStore } from './dom.js';
 import { isDentryKey, KEYS, SCHEMA_VERSION } from './keys.js';
 import type { LayoutRecord } from './layout.js';
 import { type BackPointer, type NodeRecord, newNode, ROOT_INODE } from './records.js';
@@ -33,6 +34,8 @@ export interface Resolved {
 
 export class Namespace {
   readonly reader: DbReader;
+  /** Files' bytes kept on the MDS (data on the MDS). */
+  readonly dom = new DomStore();
   private readonly overlay = new Overlay();
   private readonly mutex = new Semaphore(1);
   private nextIno = 0;
@@ -72,6 +75,7 @@ export class Namespace {
     const limit = (await this.db.get(KEYS.inodeCounter)) as number | undefined;
     this.nextIno = limit ?? ROOT_INODE + 1;
     this.inoLimit = this.nextIno; // everything below the stored limit may have been handed out
+    await this.dom.init(this.db);
     if (schema === undefined) {
       const root = newNode(ROOT_INODE, 'dir', null, true, this.clock.nowMs());
       this.nodes = 1;
@@ -245,6 +249,7 @@ export class Namespace {
     txn.del(KEYS.dentry(parentIno, name));
     txn.del(KEYS.backPointer(node.ino));
     for (const xattr of Object.keys(node.xattrs ?? {})) txn.del(KEYS.xattr(node.ino, xattr));
+    this.dom.drop(txn, node);
     this.countNodes(txn, -1);
     if (node.type === 'file' && node.layout) {
       txn.put(KEYS.destroy(node.ino), { ino: node.ino, layout: node.layout, queuedAtMs: this.clock.nowMs() });

@@ -30,6 +30,8 @@ export interface NodeRecord {
   target?: string;
   /** Extended attribute names and their value sizes; the values live under KEYS.xattr (absent: none). */
   xattrs?: Record<string, number>;
+  /** Files with a dom component: bytes stored under KEYS.dom (absent: none; mds/dom.ts). */
+  domStored?: number;
 }
 
 /** Who creates an entry and its permission bits (0: the type's default). */

@@ -3,7 +3,7 @@
 // counted, and failures other than the everyday ones (a missing name, an
 // existing one) are logged with their details (a degraded read names the
 // stripe and the chunks it could not get).
-import type { Stat, StripeClient } from '../client/index.js';
+import { type Stat, type StripeClient, stripedPartOf } from '../client/index.js';
 import type { Logger } from '../common/logging.js';
 import type { AttrCache } from './attr-cache.js';
 import { errnoNameOf, errnoOf } from './errno.js';
@@ -76,7 +76,7 @@ export function fuseStatOf(stat: Stat): FuseStat {
     nlink: stat.nlink,
     ino: stat.inode,
     // What cp, tar and Python buffer by: a whole stripe unit.
-    blksize: stat.layout && stat.type === 'file' ? stat.layout.stripeSize : DIR_BLOCK_BYTES,
+    blksize: stat.layout && stat.type === 'file' ? stripedPartOf(stat.layout).stripeSize : DIR_BLOCK_BYTES,
     blocks: Math.ceil(stat.size / 512),
     atime: stat.atimeMs,
     mtime: stat.mtimeMs,

@@ -1,7 +1,7 @@
 // The protobuf codecs of every stripefs value that crosses a process: layouts,
 // placement rules, the cluster map with its endpoints, object references. One
 // copy each, used by the MDS, the OSS, the client and the CLI.
-export { layoutFromWire, layoutToWire, requireLayoutFromWire } from './layout.js';
+export { layoutFromWire, layoutToWire, requireLayoutFromWire, wholeLayoutFromWire } from './layout.js';
 export {
   CLIENT_NETWORKS,
   type ClientNetwork,

@@ -6,7 +6,10 @@ import { StripeError } from '../common/errors.js';
 import {
   checkLayout,
   type FileLayout,
+  fileLayoutOf,
   flatFields,
+  flatPatternOf,
+  type Layout,
   type LayoutFields,
   type LayoutPattern,
 } from '../layout/index.js';
@@ -24,22 +27,28 @@ const PATTERN_OF_WIRE = new Map<string, LayoutPattern>(
 
 /**
  * Encodes the fields as given (0 / '' for what is left out): callers pass a checked Layout;
- * tests pass the raw fields of refused text to see the MDS refuse them too.
+ * tests pass the raw fields of refused text to see the MDS refuse them too. A dom layout is its
+ * striped component's fields plus dom_bytes.
  */
-export function layoutToWire(layout: LayoutFields, poolId = 0): WireLayout {
-  const pattern = PATTERN_TO_WIRE[layout.pattern as LayoutPattern] ?? 'LAYOUT_PATTERN_UNSPECIFIED';
+export function layoutToWire(layout: LayoutFields | Layout, poolId = 0): WireLayout {
+  const pattern = PATTERN_TO_WIRE[flatPatternOf(layout) as LayoutPattern] ?? 'LAYOUT_PATTERN_UNSPECIFIED';
   return { pattern, ...flatFields(layout), poolId };
 }
 
 function isEmpty(wire: WireLayoutOut): boolean {
-  return !wire.stripeSize && !wire.stripeCount && !wire.replicas && !wire.k && !wire.m && !wire.failureDomain;
+  return (
+    !wire.stripeSize &&
+    !wire.stripeCount &&
+    !wire.replicas &&
+    !wire.k &&
+    !wire.m &&
+    !wire.failureDomain &&
+    !wire.domBytes
+  );
 }
 
-/**
- * The checked layout and its pool; null when the message carries no layout (absent, or
- * unspecified with every field zero). Throws LAYOUT_INVALID naming the reason.
- */
-export function layoutFromWire(wire: WireLayoutOut | null | undefined): FileLayout | null {
+/** The checked layout a wire Layout names (dom when dom_bytes is set); null when it names none. */
+export function wholeLayoutFromWire(wire: WireLayoutOut | null | undefined): Layout | null {
   if (!wire) return null;
   const pattern = PATTERN_OF_WIRE.get(wire.pattern);
   if (pattern === undefined) {
@@ -49,7 +58,7 @@ export function layoutFromWire(wire: WireLayoutOut | null | undefined): FileLayo
       `layout pattern ${JSON.stringify(wire.pattern)}: expected raid0, replicated or ec`,
     );
   }
-  const layout = checkLayout({
+  return checkLayout({
     pattern,
     stripeSize: wire.stripeSize || undefined,
     stripeCount: wire.stripeCount || undefined,
@@ -57,8 +66,18 @@ export function layoutFromWire(wire: WireLayoutOut | null | undefined): FileLayo
     k: wire.k || undefined,
     m: wire.m || undefined,
     failureDomain: wire.failureDomain || undefined,
+    domBytes: wire.domBytes || undefined,
   });
-  return { layout, poolId: wire.poolId };
+}
+
+/**
+ * The checked layout as the striping code takes it (the striped component, its pool and the bytes
+ * on the MDS before it); null when the message carries no layout (absent, or
+ * unspecified with every field zero). Throws LAYOUT_INVALID naming the reason.
+ */
+export function layoutFromWire(wire: WireLayoutOut | null | undefined): FileLayout | null {
+  const layout = wholeLayoutFromWire(wire);
+  return layout && fileLayoutOf(layout, (wire as WireLayoutOut).poolId);
 }
 
 /** For a message that must carry a layout (a file's attributes): LAYOUT_INVALID when it has none. */

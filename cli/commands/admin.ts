@@ -3,7 +3,14 @@ import type { Command } from 'commander';
 import { ostAddressesOf } from '../../client/map.js';
 import { StripeError } from '../../common/errors.js';
 import type { MapOst__Output } from '../../proto/index.js';
-import { adminRequest, adminUrlOf, type ConnectFlags, clientNetworkOf, fetchMap } from '../connect.js';
+import {
+  adminRequest,
+  adminUrlOf,
+  type ConnectFlags,
+  clientNetworkOf,
+  fetchMap,
+  fetchMapAndStatfs,
+} from '../connect.js';
 import { formatBytes, table } from '../format.js';
 import { CliError, printJson } from '../output.js';
 import { registerHealthCommands, type WeightPhaseAnswer } from './health.js';
@@ -18,7 +25,8 @@ function stateOf(ost: MapOst__Output): string {
 }
 
 export async function df(flags: JsonFlags): Promise<void> {
-  const map = await fetchMap(flags);
+  const { map, statfs } = await fetchMapAndStatfs(flags);
+  const mds = { domFiles: statfs.domFiles, domBytes: statfs.domBytes, entries: statfs.files };
   const rows = [...map.osts]
     .sort((a, b) => a.id - b.id)
     .map((ost) => ({
@@ -31,6 +39,7 @@ export async function df(flags: JsonFlags): Promise<void> {
       totalBytes: ost.totalBytes,
       weight: ost.weight,
     }));
+  // The JSON form stays the OST rows it always was; the MDS's part is in the text and in `stat /`.
   if (flags.json) return printJson(rows);
   const percent = (used: number, total: number) => (total > 0 ? `${Math.round((100 * used) / total)}%` : '-');
   const body = rows.map((r) => [
@@ -59,6 +68,9 @@ export async function df(flags: JsonFlags): Promise<void> {
   ]);
   process.stdout.write(
     `${table(['OST', 'HOST', 'RACK', 'STATE', 'USED', 'AVAIL', 'SIZE', 'USE%', 'WEIGHT'], body)}\n`,
+  );
+  process.stdout.write(
+    `MDS: ${mds.entries} entries; data on the MDS: ${formatBytes(mds.domBytes)} in ${mds.domFiles} files (one copy)\n`,
   );
   process.stdout.write(`map epoch ${map.epoch}\n`);
 }

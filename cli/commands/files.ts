@@ -7,7 +7,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import type { StripeClient } from '../../client/index.js';
-import { checkLayout, formatLayout, type Layout, parseLayout } from '../../layout/index.js';
+import { checkLayout, domBytesOf, formatLayout, type Layout, parseLayout } from '../../layout/index.js';
 import { type ConnectFlags, clientNetworkOf, cliJobId, mdsAddressOf, mdsUnreachable } from '../connect.js';
 import { formatBytes, parseSize, table } from '../format.js';
 import { CliError, intOption, printJson } from '../output.js';
@@ -281,6 +281,10 @@ async function getstripe(path: string, flags: Flags): Promise<void> {
     process.stdout.write(
       `${path}\n  layout: ${layoutText(report.layout)}${report.poolId === undefined ? '' : `  pool ${report.poolId}`}\n  map epoch: ${report.mapEpoch}\n`,
     );
+    if (report.mdsBytes !== undefined)
+      process.stdout.write(
+        `  on the MDS: ${report.mdsBytes} bytes (the first ${formatBytes(domBytesOf(report.layout as Layout))})\n`,
+      );
     if (report.objects.length > 0) {
       const rows = report.objects.map((o) => [
         o.objectId,

@@ -9,6 +9,7 @@ import { MdsClient } from '../../client/mds-client.js';
 import { StripeError } from '../../common/errors.js';
 import { call } from '../../common/grpc.js';
 import { Semaphore } from '../../common/semaphore.js';
+import { checkDomParts } from './dom.js';
 import { isClean, judge, type Verdict } from './judge.js';
 import { OssIo } from './oss-io.js';
 import { inodesOf, type RepairAction, repair } from './repair.js';
@@ -61,7 +62,9 @@ async function examine(mds: MdsClient, io: OssIo, verify: boolean): Promise<Verd
   const first = judge(view, files, inventory, new Map(), new Set());
   const verified = verify ? await verifyCopies(view, io, first, inventory) : new Map<string, 'corrupt'>();
   const holders = await holderCopies(mds, first, files);
-  return judge(view, files, inventory, verified, holders);
+  const verdict = judge(view, files, inventory, verified, holders);
+  verdict.lost.push(...(await checkDomParts(mds, files)));
+  return verdict;
 }
 
 /** Reads every copy judged ok; those whose read fails its checksum are corrupt. */

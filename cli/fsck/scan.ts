@@ -16,7 +16,10 @@ export const FSCK_LIST_CONCURRENCY = 32;
 export interface FileEntry {
   path: string;
   inode: number;
+  /** Bytes the objects hold: the committed size less the part on the MDS (dom). */
   size: number;
+  /** The committed size. */
+  fileSizeBytes: number;
   fileLayout: FileLayout;
 }
 
@@ -34,7 +37,8 @@ export async function walkNamespace(mds: MdsClient, root = '/'): Promise<FileEnt
       const attr = entry.attr;
       if (!attr) throw new Error(`the MDS listed ${path} without its attributes`);
       const fileLayout = requireLayoutFromWire(attr.layout, `${path} as the MDS listed it`);
-      files.push({ path, inode: attr.inode, size: attr.size, fileLayout });
+      const size = Math.max(0, attr.size - (fileLayout.domBytes ?? 0));
+      files.push({ path, inode: attr.inode, size, fileSizeBytes: attr.size, fileLayout });
     }
   }
   return files;

@@ -55,7 +55,9 @@ export async function createMany(
   const outcomes = await eachItem(request.items, 'CreateMany', (item) => create(ns, item), onError);
   return {
     results: outcomes.map((o) =>
-      o.error ? { attr: null, error: o.error } : { attr: o.value.attr, error: null },
+      o.error
+        ? { attr: null, error: o.error, dataStored: false }
+        : { attr: o.value.attr, error: null, dataStored: o.value.dataStored ?? false },
     ),
     mapEpoch: ns.cluster.epoch(),
   };

@@ -1,10 +1,8 @@
-// stat, open and StatMany (statahead, and the client's coalesced stats):
+// stat and StatMany (statahead, and the client's coalesced stats):
 // read-only, outside the mutex, from the database alone so they see only
 // acknowledged state. A StatMany item fails with the error Stat would raise.
 import { LIMITS, StripeError } from '../../common/index.js';
 import type {
-  OpenRequest__Output,
-  OpenResponse,
   StatManyRequest__Output,
   StatManyResponse,
   StatManyResult,
@@ -20,11 +18,6 @@ import { itemError } from './item-error.js';
 export async function stat(ns: Namespace, request: StatRequest__Output): Promise<StatResponse> {
   const found = await ns.resolve(ns.reader, parsePath(request.path));
   return { attr: toAttr(found.node, ns.rootDefault) };
-}
-
-export async function open(ns: Namespace, request: OpenRequest__Output): Promise<OpenResponse> {
-  const found = await ns.resolve(ns.reader, parsePath(request.path));
-  return { attr: toAttr(found.node, ns.rootDefault), mapEpoch: ns.cluster.epoch() };
 }
 
 /** Resolves each distinct parent directory once, then fetches every entry in one getMany. */

@@ -21,7 +21,10 @@ export function statfs(ns: Namespace, usage: ReadonlyMap<number, OstUsage>): Sta
     totalBytes += used?.totalBytes ?? 0;
     usedBytes += used?.usedBytes ?? 0;
   }
+  const dom = ns.dom.usage;
   return {
+    domFiles: dom.files,
+    domBytes: dom.bytes,
     totalBytes,
     usedBytes,
     availableBytes: Math.max(0, totalBytes - usedBytes),

@@ -45,6 +45,9 @@ import type { MkdirRequest as _stripefs_v1_MkdirRequest, MkdirRequest__Output as
 import type { MkdirResponse as _stripefs_v1_MkdirResponse, MkdirResponse__Output as _stripefs_v1_MkdirResponse__Output } from './stripefs/v1/MkdirResponse.js';
 import type { ObjectDigest as _stripefs_v1_ObjectDigest, ObjectDigest__Output as _stripefs_v1_ObjectDigest__Output } from './stripefs/v1/ObjectDigest.js';
 import type { ObjectRef as _stripefs_v1_ObjectRef, ObjectRef__Output as _stripefs_v1_ObjectRef__Output } from './stripefs/v1/ObjectRef.js';
+import type { OpenManyRequest as _stripefs_v1_OpenManyRequest, OpenManyRequest__Output as _stripefs_v1_OpenManyRequest__Output } from './stripefs/v1/OpenManyRequest.js';
+import type { OpenManyResponse as _stripefs_v1_OpenManyResponse, OpenManyResponse__Output as _stripefs_v1_OpenManyResponse__Output } from './stripefs/v1/OpenManyResponse.js';
+import type { OpenManyResult as _stripefs_v1_OpenManyResult, OpenManyResult__Output as _stripefs_v1_OpenManyResult__Output } from './stripefs/v1/OpenManyResult.js';
 import type { OpenRequest as _stripefs_v1_OpenRequest, OpenRequest__Output as _stripefs_v1_OpenRequest__Output } from './stripefs/v1/OpenRequest.js';
 import type { OpenResponse as _stripefs_v1_OpenResponse, OpenResponse__Output as _stripefs_v1_OpenResponse__Output } from './stripefs/v1/OpenResponse.js';
 import type { OssServiceClient as _stripefs_v1_OssServiceClient, OssServiceDefinition as _stripefs_v1_OssServiceDefinition } from './stripefs/v1/OssService.js';
@@ -160,6 +163,9 @@ export interface ProtoGrpcType {
       MkdirResponse: MessageTypeDefinition<_stripefs_v1_MkdirResponse, _stripefs_v1_MkdirResponse__Output>
       ObjectDigest: MessageTypeDefinition<_stripefs_v1_ObjectDigest, _stripefs_v1_ObjectDigest__Output>
       ObjectRef: MessageTypeDefinition<_stripefs_v1_ObjectRef, _stripefs_v1_ObjectRef__Output>
+      OpenManyRequest: MessageTypeDefinition<_stripefs_v1_OpenManyRequest, _stripefs_v1_OpenManyRequest__Output>
+      OpenManyResponse: MessageTypeDefinition<_stripefs_v1_OpenManyResponse, _stripefs_v1_OpenManyResponse__Output>
+      OpenManyResult: MessageTypeDefinition<_stripefs_v1_OpenManyResult, _stripefs_v1_OpenManyResult__Output>
       OpenRequest: MessageTypeDefinition<_stripefs_v1_OpenRequest, _stripefs_v1_OpenRequest__Output>
       OpenResponse: MessageTypeDefinition<_stripefs_v1_OpenResponse, _stripefs_v1_OpenResponse__Output>
       OssService: SubtypeConstructor<typeof grpc.Client, _stripefs_v1_OssServiceClient> & { service: _stripefs_v1_OssServiceDefinition }

@@ -2,7 +2,7 @@
 // depend on the stripe size being large) against a byte-by-byte reference.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Layout } from '../../client/layout.js';
+import type { StripedLayout as Layout } from '../../client/layout.js';
 import { planPrefetchRuns } from '../../client/prefetch-runs.js';
 import {
   assembleStripe,

@@ -11,7 +11,7 @@ import { call, type ErrorCode } from '../../common/index.js';
 import { checkLayoutOnMap, formatLayout, parseLayout, scanLayout } from '../../layout/index.js';
 import { configuredDefault } from '../../mds/layout.js';
 import type { Layout__Output } from '../../proto/index.js';
-import { layoutFromWire, layoutToWire, mapViewFromWire } from '../../wire/index.js';
+import { layoutFromWire, layoutToWire, mapViewFromWire, wholeLayoutFromWire } from '../../wire/index.js';
 import { codeOf } from '../helpers/errors.js';
 import { registerOss, startMds, stopMds, tempDir } from '../mds/helpers.js';
 
@@ -52,6 +52,17 @@ const REFUSED_TEXT: [string, ErrorCode][] = [
   ['ec:4+2:host:65536', 'LAYOUT_AMBIGUOUS'],
   ['mdt:64K,raid0:4', 'LAYOUT_INVALID'],
   ['raid0:4@1G', 'LAYOUT_INVALID'],
+  ['dom:64K', 'LAYOUT_INVALID'],
+  ['dom:6K,raid0', 'LAYOUT_INVALID'],
+  ['dom:0K,raid0', 'LAYOUT_INVALID'],
+  ['dom:2M,raid0', 'LAYOUT_INVALID'],
+  ['dom:65536,raid0', 'LAYOUT_AMBIGUOUS'],
+  ['dom:host,raid0', 'LAYOUT_INVALID'],
+  ['dom:64K:8K,raid0', 'LAYOUT_INVALID'],
+  ['raid0,dom:64K', 'LAYOUT_INVALID'],
+  ['dom:64K,dom:64K,raid0', 'LAYOUT_INVALID'],
+  ['dom:64K,raid0,raid0', 'LAYOUT_INVALID'],
+  ['dom:64K,raid0:300', 'LAYOUT_INVALID'],
 ];
 
 /** Wire layouts no text can say (zeros, fields of another pattern), refused alike. */
@@ -62,6 +73,9 @@ const REFUSED_WIRE: [string, Layout__Output][] = [
   ['ec with a stripe count', wire({ pattern: 'LAYOUT_PATTERN_EC', k: 4, m: 2, stripeCount: 2 })],
   ['ec without m', wire({ pattern: 'LAYOUT_PATTERN_EC', k: 4 })],
   ['replicated with k', wire({ pattern: 'LAYOUT_PATTERN_REPLICATED', replicas: 2, k: 1 })],
+  ['dom bytes not a multiple of 4K', wire({ pattern: 'LAYOUT_PATTERN_RAID0', domBytes: 5000 })],
+  ['dom bytes over the maximum', wire({ pattern: 'LAYOUT_PATTERN_RAID0', domBytes: 2 * 1024 * 1024 })],
+  ['dom bytes and no pattern', wire({ pattern: 'LAYOUT_PATTERN_UNSPECIFIED', domBytes: 65536 })],
 ];
 
 const ACCEPTED_TEXT = [
@@ -74,6 +88,9 @@ const ACCEPTED_TEXT = [
   'replicated:2:rack:8:4M',
   'ec:4+2',
   'ec:8+3:rack:4m',
+  'dom:64K,raid0',
+  'dom:4K,replicated:2:host',
+  'dom:1M,ec:4+2:host:64K',
 ];
 
 /** Map checks on 3 hosts (2 OSTs each) in 2 racks. */
@@ -98,6 +115,7 @@ function wire(fields: Partial<Layout__Output>): Layout__Output {
     m: 0,
     failureDomain: '',
     poolId: 0,
+    domBytes: 0,
     ...fields,
   };
 }
@@ -162,10 +180,10 @@ describe('layout refusals', () => {
       for (const text of ACCEPTED_TEXT) {
         const layout = parseLayout(text);
         const set = await call(c, 'SetLayout', { path: '/d', layout: layoutToWire(layout) });
-        expect(formatLayout(layoutFromWire(set.attr?.layout)!.layout), text).toBe(formatLayout(layout));
+        expect(formatLayout(wholeLayoutFromWire(set.attr?.layout)!), text).toBe(formatLayout(layout));
         await setText(text);
         const stat = await call(c, 'Stat', { path: '/d' });
-        expect(layoutFromWire(stat.attr?.layout)!.layout, text).toEqual(layout);
+        expect(wholeLayoutFromWire(stat.attr?.layout), text).toEqual(layout);
       }
       // Both halves are there: the table tests the grammar and the checks alike.
       expect(unreadable.length).toBeGreaterThan(10);

@@ -4,13 +4,15 @@
 // are made and read by the contract's own serializers (the ones gRPC runs).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UNITS } from '../../common/limits.js';
+import { LIMITS, UNITS } from '../../common/limits.js';
 import {
+  fileLayoutOf,
   formatLayout,
   LAYOUT_DEFAULTS,
   LAYOUT_WIDTH_MAX,
   type Layout,
   parseLayout,
+  type StripedLayout,
 } from '../../layout/index.js';
 import {
   type ClusterMap,
@@ -30,6 +32,7 @@ import {
   type PoolWithMinSize,
   ruleFromWire,
   ruleToWire,
+  wholeLayoutFromWire,
 } from '../../wire/index.js';
 import { arbWeightedMap } from '../placement/arbitraries.js';
 import { testSeed } from '../placement/seed.js';
@@ -67,7 +70,7 @@ const arbName = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_.-]{0,12}$/);
 const arbStripeSize = fc.integer({ min: 16, max: 26 }).map((power) => 2 ** power);
 const arbStripeCount = fc.integer({ min: 1, max: 256 });
 
-const arbLayout: fc.Arbitrary<Layout> = fc.oneof(
+const arbStriped: fc.Arbitrary<StripedLayout> = fc.oneof(
   fc.record({
     pattern: fc.constant('raid0' as const),
     stripeSize: arbStripeSize,
@@ -91,8 +94,17 @@ const arbLayout: fc.Arbitrary<Layout> = fc.oneof(
   ),
 );
 
+/** Striped layouts, and the same behind a dom component of 4 KiB to LIMITS.domBytesMax. */
+const arbLayout: fc.Arbitrary<Layout> = fc
+  .tuple(arbStriped, fc.option(fc.integer({ min: 1, max: LIMITS.domBytesMax / LIMITS.domBytesUnit })))
+  .map(([rest, units]) =>
+    units === null ? rest : { pattern: 'dom' as const, domBytes: units * LIMITS.domBytesUnit, rest },
+  );
+
 /** The text a user may type for a layout: any part equal to its default may be left out. */
-function shortText(layout: Layout, leaveOut: boolean[]): string {
+function shortText(whole: Layout, leaveOut: boolean[]): string {
+  if (whole.pattern === 'dom') return `dom:${whole.domBytes / UNITS.KiB}K,${shortText(whole.rest, leaveOut)}`;
+  const layout = whole;
   const size = `${layout.stripeSize / UNITS.KiB}K`;
   const parts: [string, boolean][] =
     layout.pattern === 'raid0'
@@ -163,7 +175,8 @@ describe('layouts', () => {
               layout: layoutToWire(layout, poolId),
             },
           );
-          expect(layoutFromWire(wire.layout)).toEqual({ layout, poolId });
+          expect(wholeLayoutFromWire(wire.layout)).toEqual(layout);
+          expect(layoutFromWire(wire.layout)).toEqual(fileLayoutOf(layout, poolId));
         },
       ),
       { seed, numRuns: RUNS },

@@ -172,7 +172,7 @@ describe('client coalescing (MdsClient)', () => {
           });
         }
       }
-      // Opens are stats on the MDS: they join the same batches and fail alike.
+      // Opens issued together go as one OpenMany (read-on-open) and fail as Open does.
       const opened = await Promise.all([
         batched.open('/b/s1'),
         settle(batched.open('/b/none')),
@@ -186,7 +186,8 @@ describe('client coalescing (MdsClient)', () => {
         singleOpenErr.err.message,
         singleOpenErr.err.details,
       ]);
-      expect(batched.statBatcher.itemsBatched).toBe(paths.length + 3);
+      expect(batched.openBatcher.itemsBatched).toBe(2);
+      expect(batched.statBatcher.itemsBatched).toBe(paths.length);
       // A lone call is the plain single RPC.
       const sentBefore = batched.statBatcher.batchesSent;
       expect((await batched.stat('/b/s0')).type).toBe('FILE_TYPE_FILE');
@@ -225,7 +226,7 @@ describe('client coalescing (MdsClient)', () => {
       expect(unlinks).toEqual(['OK', 'NS_NOT_FOUND', 'NS_IS_DIR']);
       // Issued after the unlink resolved: a later batch, which sees it.
       const again = await Promise.all([client.create('/b/o1', opts), settle(client.stat('/b/o2'))]);
-      expect(again[0].inode).not.toBe(first.inode);
+      expect(again[0].attr.inode).not.toBe(first.inode);
       expect(again[1]).toBe('OK');
     } finally {
       client.close();

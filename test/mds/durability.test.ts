@@ -109,7 +109,7 @@ describe('durability', () => {
     const client = new MdsClient(`127.0.0.1:${first.proc.ready.grpcPort}`);
     const acked = await createsUntilKilled(
       first,
-      async (path) => (await client.create(path, { exclusive: false, truncate: false })).inode,
+      async (path) => (await client.create(path, { exclusive: false, truncate: false })).attr.inode,
     );
     // The creates really travelled in batches.
     expect(client.createBatcher.itemsBatched).toBeGreaterThan(client.createBatcher.batchesSent);

@@ -7,6 +7,8 @@ export interface CommitRequest {
   'size'?: (number | string | Long);
   'mtimeMs'?: (number | string | Long);
   'growOnly'?: (boolean);
+  'domOffset'?: (number | string | Long);
+  'domData'?: (Buffer | Uint8Array | string);
 }
 
 export interface CommitRequest__Output {
@@ -14,4 +16,6 @@ export interface CommitRequest__Output {
   'size': (number);
   'mtimeMs': (number);
   'growOnly': (boolean);
+  'domOffset': (number);
+  'domData': (Buffer);
 }

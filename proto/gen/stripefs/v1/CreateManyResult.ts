@@ -6,9 +6,11 @@ import type { ItemError as _stripefs_v1_ItemError, ItemError__Output as _stripef
 export interface CreateManyResult {
   'attr'?: (_stripefs_v1_Attr | null);
   'error'?: (_stripefs_v1_ItemError | null);
+  'dataStored'?: (boolean);
 }
 
 export interface CreateManyResult__Output {
   'attr': (_stripefs_v1_Attr__Output | null);
   'error': (_stripefs_v1_ItemError__Output | null);
+  'dataStored': (boolean);
 }

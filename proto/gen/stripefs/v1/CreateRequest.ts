@@ -10,6 +10,8 @@ export interface CreateRequest {
   'mode'?: (number);
   'uid'?: (number);
   'gid'?: (number);
+  'data'?: (Buffer | Uint8Array | string);
+  'withData'?: (boolean);
 }
 
 export interface CreateRequest__Output {
@@ -20,4 +22,6 @@ export interface CreateRequest__Output {
   'mode': (number);
   'uid': (number);
   'gid': (number);
+  'data': (Buffer);
+  'withData': (boolean);
 }

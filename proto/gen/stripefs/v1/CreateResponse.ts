@@ -6,9 +6,11 @@ import type { Long } from '@grpc/proto-loader';
 export interface CreateResponse {
   'attr'?: (_stripefs_v1_Attr | null);
   'mapEpoch'?: (number | string | Long);
+  'dataStored'?: (boolean);
 }
 
 export interface CreateResponse__Output {
   'attr': (_stripefs_v1_Attr__Output | null);
   'mapEpoch': (number);
+  'dataStored': (boolean);
 }

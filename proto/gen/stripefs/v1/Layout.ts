@@ -11,6 +11,7 @@ export interface Layout {
   'm'?: (number);
   'failureDomain'?: (string);
   'poolId'?: (number);
+  'domBytes'?: (number);
 }
 
 export interface Layout__Output {
@@ -22,4 +23,5 @@ export interface Layout__Output {
   'm': (number);
   'failureDomain': (string);
   'poolId': (number);
+  'domBytes': (number);
 }

@@ -22,6 +22,8 @@ import type { ListXattrsRequest as _stripefs_v1_ListXattrsRequest, ListXattrsReq
 import type { ListXattrsResponse as _stripefs_v1_ListXattrsResponse, ListXattrsResponse__Output as _stripefs_v1_ListXattrsResponse__Output } from '../../stripefs/v1/ListXattrsResponse.js';
 import type { MkdirRequest as _stripefs_v1_MkdirRequest, MkdirRequest__Output as _stripefs_v1_MkdirRequest__Output } from '../../stripefs/v1/MkdirRequest.js';
 import type { MkdirResponse as _stripefs_v1_MkdirResponse, MkdirResponse__Output as _stripefs_v1_MkdirResponse__Output } from '../../stripefs/v1/MkdirResponse.js';
+import type { OpenManyRequest as _stripefs_v1_OpenManyRequest, OpenManyRequest__Output as _stripefs_v1_OpenManyRequest__Output } from '../../stripefs/v1/OpenManyRequest.js';
+import type { OpenManyResponse as _stripefs_v1_OpenManyResponse, OpenManyResponse__Output as _stripefs_v1_OpenManyResponse__Output } from '../../stripefs/v1/OpenManyResponse.js';
 import type { OpenRequest as _stripefs_v1_OpenRequest, OpenRequest__Output as _stripefs_v1_OpenRequest__Output } from '../../stripefs/v1/OpenRequest.js';
 import type { OpenResponse as _stripefs_v1_OpenResponse, OpenResponse__Output as _stripefs_v1_OpenResponse__Output } from '../../stripefs/v1/OpenResponse.js';
 import type { ReaddirRequest as _stripefs_v1_ReaddirRequest, ReaddirRequest__Output as _stripefs_v1_ReaddirRequest__Output } from '../../stripefs/v1/ReaddirRequest.js';
@@ -158,6 +160,15 @@ export interface MdsServiceClient extends grpc.Client {
   open(argument: _stripefs_v1_OpenRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_OpenResponse__Output>): grpc.ClientUnaryCall;
   open(argument: _stripefs_v1_OpenRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_OpenResponse__Output>): grpc.ClientUnaryCall;
   open(argument: _stripefs_v1_OpenRequest, callback: grpc.requestCallback<_stripefs_v1_OpenResponse__Output>): grpc.ClientUnaryCall;
+  
+  OpenMany(argument: _stripefs_v1_OpenManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
+  OpenMany(argument: _stripefs_v1_OpenManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
+  OpenMany(argument: _stripefs_v1_OpenManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
+  OpenMany(argument: _stripefs_v1_OpenManyRequest, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
+  openMany(argument: _stripefs_v1_OpenManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
+  openMany(argument: _stripefs_v1_OpenManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
+  openMany(argument: _stripefs_v1_OpenManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
+  openMany(argument: _stripefs_v1_OpenManyRequest, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
   
   Readdir(argument: _stripefs_v1_ReaddirRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
   Readdir(argument: _stripefs_v1_ReaddirRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
@@ -333,6 +344,8 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   Open: grpc.handleUnaryCall<_stripefs_v1_OpenRequest__Output, _stripefs_v1_OpenResponse>;
   
+  OpenMany: grpc.handleUnaryCall<_stripefs_v1_OpenManyRequest__Output, _stripefs_v1_OpenManyResponse>;
+  
   Readdir: grpc.handleUnaryCall<_stripefs_v1_ReaddirRequest__Output, _stripefs_v1_ReaddirResponse>;
   
   Readlink: grpc.handleUnaryCall<_stripefs_v1_ReadlinkRequest__Output, _stripefs_v1_ReadlinkResponse>;
@@ -381,6 +394,7 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   ListXattrs: MethodDefinition<_stripefs_v1_ListXattrsRequest, _stripefs_v1_ListXattrsResponse, _stripefs_v1_ListXattrsRequest__Output, _stripefs_v1_ListXattrsResponse__Output>
   Mkdir: MethodDefinition<_stripefs_v1_MkdirRequest, _stripefs_v1_MkdirResponse, _stripefs_v1_MkdirRequest__Output, _stripefs_v1_MkdirResponse__Output>
   Open: MethodDefinition<_stripefs_v1_OpenRequest, _stripefs_v1_OpenResponse, _stripefs_v1_OpenRequest__Output, _stripefs_v1_OpenResponse__Output>
+  OpenMany: MethodDefinition<_stripefs_v1_OpenManyRequest, _stripefs_v1_OpenManyResponse, _stripefs_v1_OpenManyRequest__Output, _stripefs_v1_OpenManyResponse__Output>
   Readdir: MethodDefinition<_stripefs_v1_ReaddirRequest, _stripefs_v1_ReaddirResponse, _stripefs_v1_ReaddirRequest__Output, _stripefs_v1_ReaddirResponse__Output>
   Readlink: MethodDefinition<_stripefs_v1_ReadlinkRequest, _stripefs_v1_ReadlinkResponse, _stripefs_v1_ReadlinkRequest__Output, _stripefs_v1_ReadlinkResponse__Output>
   RegisterOss: MethodDefinition<_stripefs_v1_RegisterOssRequest, _stripefs_v1_RegisterOssResponse, _stripefs_v1_RegisterOssRequest__Output, _stripefs_v1_RegisterOssResponse__Output>

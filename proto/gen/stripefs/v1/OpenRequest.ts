@@ -1,10 +1,13 @@
 // Original file: proto/stripefs/v1/stripefs.proto
 
+import type { Long } from '@grpc/proto-loader';
 
 export interface OpenRequest {
   'path'?: (string);
+  'inode'?: (number | string | Long);
 }
 
 export interface OpenRequest__Output {
   'path': (string);
+  'inode': (number);
 }

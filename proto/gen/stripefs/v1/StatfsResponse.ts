@@ -10,6 +10,8 @@ export interface StatfsResponse {
   'filesFree'?: (number | string | Long);
   'ostsIn'?: (number);
   'ostsUp'?: (number);
+  'domFiles'?: (number | string | Long);
+  'domBytes'?: (number | string | Long);
 }
 
 export interface StatfsResponse__Output {
@@ -20,4 +22,6 @@ export interface StatfsResponse__Output {
   'filesFree': (number);
   'ostsIn': (number);
   'ostsUp': (number);
+  'domFiles': (number);
+  'domBytes': (number);
 }

@@ -1,0 +1,119 @@
+// Data on the MDS (Lustre's DoM): a file whose layout has a dom component keeps
+// its first domBytes in the MDS database, under B/<inode>, written in the same
+// transaction (and so the same synced group commit) as the namespace change
+// that made them: a create carrying its content, or a writer's commit of size
+// and mtime. Each record carries a crc32c of its bytes, checked on every read
+// and by the verify pass (fsck, scrub): the database is one copy, so a bad
+// record is reported, never served. The file's record keeps the stored length
+// (NodeRecord.domStored), so opens of files with nothing stored read no record
+// and a removal knows what it frees without reading it.
+import { crc32c, StripeError } from '../common/index.js';
+import type { MdsDb } from './db.js';
+import { KEYS } from './keys.js';
+import type { NodeRecord } from './records.js';
+import type { Reader, Txn } from './txn.js';
+
+export interface DomRecord {
+  crc: number;
+  /** base64 (the database stores JSON values). */
+  data: string;
+}
+
+/** What the MDS holds for data on the MDS, as statfs and df report it. */
+export interface DomUsage {
+  files: number;
+  bytes: number;
+}
+
+/** Bytes written at an offset of a file's dom part. */
+export interface DomPatch {
+  offset: number;
+  data: Uint8Array;
+}
+
+function corrupt(ino: number, why: string): StripeError {
+  return new StripeError(
+    'NS_DOM_CORRUPT',
+    `inode ${ino}: the bytes kept on the MDS ${why}; rewrite the file from a good copy`,
+    { inode: ino },
+  );
+}
+
+/** A stored record's bytes, checked against its crc and the length the file's record expects. */
+export function decodeDom(ino: number, record: DomRecord | undefined, expectedBytes: number): Buffer {
+  if (!record) throw corrupt(ino, `are missing (${expectedBytes} expected)`);
+  const data = Buffer.from(record.data, 'base64');
+  if (data.length !== expectedBytes)
+    throw corrupt(ino, `hold ${data.length} bytes, ${expectedBytes} expected`);
+  if (crc32c(data) !== record.crc) throw corrupt(ino, 'fail their checksum');
+  return data;
+}
+
+export class DomStore {
+  private applied: DomUsage = { files: 0, bytes: 0 };
+  private readonly deltas = new WeakMap<Txn, DomUsage>();
+
+  /** Loads the usage counter (absent in databases from before data on the MDS: nothing stored). */
+  async init(db: MdsDb): Promise<void> {
+    const stored = (await db.get(KEYS.domCounter)) as DomUsage | undefined;
+    this.applied = stored ?? { files: 0, bytes: 0 };
+  }
+
+  get usage(): DomUsage {
+    return { ...this.applied };
+  }
+
+  /** The file's stored bytes (empty when none), checked; `reader` sees acknowledged state or a transaction's. */
+  async read(reader: Reader, node: NodeRecord): Promise<Buffer> {
+    const stored = node.domStored ?? 0;
+    if (stored === 0) return Buffer.alloc(0);
+    return decodeDom(node.ino, await reader.get<DomRecord>(KEYS.dom(node.ino)), stored);
+  }
+
+  /**
+   * Applies `patch` to the file's bytes and keeps at most `keepBytes` (min of the committed size
+   * and the layout's domBytes); sets node.domStored. A patch that covers every stored byte does
+   * not read the old record, so rewriting a file whole replaces a corrupt one.
+   */
+  async write(txn: Txn, node: NodeRecord, patch: DomPatch | null, keepBytes: number): Promise<void> {
+    const before = node.domStored ?? 0;
+    const covered = patch !== null && patch.offset === 0 && patch.data.length >= Math.min(before, keepBytes);
+    let bytes = covered || before === 0 ? Buffer.alloc(0) : await this.read(txn, node);
+    if (patch && patch.data.length > 0) {
+      const end = patch.offset + patch.data.length;
+      if (end > bytes.length) bytes = Buffer.concat([bytes, Buffer.alloc(end - bytes.length)]);
+      bytes.set(patch.data, patch.offset);
+    }
+    if (bytes.length > keepBytes) bytes = bytes.subarray(0, keepBytes);
+    if (bytes.length === before && patch === null) return;
+    if (bytes.length === 0) txn.del(KEYS.dom(node.ino));
+    else
+      txn.put(KEYS.dom(node.ino), { crc: crc32c(bytes), data: bytes.toString('base64') } satisfies DomRecord);
+    this.count(txn, (bytes.length > 0 ? 1 : 0) - (before > 0 ? 1 : 0), bytes.length - before);
+    if (bytes.length > 0) node.domStored = bytes.length;
+    else delete node.domStored;
+  }
+
+  /** A removed file's bytes go in the same batch as its entry. */
+  drop(txn: Txn, node: NodeRecord): void {
+    const before = node.domStored ?? 0;
+    if (before === 0) return;
+    txn.del(KEYS.dom(node.ino));
+    this.count(txn, -1, -before);
+  }
+
+  private count(txn: Txn, files: number, bytes: number): void {
+    const before = this.deltas.get(txn);
+    const total = { files: (before?.files ?? 0) + files, bytes: (before?.bytes ?? 0) + bytes };
+    this.deltas.set(txn, total);
+    txn.put(KEYS.domCounter, {
+      files: this.applied.files + total.files,
+      bytes: this.applied.bytes + total.bytes,
+    } satisfies DomUsage);
+    if (before === undefined)
+      txn.onApply.push(() => {
+        const delta = this.deltas.get(txn) as DomUsage;
+        this.applied = { files: this.applied.files + delta.files, bytes: this.applied.bytes + delta.bytes };
+      });
+  }
+}

@@ -1,0 +1,217 @@
+// Data on the MDS on a real cluster (1 MDS, 6 OSSs): a layout's dom component
+// keeps a file's first bytes in the MDS database. Small files live there whole
+// (writeFile is one MDS round trip: no Commit, no OSS byte), larger ones spill
+// the rest to their raid0, replicated or ec component; handles overwrite,
+// append and truncate across the boundary; a second client with a cold cache
+// reads what the MDS and the OSSs hold. Acknowledged bytes survive an MDS
+// SIGKILL, and a record that fails its crc is NS_DOM_CORRUPT for readers and
+// lost for fsck.
+import { join } from 'node:path';
+import { ClassicLevel } from 'classic-level';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseLayout, StripeClient } from '../../client/index.js';
+import { seedFromEnv } from '../../common/random.js';
+import { runCli } from '../helpers/cli.js';
+import { seededBytes } from '../helpers/clients.js';
+import { type Cluster, startCluster, waitForMap } from '../helpers/cluster.js';
+import { codeOf } from '../helpers/errors.js';
+import { freePortRange } from '../helpers/ports.js';
+
+const SEED = seedFromEnv();
+console.log(`client dom seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
+const K = 1024;
+
+/** Calls of one MDS operation so far, from its Prometheus histogram. */
+async function mdsCalls(cluster: Cluster, op: string): Promise<number> {
+  const text = await (await fetch(`${cluster.mdsAdminUrl}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`stripefs_mds_request_seconds_count{op="${op}"}`));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+function sum(perOst: Record<number, number>): number {
+  return Object.values(perOst).reduce((a, b) => a + b, 0);
+}
+
+describe('data on the MDS', () => {
+  let cluster: Cluster;
+  let client: StripeClient;
+
+  beforeAll(async () => {
+    cluster = await startCluster({ mdsGrpcPort: await freePortRange(2), pgCount: 16 });
+    client = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await cluster?.stop();
+  });
+
+  /** Starts the MDS again (on its port and database) and waits until every OST is up in its map. */
+  async function restartMds(): Promise<void> {
+    await cluster.startMds();
+    await waitForMap(
+      cluster.mdsAddress,
+      (osts) => osts.length === cluster.ostCount() && osts.every((o) => o.up),
+    );
+  }
+
+  async function withCold<T>(fn: (cold: StripeClient) => Promise<T>): Promise<T> {
+    const cold = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    try {
+      return await fn(cold);
+    } finally {
+      await cold.close();
+    }
+  }
+
+  it('small files live whole on the MDS: one create each, no commit, no OSS byte; statfs, getstripe and df show them', async () => {
+    await client.mkdir('/small', { layout: parseLayout('dom:64K,raid0:2:64K') });
+    const sizes = [0, 1, 4095, 4096, 64 * K];
+    const files = sizes.map((size, i) => ({ path: `/small/f${i}`, data: seededBytes(size, SEED + i) }));
+    const commitsBefore = await mdsCalls(cluster, 'commit');
+    const before = await client.statfs();
+    await Promise.all(files.map((f) => client.writeFile(f.path, f.data)));
+    const stats = client.stats();
+    expect(stats.dom.createsWithData).toBe(files.length);
+    expect(sum(stats.bytesWrittenPerOst)).toBe(0);
+    expect(await mdsCalls(cluster, 'commit')).toBe(commitsBefore);
+    const fs = await client.statfs();
+    expect(fs.domFiles - before.domFiles).toBe(sizes.filter((s) => s > 0).length);
+    expect(fs.domBytes - before.domBytes).toBe(sizes.reduce((a, b) => a + b, 0));
+    await withCold(async (cold) => {
+      for (const f of files) expect((await cold.readFile(f.path)).equals(f.data), f.path).toBe(true);
+      expect(sum(cold.stats().bytesReadPerOst)).toBe(0);
+      expect(cold.stats().dom.bytesRead).toBe(sizes.reduce((a, b) => a + b, 0));
+      const stat = await cold.stat('/small/f2');
+      expect(stat.layout).toEqual(parseLayout('dom:64K,raid0:2:64K'));
+      expect((await cold.getLayout('/small/f2')).mdsBytes).toBe(4095);
+    });
+    const getstripe = await runCli(['getstripe', '/small/f4', '--mds', cluster.mdsAddress]);
+    expect(getstripe.stdout).toContain('layout: dom:64K,raid0:2:64K');
+    expect(getstripe.stdout).toContain('on the MDS: 65536 bytes');
+    const df = await runCli(['df', '--mds', cluster.mdsAddress]);
+    expect(df.stdout).toMatch(/data on the MDS: .+ in \d+ files/);
+  });
+
+  for (const rest of ['raid0:2:64K', 'replicated:2:host:64K', 'ec:4+2:host:64K']) {
+    it(`files larger than the part spill to ${rest}; written whole and in pieces, read back cold`, async () => {
+      const layout = parseLayout(`dom:64K,${rest}`);
+      const dir = `/spill-${rest.split(':')[0]}`;
+      await client.mkdir(dir, { layout });
+      const sizes = [64 * K + 1, 9 * 64 * K + 123];
+      const files = sizes.map((size, i) => ({
+        path: `${dir}/w${i}`,
+        data: seededBytes(size, SEED + 10 + i),
+      }));
+      const writtenBefore = sum(client.stats().bytesWrittenPerOst);
+      for (const f of files) await client.writeFile(f.path, f.data);
+      if (rest.startsWith('raid0'))
+        expect(sum(client.stats().bytesWrittenPerOst) - writtenBefore).toBe(
+          sizes.reduce((a, s) => a + s - 64 * K, 0),
+        );
+      const pieces = { path: `${dir}/pieces`, data: seededBytes(200_000, SEED + 20) };
+      const handle = await client.open(pieces.path, 'w');
+      for (let at = 0; at < pieces.data.length; at += 10_000)
+        await handle.write(pieces.data.subarray(at, at + 10_000));
+      await handle.close();
+      await withCold(async (cold) => {
+        for (const f of [...files, pieces]) {
+          expect((await cold.stat(f.path)).size).toBe(f.data.length);
+          expect((await cold.readFile(f.path)).equals(f.data), f.path).toBe(true);
+        }
+        const h = await cold.open(pieces.path, 'r');
+        const out = Buffer.alloc(1000);
+        await h.read(out, 0, 1000, 64 * K - 500); // across the boundary
+        await h.close();
+        expect(out.equals(pieces.data.subarray(64 * K - 500, 64 * K + 500))).toBe(true);
+      });
+    });
+  }
+
+  it('handles overwrite inside the part, append across its end, truncate into it and grow again', async () => {
+    const path = '/handles';
+    let model = seededBytes(20_000, SEED + 30);
+    await client.writeFile(path, model, { layout: parseLayout('dom:8K,replicated:2:host:64K') });
+    const patch = (at: number, data: Buffer) => {
+      const end = Math.max(model.length, at + data.length);
+      const next = Buffer.alloc(end);
+      model.copy(next);
+      data.copy(next, at);
+      model = next;
+    };
+    const h = await client.open(path, 'r+');
+    const a = seededBytes(100, SEED + 31);
+    const b = seededBytes(50, SEED + 32);
+    await h.write(a, 0, a.length, 8150); // 42 bytes on the MDS, 58 in the objects
+    await h.write(b, 0, b.length, 10);
+    patch(8150, a);
+    patch(10, b);
+    await h.close();
+    const expectCold = async (what: string) =>
+      withCold(async (cold) => expect((await cold.readFile(path)).equals(model), what).toBe(true));
+    await expectCold('after overwrites');
+    const c = seededBytes(3000, SEED + 33);
+    const appender = await client.open(path, 'a');
+    await appender.write(c);
+    await appender.close();
+    patch(model.length, c);
+    await expectCold('after an append');
+    await client.truncate(path, 5000);
+    model = model.subarray(0, 5000);
+    await expectCold('cut inside the part');
+    await client.truncate(path, 12_000);
+    model = Buffer.concat([model, Buffer.alloc(7000)]);
+    await expectCold('grown again: zeros');
+    const t = await client.open(path, 'r+');
+    await t.truncate(100);
+    await t.write(Buffer.from('x'), 0, 1, 200);
+    await t.close();
+    model = Buffer.concat([model.subarray(0, 100), Buffer.alloc(100), Buffer.from('x')]);
+    await expectCold('ftruncate then a write past the cut');
+    const before = await client.statfs();
+    await client.unlink(path);
+    const after = await client.statfs();
+    expect(before.domBytes - after.domBytes).toBe(201);
+    expect(before.domFiles - after.domFiles).toBe(1);
+  });
+
+  it('acknowledged bytes survive an MDS SIGKILL; a record failing its crc is NS_DOM_CORRUPT and fsck lists it lost', async () => {
+    await client.mkdir('/durable', { layout: parseLayout('dom:16K,raid0') });
+    const files = Array.from({ length: 40 }, (_, i) => ({
+      path: `/durable/f${i}`,
+      data: seededBytes(1 + ((i * 997) % (16 * K)), SEED + 100 + i),
+    }));
+    await Promise.all(files.map((f) => client.writeFile(f.path, f.data)));
+    const ino = (await client.stat('/durable/f7')).inode;
+    await cluster.killMds();
+    await restartMds();
+    await withCold(async (cold) => {
+      for (const f of files) expect((await cold.readFile(f.path)).equals(f.data), f.path).toBe(true);
+    });
+    await cluster.killMds();
+    const db = new ClassicLevel<string, { crc: number; data: string }>(join(cluster.dir, 'mds'), {
+      valueEncoding: 'json',
+    });
+    const key = `B/${ino.toString(16).padStart(16, '0')}`;
+    const record = await db.get(key);
+    if (!record) throw new Error(`no record ${key}`);
+    const bytes = Buffer.from(record.data, 'base64');
+    bytes[0] = (bytes[0] as number) ^ 0xff;
+    await db.put(key, { crc: record.crc, data: bytes.toString('base64') });
+    await db.close();
+    await restartMds();
+    await withCold(async (cold) => {
+      expect(await codeOf(cold.readFile('/durable/f7'))).toBe('NS_DOM_CORRUPT');
+      expect((await cold.readFile('/durable/f8')).equals(files[8]!.data)).toBe(true);
+    });
+    const fsck = await runCli(['fsck', '--mds', cluster.mdsAddress, '--json'], { timeoutMs: 120_000 });
+    const report = JSON.parse(fsck.stdout) as { clean: boolean; lost: { path: string; detail: string }[] };
+    expect(report.clean).toBe(false);
+    expect(report.lost.map((l) => l.path)).toEqual(['/durable/f7']);
+    expect(report.lost[0]?.detail).toContain('checksum');
+    // Rewriting the file whole replaces the bad record.
+    await client.writeFile('/durable/f7', files[7]!.data);
+    await withCold(async (cold) =>
+      expect((await cold.readFile('/durable/f7')).equals(files[7]!.data)).toBe(true),
+    );
+  });
+});
