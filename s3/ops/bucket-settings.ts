@@ -32,6 +32,7 @@ export async function bucketVersioning(gateway: Gateway, request: S3Request): Pr
 
 /** ec:4+2:host, replicated:3:rack, raid0:4, each with its stripe size when not 1 MiB. */
 export function layoutText(layout: Layout): string {
+  if (layout.pattern === 'dom') return `dom:${layout.domBytes / 1024}K,${layoutText(layout.rest)}`;
   const mib = 1024 * 1024;
   const size =
     layout.stripeSize === mib

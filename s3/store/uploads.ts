@@ -144,6 +144,8 @@ export async function readParts(
 /** Whole units a part must be made of to go straight into its slot: stripe units, ec's whole stripes. */
 export function slotAlignmentBytes(layout: Layout | undefined): number {
   if (!layout) return 1;
+  // A part on the MDS shifts every object offset by its size: parts are written in order instead.
+  if (layout.pattern === 'dom') return Number.POSITIVE_INFINITY;
   return layout.pattern === 'ec' ? (layout.k as number) * layout.stripeSize : layout.stripeSize;
 }
 
