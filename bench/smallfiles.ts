@@ -10,6 +10,12 @@
 // stripefs close fsyncs on the OSS). The listing figure is one `list` (readdir
 // pages with attributes) of the directory against readdir + stat of the local one.
 //
+// Data on the MDS: the same files again in a `dom:64K,raid0` directory, so each
+// lives whole in the MDS database: written by writeFile (one MDS round trip
+// each) against node:fs write + fdatasync, and read in a seeded random order
+// (a loader's permutation) by a fresh client against node:fs readFile of the
+// local files in the same order.
+//
 // The cluster: STRIPEFS_BENCH_MDS=host:port uses a running one (and removes
 // the files afterwards); under bench/run.ts the run's shared cluster; otherwise
 // the bench starts its own (bench/cluster.ts: 1 MDS + 6 OSSs) in a temporary folder.
@@ -20,6 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Layout, StripeClient } from '../client/index.js';
 import { BufferPool, isAligned } from '../common/bulk/buffer-pool.js';
+import { seededRandom } from '../common/random.js';
 import { Semaphore } from '../common/semaphore.js';
 import { seededBytes } from '../test/helpers/clients.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
@@ -36,6 +43,19 @@ const CONCURRENCY = 16;
 const WRITE_CONCURRENCY = 64;
 const LISTINGS = 3;
 const LAYOUT: Layout = { pattern: 'raid0', stripeSize: 64 * 1024, stripeCount: 1 };
+const DOM_LAYOUT: Layout = { pattern: 'dom', domBytes: 64 * 1024, rest: LAYOUT };
+const PERMUTATION_SEED = 25;
+
+/** A seeded random order of 0..count-1 (Fisher-Yates). */
+function permutation(count: number): number[] {
+  const random = seededRandom(PERMUTATION_SEED);
+  const order = Array.from({ length: count }, (_, i) => i);
+  for (let i = count - 1; i > 0; i--) {
+    const j = random.int(i + 1);
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return order;
+}
 
 /** File i's bytes: a shared seeded body with i in its first four bytes, so a misplaced read shows. */
 function contentOf(body: Buffer, i: number): Buffer {
@@ -114,6 +134,11 @@ async function localSide(dir: string, files: number, body: Buffer) {
       WRITE_CONCURRENCY,
     );
     const reads = await perSecond(files, async (i) => check(body, i, await readFile(name(i)), 'node:fs'));
+    const order = permutation(files);
+    const randomReads = await perSecond(files, async (n) => {
+      const i = order[n] as number;
+      check(body, i, await readFile(name(i)), 'node:fs');
+    });
     const directReads = await perSecond(files, (i) => readDirect(name(i), body, i));
     const gate = new Semaphore(CONCURRENCY);
     const list = await bestListing(async () => {
@@ -121,31 +146,38 @@ async function localSide(dir: string, files: number, body: Buffer) {
       await Promise.all(entries.map((entry) => gate.run(() => stat(join(root, entry)))));
       return entries.length;
     });
-    return { writes, reads, directReads, list };
+    return { writes, reads, randomReads, directReads, list };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
 
-/** The stripefs side: writes the files into a raid0 x1 directory, reads them with a fresh client, lists them. */
-async function stripefsSide(mds: string, files: number, body: Buffer, cleanUp: boolean) {
-  const root = `/bench-smallfiles-${process.pid}`;
+/** The stripefs side: writes the files into a directory of `layout`, reads them with a fresh client, lists them. */
+async function stripefsSide(mds: string, files: number, body: Buffer, cleanUp: boolean, layout = LAYOUT) {
+  const root = `/bench-smallfiles-${layout.pattern}-${process.pid}`;
   const path = (i: number) => `${root}/f${i}`;
   const writer = await StripeClient.connect({ mds, seed: 1 });
   try {
-    await writer.mkdir(root, { layout: LAYOUT });
+    await writer.mkdir(root, { layout });
     const write = (i: number) => writer.writeFile(path(i), contentOf(body, i));
     const writes = await perSecond(files, write, WRITE_CONCURRENCY);
+    if (layout.pattern === 'dom' && writer.stats().dom.createsWithData !== files)
+      throw new Error(`dom writes: ${writer.stats().dom.createsWithData} of ${files} in one round trip`);
     progress(`smallfiles: ${files} written through the client at ${writes.toFixed(0)} files/s`);
     // A fresh client: nothing of the files in its cache, no open handles.
     const reader = await StripeClient.connect({ mds, seed: 2 });
     try {
-      const reads = await perSecond(files, async (i) =>
-        check(body, i, await reader.readFile(path(i)), 'stripefs'),
-      );
+      const order = permutation(files);
+      const readInOrder = async (n: number) => {
+        const i = layout.pattern === 'dom' ? (order[n] as number) : n;
+        check(body, i, await reader.readFile(path(i)), 'stripefs');
+      };
+      const reads = await perSecond(files, readInOrder);
       // The metadata share of a read: open and close the same files without reading them.
       const opens = await perSecond(files, async (i) => (await reader.open(path(i), 'r')).close());
-      progress(`smallfiles: read at ${reads.toFixed(0)} files/s, opened at ${opens.toFixed(0)} files/s`);
+      progress(
+        `smallfiles ${layout.pattern}: read at ${reads.toFixed(0)} files/s, opened at ${opens.toFixed(0)} files/s`,
+      );
       const list = await bestListing(async () => {
         const listed = await reader.list(root);
         if (listed.length !== files || listed.some((e) => e.stat.size !== FILE_BYTES))
@@ -154,7 +186,7 @@ async function stripefsSide(mds: string, files: number, body: Buffer, cleanUp: b
           );
         return listed.length;
       });
-      return { writes, reads, opens, list };
+      return { writes, reads, opens, list, stats: reader.stats() };
     } finally {
       await reader.close();
     }
@@ -187,6 +219,10 @@ export async function runSmallFilesBench(opts: SuiteOptions & { files?: number }
     );
     const mds = external ?? (cluster as BenchCluster).mdsAddress;
     const ours = await stripefsSide(mds, files, body, external !== undefined);
+    const dom = await stripefsSide(mds, files, body, external !== undefined, DOM_LAYOUT);
+    const osts = Object.values(dom.stats.bytesReadPerOst).reduce((a, b) => a + b, 0);
+    if (osts !== 0 || dom.stats.dom.bytesRead !== files * FILE_BYTES)
+      throw new Error(`dom reads: ${osts} bytes from OSTs, ${dom.stats.dom.bytesRead} from the MDS`);
     const fs = (value: number, what: string, inFlight = CONCURRENCY) => ({
       value,
       name: `node:fs ${what}, ${inFlight} in flight, same run`,
@@ -220,10 +256,45 @@ export async function runSmallFilesBench(opts: SuiteOptions & { files?: number }
         `${size}, ${WRITE_CONCURRENCY} in flight`,
       ),
       result('smallfiles.list-with-attrs', ours.list, 'entries/s', command, fs(local.list, 'readdir + stat')),
+      ...domResults(command, size, local, dom, fs),
     ];
   } finally {
     await own?.stop();
   }
+}
+
+type Baseline = (value: number, what: string, inFlight?: number) => { value: number; name: string };
+
+/** Data on the MDS: random-order reads and writes of the same files, each beside node:fs. */
+function domResults(
+  command: string,
+  size: string,
+  local: { randomReads: number; writes: number },
+  dom: { reads: number; writes: number; opens: number },
+  fs: Baseline,
+): BenchResult[] {
+  return [
+    result(
+      'smallfiles.dom.read',
+      dom.reads,
+      'files/s',
+      command,
+      fs(local.randomReads, 'readFile in the same seeded random order'),
+      `${size}, dom:64K,raid0 (whole on the MDS), seeded random order, ${CONCURRENCY} in flight, fresh client`,
+    ),
+    result('smallfiles.dom.read-vs-open', dom.reads, 'files/s', command, {
+      value: dom.opens,
+      name: 'open + close of the same files without reading, same client',
+    }),
+    result(
+      'smallfiles.dom.write',
+      dom.writes,
+      'files/s',
+      command,
+      fs(local.writes, 'write + fdatasync', WRITE_CONCURRENCY),
+      `${size}, dom:64K,raid0: writeFile is one MDS round trip, ${WRITE_CONCURRENCY} in flight`,
+    ),
+  ];
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
