@@ -38,6 +38,8 @@ export const S3_LIMITS = {
   clockSkewMsMax: 15 * 60 * 1000,
   /** Longest lifetime of a presigned URL (S3's 7 days). */
   presignedExpiresSecondsMax: 7 * 24 * 3600,
+  /** Bodies up to this size are gathered and written in one piece (below the smallest stripe unit). */
+  smallBodyBytesMax: 64 * KiB,
   /** Read chunk of a GET stream (the client's readahead runs ahead of it). */
   getChunkBytes: 1 * MiB,
   /** Tries of a publish whose parent directory was removed under it (an empty-directory cleanup racing it). */

@@ -22,16 +22,37 @@ export function budgetBytesOf(declared: number | undefined): number {
   return Math.min(declared ?? ceiling, ceiling);
 }
 
-/** Writes a body into an open handle from `position`; returns the bytes written. */
+/**
+ * Writes a body into an open handle from `position`; returns the bytes written. A body of at most
+ * smallBodyBytesMax is gathered and lent to the handle whole (one request per copy, no stripe-sized
+ * buffer for a few bytes); a larger one streams through the handle's write-behind.
+ */
 export async function writeBody(
   body: AsyncIterable<Buffer>,
   handle: StripeFileHandle,
   position: number,
 ): Promise<number> {
   let at = position;
+  let gathered: Buffer[] | undefined = [];
+  let gatheredBytes = 0;
   for await (const piece of body) {
+    if (gathered) {
+      gathered.push(piece);
+      gatheredBytes += piece.length;
+      if (gatheredBytes <= S3_LIMITS.smallBodyBytesMax) continue;
+      const head = Buffer.concat(gathered);
+      gathered = undefined;
+      await handle.write(head, 0, head.length, at);
+      at += head.length;
+      continue;
+    }
     await handle.write(piece, 0, piece.length, at);
     at += piece.length;
+  }
+  if (gathered && gatheredBytes > 0) {
+    // Nothing changes these bytes afterwards; a failed send surfaces at close.
+    await handle.writeLent(gathered.length === 1 ? gathered[0]! : Buffer.concat(gathered), at);
+    at += gatheredBytes;
   }
   return at - position;
 }

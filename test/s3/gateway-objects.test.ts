@@ -49,7 +49,7 @@ describe('S3 gateway: objects over a real cluster', () => {
   });
 
   it('PUT and GET round-trip bytes, ETag (MD5), stored headers and x-amz-meta-*; keys are paths', async () => {
-    for (const size of [0, 1, 64 * 1024 + 7, 3 * MiB + 5]) {
+    for (const size of [0, 1, 64 * 1024, 64 * 1024 + 7, 3 * MiB + 5]) {
       const data = seededBytes(size, SEED + size);
       const put = await gw.send('PUT', `/data/set/size-${size}.bin`, {
         body: data,
