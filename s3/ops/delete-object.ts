@@ -11,18 +11,28 @@ import { isMarker } from './markers.js';
 
 const GONE = new Set(['NS_NOT_FOUND', 'NS_NOT_DIR', 'NS_NOT_EMPTY']);
 
-/** Removes one key; what is not there counts as removed. Throws other failures. */
-export async function removeKey(gateway: Gateway, bucket: string, key: string): Promise<void> {
+/**
+ * Removes one key's file or folder marker and returns its path, or undefined when there was nothing
+ * to remove (what is not there counts as removed). Throws other failures.
+ */
+export async function unlinkKey(gateway: Gateway, bucket: string, key: string): Promise<string | undefined> {
   const { path, isDirectory } = keyPath(bucket, key);
   try {
     if (isDirectory) await gateway.client.rmdir(path);
     else await gateway.client.unlink(path);
+    return path;
   } catch (err) {
     // A directory named without its '/' is not an object; a marker with keys under it stays their prefix.
-    if (err instanceof StripeError && (GONE.has(err.code) || err.code === 'NS_IS_DIR')) return;
+    if (err instanceof StripeError && (GONE.has(err.code) || err.code === 'NS_IS_DIR')) return undefined;
     throw err;
   }
-  await removeEmptyParents(gateway.client, bucket, path, (dir) => isMarker(gateway, dir));
+}
+
+/** Removes one key, then the directories its removal left empty. */
+export async function removeKey(gateway: Gateway, bucket: string, key: string): Promise<void> {
+  const path = await unlinkKey(gateway, bucket, key);
+  if (path !== undefined)
+    await removeEmptyParents(gateway.client, bucket, path, (dir) => isMarker(gateway, dir));
 }
 
 export async function deleteObject(gateway: Gateway, request: S3Request): Promise<S3Reply> {

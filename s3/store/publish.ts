@@ -116,14 +116,24 @@ export async function publish(
  * After a delete: removes the key's directories that are left empty, up to the bucket (S3 has no
  * empty prefixes). A directory made as a folder marker (`dir/`) is kept.
  */
-export async function removeEmptyParents(
+export function removeEmptyParents(
   client: StripeClient,
   bucket: string,
   path: string,
   isMarker: (dir: string) => Promise<boolean>,
 ): Promise<void> {
+  return removeEmptyDirs(client, bucket, parentOf(path), isMarker);
+}
+
+/** Removes `from` if it is empty and not a folder marker, then its parents the same way. */
+export async function removeEmptyDirs(
+  client: StripeClient,
+  bucket: string,
+  from: string,
+  isMarker: (dir: string) => Promise<boolean>,
+): Promise<void> {
   const root = bucketPath(bucket);
-  for (let dir = parentOf(path); dir.length > root.length; dir = parentOf(dir)) {
+  for (let dir = from; dir.length > root.length; dir = parentOf(dir)) {
     // Removed meanwhile (another delete's cleanup): nothing left to remove here.
     const page = await client.listPage(dir, { limit: 1 }).catch(() => undefined);
     if (!page || page.entries.length > 0 || (await isMarker(dir))) return;

@@ -239,6 +239,42 @@ describe('S3 gateway: objects over a real cluster', () => {
     expect(tampered.status).toBe(400);
   });
 
+  it('DeleteObjects: a folder marker named with the keys under it goes too; one named alone stays while keys are under it', async () => {
+    for (const k of ['set/', 'set/a/', 'set/a/x', 'set/a/y', 'set/b/z', 'keep/', 'keep/k', 'other/o'])
+      expect((await gw.send('PUT', `/data/dm/${k}`, { body: k.endsWith('/') ? '' : k })).status).toBe(200);
+    const named = [
+      'dm/set/',
+      'dm/set/a/',
+      'dm/set/a/x',
+      'dm/set/a/y',
+      'dm/set/b/z',
+      'dm/keep/k',
+      'dm/other/o',
+    ];
+    const xml = `<Delete>${named.map((k) => `<Object><Key>${k}</Key></Object>`).join('')}</Delete>`;
+    const result = await gw.send('POST', '/data?delete', {
+      body: xml,
+      headers: { 'content-md5': createHash('md5').update(xml).digest('base64') },
+    });
+    expect(result.status).toBe(200);
+    expect(all(result.text, 'Key')).toEqual(named);
+    // The markers went after the keys under them; keep/ was not named, so it stays (a folder marker).
+    expect(all((await gw.send('GET', '/data?list-type=2&prefix=dm%2F')).text, 'Key')).toEqual(['dm/keep/']);
+    await expect(gw.client.stat('/data/dm/set')).rejects.toMatchObject({ code: 'NS_NOT_FOUND' });
+    await expect(gw.client.stat('/data/dm/other')).rejects.toMatchObject({ code: 'NS_NOT_FOUND' });
+    const alone = `<Delete><Object><Key>dm/keep/</Key></Object><Object><Key>dm/keep/absent</Key></Object></Delete>`;
+    await gw.send('PUT', '/data/dm/keep/k2', { body: 'k2' });
+    const kept = await gw.send('POST', '/data?delete', {
+      body: alone,
+      headers: { 'content-md5': createHash('md5').update(alone).digest('base64') },
+    });
+    expect(all(kept.text, 'Key')).toEqual(['dm/keep/', 'dm/keep/absent']);
+    // A directory with keys in it lists as those keys; once they go, it is still the marker.
+    expect(all((await gw.send('GET', '/data?list-type=2&prefix=dm%2F')).text, 'Key')).toEqual(['dm/keep/k2']);
+    expect((await gw.send('DELETE', '/data/dm/keep/k2')).status).toBe(204);
+    expect(all((await gw.send('GET', '/data?list-type=2&prefix=dm%2F')).text, 'Key')).toEqual(['dm/keep/']);
+  });
+
   it('CopyObject: bytes, ETag and metadata copied or replaced; onto itself only with REPLACE', async () => {
     const data = seededBytes(2 * MiB + 11, SEED + 2);
     await gw.send('PUT', '/data/src', {
