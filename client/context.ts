@@ -7,6 +7,7 @@ import type { ClientCounters } from './counters.js';
 import type { ClientLimits } from './limits.js';
 import type { MdsClient } from './mds-client.js';
 import type { ObjectIo } from './object-io.js';
+import type { OpenCache } from './open-cache.js';
 import type { OstHealth } from './ost-health.js';
 
 export interface ClientContext {
@@ -24,4 +25,6 @@ export interface ClientContext {
   blocksRebuilding: Set<string>;
   /** Readahead bytes requested and not yet in the cache (the other part of the global budget). */
   prefetchInFlight: { bytes: number };
+  /** Opt-in open and attribute answers reused within a TTL (off by default: close-to-open). */
+  openCache: OpenCache;
 }

@@ -43,7 +43,7 @@ export class StripeFileHandle {
     private readonly writeBehindBytesMax = ctx.limits.writeBehindBytesMax,
     /** dom: the bytes the open returned (undefined: ask the MDS when first needed); `path` names the file in errors. */
     domData?: Buffer,
-    path = `inode ${inode}`,
+    private readonly path = `inode ${inode}`,
   ) {
     this.sizeBytes = initialSizeBytes;
     this.reader = new FileReader(
@@ -224,6 +224,7 @@ export class StripeFileHandle {
   /** Size and mtime, with what this handle changed of the part on the MDS, in one MDS transaction. */
   private async commit(sizeBytes: number, growOnly: boolean): Promise<void> {
     const patch = this.dom?.takePatch(sizeBytes);
+    this.ctx.openCache.forget(this.path);
     try {
       await this.ctx.mds.commit(this.inode, sizeBytes, Date.now(), growOnly, patch);
     } catch (err) {

@@ -26,6 +26,7 @@ import { type ClientLimits, clientLimits } from './limits.js';
 import type { ClientNetwork } from './map.js';
 import { MdsClient, type Opened, type OwnerFields } from './mds-client.js';
 import { ObjectIo } from './object-io.js';
+import { OpenCache } from './open-cache.js';
 import { OssPool } from './oss-pool.js';
 import { OstHealth } from './ost-health.js';
 import { describeLayout, type LayoutReport } from './report.js';
@@ -220,6 +221,7 @@ export class StripeClient {
       blocksInFlight: new Map(),
       blocksRebuilding: new Set(),
       prefetchInFlight: { bytes: 0 },
+      openCache: new OpenCache(limits.openCacheTtlMs, limits.openCacheEntriesMax, limits.openCacheBytesMax),
     };
     return new StripeClient(ctx, pool, tag);
   }
@@ -272,7 +274,22 @@ export class StripeClient {
 
   /** The entry itself: a symlink is not followed (stat and lstat are the same call). */
   async stat(path: string): Promise<Stat> {
-    return statOf(await this.timed(this.ctx.mds.stat(path)));
+    const { openCache } = this.ctx;
+    const cached = openCache.get(path, false);
+    if (cached) return statOf(cached.attr);
+    const attr = await this.timed(this.ctx.mds.stat(path));
+    openCache.put(path, { attr, domData: undefined });
+    return statOf(attr);
+  }
+
+  /** An open for reading: from the open cache within its TTL (opt-in), else the MDS (read-on-open). */
+  private async openForRead(path: string): Promise<Opened> {
+    const { openCache } = this.ctx;
+    const cached = openCache.get(path, true);
+    if (cached) return cached;
+    const opened = await this.timed(this.ctx.mds.open(path));
+    openCache.put(path, opened);
+    return opened;
   }
 
   lstat(path: string): Promise<Stat> {
@@ -281,6 +298,7 @@ export class StripeClient {
 
   /** chmod, chown and utimes in one call: only the fields given change (ctime moves). */
   async setAttr(path: string, attrs: SetAttrOptions): Promise<Stat> {
+    this.ctx.openCache.forget(path);
     const request = {
       path,
       setMode: attrs.mode !== undefined,
@@ -304,6 +322,7 @@ export class StripeClient {
    */
   async truncate(path: string, sizeBytes: number): Promise<void> {
     checkTruncateSize(sizeBytes);
+    this.ctx.openCache.forget(path);
     const attr = await this.timed(this.ctx.mds.stat(path));
     const fileLayout = fileLayoutOf(path, attr);
     const cut = await truncateObjects(this.ctx, attr.inode, fileLayout, attr.size, sizeBytes);
@@ -374,14 +393,18 @@ export class StripeClient {
 
   /** Atomic, replacing an existing target unless `noReplace` (then NS_EXISTS, and nothing moves). */
   rename(from: string, to: string, options: { noReplace?: boolean } = {}): Promise<void> {
+    this.ctx.openCache.forgetTree(from);
+    this.ctx.openCache.forgetTree(to);
     return this.timed(this.ctx.mds.rename(from, to, options.noReplace ?? false));
   }
 
   async unlink(path: string): Promise<void> {
+    this.ctx.openCache.forget(path);
     await this.timed(this.ctx.mds.unlink(path));
   }
 
   rmdir(path: string): Promise<void> {
+    this.ctx.openCache.forgetTree(path);
     return this.timed(this.ctx.mds.rmdir(path));
   }
 
@@ -406,6 +429,7 @@ export class StripeClient {
         `writeBehindBytesMax must be a positive integer, got ${writeBehindBytesMax}`,
       );
     const owner = { mode: options.mode, uid: options.uid, gid: options.gid };
+    if (flags !== 'r') this.ctx.openCache.forget(path);
     let opened: Opened;
     if (flags === 'w' || flags === 'wx') {
       const layout = wireLayoutOf(options.layout);
@@ -424,7 +448,7 @@ export class StripeClient {
       );
       opened = { attr: created.attr, domData: undefined };
     } else {
-      opened = await this.timed(this.ctx.mds.open(path));
+      opened = flags === 'r' ? await this.openForRead(path) : await this.timed(this.ctx.mds.open(path));
     }
     return this.handleOf(path, opened, flags, options.growOnly ?? false, writeBehindBytesMax);
   }
@@ -461,6 +485,7 @@ export class StripeClient {
   ): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     const given = options.layout && checkLayout(options.layout);
+    this.ctx.openCache.forget(path);
     const handle = this.domHints.mayFit(path, bytes.length, given)
       ? await this.createWithData(path, bytes, given)
       : await this.open(path, 'w', options);
@@ -547,6 +572,7 @@ export class StripeClient {
       this.ctx.cache.clear();
       return;
     }
+    this.ctx.openCache.forget(path);
     const attr = await this.timed(this.ctx.mds.stat(path));
     this.ctx.cache.invalidate(attr.inode);
   }

@@ -50,6 +50,14 @@ export const CLIENT_LIMITS = {
   streamHighWaterMarkBytes: 4 * MiB,
   /** Bytes per gRPC data message on the write path (below the message limit). */
   wirePieceBytes: LIMITS.streamPieceBytes,
+  /**
+   * The open and attribute cache for read-only datasets (client/open-cache.ts): 0 (default) is
+   * close-to-open, every open and stat asks the MDS; otherwise answers are reused for this long.
+   */
+  openCacheTtlMs: 0,
+  /** Paths the open cache keeps, and the bytes on the MDS (dom) its answers may hold together. */
+  openCacheEntriesMax: 100_000,
+  openCacheBytesMax: 64 * MiB,
   /** Ignored reads between readahead decisions: none. Smallest window a sequential read starts with. */
   readaheadMinBytes: 64 * KiB,
 } as const;

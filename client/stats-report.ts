@@ -42,6 +42,8 @@ export interface ClientStats {
    * created, written and committed in one MDS round trip (writeFile of a file that fits).
    */
   dom: { bytesRead: number; bytesWritten: number; createsWithData: number };
+  /** The opt-in open and attribute cache (limits.openCacheTtlMs): answers reused, asked again, held. */
+  openCache: { hits: number; misses: number; expired: number; entries: number; bytes: number };
   /**
    * What this client sees of the OSTs it reads from: each one's moving average
    * of the wait for a read's answer to begin (ms); the ones read after the
@@ -90,6 +92,13 @@ export function statsOf(ctx: ClientContext): ClientStats {
     ostDownAborts: counters.ostDownAborts,
     exactReads: counters.exactReads,
     requests: { ...counters.requests },
+    openCache: {
+      hits: ctx.openCache.hits,
+      misses: ctx.openCache.misses,
+      expired: ctx.openCache.expired,
+      entries: ctx.openCache.size,
+      bytes: ctx.openCache.bytes,
+    },
     dom: {
       bytesRead: counters.domBytesRead,
       bytesWritten: counters.domBytesWritten,

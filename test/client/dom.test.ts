@@ -174,6 +174,45 @@ describe('data on the MDS', () => {
     expect(before.domFiles - after.domFiles).toBe(1);
   });
 
+  it('the opt-in open cache skips the MDS for repeated opens and stats; the default sees every close', async () => {
+    await client.mkdir('/ro', { layout: parseLayout('dom:16K,raid0') });
+    const v1 = seededBytes(5000, SEED + 200);
+    await client.writeFile('/ro/a', v1);
+    const mdsLookups = async () =>
+      (await Promise.all(['open', 'openMany', 'stat', 'statMany'].map((op) => mdsCalls(cluster, op)))).reduce(
+        (a, b) => a + b,
+        0,
+      );
+    const cached = await StripeClient.connect({
+      mds: cluster.mdsAddress,
+      seed: SEED,
+      limits: { openCacheTtlMs: 3_600_000 },
+    });
+    try {
+      expect((await cached.readFile('/ro/a')).equals(v1)).toBe(true);
+      const before = await mdsLookups();
+      for (let i = 0; i < 20; i++) {
+        expect((await cached.readFile('/ro/a')).equals(v1)).toBe(true);
+        expect((await cached.stat('/ro/a')).size).toBe(v1.length);
+      }
+      expect(await mdsLookups()).toBe(before);
+      expect(cached.stats().openCache).toMatchObject({ hits: 40, entries: 1, bytes: v1.length });
+      // Another client's close: unseen within the TTL (a dataset that changes needs the default).
+      const v2 = seededBytes(6000, SEED + 201);
+      await client.writeFile('/ro/a', v2);
+      expect((await cached.readFile('/ro/a')).equals(v1)).toBe(true);
+      await withCold(async (plain) => expect((await plain.readFile('/ro/a')).equals(v2)).toBe(true));
+      // This client's own change is seen at once.
+      const v3 = seededBytes(7000, SEED + 202);
+      await cached.writeFile('/ro/a', v3);
+      expect((await cached.readFile('/ro/a')).equals(v3)).toBe(true);
+      await cached.unlink('/ro/a');
+      expect(await codeOf(cached.readFile('/ro/a'))).toBe('NS_NOT_FOUND');
+    } finally {
+      await cached.close();
+    }
+  });
+
   it('acknowledged bytes survive an MDS SIGKILL; a record failing its crc is NS_DOM_CORRUPT and fsck lists it lost', async () => {
     await client.mkdir('/durable', { layout: parseLayout('dom:16K,raid0') });
     const files = Array.from({ length: 40 }, (_, i) => ({
