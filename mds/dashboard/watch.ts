@@ -8,6 +8,7 @@ import type { Clock, Config, Logger, Registry } from '../../common/index.js';
 import type { HeartbeatRequest__Output } from '../../proto/index.js';
 import type { ClusterService } from '../cluster/service.js';
 import { JobStats, observeCalls, registerJobAdmin, registerJobMetrics } from '../jobs/index.js';
+import { registerOstStateMetrics } from './ost-metrics.js';
 import { registerDashboard } from './routes.js';
 import { DashboardSampler } from './sampler.js';
 import { OstTraffic } from './traffic.js';
@@ -42,6 +43,7 @@ export class ClusterWatch {
   serve(admin: FastifyInstance, registry: Registry, cluster: ClusterService, logger: Logger): void {
     registerJobAdmin(admin, this.jobs);
     registerJobMetrics(registry, this.jobs);
+    registerOstStateMetrics(registry, cluster);
     const sampleMs = this.config['mds.dashboardSampleMs'];
     const sampler = new DashboardSampler(
       {

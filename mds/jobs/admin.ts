@@ -47,11 +47,12 @@ export function registerJobMetrics(registry: Registry, stats: JobStats): void {
     new Counter({
       name,
       help,
-      labelNames: ['job'],
+      // Not `job`: Prometheus gives every scraped series its own `job` (the scrape job's name).
+      labelNames: ['job_id'],
       registers: [registry],
       collect() {
         this.reset();
-        for (const job of stats.jobs.values()) this.inc({ job: job.jobId }, pick(job.activity));
+        for (const job of stats.jobs.values()) this.inc({ job_id: job.jobId }, pick(job.activity));
       },
     });
   }

@@ -133,10 +133,10 @@ describe('job statistics and the dashboard on a real cluster', () => {
 
       const metrics = await (await fetch(`${cluster.mdsAdminUrl}/metrics`)).text();
       expect(metrics).toMatch(
-        new RegExp(`^stripefs_job_write_bytes_total\\{job="train-1"[^}]*\\} ${SIZE}$`, 'm'),
+        new RegExp(`^stripefs_job_write_bytes_total\\{job_id="train-1"[^}]*\\} ${SIZE}$`, 'm'),
       );
       expect(metrics).toMatch(
-        new RegExp(`^stripefs_job_read_bytes_total\\{job="eval-2"[^}]*\\} ${SIZE}$`, 'm'),
+        new RegExp(`^stripefs_job_read_bytes_total\\{job_id="eval-2"[^}]*\\} ${SIZE}$`, 'm'),
       );
 
       const top = await runCli(['top', '--once', '--json', ...connectFlags()]);
