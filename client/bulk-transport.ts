@@ -6,7 +6,7 @@ import type { SegmentChecksums } from '../common/bulk/frame.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 import type { GrpcTransport } from './grpc-transport.js';
-import type { ObjectTransport, TransportHooks } from './object-transport.js';
+import type { ObjectTransport, TransportHooks, WriteOptions } from './object-transport.js';
 
 export class BulkTransport implements ObjectTransport {
   readonly kind = 'bulk';
@@ -34,9 +34,11 @@ export class BulkTransport implements ObjectTransport {
     data: Buffer,
     checksum: number,
     checksums?: SegmentChecksums,
-    truncate = false,
-  ): Promise<void> {
-    await this.bulk.write(ref, offset, data, checksum, checksums ? { checksums, truncate } : { truncate });
+    options: WriteOptions = {},
+  ): Promise<number> {
+    const { truncate = false, stamp } = options;
+    const opts = { truncate, ...(checksums ? { checksums } : {}), ...(stamp ? { version: stamp } : {}) };
+    return (await this.bulk.write(ref, offset, data, checksum, opts)).version;
   }
 
   read(ref: ObjectRef, offset: number, length: number): Promise<Buffer> {

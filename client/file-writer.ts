@@ -215,6 +215,8 @@ export class FileWriter {
       encodeParity(unencoded, k, m);
       const shards = unencoded;
       const writes: Promise<Touched[]>[] = [];
+      // One version for the stripe: its chunks are one write, and recovery compares them by it.
+      const stamp = this.ctx.io.versions.next();
       for (let j = 0; j < k + m; j++) {
         const locate = (view: Parameters<typeof locateEcChunks>[0]): ObjectTarget =>
           locateEcChunks(view, this.fileLayout, this.inode)[j] as ObjectTarget;
@@ -223,6 +225,7 @@ export class FileWriter {
             locate,
             stripe * layout.stripeSize,
             shards.subarray(j * shardBytes, (j + 1) * shardBytes),
+            { stamp },
           ),
         );
       }

@@ -12,7 +12,7 @@ import { OstRequests } from '../common/ost-requests.js';
 import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
 import type { ReadRangeResponse__Output } from '../proto/index.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
-import type { ObjectTransport, TransportHooks } from './object-transport.js';
+import type { ObjectTransport, TransportHooks, WriteOptions } from './object-transport.js';
 
 export class GrpcTransport implements ObjectTransport {
   readonly kind = 'grpc';
@@ -40,15 +40,18 @@ export class GrpcTransport implements ObjectTransport {
     data: Buffer,
     checksum: number,
     _checksums?: unknown,
-    truncate = false,
-  ): Promise<void> {
-    const sent = new Promise<void>((resolve, reject) => {
+    options: WriteOptions = {},
+  ): Promise<number> {
+    const { truncate = false, stamp = 0 } = options;
+    const sent = new Promise<number>((resolve, reject) => {
       const stream = this.client.WriteChunk(this.callOptions(), (err, response) => {
         if (err) reject(fromGrpcError(err));
         else if (!response) reject(new StripeError('REQ_INTERNAL', 'WriteChunk without response'));
-        else resolve();
+        else resolve(Number(response.version));
       });
-      stream.write({ header: { ref, offset, length: data.length, crc32c: checksum, truncate } });
+      stream.write({
+        header: { ref, offset, length: data.length, crc32c: checksum, truncate, version: stamp },
+      });
       const piece = this.opts.wirePieceBytes;
       for (let at = 0; at < data.length; at += piece)
         stream.write({ data: data.subarray(at, Math.min(at + piece, data.length)) });

@@ -30,6 +30,7 @@ import type { MapView } from './map.js';
 import type { OssEndpoint, OssPool } from './oss-pool.js';
 import type { OstHealth } from './ost-health.js';
 import { isTransientRequestCode, type RetryDeps, withRetries } from './retry.js';
+import { VersionClock } from './version-clock.js';
 
 export type { EcSiblings } from './ec-rebuild.js';
 
@@ -46,6 +47,8 @@ type Placed = { data: Buffer } | { data?: undefined; failures: Failure[]; short:
 export class ObjectIo {
   private readonly copies: CopyIo;
   private readonly ec: EcRead;
+  /** This client's version stamps: one per write, shared by its copies and retries (every chunk of an ec stripe). */
+  readonly versions = new VersionClock();
 
   constructor(
     private readonly deps: RetryDeps & {
@@ -200,13 +203,16 @@ export class ObjectIo {
   /**
    * Writes `data` at `offset` to the copies copy-rules copiesToWrite names, returning what to flush at sync.
    * `truncate`: each copy ends at offset + data.length afterwards (an empty write at N cuts the object to N bytes).
+   * `stamp`: the write's version stamp (the writer of an ec stripe gives its chunks one); a new one by default.
    */
   writeTarget(
     locate: (view: MapView) => ObjectTarget,
     offset: number,
     data: Uint8Array,
-    options: { truncate?: boolean } = {},
+    options: { truncate?: boolean; stamp?: number } = {},
   ): Promise<Touched[]> {
+    const stamp = options.stamp ?? this.versions.next();
+    const writeOptions = { truncate: options.truncate ?? false, stamp };
     // Once for every replica and every retry: the bulk path's per-segment crcs, and from them the whole crc.
     const checksums = segmentChecksums(data, offset, LIMITS.checksumBlockBytes);
     const checksum = checksums.whole;
@@ -227,16 +233,18 @@ export class ObjectIo {
       });
       const results = await Promise.allSettled(
         touched.map((t) =>
-          this.deps.pool.writeChunk(t.endpoint, t.ref, offset, data, checksum, checksums, options.truncate),
+          this.deps.pool.writeChunk(t.endpoint, t.ref, offset, data, checksum, checksums, writeOptions),
         ),
       );
       counters.latencies.record('writeChunk', performance.now() - started);
       const failures: Failure[] = [];
       results.forEach((result, i) => {
         const ost = (touched[i] as Touched).ost;
-        if (result.status === 'fulfilled')
+        if (result.status === 'fulfilled') {
           counters.addOstBytes(counters.bytesWrittenPerOst, ost, data.length);
-        else failures.push({ ost, code: codeOf(result.reason) });
+          // A copy already past this stamp (another writer's clock runs ahead): the next write is newer.
+          this.versions.observe(result.value);
+        } else failures.push({ ost, code: codeOf(result.reason) });
       });
       const sent = touched.map((t) => t.ost);
       const verdict = writeVerdict(target.osts, sent, failures, isTransientRequestCode);

@@ -10,19 +10,28 @@ export type { RunResult } from '../common/bulk/client.js';
 
 import type { RunResult } from '../common/bulk/client.js';
 
+export interface WriteOptions {
+  /** The object ends at offset + data.length afterwards (an empty write at N cuts it to N bytes). */
+  truncate?: boolean;
+  /** The writer's version stamp (client/version-clock.ts). */
+  stamp?: number;
+}
+
 export interface ObjectTransport {
   /** Which transport this is, for stats().requests. */
   readonly kind: 'bulk' | 'grpc';
-  /** Stores `data` at `offset`; `checksums` (segmentChecksums of data at offset) may be shared by replicas and retries. */
+  /**
+   * Stores `data` at `offset`; `checksums` (segmentChecksums of data at offset) may be shared by replicas and retries.
+   * Resolves with the copy's version afterwards.
+   */
   write(
     ref: ObjectRef,
     offset: number,
     data: Buffer,
     checksum: number,
     checksums?: SegmentChecksums,
-    /** The object ends at offset + data.length afterwards (an empty write at N cuts it to N bytes). */
-    truncate?: boolean,
-  ): Promise<void>;
+    options?: WriteOptions,
+  ): Promise<number>;
   /** Up to `length` bytes from `offset`; a shorter answer means the object ends there. */
   read(ref: ObjectRef, offset: number, length: number): Promise<Buffer>;
   /**

@@ -18,7 +18,7 @@ import { BulkTransport } from './bulk-transport.js';
 import type { ClientCounters } from './counters.js';
 import { GrpcTransport } from './grpc-transport.js';
 import type { ClientLimits } from './limits.js';
-import type { ObjectTransport, TransportHooks } from './object-transport.js';
+import type { ObjectTransport, TransportHooks, WriteOptions } from './object-transport.js';
 
 /** Where one OST's OSS listens: gRPC always, the bulk path when it has one ('' otherwise). */
 export interface OssEndpoint {
@@ -127,13 +127,13 @@ export class OssPool {
     data: Uint8Array,
     checksum = crc32c(data),
     checksums?: SegmentChecksums,
-    truncate = false,
-  ): Promise<void> {
+    options: WriteOptions = {},
+  ): Promise<number> {
     const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.length);
     return this.bounded(endpoint, (conn) => {
       this.refuseIfDown(ref);
       this.counters.requests[conn.transport.kind]++;
-      return conn.transport.write(ref, offset, buf, checksum, checksums, truncate);
+      return conn.transport.write(ref, offset, buf, checksum, checksums, options);
     });
   }
 

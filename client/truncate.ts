@@ -79,10 +79,12 @@ export async function truncateObjects(
   }
   const slots = new Semaphore(ctx.limits.inFlightTotalMax);
   const touched: Touched[] = [];
+  // One version for the cut: an ec file's chunks are cut together.
+  const stamp = ctx.io.versions.next();
   const done = await Promise.allSettled(
     cuts.map((cut) =>
       slots.run(async () => {
-        touched.push(...(await ctx.io.writeTarget(cut.locate, cut.at, EMPTY, { truncate: true })));
+        touched.push(...(await ctx.io.writeTarget(cut.locate, cut.at, EMPTY, { truncate: true, stamp })));
       }),
     ),
   );

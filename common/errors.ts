@@ -195,6 +195,12 @@ export const ERROR_CODES = {
     'ESTALE',
     'This copy missed writes while its OST was down and awaits its repair: read another copy',
   ),
+  OBJ_NEWER_COPY: spec(
+    G.ABORTED,
+    409,
+    'ESTALE',
+    'A recovery copy was refused: the target copy holds a newer write than its source (the copy is made again later)',
+  ),
   OBJ_WRITE_CHECKSUM: spec(
     G.DATA_LOSS,
     400,

@@ -24,7 +24,7 @@ import { DATA_BUFFER_BYTES, dataBuffers } from './buffers.js';
 import type { Adopt } from './bulk-socket.js';
 import { BULK_CONNECTIONS_MAX } from './limits.js';
 import type { OssCore } from './ops.js';
-import type { WritePiece } from './store/index.js';
+import type { WritePiece, WriteResult } from './store/index.js';
 
 /** A request, with the job and session its connection's hello named (none: untagged). */
 type TaggedRequest = BulkRequest & { tag?: RequestTag | undefined };
@@ -104,7 +104,7 @@ async function handleWrite(
     }
   }
   try {
-    const res = await core.write(req.ref, req.offset, req.length, req.crc32c, req.truncate, body(), req.tag);
+    const res = await writeRequest(core, req, body());
     socket.write(encodeOkResponse(res.objectSize, res.version, 0));
   } catch (err) {
     if (err instanceof FramingError) throw err;
@@ -271,4 +271,14 @@ export async function startBulkServer(
       await closed;
     },
   };
+}
+
+/** The write a request asks for, with its version stamp when the client sent one. */
+function writeRequest(
+  core: OssCore,
+  req: TaggedRequest,
+  pieces: AsyncIterable<WritePiece>,
+): Promise<WriteResult> {
+  const stamp = req.version ? { stamp: req.version } : {};
+  return core.write(req.ref, req.offset, req.length, req.crc32c, req.truncate, pieces, req.tag, stamp);
 }

@@ -64,6 +64,7 @@ function writeChunk(
         h.truncate,
         pieces(),
         tagOfCall(call),
+        Number(h.version) > 0 ? { stamp: Number(h.version) } : {},
       );
     };
     run().then(

@@ -11,7 +11,7 @@ import { type JobOp, OssJobUsage, registerJobMetrics } from './job-usage.js';
 import type { MapView } from './map-view.js';
 import type { OpName, OssMetrics } from './metrics.js';
 import { validateObjectId } from './object-id.js';
-import type { ObjectStore, ReadPiece, WritePiece, WriteResult } from './store/index.js';
+import type { ObjectStore, ReadPiece, WritePiece, WriteResult, WriteVersion } from './store/index.js';
 
 export interface OstHandle {
   ost: ObjectStore;
@@ -126,6 +126,8 @@ export class OssCore {
     truncate: boolean,
     pieces: AsyncIterable<WritePiece>,
     tag?: RequestTag,
+    /** The writer's stamp (a client write) or the source version (a recovery copy): see WriteVersion. */
+    version: WriteVersion = {},
   ): Promise<WriteResult> {
     return this.timed(ref.ostId, { op: 'write', tag }, async (peer) => {
       const h = await this.begin(ref, 'write');
@@ -147,7 +149,10 @@ export class OssCore {
         }
       }
       const { poolId, pg, objectId } = ref;
-      return h.ost.write({ objectId, poolId, pg, offset, length, declaredCrc, truncate }, throttled());
+      return h.ost.write(
+        { objectId, poolId, pg, offset, length, declaredCrc, truncate, ...version },
+        throttled(),
+      );
     });
   }
 

@@ -147,7 +147,7 @@ export class BulkClient {
     offset: number,
     data: Buffer,
     dataCrc32c: number,
-    opts: { truncate?: boolean; checksums?: SegmentChecksums } = {},
+    opts: { truncate?: boolean; checksums?: SegmentChecksums; version?: number } = {},
   ): Promise<BulkWriteResult> {
     const bounds = segmentBounds(offset, data.length, this.blockBytes);
     const given = opts.checksums;
@@ -174,6 +174,7 @@ export class BulkClient {
           length: data.length,
           crc32c: dataCrc32c,
           truncate: !!opts.truncate,
+          ...(opts.version ? { version: opts.version } : {}),
         }),
       );
       for (let i = 0; i < bounds.length; i++) {

@@ -8,7 +8,8 @@
 //   ending before a block that would take one past a multiple of it counted from `offset` (0: one
 //   block per segment). A reader whose buffers start at such multiples, on block boundaries, gets
 //   segments that each fall in one buffer and receives them in few, large socket reads.
-//   flags: bit 0 (WRITE) truncate; bit 1 (READ) the reader verifies every segment against the
+//   flags: bit 0 (WRITE) truncate; bit 2 (WRITE) a version stamp u64 follows the object id (counted
+//   in idLen); bit 1 (READ) the reader verifies every segment against the
 //   crcs sent, so the OSS may send whole checksum blocks with their stored crcs without reading
 //   them through crc32c first (partial blocks are still verified: their crc is computed).
 // Response (32 bytes):      magic u32 | status u8 | 0 u8 | 0 u16 | objectSize u64 | version u64 | bodyBytes u64
@@ -54,10 +55,14 @@ export interface BulkRequest {
   segmentBytes?: number;
   /** read: the reader checks every segment's crc itself (flags bit 1; see the format above). */
   readerVerifies?: boolean;
+  /** write: the writer's version stamp (flags bit 2); absent or 0: none. */
+  version?: number;
 }
 
 const FLAG_TRUNCATE = 1;
 const FLAG_READER_VERIFIES = 2;
+const FLAG_VERSIONED = 4;
+const VERSION_BYTES = 8;
 
 export interface BulkResponseHeader {
   ok: boolean;
@@ -81,14 +86,18 @@ function readU64(buf: Buffer, at: number): number {
 export function encodeRequest(req: BulkRequest): Buffer {
   const id = Buffer.from(req.ref.objectId, 'latin1');
   if (id.length > OBJECT_ID_BYTES_MAX) throw new StripeError('OBJ_INVALID_ID', 'object id too long');
-  const buf = Buffer.allocUnsafe(REQUEST_FIXED_BYTES + id.length);
+  const versioned = req.op === 'write' && (req.version ?? 0) > 0;
+  const tail = id.length + (versioned ? VERSION_BYTES : 0);
+  const buf = Buffer.allocUnsafe(REQUEST_FIXED_BYTES + tail);
   buf.writeUInt32LE(REQUEST_MAGIC, 0);
   buf.writeUInt8(BulkOp[req.op], 4);
   buf.writeUInt8(
-    (req.truncate ? FLAG_TRUNCATE : 0) | (req.op === 'read' && req.readerVerifies ? FLAG_READER_VERIFIES : 0),
+    (req.truncate ? FLAG_TRUNCATE : 0) |
+      (req.op === 'read' && req.readerVerifies ? FLAG_READER_VERIFIES : 0) |
+      (versioned ? FLAG_VERSIONED : 0),
     5,
   );
-  buf.writeUInt16LE(id.length, 6);
+  buf.writeUInt16LE(tail, 6);
   buf.writeUInt32LE(req.ref.ostId, 8);
   buf.writeUInt32LE(req.ref.poolId, 12);
   buf.writeUInt32LE(req.ref.pg, 16);
@@ -100,6 +109,7 @@ export function encodeRequest(req: BulkRequest): Buffer {
   writeU64(buf, req.offset, 32);
   writeU64(buf, req.length, 40);
   id.copy(buf, REQUEST_FIXED_BYTES);
+  if (versioned) writeU64(buf, req.version as number, REQUEST_FIXED_BYTES + id.length);
   return buf;
 }
 
@@ -121,6 +131,10 @@ export function decodeRequest(fixed: Buffer, id: Buffer): BulkRequest {
   if (id.length !== idBytes) throw new Error('object id length mismatch');
   const write = fixed.readUInt8(4) === BulkOp.write;
   const flags = fixed.readUInt8(5);
+  const versioned = write && (flags & FLAG_VERSIONED) !== 0;
+  if (versioned && id.length <= VERSION_BYTES)
+    throw new StripeError('REQ_INVALID', 'bulk: a versioned write without room for its version');
+  const idEnd = versioned ? id.length - VERSION_BYTES : id.length;
   return {
     op: write ? 'write' : 'read',
     truncate: (flags & FLAG_TRUNCATE) !== 0,
@@ -129,13 +143,15 @@ export function decodeRequest(fixed: Buffer, id: Buffer): BulkRequest {
       poolId: fixed.readUInt32LE(12),
       pg: fixed.readUInt32LE(16),
       mapEpoch: readU64(fixed, 24),
-      objectId: id.toString('latin1'),
+      objectId: id.toString('latin1', 0, idEnd),
     },
     crc32c: write ? fixed.readUInt32LE(20) : 0,
     offset: readU64(fixed, 32),
     length: readU64(fixed, 40),
     ...(write
-      ? {}
+      ? versioned
+        ? { version: readU64(id, idEnd) }
+        : {}
       : {
           segmentBytes: Math.min(fixed.readUInt32LE(20), SEGMENT_BYTES_MAX),
           readerVerifies: (flags & FLAG_READER_VERIFIES) !== 0,

@@ -58,7 +58,7 @@ interface Job {
   /** replicated: the object id; ec: the group key. */
   key: string;
   size: number;
-  /** The source's version, which the copy takes (see keepVersion). */
+  /** The source's version, which the copy takes and checks (ObjectStore WriteVersion.copyOf). */
   version: number;
   existed: boolean;
 }
@@ -170,18 +170,43 @@ export class Recoverer {
     });
   }
 
+  /**
+   * Copies the object slice by slice, each write naming the source's version: the target refuses
+   * a slice (OBJ_NEWER_COPY) once a client write newer than the source reached it, and the task
+   * fails and is run again later. A source that took a write during the copy (its version moved)
+   * gave slices of two versions: the copy fails too, and the target stays refused to readers.
+   */
   private async copy(req: RecoverRequest, job: Job, bucket: TokenBucket): Promise<void> {
     let offset = 0;
-    let written = 0;
     do {
       const length = Math.min(RECOVERY_SLICE_BYTES, job.size - offset);
       await bucket.take(length);
       const data = await this.sliceOf(req, job, offset, length);
-      written = await this.writeLocal(req, job.targetId, offset, data, offset + length >= job.size);
+      await this.writeLocal(req, job, offset, data, offset + length >= job.size);
       offset += length;
     } while (offset < job.size);
-    // The copy takes its source's version (ObjectStore.adoptVersion): deep scrub tells the newest copy by it.
-    await this.core.handle(req.targetOstId).ost.adoptVersion(job.targetId, written, job.version);
+    await this.sourceUnchanged(req, job);
+  }
+
+  /** Throws OBJ_NEWER_COPY when a source of the copy no longer holds the version the copy was made of. */
+  private async sourceUnchanged(req: RecoverRequest, job: Job): Promise<void> {
+    const source = req.sources.find((s) => req.rule.kind === 'replicated' || s.position === req.position);
+    // An ec chunk rebuilt from k others has no copy of its own to compare with: its slices were
+    // rebuilt from chunks of one version each, checked by the target's version guard.
+    if (!source) return;
+    const ref = {
+      ostId: source.ostId,
+      objectId: job.targetId,
+      poolId: req.poolId,
+      pg: req.pg,
+      mapEpoch: req.mapEpoch,
+    };
+    const now = await this.pool.statVersion(source, ref);
+    if (now !== job.version)
+      throw new StripeError(
+        'OBJ_NEWER_COPY',
+        `${job.targetId} changed on OST ${source.ostId} during its copy (version ${job.version} -> ${now}): copied again later`,
+      );
   }
 
   /** One slice of the target's object: copied from a holder of it, or rebuilt from k chunks. */
@@ -249,15 +274,23 @@ export class Recoverer {
 
   private async writeLocal(
     req: RecoverRequest,
-    objectId: string,
+    job: Job,
     offset: number,
     data: Buffer,
     last: boolean,
-  ): Promise<number> {
-    const ref = { ostId: req.targetOstId, objectId, poolId: req.poolId, pg: req.pg, mapEpoch: req.mapEpoch };
+  ): Promise<void> {
+    const ref = {
+      ostId: req.targetOstId,
+      objectId: job.targetId,
+      poolId: req.poolId,
+      pg: req.pg,
+      mapEpoch: req.mapEpoch,
+    };
     async function* pieces(): AsyncGenerator<{ data: Buffer }> {
       if (data.length > 0) yield { data };
     }
-    return (await this.core.write(ref, offset, data.length, crc32c(data), last, pieces())).version;
+    await this.core.write(ref, offset, data.length, crc32c(data), last, pieces(), undefined, {
+      copyOf: job.version,
+    });
   }
 }

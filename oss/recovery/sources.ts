@@ -64,6 +64,20 @@ export class SourcePool {
     return out;
   }
 
+  /** The version of one object on a source OST (StatObject). */
+  async statVersion(
+    source: SourceRef,
+    ref: { ostId: number; objectId: string; poolId: number; pg: number; mapEpoch: number },
+  ): Promise<number> {
+    const res = await call(
+      this.grpcOf(source.grpcAddress),
+      'StatObject',
+      { ref },
+      deadlineIn(RECOVERY_LIST_TIMEOUT_MS),
+    );
+    return Number(res.version);
+  }
+
   close(): void {
     this.grpcClients.closeAll();
     for (const c of this.bulkClients.values()) c.close();

@@ -3,8 +3,8 @@
 // is authoritative and which copies are wrong. No IO.
 //
 // Replicated: the authority is a readable copy of the highest version (the
-// version counts writes applied; recovery copies keep their source's, see
-// oss/store/ost.ts (adoptVersion)). Copies of that version that disagree are
+// highest writer's stamp applied; recovery copies take their source's, see
+// WriteVersion in oss/store/object-store.ts). Copies of that version that disagree are
 // settled by a strict majority of (size, content crc); a tie is unfixable.
 // A readable copy with other content is stale (older version), or of another
 // size, or of other content; a copy with the authority's content but another

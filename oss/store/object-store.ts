@@ -5,11 +5,15 @@
 // backend must pass the conformance suite in test/oss/store-conformance.test.ts.
 //
 // Semantics every backend keeps:
-// - An object is a byte array with a size, a version (the count of writes
-//   applied to it) and the pool and PG it was written under. Bytes never
-//   written below the size are zeros (holes).
+// - An object is a byte array with a size, a version and the pool and PG it
+//   was written under. Bytes never written below the size are zeros (holes).
 // - A write is applied whole or not at all, checked against the crc32c the
-//   sender declared (OBJ_WRITE_CHECKSUM), and bumps the version by one.
+//   sender declared (OBJ_WRITE_CHECKSUM). A client write carries its writer's
+//   stamp and the version becomes the highest stamp applied (the same on every
+//   copy that applied the same writes, in whatever order they arrived); a
+//   write without one counts the version up by one. A recovery copy names its
+//   source's version: it is refused (OBJ_NEWER_COPY) when the object already
+//   holds a newer write, so a copy never overwrites newer bytes with older.
 // - A read verifies every stored block before any of its bytes leave
 //   (OBJ_CHECKSUM), and refuses an object marked stale (OBJ_STALE).
 // - flush resolves only once every write acknowledged before it is durable
@@ -48,7 +52,15 @@ export interface WritePiece {
   release?: () => void;
 }
 
-export interface WriteParams {
+/** How a write moves the object's version (docs/ARCHITECTURE.md, "Versioned copies"). */
+export interface WriteVersion {
+  /** A client write: the writer's version stamp; the object's version becomes max(version, stamp). */
+  stamp?: number;
+  /** A recovery copy of a source at this version: refused (OBJ_NEWER_COPY) when the object's version is higher; the object takes it. */
+  copyOf?: number;
+}
+
+export interface WriteParams extends WriteVersion {
   objectId: string;
   poolId: number;
   pg: number;
@@ -118,11 +130,6 @@ export interface ObjectStore {
     onSize: (objectSize: number) => void,
     readerVerifies?: boolean,
   ): AsyncGenerator<ReadPiece[]>;
-  /**
-   * A copy made by recovery takes its source's version: sets it when the object's version is still
-   * `writtenVersion` (no client write landed since the copy's last write). Returns whether it did.
-   */
-  adoptVersion(objectId: string, writtenVersion: number, sourceVersion: number): Promise<boolean>;
   flush(objectId: string): Promise<void>;
   delete(objectId: string): Promise<boolean>;
   /** One PG's objects in id order, after `cursor`. */

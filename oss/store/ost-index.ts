@@ -170,13 +170,6 @@ export class OstIndex {
     this.cache.remember(objectId, meta, written);
   }
 
-  /** Replaces an object's meta record (its blocks and crcs stay). */
-  async putMeta(objectId: string, meta: ObjectMeta): Promise<void> {
-    await this.cache.rewriting(objectId, () =>
-      this.db.put(keys.meta(objectId), Buffer.from(encodeMeta(meta))),
-    );
-  }
-
   /** Removes every record of an object: its meta, its PG entry and its crcs. */
   async remove(objectId: string, meta: ObjectMeta): Promise<void> {
     const batch = this.db

@@ -197,19 +197,6 @@ export class Ost implements ObjectStore {
     return readSpans(this, ...args);
   }
 
-  async adoptVersion(objectId: string, writtenVersion: number, sourceVersion: number): Promise<boolean> {
-    if (!Number.isSafeInteger(sourceVersion) || sourceVersion < 1) return false;
-    const release = await this.locks.acquire(objectId, true);
-    try {
-      const meta = await this.index.meta(objectId);
-      if (!meta || meta.version !== writtenVersion || meta.version === sourceVersion) return false;
-      await this.index.putMeta(objectId, { ...meta, version: sourceVersion });
-      return true;
-    } finally {
-      release();
-    }
-  }
-
   async delete(objectId: string): Promise<boolean> {
     const release = await this.locks.acquire(objectId, true);
     this.staleObjects.delete(objectId);

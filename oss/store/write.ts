@@ -32,7 +32,7 @@ export async function writeObject(
   let old: ObjectMeta | undefined;
   let writer: FileWriter | undefined;
   try {
-    old = await ost.stat(p.objectId);
+    old = refuseOlderCopy(ost, p, await ost.stat(p.objectId));
     const oldSize = old?.size ?? 0;
     const end = p.offset + p.length;
     const newSize = p.truncate ? end : Math.max(oldSize, end);
@@ -104,6 +104,24 @@ export async function writeObject(
   }
 }
 
+/** A recovery copy never lands on a newer copy: a client write reached the object after the copy's source was read. */
+function refuseOlderCopy(ost: Ost, p: WriteParams, old: ObjectMeta | undefined): ObjectMeta | undefined {
+  if (p.copyOf === undefined || !old || old.version <= p.copyOf) return old;
+  throw new StripeError(
+    'OBJ_NEWER_COPY',
+    `${p.objectId} on ${ost.name} is at version ${old.version}, newer than the copy's source (${p.copyOf})`,
+    { objectId: p.objectId, version: old.version, copyOf: p.copyOf },
+  );
+}
+
+/** The version a committed write gives the object (see WriteVersion). */
+function nextVersion(old: ObjectMeta | undefined, p: WriteParams): number {
+  const was = old?.version ?? 0;
+  if (p.copyOf !== undefined) return Math.max(was, p.copyOf);
+  if (p.stamp !== undefined && p.stamp > 0) return Math.max(was, p.stamp);
+  return was + 1;
+}
+
 /** Checks each piece against its crc before its bytes go to the file, and writes it; returns the bytes received. */
 async function receive(
   p: WriteParams,
@@ -142,7 +160,7 @@ async function commit(
 ): Promise<number> {
   const meta: ObjectMeta = {
     size: newSize,
-    version: (old?.version ?? 0) + 1,
+    version: nextVersion(old, p),
     mtimeMs: Date.now(),
     poolId: p.poolId,
     pg: p.pg,

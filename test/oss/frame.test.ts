@@ -50,6 +50,10 @@ it('request headers round-trip, 64-bit fields included', () => {
   const waived = encodeRequest({ ...read, readerVerifies: true });
   expect(waived[5]).toBe(2);
   expect(decode(waived)).toEqual({ ...read, readerVerifies: true });
+  // A versioned write carries its stamp after the object id (flags bit 2); the id is unchanged.
+  const stamped = encodeRequest({ ...req, version: 1_800_000_000_000 * 1024 + 5 });
+  expect(stamped[5]).toBe(1 | 4);
+  expect(decode(stamped)).toEqual({ ...req, version: 1_800_000_000_000 * 1024 + 5 });
   const huge = encodeRequest({ ...read, segmentBytes: 2 ** 31 });
   expect(
     decodeRequest(huge.subarray(0, REQUEST_FIXED_BYTES), huge.subarray(REQUEST_FIXED_BYTES)).segmentBytes,

@@ -34,6 +34,8 @@ type WriteOptions = {
   declaredCrc?: number;
   pieceBytes?: number;
   pieceCrcs?: boolean;
+  stamp?: number;
+  copyOf?: number;
 };
 
 /** What each scenario gets: fresh stores in temporary folders (closed and removed after it), and helpers. */
@@ -63,6 +65,8 @@ function write(store: ObjectStore, objectId: string, offset: number, data: Buffe
       length: data.length,
       declaredCrc: opts.declaredCrc ?? crc32c(data),
       truncate: opts.truncate ?? false,
+      ...(opts.stamp === undefined ? {} : { stamp: opts.stamp }),
+      ...(opts.copyOf === undefined ? {} : { copyOf: opts.copyOf }),
     },
     piecesOf(data, opts.pieceBytes ?? 100_000, opts.pieceCrcs ?? true),
   );
@@ -324,16 +328,21 @@ async function deletes(h: Harness): Promise<void> {
   expect((await read(store, 'd')).equals(small)).toBe(true);
 }
 
-async function adoptsVersions(h: Harness): Promise<void> {
-  const { fresh, write } = h;
+async function versionsWrites(h: Harness): Promise<void> {
+  const { fresh, write, read } = h;
   const { store } = await fresh();
-  const { version } = await write(store, 'v', 0, Buffer.from('copy'));
-  expect(await store.adoptVersion('v', version, 9)).toBe(true);
-  expect((await store.stat('v'))?.version).toBe(9);
-  expect(await store.adoptVersion('v', version, 12)).toBe(false); // 9 is no longer what the copy wrote
-  expect(await store.adoptVersion('missing', 1, 5)).toBe(false);
-  expect(await store.adoptVersion('v', 9, 0)).toBe(false);
-  expect((await write(store, 'v', 0, Buffer.from('next'))).version).toBe(10);
+  // Without a stamp the version counts writes; a stamped write takes the highest stamp applied.
+  expect((await write(store, 'v', 0, Buffer.from('one'))).version).toBe(1);
+  expect((await write(store, 'v', 0, Buffer.from('two'), { stamp: 50 })).version).toBe(50);
+  // A stamp lower than the version (a write that arrived late) leaves the version where it is.
+  expect((await write(store, 'v', 3, Buffer.from('x'), { stamp: 40 })).version).toBe(50);
+  expect((await read(store, 'v')).toString()).toBe('twox');
+  // A recovery copy of a source at 50 or later lands; one of an older source is refused, bytes untouched.
+  expect((await write(store, 'v', 0, Buffer.from('copy'), { copyOf: 60 })).version).toBe(60);
+  expect(await codeOf(write(store, 'v', 0, Buffer.from('old!'), { copyOf: 59 }))).toBe('OBJ_NEWER_COPY');
+  expect((await read(store, 'v')).toString()).toBe('copy');
+  // A copy onto an object not there yet always lands, and takes its source's version.
+  expect((await write(store, 'w', 0, Buffer.from('new'), { copyOf: 7 })).version).toBe(7);
 }
 
 async function staleCopies(h: Harness): Promise<void> {
@@ -360,7 +369,7 @@ async function persists(h: Harness): Promise<void> {
   const b = randomBytes(3);
   await write(store, 'a', 0, a, { pg: 3 });
   await write(store, 'b', 5, b);
-  await store.adoptVersion('b', 1, 4);
+  await write(store, 'b', 0, Buffer.alloc(0), { stamp: 4 });
   await store.flush('a');
   await store.flush('b');
   const again = await reopen(dir, store);
@@ -425,7 +434,7 @@ const SCENARIOS: [string, (h: Harness) => Promise<void>][] = [
   ['finds a flipped bit on read', findsBitRot],
   ['lists a PG by pages, follows an object to its new PG, and scans every object in id order', listsAndScans],
   ['deletes an object with every trace of it', deletes],
-  ['takes a source version for a copy unless a write landed since', adoptsVersions],
+  ['versions writes by their stamps and refuses a copy older than the object', versionsWrites],
   ['refuses reads of a copy marked stale until it is cleared or deleted', staleCopies],
   ['flushes, and keeps everything across a close and reopen', persists],
   [

@@ -1,8 +1,8 @@
 // Direct access to the stored copies of an object, for the scrub tests:
 // where the copies of a file's object (or ec chunk) are placed, each copy's
 // bytes and version read straight from its OST, and planting a wrong copy on
-// one OST through its OSS (delete, then write it `version` times: valid block
-// checksums and the version we want, as a stale or divergent copy has).
+// one OST through its OSS (delete, then write it once stamped with `version`:
+// valid block checksums and the version we want, as a stale or divergent copy has).
 import * as grpc from '@grpc/grpc-js';
 import { MdsClient } from '../../client/mds-client.js';
 import { BulkClient } from '../../common/bulk/client.js';
@@ -102,11 +102,10 @@ export class Copies {
     return this.bulkOf(ref.ostId).read(this.wire(ref), 0, size);
   }
 
-  /** Replaces the copy with `data`, written `version` times (so its version is exactly that). */
+  /** Replaces the copy with `data`, written once with `version` as its stamp (so its version is exactly that). */
   async plant(ref: CopyRef, data: Buffer, version: number): Promise<void> {
     await call(this.grpcOf(ref.ostId), 'DeleteObject', { ref: this.wire(ref) });
-    for (let i = 0; i < version; i++)
-      await this.bulkOf(ref.ostId).write(this.wire(ref), 0, data, crc32c(data), { truncate: true });
+    await this.bulkOf(ref.ostId).write(this.wire(ref), 0, data, crc32c(data), { truncate: true, version });
   }
 
   close(): void {

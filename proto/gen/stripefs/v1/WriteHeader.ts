@@ -9,6 +9,7 @@ export interface WriteHeader {
   'length'?: (number | string | Long);
   'crc32c'?: (number);
   'truncate'?: (boolean);
+  'version'?: (number | string | Long);
 }
 
 export interface WriteHeader__Output {
@@ -17,4 +18,5 @@ export interface WriteHeader__Output {
   'length': (number);
   'crc32c': (number);
   'truncate': (boolean);
+  'version': (number);
 }
