@@ -1,8 +1,9 @@
 // `npm run test:dashboard` (scripts/test-dashboard.sh): the dashboard in a real browser, Debian's
 // chromium driven by playwright-core, against a real cluster (1 MDS, 4 OSSs in 2 racks). It
 // checks the page's tree, states and sizes against `stripefs df --json`, its health against
-// `health --json`, the jobs table against the bytes two tagged clients wrote and read, that the
-// page asks nothing of any other origin, then kills a host and sees it turn red and recovery
+// `health --json`, the jobs table against the bytes two tagged clients wrote and read, the scrub
+// panel against `stripefs scrub --json`, the clients table (one still connected, one gone), that
+// the page asks nothing of any other origin, then kills a host and sees it turn red and recovery
 // progress appear. Screenshots go to docs/images (STRIPEFS_SCREENSHOT_DIR), which the README shows.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +39,7 @@ const RED = 'rgb(211, 58, 44)';
 
 /** The page's window, in the parts a check runs there (this project compiles without the DOM's types). */
 interface InPage {
+  document: { querySelector(selector: string): unknown };
   getComputedStyle(el: unknown): { borderTopColor: string; borderLeftColor: string };
 }
 
@@ -119,10 +121,19 @@ describe('the dashboard in chromium', () => {
       expect((await reader.readFile('/job.bin')).equals(data)).toBe(true);
       await writer.writeFile('/copies.bin', seededBytes(RECOVERY_BYTES, 8), { layout: REP2 });
     } finally {
-      await reader.close();
       await writer.close();
     }
+    try {
+      await checkPage(reader.tag.session, writer.tag.session);
+    } finally {
+      await reader.close();
+    }
+  });
 
+  /** The page against the CLI, the workload, a scrub and the clients (`connected` still is). */
+  async function checkPage(connected: string, gone: string): Promise<void> {
+    const scrub = (await cli('scrub')) as { id: number; state: string; errorsFound: number };
+    expect(scrub).toMatchObject({ state: 'done', errorsFound: 0 });
     await page.goto(`${cluster.mdsAdminUrl}/dashboard/`);
     await page.waitForSelector('[data-testid=connection][data-state=live]', { timeout: WAIT_MS });
     const df = (await cli('df')) as DfRow[];
@@ -153,25 +164,36 @@ describe('the dashboard in chromium', () => {
       .poll(async () => Number(await row('train-1').getAttribute('data-write-bytes')), { timeout: WAIT_MS })
       .toBe(JOB_BYTES + 2 * RECOVERY_BYTES);
     expect(Number(await row('train-1').getAttribute('data-read-bytes'))).toBe(0);
+
+    const scrubLast = page.locator('[data-testid=scrub-last]');
+    await expect
+      .poll(() => scrubLast.textContent({ timeout: WAIT_MS }), { timeout: WAIT_MS })
+      .toContain(`last #${scrub.id}`);
+    expect(await scrubLast.textContent()).toContain('0 errors found');
+    const client = (session: string) => page.locator(`[data-testid=clients] tr[data-session="${session}"]`);
+    await expect
+      .poll(() => client(connected).getAttribute('data-connected'), { timeout: WAIT_MS })
+      .toBe('true');
+    await expect.poll(() => client(gone).getAttribute('data-connected'), { timeout: WAIT_MS }).toBe('false');
     await page.screenshot({ path: join(SHOTS, 'dashboard.png'), fullPage: true });
     expect(foreign).toEqual([]);
     expect(pageErrors).toEqual([]);
-  });
+  }
 
   it('turns a killed host red and shows recovery progress', async () => {
     const victim = cluster.specs[0];
     if (!victim) throw new Error('no OSS');
     await cluster.killOss(victim.id);
     await page.waitForSelector(`.host[data-host="${victim.host}"][data-state=down]`, { timeout: WAIT_MS });
-    // Red: the stylesheet's --bad, on the host's border and its OSTs' left edge.
-    const host = page.locator(`.host[data-host="${victim.host}"]`);
-    expect(
-      await host.evaluate((el) => (globalThis as unknown as InPage).getComputedStyle(el).borderTopColor),
-    ).toBe(RED);
-    const ost = host.locator('.ost').first();
-    expect(
-      await ost.evaluate((el) => (globalThis as unknown as InPage).getComputedStyle(el).borderLeftColor),
-    ).toBe(RED);
+    // Red: the stylesheet's --bad, on the host's border and its OSTs' left edge. Read in one
+    // evaluation: every sample redraws the tree, so two steps could see different elements.
+    const colours = await page.evaluate((name) => {
+      const w = globalThis as unknown as InPage;
+      const host = w.document.querySelector(`.host[data-host="${name}"]`);
+      const ost = w.document.querySelector(`.host[data-host="${name}"] .ost`);
+      return [w.getComputedStyle(host).borderTopColor, w.getComputedStyle(ost).borderLeftColor];
+    }, victim.host);
+    expect(colours).toEqual([RED, RED]);
     expect(await page.locator('[data-testid=health-status]').textContent()).toBe('HEALTH_WARN');
     expect(await page.locator('[data-testid=problems]').textContent()).toContain(`(${victim.host})`);
     await page.screenshot({ path: join(SHOTS, 'dashboard-host-down.png'), fullPage: true });
