@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.large.ts'],
     exclude: ['dist/**', 'node_modules/**', 'data/**'],
+    // The build check, and the run's admin keyring (auth is on in every test cluster).
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 3_600_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -104,13 +104,18 @@ export async function fetchMap(flags: ConnectFlags): Promise<ClusterMap__Output>
 export async function fetchMapAndStatfs(
   flags: ConnectFlags,
 ): Promise<{ map: ClusterMap__Output; statfs: StatfsResponse__Output }> {
-  const [grpc, { CLIENT_OPTIONS, call, deadlineIn }, { contract }] = await Promise.all([
-    import('@grpc/grpc-js'),
-    import('../common/grpc.js'),
-    import('../proto/index.js'),
-  ]);
+  const [grpc, { CLIENT_OPTIONS, call, deadlineIn }, { contract }, { resolveIdentity, signingOptions }] =
+    await Promise.all([
+      import('@grpc/grpc-js'),
+      import('../common/grpc.js'),
+      import('../proto/index.js'),
+      import('../common/auth/signing.js'),
+    ]);
   const v1 = contract();
-  const client = new v1.MdsService(mdsAddressOf(flags), grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+  const client = new v1.MdsService(mdsAddressOf(flags), grpc.credentials.createInsecure(), {
+    ...CLIENT_OPTIONS,
+    ...signingOptions(resolveIdentity(undefined)),
+  });
   try {
     const [response, statfs] = await Promise.all([
       call(client, 'GetMap', { epoch: 0 }, deadlineIn(ADMIN_TIMEOUT_MS)),

@@ -2,6 +2,7 @@
 // can run commands in-process.
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerAuthCommands } from './commands/auth.js';
 import { registerCheckpointCommands } from './commands/ckpt.js';
 import { registerClusterCommands } from './commands/cluster.js';
 import { registerFileCommands } from './commands/files.js';
@@ -15,9 +16,19 @@ export function buildProgram(): Command {
   const program = new Command('stripefs')
     .description('stripefs: a striped parallel object store you can hold in your hands')
     .version('0.1.0')
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .option(
+      '--keyring <file>',
+      'sign as this identity (default: $STRIPEFS_KEYRING, else ./data/admin.keyring)',
+    )
+    .hook('preAction', (command) => {
+      // The one place the flag is read: everything below resolves the identity from auth.keyring.
+      const keyring = command.opts<{ keyring?: string }>().keyring;
+      if (keyring) process.env.STRIPEFS_KEYRING = keyring;
+    });
   registerClusterCommands(program);
   registerAdminCommands(program);
+  registerAuthCommands(program);
   registerFileCommands(program);
   registerPlacementCommands(program);
   registerFsckCommands(program);

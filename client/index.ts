@@ -3,6 +3,7 @@
 
 import { hostname } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import type { IdentitySource } from '../common/auth/signing.js';
 import { StripeError } from '../common/errors.js';
 import { newSessionId, type RequestTag, resolveJobId } from '../common/jobs/job-id.js';
 import { seededRandom, seedFromEnv } from '../common/random.js';
@@ -162,6 +163,12 @@ export interface ConnectOptions {
    * Default: STRIPEFS_JOBID, else SLURM_JOB_ID, else `<program>.<uid>` (see resolveJobId).
    */
   jobId?: string;
+  /**
+   * Who the client is: a keyring file's path, an identity ({ name, secret }), or null to sign
+   * nothing. Default: the keyring STRIPEFS_KEYRING (auth.keyring) names, else
+   * ./data/admin.keyring when it exists.
+   */
+  keyring?: IdentitySource;
 }
 
 export class StripeClient {
@@ -186,7 +193,11 @@ export class StripeClient {
       session: newSessionId(),
       clientName: `${hostname()}:${process.pid}`,
     };
-    const mds = new MdsClient(options.mds, { ...(options.network ? { network: options.network } : {}), tag });
+    const mds = new MdsClient(options.mds, {
+      ...(options.network ? { network: options.network } : {}),
+      tag,
+      ...(options.keyring !== undefined ? { keyring: options.keyring } : {}),
+    });
     await mds.start();
     const counters = new ClientCounters(limits.latencyBucketsPerDecade);
     // Read blocks are reused once the cache drops them (client/block-pool.ts). The pool keeps

@@ -4,6 +4,7 @@
 // unlinks issued together are coalesced into one batched call (mds-batch.ts), and
 // calls can be spread over several connections (one by default).
 import * as grpc from '@grpc/grpc-js';
+import { type IdentitySource, resolveIdentity, signingOptions } from '../common/auth/signing.js';
 import { type ErrorCode, StripeError } from '../common/errors.js';
 import { CLIENT_OPTIONS, call } from '../common/grpc.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
@@ -46,6 +47,8 @@ export interface MdsClientOptions {
   network?: ClientNetwork;
   /** The job, session and client name every call carries (job statistics, the MDS's table of clients). */
   tag?: RequestTag;
+  /** Who signs the calls (default: resolveIdentity's: STRIPEFS_KEYRING, else ./data/admin.keyring). */
+  keyring?: IdentitySource;
 }
 
 /** Permission bits (0: the default) and owner of a new entry. */
@@ -110,6 +113,11 @@ export class MdsClient {
     if (!Number.isInteger(count) || count < 1 || count > MDS_CHANNELS_MAX)
       throw new StripeError('REQ_INVALID', `MDS channels must be 1..${MDS_CHANNELS_MAX}, got ${count}`);
     const v1 = contract();
+    // One signer for every connection: one session at the MDS.
+    const interceptors = [
+      ...(options.tag ? [tagInterceptor(options.tag, true)] : []),
+      ...(signingOptions(resolveIdentity(options.keyring)).interceptors ?? []),
+    ];
     // A local subchannel pool per client gives each its own connection.
     this.channels = Array.from(
       { length: count },
@@ -117,7 +125,7 @@ export class MdsClient {
         new v1.MdsService(address, grpc.credentials.createInsecure(), {
           ...CLIENT_OPTIONS,
           ...(count > 1 ? { 'grpc.use_local_subchannel_pool': 1, 'stripefs.mds-channel': i } : {}),
-          ...(options.tag ? { interceptors: [tagInterceptor(options.tag, true)] } : {}),
+          ...(interceptors.length > 0 ? { interceptors } : {}),
         }),
     );
     this.grpc = this.channels[0]!;

@@ -171,6 +171,22 @@ export const CONFIG_SCHEMA = {
     default: 'public',
     doc: 'Which OSS addresses the CLI uses: public (those announced for clients outside the cluster network, else the only ones) or cluster (inside it, e.g. docker compose run cli)',
   },
+  'auth.keyring': {
+    kind: { type: 'string' },
+    default: '',
+    env: 'STRIPEFS_KEYRING',
+    doc: "The keyring file whose identity signs this process's calls (the CLI, the library and OSSs); empty: ./data/admin.keyring when it exists. The MDS makes it its first admin on a new database (creating it when missing)",
+  },
+  'mds.auth': {
+    kind: { type: 'bool' },
+    default: true,
+    doc: 'Require signed calls and check caps on every MDS call (false: anyone who reaches the port may do anything)',
+  },
+  'mds.authWindowMs': {
+    kind: MS,
+    default: 300_000,
+    doc: "How far a signed call's time may be from the MDS clock (both ways), and how long an idle client session is remembered",
+  },
   'oss.grpcPort': { kind: PORT, default: 0, doc: 'OSS gRPC port (0: any free port)' },
   'oss.bulkPort': { kind: PORT, default: 0, doc: 'OSS bulk data port (0: any free port)' },
   'oss.adminPort': { kind: PORT, default: 0, doc: 'OSS admin HTTP port (0: any free port)' },

@@ -19,7 +19,7 @@ const G = GrpcStatus;
 
 /**
  * Codes grouped by subsystem: CONFIG_, NS_ (namespace), XATTR_ (extended attributes), LAYOUT_, MAP_, PLACEMENT_,
- * OBJ_ (object store), IO_, MOUNT_, FAULT_, REQ_, CKPT_ (checkpoints), S3_ (the S3 gateway); OST_DOWN and WRITE_SKIPPED
+ * OBJ_ (object store), IO_, MOUNT_, AUTH_ (identities and caps), FAULT_, REQ_, CKPT_ (checkpoints), S3_ (the S3 gateway); OST_DOWN and WRITE_SKIPPED
  * are the client's verdicts on one copy (in `details.failures`, and the reason a skipped copy is reported for repair).
  */
 export const ERROR_CODES = {
@@ -240,6 +240,51 @@ export const ERROR_CODES = {
     'ENOTDIR',
     'The mount point is missing, not a directory, already mounted, or not a stripefs mount',
   ),
+  AUTH_REQUIRED: spec(
+    G.UNAUTHENTICATED,
+    401,
+    'EACCES',
+    'The request carries no key: pass a keyring (--keyring, STRIPEFS_KEYRING, ./data/admin.keyring)',
+  ),
+  AUTH_INVALID: spec(
+    G.UNAUTHENTICATED,
+    401,
+    'EACCES',
+    'The request is signed with a key the MDS does not know (unknown identity, wrong or rotated key)',
+  ),
+  AUTH_EXPIRED: spec(
+    G.UNAUTHENTICATED,
+    401,
+    'EACCES',
+    "The request's signed time is outside the allowed window: check the clocks",
+  ),
+  AUTH_REPLAYED: spec(G.UNAUTHENTICATED, 401, 'EACCES', 'The signed request was seen before: a replay'),
+  AUTH_DENIED: spec(
+    G.PERMISSION_DENIED,
+    403,
+    'EACCES',
+    "The identity's caps do not allow this operation on this path (or it needs --admin)",
+  ),
+  AUTH_ADDRESS_DENIED: spec(
+    G.PERMISSION_DENIED,
+    403,
+    'EACCES',
+    "The caller's address is outside the allow-list of the identity or the path",
+  ),
+  AUTH_KEYRING_INVALID: spec(
+    G.INVALID_ARGUMENT,
+    400,
+    'EINVAL',
+    'A keyring file is missing, unreadable, readable by others, or not in the keyring format',
+  ),
+  AUTH_CAPS_INVALID: spec(
+    G.INVALID_ARGUMENT,
+    400,
+    'EINVAL',
+    "Caps or an allow-list do not parse: expected 'rw /a, r /b' and CIDR ranges",
+  ),
+  AUTH_EXISTS: spec(G.ALREADY_EXISTS, 409, 'EEXIST', 'An identity of that name exists'),
+  AUTH_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENOENT', 'No identity of that name'),
   FAULT_INJECTED: spec(G.UNAVAILABLE, 503, 'EIO', 'A simulation fault knob failed this request'),
   CKPT_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENOENT', 'No published checkpoint of that step'),
   CKPT_EXISTS: spec(G.ALREADY_EXISTS, 409, 'EEXIST', 'A checkpoint of that step is already published'),

@@ -16,6 +16,8 @@ import {
 } from '../common/index.js';
 import { contract } from '../proto/index.js';
 import { buildAdmin } from './admin.js';
+import { Gate } from './auth/access.js';
+import { openAuth } from './auth/open.js';
 import { ClusterService } from './cluster/service.js';
 import { GroupCommitter } from './commit.js';
 import { ClusterWatch } from './dashboard/watch.js';
@@ -137,11 +139,12 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
 
   const metrics = createMdsMetrics();
   registerChannelGauge(metrics.registry, ossChannels);
+  const gate = new Gate(await openAuth(config, db, committer, clock, logger), ns);
   const server = new grpc.Server(SERVER_OPTIONS);
   const v1 = contract();
   server.addService(
     v1.MdsService.service,
-    watch.observe(mdsHandlers(ns, cluster, metrics, logger, recovery)),
+    watch.observe(mdsHandlers(ns, cluster, metrics, logger, recovery, gate)),
   );
   server.addService(v1.HealthService.service, healthHandlers(cluster));
   const grpcPort = await bindServer(server, config['mds.bindHost'], config['mds.grpcPort']);

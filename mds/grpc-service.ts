@@ -2,11 +2,14 @@
 // encode. Coded errors cross the wire via common/grpc.ts; placement errors
 // are given their registry codes here, at the edge.
 import type * as grpc from '@grpc/grpc-js';
-import { type Logger, StripeError, unary } from '../common/index.js';
+import { type Logger, StripeError, toGrpcError, unary } from '../common/index.js';
 import { PlacementError } from '../placement/index.js';
 import type { HealthServiceHandlers } from '../proto/gen/stripefs/v1/HealthService.js';
 import type { MdsServiceHandlers } from '../proto/gen/stripefs/v1/MdsService.js';
 import type { WatchMapRequest__Output, WatchMapResponse } from '../proto/index.js';
+import { Gate, type MdsMethod } from './auth/access.js';
+import { authOps } from './auth/admin-ops.js';
+import type { Principal } from './auth/guard.js';
 import type { ClusterService } from './cluster/service.js';
 import { stateToWire } from './cluster/wire.js';
 import type { MdsMetrics } from './metrics.js';
@@ -32,15 +35,19 @@ import { setXattr } from './ops/xattr-set.js';
 import type { RecoveryService } from './recovery/service.js';
 import { pgHolders } from './recovery/wire.js';
 
+/** The handler of `method`; its metrics use the method's name in lower camel case (mkdir, statMany). */
 function coded<Req, Res>(
-  name: string,
   metrics: MdsMetrics,
-  fn: (request: Req) => Promise<Res>,
+  gate: Gate,
+  method: MdsMethod,
+  fn: (request: Req, who: Principal | undefined) => Promise<Res>,
 ): grpc.handleUnaryCall<Req, Res> {
-  return unary<Req, Res>(async (request) => {
+  const name = `${method[0]?.toLowerCase()}${method.slice(1)}`;
+  return unary<Req, Res>(async (request, call) => {
     const end = metrics.latency.startTimer({ op: name });
     try {
-      return await fn(request);
+      const who = await gate.admit(call, method, request as Record<string, unknown>);
+      return await fn(request, who);
     } catch (err) {
       const code =
         err instanceof StripeError ? err.code : err instanceof PlacementError ? err.code : 'REQ_INTERNAL';
@@ -61,41 +68,42 @@ export function mdsHandlers(
   metrics: MdsMetrics,
   logger: Logger,
   recovery?: RecoveryService,
+  gate: Gate = new Gate(undefined, ns),
 ): MdsServiceHandlers {
   return {
-    Mkdir: coded('mkdir', metrics, (r) => mkdir(ns, r)),
-    Rmdir: coded('rmdir', metrics, (r) => rmdir(ns, r)),
-    Create: coded('create', metrics, (r) => create(ns, r)),
-    Open: coded('open', metrics, (r) => open(ns, r)),
-    OpenMany: coded('openMany', metrics, (r) => openMany(ns, r)),
-    Stat: coded('stat', metrics, (r) => stat(ns, r)),
-    StatMany: coded('statMany', metrics, (r) => statMany(ns, r)),
-    Readdir: coded('readdir', metrics, (r) => readdir(ns, r)),
-    Rename: coded('rename', metrics, (r) => rename(ns, r)),
-    Unlink: coded('unlink', metrics, (r) => unlink(ns, r)),
-    Commit: coded('commit', metrics, (r) => commit(ns, r)),
-    SetLayout: coded('setLayout', metrics, (r) => setLayout(ns, r)),
-    SetAttr: coded('setAttr', metrics, (r) => setAttr(ns, r)),
-    GetXattr: coded('getXattr', metrics, (r) => getXattr(ns, r)),
-    SetXattr: coded('setXattr', metrics, (r) => setXattr(ns, r)),
-    ListXattrs: coded('listXattrs', metrics, (r) => listXattrs(ns, r)),
-    RemoveXattr: coded('removeXattr', metrics, (r) => removeXattr(ns, r)),
-    Symlink: coded('symlink', metrics, (r) => symlink(ns, r)),
-    Readlink: coded('readlink', metrics, (r) => readlink(ns, r)),
-    Statfs: coded('statfs', metrics, async () => statfs(ns, cluster.usage)),
+    Mkdir: coded(metrics, gate, 'Mkdir', (r) => mkdir(ns, r)),
+    Rmdir: coded(metrics, gate, 'Rmdir', (r) => rmdir(ns, r)),
+    Create: coded(metrics, gate, 'Create', (r) => create(ns, r)),
+    Open: coded(metrics, gate, 'Open', (r) => open(ns, r)),
+    OpenMany: coded(metrics, gate, 'OpenMany', (r, who) => openMany(ns, r, gate.openCheck(who))),
+    Stat: coded(metrics, gate, 'Stat', (r) => stat(ns, r)),
+    StatMany: coded(metrics, gate, 'StatMany', (r, who) => statMany(ns, r, gate.itemCheck(who, 'lookup'))),
+    Readdir: coded(metrics, gate, 'Readdir', (r) => readdir(ns, r)),
+    Rename: coded(metrics, gate, 'Rename', (r) => rename(ns, r)),
+    Unlink: coded(metrics, gate, 'Unlink', (r) => unlink(ns, r)),
+    Commit: coded(metrics, gate, 'Commit', (r) => commit(ns, r)),
+    SetLayout: coded(metrics, gate, 'SetLayout', (r) => setLayout(ns, r)),
+    SetAttr: coded(metrics, gate, 'SetAttr', (r) => setAttr(ns, r)),
+    GetXattr: coded(metrics, gate, 'GetXattr', (r) => getXattr(ns, r)),
+    SetXattr: coded(metrics, gate, 'SetXattr', (r) => setXattr(ns, r)),
+    ListXattrs: coded(metrics, gate, 'ListXattrs', (r) => listXattrs(ns, r)),
+    RemoveXattr: coded(metrics, gate, 'RemoveXattr', (r) => removeXattr(ns, r)),
+    Symlink: coded(metrics, gate, 'Symlink', (r) => symlink(ns, r)),
+    Readlink: coded(metrics, gate, 'Readlink', (r) => readlink(ns, r)),
+    Statfs: coded(metrics, gate, 'Statfs', async () => statfs(ns, cluster.usage)),
     // Items that fail count as errors of the single operation.
-    CreateMany: coded('createMany', metrics, (r) =>
-      createMany(ns, r, (e) => metrics.errors.inc({ op: 'create', code: e.code })),
+    CreateMany: coded(metrics, gate, 'CreateMany', (r, who) =>
+      createMany(ns, r, (e) => metrics.errors.inc({ op: 'create', code: e.code }), gate.itemCheck(who, 'w')),
     ),
-    UnlinkMany: coded('unlinkMany', metrics, (r) =>
-      unlinkMany(ns, r, (e) => metrics.errors.inc({ op: 'unlink', code: e.code })),
+    UnlinkMany: coded(metrics, gate, 'UnlinkMany', (r, who) =>
+      unlinkMany(ns, r, (e) => metrics.errors.inc({ op: 'unlink', code: e.code }), gate.itemCheck(who, 'w')),
     ),
-    GetMap: coded('getMap', metrics, async (r) => {
+    GetMap: coded(metrics, gate, 'GetMap', async (r) => {
       const state = await cluster.atEpoch(r.epoch);
       return { map: stateToWire(state, state === cluster.state ? cluster.usage : undefined) };
     }),
-    WatchMap: (call) => watchMap(cluster, call),
-    RegisterOss: coded('registerOss', metrics, async (r) => {
+    WatchMap: (call) => watchMap(cluster, gate, call),
+    RegisterOss: coded(metrics, gate, 'RegisterOss', async (r) => {
       const { ids, epoch } = await cluster.register(r);
       return {
         osts: [...ids].map(([name, id]) => ({ name, id })),
@@ -103,26 +111,61 @@ export function mdsHandlers(
         heartbeatIntervalMs: cluster.heartbeatIntervalMs,
       };
     }),
-    Heartbeat: coded('heartbeat', metrics, async (r) => ({ mapEpoch: await cluster.heartbeat(r) })),
-    ReportBadChunk: coded('reportBadChunk', metrics, async (r) => {
+    Heartbeat: coded(metrics, gate, 'Heartbeat', async (r) => ({ mapEpoch: await cluster.heartbeat(r) })),
+    ReportBadChunk: coded(metrics, gate, 'ReportBadChunk', async (r) => {
       if (!recovery) {
         logger.warn({ ostId: r.ostId, objectId: r.objectId, reason: r.reason }, 'bad chunk reported');
         return { repairScheduled: false };
       }
       return { repairScheduled: recovery.reportBadChunk(r) };
     }),
-    GetPgHolders: coded('getPgHolders', metrics, async (r) => pgHolders(cluster.state, recovery?.holders, r)),
-    AdminOst: coded('adminOst', metrics, async (r) => {
+    GetPgHolders: coded(metrics, gate, 'GetPgHolders', async (r) =>
+      pgHolders(cluster.state, recovery?.holders, r),
+    ),
+    AdminOst: coded(metrics, gate, 'AdminOst', async (r) => {
       const action = ACTIONS[r.action as keyof typeof ACTIONS];
       if (!action)
         throw new StripeError('REQ_INVALID', `AdminOst action ${r.action}: expected OUT, IN or REWEIGHT`);
       return { mapEpoch: await cluster.admin(r.ostId, action, r.weight) };
     }),
+    ...authHandlers(gate, metrics),
+  };
+}
+
+type AuthMethod = 'AuthAdd' | 'AuthList' | 'AuthGet' | 'AuthSetCaps' | 'AuthRotate' | 'AuthRemove';
+
+/** stripefs auth add|ls|get|caps|rotate|rm (admin-only by the gate). */
+function authHandlers(gate: Gate, metrics: MdsMetrics): Pick<MdsServiceHandlers, AuthMethod> {
+  const auth = gate.guard ? authOps(gate.guard.identities, gate.guard.sessions) : undefined;
+  const authOff = async (): Promise<never> => {
+    throw new StripeError(
+      'REQ_INVALID',
+      'this MDS runs without auth (mds.auth false): it keeps no identities',
+    );
+  };
+  return {
+    AuthAdd: coded(metrics, gate, 'AuthAdd', (r) => (auth ? auth.add(r) : authOff())),
+    AuthList: coded(metrics, gate, 'AuthList', () => (auth ? auth.list() : authOff())),
+    AuthGet: coded(metrics, gate, 'AuthGet', (r) => (auth ? auth.get(r) : authOff())),
+    AuthSetCaps: coded(metrics, gate, 'AuthSetCaps', (r) => (auth ? auth.setCaps(r) : authOff())),
+    AuthRotate: coded(metrics, gate, 'AuthRotate', (r) => (auth ? auth.rotate(r) : authOff())),
+    AuthRemove: coded(metrics, gate, 'AuthRemove', (r) => (auth ? auth.remove(r) : authOff())),
   };
 }
 
 /** Sends the current map if newer than the caller's, then every new epoch until the caller leaves. */
 function watchMap(
+  cluster: ClusterService,
+  gate: Gate,
+  call: grpc.ServerWritableStream<WatchMapRequest__Output, WatchMapResponse>,
+): void {
+  gate.admit(call, 'WatchMap', {}).then(
+    () => streamMap(cluster, call),
+    (err: unknown) => call.destroy(toGrpcError(err) as Error),
+  );
+}
+
+function streamMap(
   cluster: ClusterService,
   call: grpc.ServerWritableStream<WatchMapRequest__Output, WatchMapResponse>,
 ): void {

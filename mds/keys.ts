@@ -19,6 +19,7 @@
 //   R/s/<ost>/<pool>/<pg> recovery: an OST keeps a stale copy of a PG (purge it, or re-copy all)
 //   R/cfg                recovery settings changed at run time (PUT /api/recovery)
 //   R/w/<ost>            a phased weight change of an OST in progress (target, step)
+//   K/<name>             an identity: its stored key (never the secret), caps, admin flag, allow-list
 
 export const SCHEMA_VERSION = 1;
 
@@ -59,6 +60,8 @@ export const KEYS = {
   recoverySettings: 'R/cfg',
   weightPhase: (ostId: number): string => `R/w/${hex16(ostId)}`,
   weightPhaseRange: { gt: 'R/w/', lt: 'R/w0' },
+  identity: (name: string): string => `K/${name}`,
+  identityRange: { gt: 'K/', lt: 'K0' },
 } as const;
 
 /** (pool, pg) of a holders key, (ost, pool, pg) of a stale-copy key, or (ost) of a weight-phase key. */

@@ -1,7 +1,9 @@
 // The OSS's side of the MDS conversation: RegisterOss (retried with capped
 // backoff, in the background so OSTs with persisted ids serve at once),
 // Heartbeat with OstHealth, and the map by WatchMap with GetMap as fallback.
+
 import * as grpc from '@grpc/grpc-js';
+import { resolveIdentity, signingOptions } from '../common/auth/signing.js';
 import { CLIENT_OPTIONS, call, deadlineIn } from '../common/grpc.js';
 import type { Logger } from '../common/logging.js';
 import type { Random } from '../common/random.js';
@@ -51,7 +53,10 @@ export class MdsLink {
     private readonly random: Random,
   ) {
     const v1 = contract();
-    this.client = new v1.MdsService(opts.mdsAddress, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+    this.client = new v1.MdsService(opts.mdsAddress, grpc.credentials.createInsecure(), {
+      ...CLIENT_OPTIONS,
+      ...signingOptions(resolveIdentity(undefined)),
+    });
     core.mapView.onNewerEpoch = () => void this.fetchMap();
   }
 

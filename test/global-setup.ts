@@ -1,8 +1,10 @@
 // Runs once before the suite (vitest.config.ts globalSetup). Tests spawn the
 // built servers and the built CLI from dist/, so a missing or stale build would
 // test yesterday's code, or skip into a green run. Refuse to start instead.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { ensureKeyring } from '../common/auth/keyring.js';
 
 /** The folders tsconfig.build.json compiles into dist/ (tests run from their sources). */
 const BUILT_FOLDERS = ['common', 'proto', 'placement', 'mds', 'oss', 'client', 'cli', 'bench'];
@@ -35,7 +37,26 @@ export function staleBuildFiles(root: string): string[] {
   return stale;
 }
 
-export function setup(): void {
+/**
+ * One admin keyring for the run, named by STRIPEFS_KEYRING before the workers start: every
+ * MDS a test starts makes it its first admin, and every OSS, CLI run and client signs with it,
+ * so the suite runs with auth on. Returns the clean-up.
+ */
+function runKeyring(): () => void {
+  if (process.env.STRIPEFS_KEYRING) return () => {};
+  const dir = mkdtempSync(join(tmpdir(), 'stripefs-keyring-'));
+  const path = join(dir, 'admin.keyring');
+  ensureKeyring(path, 'admin');
+  process.env.STRIPEFS_KEYRING = path;
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+export function setup(): () => void {
+  checkBuild();
+  return runKeyring();
+}
+
+function checkBuild(): void {
   const stale = staleBuildFiles(process.cwd());
   if (stale.length === 0) return;
   const shown = stale.slice(0, 5).join('\n  ');

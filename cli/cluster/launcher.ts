@@ -6,12 +6,14 @@ import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
+import { resolveIdentity, signingOptions } from '../../common/auth/signing.js';
+import { StripeError } from '../../common/errors.js';
 import { CLIENT_OPTIONS, call, deadlineIn } from '../../common/grpc.js';
 import { contract } from '../../proto/index.js';
 import { packagePath } from '../package-root.js';
 import { type StartedProcess, startProcess } from '../process.js';
 import { buildControlApp } from './control.js';
-import { addToPlan, type ClusterPlan, type PlannedProcess } from './plan.js';
+import { addToPlan, type ClusterPlan, keyringOf, type PlannedProcess } from './plan.js';
 import { readSettings, updateSettings } from './settings.js';
 
 export interface RunningCluster {
@@ -48,9 +50,15 @@ export interface LaunchOptions {
 const STATE_FILE = 'cluster.json';
 const READY_POLL_MS = 200;
 
-export async function countUpOsts(mdsAddress: string): Promise<{ up: number; total: number; epoch: number }> {
+export async function countUpOsts(
+  mdsAddress: string,
+  keyring?: string,
+): Promise<{ up: number; total: number; epoch: number }> {
   const v1 = contract();
-  const client = new v1.MdsService(mdsAddress, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+  const client = new v1.MdsService(mdsAddress, grpc.credentials.createInsecure(), {
+    ...CLIENT_OPTIONS,
+    ...signingOptions(resolveIdentity(keyring)),
+  });
   try {
     const response = await call(client, 'GetMap', { epoch: 0 }, deadlineIn(2_000));
     const osts = response.map?.osts ?? [];
@@ -64,6 +72,7 @@ export async function countUpOsts(mdsAddress: string): Promise<{ up: number; tot
 /** Polls the MDS until `ostCount` OSTs are up and in, reporting each change of the count. */
 async function waitForOsts(
   mdsAddress: string,
+  keyring: string,
   ostCount: number,
   options: LaunchOptions,
   logDir: string,
@@ -71,7 +80,11 @@ async function waitForOsts(
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   let lastUp = -1;
   for (;;) {
-    const counts = await countUpOsts(mdsAddress).catch(() => ({ up: 0, total: 0, epoch: 0 }));
+    // A refused key will not heal by waiting; anything else may be an MDS still starting.
+    const counts = await countUpOsts(mdsAddress, keyring).catch((err: unknown) => {
+      if (err instanceof StripeError && err.code.startsWith('AUTH_')) throw err;
+      return { up: 0, total: 0, epoch: 0 };
+    });
     if (counts.up !== lastUp)
       options.report(`  ${counts.up}/${ostCount} OSTs up (map epoch ${counts.epoch})`);
     lastUp = counts.up;
@@ -129,7 +142,7 @@ export async function launchCluster(
   await Promise.all(plan.oss.map((proc) => start(proc)));
 
   const mdsAddress = `127.0.0.1:${plan.mds.grpcPort}`;
-  await waitForOsts(mdsAddress, plan.ostCount, options, join(dataDir, 'logs'));
+  await waitForOsts(mdsAddress, keyringOf(plan.options), plan.ostCount, options, join(dataDir, 'logs'));
 
   const stopChildren = async (names: string[]): Promise<void> => {
     await Promise.all(
@@ -157,7 +170,7 @@ export async function launchCluster(
       updateSettings(dataDir, { addedHosts: [...(readSettings(dataDir).addedHosts ?? []), ...hosts] });
       options.report(`adding ${added.map((p) => `${p.name} (${p.rack})`).join(', ')}`);
       await Promise.all(added.map((proc) => start(proc)));
-      await waitForOsts(mdsAddress, plan.ostCount, options, join(dataDir, 'logs'));
+      await waitForOsts(mdsAddress, keyringOf(plan.options), plan.ostCount, options, join(dataDir, 'logs'));
       return { added: added.map((p) => p.name), osts: plan.ostCount };
     },
     async stop() {

@@ -13,6 +13,13 @@ export interface ClusterPlanOptions {
   defaultLayout?: string;
   ostCapacityBytes?: number;
   heartbeatIntervalMs?: number;
+  /** The admin keyring every process signs with (default <dataDir>/admin.keyring; the MDS makes it). */
+  keyring?: string;
+}
+
+/** The keyring a plan's processes sign with. */
+export function keyringOf(options: ClusterPlanOptions): string {
+  return options.keyring ?? `${options.dataDir}/admin.keyring`;
 }
 
 export const DEFAULT_PLAN_OPTIONS: ClusterPlanOptions = {
@@ -83,6 +90,7 @@ export function planCluster(options: ClusterPlanOptions): ClusterPlan {
       'mds.dataDir': `${dataDir}/mds`,
       'mds.defaultLayout': options.defaultLayout,
       'mds.heartbeatIntervalMs': options.heartbeatIntervalMs,
+      'auth.keyring': keyringOf(options),
     }),
   };
   const plan: ClusterPlan = { options, controlPort: basePort + 2, mds, oss: [], ostCount: 0 };
@@ -125,6 +133,7 @@ function plannedOss(options: ClusterPlanOptions, index: number, host: string, ra
       'oss.osts': options.ostsPerHost,
       'oss.ostIds': Array.from({ length: options.ostsPerHost }, (_, i) => firstOstId + i).join(','),
       'oss.ostCapacityBytes': options.ostCapacityBytes,
+      'auth.keyring': keyringOf(options),
     }),
   };
 }

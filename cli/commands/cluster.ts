@@ -66,6 +66,8 @@ async function up(flags: UpFlags): Promise<void> {
     ostsPerHost: intOption('--osts-per-host', flags.ostsPerHost),
     basePort: intOption('--base-port', flags.basePort),
     defaultLayout: defaultLayoutFrom(flags),
+    // STRIPEFS_KEYRING, when set, is the admin keyring; else the MDS makes <data>/admin.keyring.
+    ...(process.env.STRIPEFS_KEYRING ? { keyring: process.env.STRIPEFS_KEYRING } : {}),
     ostCapacityBytes:
       flags.ostCapacity === undefined
         ? defaultOstCapacityBytes(flags.data, Math.max(1, ostCount))

@@ -21,12 +21,16 @@ type Outcome<T> = { value: T; error: null } | { value: null; error: ItemError };
 
 /** Called once per failed item (metrics). */
 export type OnItemError = (error: ItemError) => void;
+/** Throws for an item the caller may not touch (its caps): the item fails alone. */
+export type ItemCheck = (path: string) => void;
 
 async function eachItem<Req, Res>(
   items: readonly Req[],
   what: string,
   run: (item: Req) => Promise<Res>,
   onError: OnItemError,
+  pathOf: (item: Req) => string,
+  allow?: ItemCheck,
 ): Promise<Outcome<Res>[]> {
   if (items.length > LIMITS.namespaceBatchItemsMax) {
     throw new StripeError('REQ_INVALID', `${what} takes at most ${LIMITS.namespaceBatchItemsMax} items`, {
@@ -35,7 +39,10 @@ async function eachItem<Req, Res>(
   }
   return Promise.all(
     items.map((item) =>
-      run(item).then(
+      (async () => {
+        allow?.(pathOf(item));
+        return run(item);
+      })().then(
         (value): Outcome<Res> => ({ value, error: null }),
         (err: unknown): Outcome<Res> => {
           const error = itemError(err);
@@ -51,8 +58,16 @@ export async function createMany(
   ns: Namespace,
   request: CreateManyRequest__Output,
   onError: OnItemError = () => {},
+  allow?: ItemCheck,
 ): Promise<CreateManyResponse> {
-  const outcomes = await eachItem(request.items, 'CreateMany', (item) => create(ns, item), onError);
+  const outcomes = await eachItem(
+    request.items,
+    'CreateMany',
+    (item) => create(ns, item),
+    onError,
+    (item) => item.path,
+    allow,
+  );
   return {
     results: outcomes.map((o) =>
       o.error
@@ -67,7 +82,15 @@ export async function unlinkMany(
   ns: Namespace,
   request: UnlinkManyRequest__Output,
   onError: OnItemError = () => {},
+  allow?: ItemCheck,
 ): Promise<UnlinkManyResponse> {
-  const outcomes = await eachItem(request.items, 'UnlinkMany', (item) => unlink(ns, item), onError);
+  const outcomes = await eachItem(
+    request.items,
+    'UnlinkMany',
+    (item) => unlink(ns, item),
+    onError,
+    (item) => item.path,
+    allow,
+  );
   return { results: outcomes.map((o) => ({ error: o.error })) };
 }

@@ -40,7 +40,11 @@ export async function open(ns: Namespace, request: OpenRequest__Output): Promise
   return { attr: toAttr(node, ns.rootDefault), mapEpoch: ns.cluster.epoch(), domData };
 }
 
-export async function openMany(ns: Namespace, request: OpenManyRequest__Output): Promise<OpenManyResponse> {
+export async function openMany(
+  ns: Namespace,
+  request: OpenManyRequest__Output,
+  allow?: (item: OpenRequest__Output) => Promise<void>,
+): Promise<OpenManyResponse> {
   if (request.items.length > LIMITS.namespaceBatchItemsMax) {
     throw new StripeError('REQ_INVALID', `OpenMany takes at most ${LIMITS.namespaceBatchItemsMax} items`, {
       count: request.items.length,
@@ -48,7 +52,7 @@ export async function openMany(ns: Namespace, request: OpenManyRequest__Output):
   }
   const nodes = await Promise.all(
     request.items.map((item) =>
-      nodeOf(ns, item).then(
+      (allow ? allow(item).then(() => nodeOf(ns, item)) : nodeOf(ns, item)).then(
         (node) => ({ node, error: null }),
         (err: unknown) => ({ node: null, error: itemError(err) }),
       ),

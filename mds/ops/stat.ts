@@ -21,7 +21,11 @@ export async function stat(ns: Namespace, request: StatRequest__Output): Promise
 }
 
 /** Resolves each distinct parent directory once, then fetches every entry in one getMany. */
-export async function statMany(ns: Namespace, request: StatManyRequest__Output): Promise<StatManyResponse> {
+export async function statMany(
+  ns: Namespace,
+  request: StatManyRequest__Output,
+  allow?: (path: string) => void,
+): Promise<StatManyResponse> {
   if (request.paths.length > LIMITS.statManyPathsMax) {
     throw new StripeError('REQ_INVALID', `StatMany takes at most ${LIMITS.statManyPathsMax} paths`, {
       count: request.paths.length,
@@ -40,6 +44,7 @@ export async function statMany(ns: Namespace, request: StatManyRequest__Output):
   await Promise.all(
     request.paths.map(async (path, i) => {
       try {
+        allow?.(path);
         const names = parsePath(path);
         if (names.length === 0) {
           results[i] = {

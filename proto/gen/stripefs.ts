@@ -4,6 +4,19 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 import type { AdminOstRequest as _stripefs_v1_AdminOstRequest, AdminOstRequest__Output as _stripefs_v1_AdminOstRequest__Output } from './stripefs/v1/AdminOstRequest.js';
 import type { AdminOstResponse as _stripefs_v1_AdminOstResponse, AdminOstResponse__Output as _stripefs_v1_AdminOstResponse__Output } from './stripefs/v1/AdminOstResponse.js';
 import type { Attr as _stripefs_v1_Attr, Attr__Output as _stripefs_v1_Attr__Output } from './stripefs/v1/Attr.js';
+import type { AuthAddRequest as _stripefs_v1_AuthAddRequest, AuthAddRequest__Output as _stripefs_v1_AuthAddRequest__Output } from './stripefs/v1/AuthAddRequest.js';
+import type { AuthAddResponse as _stripefs_v1_AuthAddResponse, AuthAddResponse__Output as _stripefs_v1_AuthAddResponse__Output } from './stripefs/v1/AuthAddResponse.js';
+import type { AuthGetRequest as _stripefs_v1_AuthGetRequest, AuthGetRequest__Output as _stripefs_v1_AuthGetRequest__Output } from './stripefs/v1/AuthGetRequest.js';
+import type { AuthGetResponse as _stripefs_v1_AuthGetResponse, AuthGetResponse__Output as _stripefs_v1_AuthGetResponse__Output } from './stripefs/v1/AuthGetResponse.js';
+import type { AuthIdentity as _stripefs_v1_AuthIdentity, AuthIdentity__Output as _stripefs_v1_AuthIdentity__Output } from './stripefs/v1/AuthIdentity.js';
+import type { AuthListRequest as _stripefs_v1_AuthListRequest, AuthListRequest__Output as _stripefs_v1_AuthListRequest__Output } from './stripefs/v1/AuthListRequest.js';
+import type { AuthListResponse as _stripefs_v1_AuthListResponse, AuthListResponse__Output as _stripefs_v1_AuthListResponse__Output } from './stripefs/v1/AuthListResponse.js';
+import type { AuthRemoveRequest as _stripefs_v1_AuthRemoveRequest, AuthRemoveRequest__Output as _stripefs_v1_AuthRemoveRequest__Output } from './stripefs/v1/AuthRemoveRequest.js';
+import type { AuthRemoveResponse as _stripefs_v1_AuthRemoveResponse, AuthRemoveResponse__Output as _stripefs_v1_AuthRemoveResponse__Output } from './stripefs/v1/AuthRemoveResponse.js';
+import type { AuthRotateRequest as _stripefs_v1_AuthRotateRequest, AuthRotateRequest__Output as _stripefs_v1_AuthRotateRequest__Output } from './stripefs/v1/AuthRotateRequest.js';
+import type { AuthRotateResponse as _stripefs_v1_AuthRotateResponse, AuthRotateResponse__Output as _stripefs_v1_AuthRotateResponse__Output } from './stripefs/v1/AuthRotateResponse.js';
+import type { AuthSetCapsRequest as _stripefs_v1_AuthSetCapsRequest, AuthSetCapsRequest__Output as _stripefs_v1_AuthSetCapsRequest__Output } from './stripefs/v1/AuthSetCapsRequest.js';
+import type { AuthSetCapsResponse as _stripefs_v1_AuthSetCapsResponse, AuthSetCapsResponse__Output as _stripefs_v1_AuthSetCapsResponse__Output } from './stripefs/v1/AuthSetCapsResponse.js';
 import type { ClusterMap as _stripefs_v1_ClusterMap, ClusterMap__Output as _stripefs_v1_ClusterMap__Output } from './stripefs/v1/ClusterMap.js';
 import type { CommitRequest as _stripefs_v1_CommitRequest, CommitRequest__Output as _stripefs_v1_CommitRequest__Output } from './stripefs/v1/CommitRequest.js';
 import type { CommitResponse as _stripefs_v1_CommitResponse, CommitResponse__Output as _stripefs_v1_CommitResponse__Output } from './stripefs/v1/CommitResponse.js';
@@ -120,6 +133,19 @@ export interface ProtoGrpcType {
       AdminOstRequest: MessageTypeDefinition<_stripefs_v1_AdminOstRequest, _stripefs_v1_AdminOstRequest__Output>
       AdminOstResponse: MessageTypeDefinition<_stripefs_v1_AdminOstResponse, _stripefs_v1_AdminOstResponse__Output>
       Attr: MessageTypeDefinition<_stripefs_v1_Attr, _stripefs_v1_Attr__Output>
+      AuthAddRequest: MessageTypeDefinition<_stripefs_v1_AuthAddRequest, _stripefs_v1_AuthAddRequest__Output>
+      AuthAddResponse: MessageTypeDefinition<_stripefs_v1_AuthAddResponse, _stripefs_v1_AuthAddResponse__Output>
+      AuthGetRequest: MessageTypeDefinition<_stripefs_v1_AuthGetRequest, _stripefs_v1_AuthGetRequest__Output>
+      AuthGetResponse: MessageTypeDefinition<_stripefs_v1_AuthGetResponse, _stripefs_v1_AuthGetResponse__Output>
+      AuthIdentity: MessageTypeDefinition<_stripefs_v1_AuthIdentity, _stripefs_v1_AuthIdentity__Output>
+      AuthListRequest: MessageTypeDefinition<_stripefs_v1_AuthListRequest, _stripefs_v1_AuthListRequest__Output>
+      AuthListResponse: MessageTypeDefinition<_stripefs_v1_AuthListResponse, _stripefs_v1_AuthListResponse__Output>
+      AuthRemoveRequest: MessageTypeDefinition<_stripefs_v1_AuthRemoveRequest, _stripefs_v1_AuthRemoveRequest__Output>
+      AuthRemoveResponse: MessageTypeDefinition<_stripefs_v1_AuthRemoveResponse, _stripefs_v1_AuthRemoveResponse__Output>
+      AuthRotateRequest: MessageTypeDefinition<_stripefs_v1_AuthRotateRequest, _stripefs_v1_AuthRotateRequest__Output>
+      AuthRotateResponse: MessageTypeDefinition<_stripefs_v1_AuthRotateResponse, _stripefs_v1_AuthRotateResponse__Output>
+      AuthSetCapsRequest: MessageTypeDefinition<_stripefs_v1_AuthSetCapsRequest, _stripefs_v1_AuthSetCapsRequest__Output>
+      AuthSetCapsResponse: MessageTypeDefinition<_stripefs_v1_AuthSetCapsResponse, _stripefs_v1_AuthSetCapsResponse__Output>
       ClusterMap: MessageTypeDefinition<_stripefs_v1_ClusterMap, _stripefs_v1_ClusterMap__Output>
       CommitRequest: MessageTypeDefinition<_stripefs_v1_CommitRequest, _stripefs_v1_CommitRequest__Output>
       CommitResponse: MessageTypeDefinition<_stripefs_v1_CommitResponse, _stripefs_v1_CommitResponse__Output>

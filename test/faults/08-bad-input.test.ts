@@ -29,6 +29,7 @@ import { isErrorCode, StripeError } from '../../common/errors.js';
 import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
 import { seededRandom } from '../../common/random.js';
 import { contract } from '../../proto/index.js';
+import { signedClientOptions } from '../helpers/auth.js';
 import { connectReader } from '../helpers/clients.js';
 import { adminJson, type Cluster, rackLayout, startCluster } from '../helpers/cluster.js';
 import { codeOf, settle } from '../helpers/errors.js';
@@ -185,7 +186,7 @@ describe('scenario 8: servers survive bad input and keep the data intact', () =>
     const mds = new (contract().MdsService)(
       cluster.mdsAddress,
       grpc.credentials.createInsecure(),
-      CLIENT_OPTIONS,
+      signedClientOptions(),
     );
     try {
       for (const objectId of ['../../etc/passwd', '..', 'a/b', '', 'x'.repeat(300), 'a\0b', '%2e%2e']) {

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MdsClient } from '../../client/mds-client.js';
+import { ensureKeyring } from '../../common/auth/keyring.js';
 import { eventually } from './eventually.js';
 import { type StartedProcess, startProcess } from './process.js';
 
@@ -224,7 +225,19 @@ class RunningCluster implements Cluster {
   }
 }
 
+/**
+ * The admin keyring every process of these clusters signs with. Tests have one from
+ * test/global-setup.ts; a bench run started outside vitest gets one here, once per process.
+ */
+function ensureRunKeyring(): void {
+  if (process.env.STRIPEFS_KEYRING) return;
+  const path = join(mkdtempSync(join(tmpdir(), 'stripefs-keyring-')), 'admin.keyring');
+  ensureKeyring(path, 'admin');
+  process.env.STRIPEFS_KEYRING = path;
+}
+
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  ensureRunKeyring();
   const dir = mkdtempSync(join(tmpdir(), 'stripefs-cluster-'));
   const common = commonEnv(options);
   const mdsHost = options.mdsHost ?? '127.0.0.1';

@@ -7,8 +7,9 @@
 import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import { MdsClient } from '../../client/mds-client.js';
-import { CLIENT_OPTIONS, call, seededRandom, seedFromEnv } from '../../common/index.js';
+import { call, seededRandom, seedFromEnv } from '../../common/index.js';
 import { contract } from '../../proto/index.js';
+import { signedClientOptions } from '../helpers/auth.js';
 import { codeOf } from '../helpers/errors.js';
 import { type MdsUnderTest, registerOss, startMds, stopMds, tempDir } from './helpers.js';
 
@@ -125,10 +126,11 @@ describe('durability', () => {
     const mds = await startMds(tempDir('mds-race'));
     const address = `127.0.0.1:${mds.proc.ready.grpcPort}`;
     // Two separate connections, as two client processes would have.
-    const other = new (contract().MdsService)(address, grpc.credentials.createInsecure(), {
-      ...CLIENT_OPTIONS,
-      'grpc.use_local_subchannel_pool': 1,
-    });
+    const other = new (contract().MdsService)(
+      address,
+      grpc.credentials.createInsecure(),
+      signedClientOptions({ 'grpc.use_local_subchannel_pool': 1 }),
+    );
     try {
       await registerOss(mds.client, { ossId: 'oss-a', host: 'h0' });
       await call(mds.client, 'Mkdir', { path: '/race' });

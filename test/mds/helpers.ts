@@ -5,9 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { bindServer, CLIENT_OPTIONS, call, SERVER_OPTIONS, shutdownServer } from '../../common/index.js';
+import { bindServer, call, SERVER_OPTIONS, shutdownServer } from '../../common/index.js';
 import type { MdsServiceClient } from '../../proto/gen/stripefs/v1/MdsService.js';
 import { contract, type DeleteObjectRequest__Output } from '../../proto/index.js';
+import { signedClientOptions } from '../helpers/auth.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
 
 export interface MdsUnderTest {
@@ -33,7 +34,7 @@ export async function startMds(dataDir: string, env: Record<string, string> = {}
   const client = new (contract().MdsService)(
     `127.0.0.1:${proc.ready.grpcPort}`,
     grpc.credentials.createInsecure(),
-    CLIENT_OPTIONS,
+    signedClientOptions(),
   );
   return { proc, client, dataDir, adminUrl: `http://127.0.0.1:${proc.ready.adminPort}`, env: fullEnv };
 }

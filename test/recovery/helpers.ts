@@ -5,8 +5,9 @@
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import type { Layout, StripeClient } from '../../client/index.js';
-import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
+import { call } from '../../common/grpc.js';
 import { contract } from '../../proto/index.js';
+import { signedClientOptions } from '../helpers/auth.js';
 import { type Cluster, OSS_SCRIPT, type PgsAnswer, startCluster } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
@@ -116,7 +117,7 @@ export async function weightHistory(cluster: Cluster, fromEpoch: number): Promis
   const mds = new (contract().MdsService)(
     cluster.mdsAddress,
     grpc.credentials.createInsecure(),
-    CLIENT_OPTIONS,
+    signedClientOptions(),
   );
   try {
     const current = Number((await call(mds, 'GetMap', { epoch: 0 })).map?.epoch ?? 0);

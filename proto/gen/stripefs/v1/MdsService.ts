@@ -4,6 +4,18 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { AdminOstRequest as _stripefs_v1_AdminOstRequest, AdminOstRequest__Output as _stripefs_v1_AdminOstRequest__Output } from '../../stripefs/v1/AdminOstRequest.js';
 import type { AdminOstResponse as _stripefs_v1_AdminOstResponse, AdminOstResponse__Output as _stripefs_v1_AdminOstResponse__Output } from '../../stripefs/v1/AdminOstResponse.js';
+import type { AuthAddRequest as _stripefs_v1_AuthAddRequest, AuthAddRequest__Output as _stripefs_v1_AuthAddRequest__Output } from '../../stripefs/v1/AuthAddRequest.js';
+import type { AuthAddResponse as _stripefs_v1_AuthAddResponse, AuthAddResponse__Output as _stripefs_v1_AuthAddResponse__Output } from '../../stripefs/v1/AuthAddResponse.js';
+import type { AuthGetRequest as _stripefs_v1_AuthGetRequest, AuthGetRequest__Output as _stripefs_v1_AuthGetRequest__Output } from '../../stripefs/v1/AuthGetRequest.js';
+import type { AuthGetResponse as _stripefs_v1_AuthGetResponse, AuthGetResponse__Output as _stripefs_v1_AuthGetResponse__Output } from '../../stripefs/v1/AuthGetResponse.js';
+import type { AuthListRequest as _stripefs_v1_AuthListRequest, AuthListRequest__Output as _stripefs_v1_AuthListRequest__Output } from '../../stripefs/v1/AuthListRequest.js';
+import type { AuthListResponse as _stripefs_v1_AuthListResponse, AuthListResponse__Output as _stripefs_v1_AuthListResponse__Output } from '../../stripefs/v1/AuthListResponse.js';
+import type { AuthRemoveRequest as _stripefs_v1_AuthRemoveRequest, AuthRemoveRequest__Output as _stripefs_v1_AuthRemoveRequest__Output } from '../../stripefs/v1/AuthRemoveRequest.js';
+import type { AuthRemoveResponse as _stripefs_v1_AuthRemoveResponse, AuthRemoveResponse__Output as _stripefs_v1_AuthRemoveResponse__Output } from '../../stripefs/v1/AuthRemoveResponse.js';
+import type { AuthRotateRequest as _stripefs_v1_AuthRotateRequest, AuthRotateRequest__Output as _stripefs_v1_AuthRotateRequest__Output } from '../../stripefs/v1/AuthRotateRequest.js';
+import type { AuthRotateResponse as _stripefs_v1_AuthRotateResponse, AuthRotateResponse__Output as _stripefs_v1_AuthRotateResponse__Output } from '../../stripefs/v1/AuthRotateResponse.js';
+import type { AuthSetCapsRequest as _stripefs_v1_AuthSetCapsRequest, AuthSetCapsRequest__Output as _stripefs_v1_AuthSetCapsRequest__Output } from '../../stripefs/v1/AuthSetCapsRequest.js';
+import type { AuthSetCapsResponse as _stripefs_v1_AuthSetCapsResponse, AuthSetCapsResponse__Output as _stripefs_v1_AuthSetCapsResponse__Output } from '../../stripefs/v1/AuthSetCapsResponse.js';
 import type { CommitRequest as _stripefs_v1_CommitRequest, CommitRequest__Output as _stripefs_v1_CommitRequest__Output } from '../../stripefs/v1/CommitRequest.js';
 import type { CommitResponse as _stripefs_v1_CommitResponse, CommitResponse__Output as _stripefs_v1_CommitResponse__Output } from '../../stripefs/v1/CommitResponse.js';
 import type { CreateManyRequest as _stripefs_v1_CreateManyRequest, CreateManyRequest__Output as _stripefs_v1_CreateManyRequest__Output } from '../../stripefs/v1/CreateManyRequest.js';
@@ -70,6 +82,60 @@ export interface MdsServiceClient extends grpc.Client {
   adminOst(argument: _stripefs_v1_AdminOstRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AdminOstResponse__Output>): grpc.ClientUnaryCall;
   adminOst(argument: _stripefs_v1_AdminOstRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AdminOstResponse__Output>): grpc.ClientUnaryCall;
   adminOst(argument: _stripefs_v1_AdminOstRequest, callback: grpc.requestCallback<_stripefs_v1_AdminOstResponse__Output>): grpc.ClientUnaryCall;
+  
+  AuthAdd(argument: _stripefs_v1_AuthAddRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthAddResponse__Output>): grpc.ClientUnaryCall;
+  AuthAdd(argument: _stripefs_v1_AuthAddRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthAddResponse__Output>): grpc.ClientUnaryCall;
+  AuthAdd(argument: _stripefs_v1_AuthAddRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthAddResponse__Output>): grpc.ClientUnaryCall;
+  AuthAdd(argument: _stripefs_v1_AuthAddRequest, callback: grpc.requestCallback<_stripefs_v1_AuthAddResponse__Output>): grpc.ClientUnaryCall;
+  authAdd(argument: _stripefs_v1_AuthAddRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthAddResponse__Output>): grpc.ClientUnaryCall;
+  authAdd(argument: _stripefs_v1_AuthAddRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthAddResponse__Output>): grpc.ClientUnaryCall;
+  authAdd(argument: _stripefs_v1_AuthAddRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthAddResponse__Output>): grpc.ClientUnaryCall;
+  authAdd(argument: _stripefs_v1_AuthAddRequest, callback: grpc.requestCallback<_stripefs_v1_AuthAddResponse__Output>): grpc.ClientUnaryCall;
+  
+  AuthGet(argument: _stripefs_v1_AuthGetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthGetResponse__Output>): grpc.ClientUnaryCall;
+  AuthGet(argument: _stripefs_v1_AuthGetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthGetResponse__Output>): grpc.ClientUnaryCall;
+  AuthGet(argument: _stripefs_v1_AuthGetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthGetResponse__Output>): grpc.ClientUnaryCall;
+  AuthGet(argument: _stripefs_v1_AuthGetRequest, callback: grpc.requestCallback<_stripefs_v1_AuthGetResponse__Output>): grpc.ClientUnaryCall;
+  authGet(argument: _stripefs_v1_AuthGetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthGetResponse__Output>): grpc.ClientUnaryCall;
+  authGet(argument: _stripefs_v1_AuthGetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthGetResponse__Output>): grpc.ClientUnaryCall;
+  authGet(argument: _stripefs_v1_AuthGetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthGetResponse__Output>): grpc.ClientUnaryCall;
+  authGet(argument: _stripefs_v1_AuthGetRequest, callback: grpc.requestCallback<_stripefs_v1_AuthGetResponse__Output>): grpc.ClientUnaryCall;
+  
+  AuthList(argument: _stripefs_v1_AuthListRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthListResponse__Output>): grpc.ClientUnaryCall;
+  AuthList(argument: _stripefs_v1_AuthListRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthListResponse__Output>): grpc.ClientUnaryCall;
+  AuthList(argument: _stripefs_v1_AuthListRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthListResponse__Output>): grpc.ClientUnaryCall;
+  AuthList(argument: _stripefs_v1_AuthListRequest, callback: grpc.requestCallback<_stripefs_v1_AuthListResponse__Output>): grpc.ClientUnaryCall;
+  authList(argument: _stripefs_v1_AuthListRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthListResponse__Output>): grpc.ClientUnaryCall;
+  authList(argument: _stripefs_v1_AuthListRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthListResponse__Output>): grpc.ClientUnaryCall;
+  authList(argument: _stripefs_v1_AuthListRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthListResponse__Output>): grpc.ClientUnaryCall;
+  authList(argument: _stripefs_v1_AuthListRequest, callback: grpc.requestCallback<_stripefs_v1_AuthListResponse__Output>): grpc.ClientUnaryCall;
+  
+  AuthRemove(argument: _stripefs_v1_AuthRemoveRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthRemoveResponse__Output>): grpc.ClientUnaryCall;
+  AuthRemove(argument: _stripefs_v1_AuthRemoveRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthRemoveResponse__Output>): grpc.ClientUnaryCall;
+  AuthRemove(argument: _stripefs_v1_AuthRemoveRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthRemoveResponse__Output>): grpc.ClientUnaryCall;
+  AuthRemove(argument: _stripefs_v1_AuthRemoveRequest, callback: grpc.requestCallback<_stripefs_v1_AuthRemoveResponse__Output>): grpc.ClientUnaryCall;
+  authRemove(argument: _stripefs_v1_AuthRemoveRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthRemoveResponse__Output>): grpc.ClientUnaryCall;
+  authRemove(argument: _stripefs_v1_AuthRemoveRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthRemoveResponse__Output>): grpc.ClientUnaryCall;
+  authRemove(argument: _stripefs_v1_AuthRemoveRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthRemoveResponse__Output>): grpc.ClientUnaryCall;
+  authRemove(argument: _stripefs_v1_AuthRemoveRequest, callback: grpc.requestCallback<_stripefs_v1_AuthRemoveResponse__Output>): grpc.ClientUnaryCall;
+  
+  AuthRotate(argument: _stripefs_v1_AuthRotateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthRotateResponse__Output>): grpc.ClientUnaryCall;
+  AuthRotate(argument: _stripefs_v1_AuthRotateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthRotateResponse__Output>): grpc.ClientUnaryCall;
+  AuthRotate(argument: _stripefs_v1_AuthRotateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthRotateResponse__Output>): grpc.ClientUnaryCall;
+  AuthRotate(argument: _stripefs_v1_AuthRotateRequest, callback: grpc.requestCallback<_stripefs_v1_AuthRotateResponse__Output>): grpc.ClientUnaryCall;
+  authRotate(argument: _stripefs_v1_AuthRotateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthRotateResponse__Output>): grpc.ClientUnaryCall;
+  authRotate(argument: _stripefs_v1_AuthRotateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthRotateResponse__Output>): grpc.ClientUnaryCall;
+  authRotate(argument: _stripefs_v1_AuthRotateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthRotateResponse__Output>): grpc.ClientUnaryCall;
+  authRotate(argument: _stripefs_v1_AuthRotateRequest, callback: grpc.requestCallback<_stripefs_v1_AuthRotateResponse__Output>): grpc.ClientUnaryCall;
+  
+  AuthSetCaps(argument: _stripefs_v1_AuthSetCapsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthSetCapsResponse__Output>): grpc.ClientUnaryCall;
+  AuthSetCaps(argument: _stripefs_v1_AuthSetCapsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthSetCapsResponse__Output>): grpc.ClientUnaryCall;
+  AuthSetCaps(argument: _stripefs_v1_AuthSetCapsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthSetCapsResponse__Output>): grpc.ClientUnaryCall;
+  AuthSetCaps(argument: _stripefs_v1_AuthSetCapsRequest, callback: grpc.requestCallback<_stripefs_v1_AuthSetCapsResponse__Output>): grpc.ClientUnaryCall;
+  authSetCaps(argument: _stripefs_v1_AuthSetCapsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthSetCapsResponse__Output>): grpc.ClientUnaryCall;
+  authSetCaps(argument: _stripefs_v1_AuthSetCapsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthSetCapsResponse__Output>): grpc.ClientUnaryCall;
+  authSetCaps(argument: _stripefs_v1_AuthSetCapsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthSetCapsResponse__Output>): grpc.ClientUnaryCall;
+  authSetCaps(argument: _stripefs_v1_AuthSetCapsRequest, callback: grpc.requestCallback<_stripefs_v1_AuthSetCapsResponse__Output>): grpc.ClientUnaryCall;
   
   Commit(argument: _stripefs_v1_CommitRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
   Commit(argument: _stripefs_v1_CommitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
@@ -324,6 +390,18 @@ export interface MdsServiceClient extends grpc.Client {
 export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   AdminOst: grpc.handleUnaryCall<_stripefs_v1_AdminOstRequest__Output, _stripefs_v1_AdminOstResponse>;
   
+  AuthAdd: grpc.handleUnaryCall<_stripefs_v1_AuthAddRequest__Output, _stripefs_v1_AuthAddResponse>;
+  
+  AuthGet: grpc.handleUnaryCall<_stripefs_v1_AuthGetRequest__Output, _stripefs_v1_AuthGetResponse>;
+  
+  AuthList: grpc.handleUnaryCall<_stripefs_v1_AuthListRequest__Output, _stripefs_v1_AuthListResponse>;
+  
+  AuthRemove: grpc.handleUnaryCall<_stripefs_v1_AuthRemoveRequest__Output, _stripefs_v1_AuthRemoveResponse>;
+  
+  AuthRotate: grpc.handleUnaryCall<_stripefs_v1_AuthRotateRequest__Output, _stripefs_v1_AuthRotateResponse>;
+  
+  AuthSetCaps: grpc.handleUnaryCall<_stripefs_v1_AuthSetCapsRequest__Output, _stripefs_v1_AuthSetCapsResponse>;
+  
   Commit: grpc.handleUnaryCall<_stripefs_v1_CommitRequest__Output, _stripefs_v1_CommitResponse>;
   
   Create: grpc.handleUnaryCall<_stripefs_v1_CreateRequest__Output, _stripefs_v1_CreateResponse>;
@@ -384,6 +462,12 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
 
 export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   AdminOst: MethodDefinition<_stripefs_v1_AdminOstRequest, _stripefs_v1_AdminOstResponse, _stripefs_v1_AdminOstRequest__Output, _stripefs_v1_AdminOstResponse__Output>
+  AuthAdd: MethodDefinition<_stripefs_v1_AuthAddRequest, _stripefs_v1_AuthAddResponse, _stripefs_v1_AuthAddRequest__Output, _stripefs_v1_AuthAddResponse__Output>
+  AuthGet: MethodDefinition<_stripefs_v1_AuthGetRequest, _stripefs_v1_AuthGetResponse, _stripefs_v1_AuthGetRequest__Output, _stripefs_v1_AuthGetResponse__Output>
+  AuthList: MethodDefinition<_stripefs_v1_AuthListRequest, _stripefs_v1_AuthListResponse, _stripefs_v1_AuthListRequest__Output, _stripefs_v1_AuthListResponse__Output>
+  AuthRemove: MethodDefinition<_stripefs_v1_AuthRemoveRequest, _stripefs_v1_AuthRemoveResponse, _stripefs_v1_AuthRemoveRequest__Output, _stripefs_v1_AuthRemoveResponse__Output>
+  AuthRotate: MethodDefinition<_stripefs_v1_AuthRotateRequest, _stripefs_v1_AuthRotateResponse, _stripefs_v1_AuthRotateRequest__Output, _stripefs_v1_AuthRotateResponse__Output>
+  AuthSetCaps: MethodDefinition<_stripefs_v1_AuthSetCapsRequest, _stripefs_v1_AuthSetCapsResponse, _stripefs_v1_AuthSetCapsRequest__Output, _stripefs_v1_AuthSetCapsResponse__Output>
   Commit: MethodDefinition<_stripefs_v1_CommitRequest, _stripefs_v1_CommitResponse, _stripefs_v1_CommitRequest__Output, _stripefs_v1_CommitResponse__Output>
   Create: MethodDefinition<_stripefs_v1_CreateRequest, _stripefs_v1_CreateResponse, _stripefs_v1_CreateRequest__Output, _stripefs_v1_CreateResponse__Output>
   CreateMany: MethodDefinition<_stripefs_v1_CreateManyRequest, _stripefs_v1_CreateManyResponse, _stripefs_v1_CreateManyRequest__Output, _stripefs_v1_CreateManyResponse__Output>

@@ -1,0 +1,4 @@
+export * from './cidr.js';
+export * from './keyring.js';
+export * from './proof.js';
+export * from './signing.js';

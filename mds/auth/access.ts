@@ -1,0 +1,165 @@
+// What each MDS call needs, and the gate that checks it before the operation
+// runs: namespace calls need caps on their paths (a rename on both ends),
+// Commit on its inode's current path, batches per item (an item outside the
+// caps fails alone, as it would as a single call); cluster and auth
+// administration need --admin; the map, statfs and bad-chunk reports need only
+// a known identity. With auth off (mds.auth false) every call passes.
+import type * as grpc from '@grpc/grpc-js';
+import { LIMITS, StripeError } from '../../common/index.js';
+import type { MdsServiceHandlers } from '../../proto/gen/stripefs/v1/MdsService.js';
+import { KEYS } from '../keys.js';
+import type { Namespace } from '../namespace.js';
+import { type BackPointer, ROOT_INODE } from '../records.js';
+import { type Access, checkCaps } from './caps.js';
+import type { AuthGuard, Principal } from './guard.js';
+
+type Req = Record<string, unknown>;
+type OpenItem = { inode?: unknown; path?: unknown };
+export type AccessRule =
+  | { kind: 'known' }
+  | { kind: 'admin' }
+  | { kind: 'items' }
+  | { kind: 'inode' }
+  | { kind: 'open' }
+  | { kind: 'paths'; paths: (request: Req) => [unknown, Access][] };
+
+const known: AccessRule = { kind: 'known' };
+const admin: AccessRule = { kind: 'admin' };
+const items: AccessRule = { kind: 'items' };
+const on = (access: Access): AccessRule => ({ kind: 'paths', paths: (r) => [[r.path, access]] });
+
+export const ACCESS = {
+  Mkdir: on('w'),
+  Rmdir: on('w'),
+  Create: on('w'),
+  Open: { kind: 'open' },
+  OpenMany: items,
+  Stat: on('lookup'),
+  StatMany: items,
+  Readdir: on('r'),
+  Rename: {
+    kind: 'paths',
+    paths: (r) => [
+      [r.fromPath, 'w'],
+      [r.toPath, 'w'],
+    ],
+  },
+  Unlink: on('w'),
+  Commit: { kind: 'inode' },
+  SetLayout: on('w'),
+  CreateMany: items,
+  UnlinkMany: items,
+  SetAttr: on('w'),
+  GetXattr: on('r'),
+  SetXattr: on('w'),
+  ListXattrs: on('r'),
+  RemoveXattr: on('w'),
+  Symlink: on('w'),
+  Readlink: on('r'),
+  Statfs: known,
+  GetMap: known,
+  WatchMap: known,
+  GetPgHolders: known,
+  ReportBadChunk: known,
+  RegisterOss: admin,
+  Heartbeat: admin,
+  AdminOst: admin,
+  AuthAdd: admin,
+  AuthList: admin,
+  AuthGet: admin,
+  AuthSetCaps: admin,
+  AuthRotate: admin,
+  AuthRemove: admin,
+} satisfies Record<Exclude<keyof MdsServiceHandlers, number>, AccessRule>;
+
+export type MdsMethod = keyof typeof ACCESS;
+
+/** Checks one path for a principal; throws AUTH_DENIED or AUTH_ADDRESS_DENIED. */
+export function requirePath(who: Principal, path: unknown, access: Access): void {
+  const text = typeof path === 'string' ? path : '';
+  const verdict = checkCaps(who.identity.caps, text, access, who.address);
+  if (verdict === 'ok') return;
+  const what = access === 'lookup' ? 'look up' : access === 'r' ? 'read' : 'write';
+  throw new StripeError(
+    verdict,
+    verdict === 'AUTH_DENIED'
+      ? `${who.identity.record.name} may not ${what} ${text} (caps: ${who.identity.record.caps || 'none'})`
+      : `${who.identity.record.name} may not ${what} ${text} from ${who.address ?? 'an unknown address'}`,
+    { identity: who.identity.record.name, path: text },
+  );
+}
+
+/** The current path of an inode, from its back pointers (for Commit, which names no path). */
+async function pathOfInode(ns: Namespace, inode: number): Promise<string | undefined> {
+  const names: string[] = [];
+  let at = inode;
+  for (let depth = 0; at !== ROOT_INODE; depth++) {
+    if (depth > LIMITS.pathBytesMax) return undefined;
+    const where = (await ns.db.get(KEYS.backPointer(at))) as BackPointer | undefined;
+    if (!where) return undefined;
+    names.unshift(where.name);
+    at = where.parent;
+  }
+  return `/${names.join('/')}`;
+}
+
+export class Gate {
+  constructor(
+    readonly guard: AuthGuard | undefined,
+    private readonly ns: Namespace,
+  ) {}
+
+  /** Authenticates and authorizes one call; undefined when auth is off. */
+  async admit(
+    call: { metadata: grpc.Metadata; getPath(): string; getPeer(): string },
+    method: MdsMethod,
+    request: Req,
+  ): Promise<Principal | undefined> {
+    if (!this.guard) return undefined;
+    const who = this.guard.authenticate(call.metadata, call.getPath(), call.getPeer());
+    const rule: AccessRule = ACCESS[method];
+    if (rule.kind === 'admin' && !who.identity.record.admin)
+      throw new StripeError(
+        'AUTH_DENIED',
+        `${method} needs an admin identity; ${who.identity.record.name} is not one`,
+        {
+          identity: who.identity.record.name,
+        },
+      );
+    if (rule.kind === 'paths')
+      for (const [path, access] of rule.paths(request)) requirePath(who, path, access);
+    if (rule.kind === 'inode') await this.admitInode(who, request.inode, 'w');
+    if (rule.kind === 'open') await this.admitOpen(who, request);
+    return who;
+  }
+
+  /** The per-item check of OpenMany: each item by its inode when it names one, else its path. */
+  openCheck(who: Principal | undefined): ((item: OpenItem) => Promise<void>) | undefined {
+    return who ? (item) => this.admitOpen(who, item) : undefined;
+  }
+
+  /** An open by inode is checked on the inode's current path, not on the path it also carries. */
+  private async admitOpen(who: Principal, request: OpenItem): Promise<void> {
+    if (request.inode) await this.admitInode(who, request.inode, 'lookup');
+    else requirePath(who, request.path, 'lookup');
+  }
+
+  /** The per-item check of a batch: throws for an item the principal may not touch. */
+  itemCheck(who: Principal | undefined, access: Access): ((path: string) => void) | undefined {
+    return who ? (path) => requirePath(who, path, access) : undefined;
+  }
+
+  private async admitInode(who: Principal, inode: unknown, access: Access): Promise<void> {
+    // rw on / (the common case of a trusted client) needs no look-up.
+    if (checkCaps(who.identity.caps, '/', 'w', who.address) === 'ok') return;
+    const path = typeof inode === 'number' ? await this.pathOfInodeOrNone(inode) : undefined;
+    // An inode that does not exist is the operation's own NS_NOT_FOUND.
+    if (path !== undefined) requirePath(who, path, access);
+  }
+
+  private pathOfInodeOrNone(inode: number): Promise<string | undefined> {
+    return Number.isSafeInteger(inode) && inode >= 1
+      ? pathOfInode(this.ns, inode)
+      : Promise.resolve(undefined);
+  }
+}

@@ -1,0 +1,36 @@
+// The identity administration calls (stripefs auth add|ls|get|caps|rotate|rm),
+// admin-only by the gate. A change is on disk before it is answered and in
+// effect for the next call: no restart.
+import type { AuthIdentity } from '../../proto/index.js';
+import type { IdentityStore, KnownIdentity } from './identities.js';
+import type { SessionTable } from './sessions.js';
+
+export function identityToWire(identity: KnownIdentity): AuthIdentity {
+  const { name, caps, admin, allow, createdMs, rotatedMs } = identity.record;
+  return { name, caps, admin, allow, createdMs, rotatedMs };
+}
+
+type Named = { name: string };
+
+export function authOps(store: IdentityStore, sessions: SessionTable | undefined) {
+  return {
+    add: async (r: Named & { storedKey: Buffer; caps: string; admin: boolean; allow: string[] }) => ({
+      identity: identityToWire(await store.add(r)),
+    }),
+    list: async () => ({ identities: store.list().map(identityToWire) }),
+    get: async (r: Named) => ({ identity: identityToWire(store.must(r.name)) }),
+    setCaps: async (r: Named & { caps: string; admin: boolean; allow: string[] }) => ({
+      identity: identityToWire(await store.setCaps(r.name, r.caps, r.admin, r.allow)),
+    }),
+    rotate: async (r: Named & { storedKey: Buffer }) => {
+      const identity = await store.rotate(r.name, r.storedKey);
+      sessions?.dropIdentity(r.name);
+      return { identity: identityToWire(identity) };
+    },
+    remove: async (r: Named) => {
+      await store.remove(r.name);
+      sessions?.dropIdentity(r.name);
+      return {};
+    },
+  };
+}

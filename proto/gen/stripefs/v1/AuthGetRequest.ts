@@ -1,0 +1,10 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+
+export interface AuthGetRequest {
+  'name'?: (string);
+}
+
+export interface AuthGetRequest__Output {
+  'name': (string);
+}

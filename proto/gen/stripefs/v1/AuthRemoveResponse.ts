@@ -1,0 +1,8 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+
+export interface AuthRemoveResponse {
+}
+
+export interface AuthRemoveResponse__Output {
+}

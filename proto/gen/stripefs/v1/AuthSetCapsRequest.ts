@@ -1,0 +1,16 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+
+export interface AuthSetCapsRequest {
+  'name'?: (string);
+  'caps'?: (string);
+  'admin'?: (boolean);
+  'allow'?: (string)[];
+}
+
+export interface AuthSetCapsRequest__Output {
+  'name': (string);
+  'caps': (string);
+  'admin': (boolean);
+  'allow': (string)[];
+}

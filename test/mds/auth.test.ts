@@ -1,0 +1,249 @@
+// Who may do what at the MDS: every call is signed (no key, a wrong key, a
+// replayed or expired signature are refused with their codes), every namespace
+// call is checked against the caller's path caps (batches per item), admin
+// calls need --admin, allow-lists refuse other addresses, and rotation and
+// removal take effect at once. Each refusal changes nothing: checked by the
+// admin afterwards. A real MDS process; identities made with the real CLI.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MdsClient } from '../../client/mds-client.js';
+import { generateIdentity, type Identity, readKeyring } from '../../common/auth/keyring.js';
+import { AUTH_METADATA_KEY, CallSigner, clientKeyOf, storedKeyOf } from '../../common/auth/proof.js';
+import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
+import { contract } from '../../proto/index.js';
+import { runCli } from '../helpers/cli.js';
+import { codeOf } from '../helpers/errors.js';
+import { type MdsUnderTest, registerOss, startMds, stopMds, tempDir } from './helpers.js';
+
+/** A raw client whose every call carries `header()` as its signature (or none). */
+function rawClient(address: string, header: (method: string) => string | undefined) {
+  const interceptor: grpc.Interceptor = (options, nextCall) =>
+    new grpc.InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        const value = header(options.method_definition.path);
+        if (value !== undefined) metadata.set(AUTH_METADATA_KEY, value);
+        next(metadata, listener);
+      },
+    });
+  return new (contract().MdsService)(address, grpc.credentials.createInsecure(), {
+    ...CLIENT_OPTIONS,
+    interceptors: [interceptor],
+  });
+}
+
+describe('MDS authentication and caps', () => {
+  let mds: MdsUnderTest;
+  let address: string;
+  let admin: MdsClient;
+  const dir = tempDir('auth');
+  const cli = (args: string[]) => runCli([...args, '--mds', address], { cwd: dir });
+  const exists = async (path: string) => (await codeOf(admin.stat(path))) === 'OK';
+  const as = (keyring: string | Identity | null) => new MdsClient(address, { keyring });
+
+  beforeAll(async () => {
+    mds = await startMds(join(dir, 'mds'));
+    address = `127.0.0.1:${mds.proc.ready.grpcPort}`;
+    await registerOss(mds.client, { ossId: 'oss-a', host: 'h0' });
+    admin = new MdsClient(address);
+    for (const path of ['/a', '/b', '/c']) await admin.mkdir(path, false);
+    await admin.create('/b/f', { exclusive: true, truncate: false });
+  });
+
+  afterAll(async () => {
+    admin?.close();
+    await stopMds(mds);
+  });
+
+  it('refuses a call with no key, a wrong key or an unknown name, and changes nothing', async () => {
+    const none = as(null);
+    expect(await codeOf(none.mkdir('/nokey', false))).toBe('AUTH_REQUIRED');
+    expect(await codeOf(none.stat('/'))).toBe('AUTH_REQUIRED');
+    const impostor = as({
+      name: readKeyring(process.env.STRIPEFS_KEYRING!).name,
+      secret: generateIdentity('x').secret,
+    });
+    expect(await codeOf(impostor.mkdir('/wrongkey', false))).toBe('AUTH_INVALID');
+    const stranger = as(generateIdentity('stranger'));
+    expect(await codeOf(stranger.readdir('/', false, 100))).toBe('AUTH_INVALID');
+    for (const client of [none, impostor, stranger]) client.close();
+    expect(await exists('/nokey')).toBe(false);
+    expect(await exists('/wrongkey')).toBe(false);
+  });
+
+  it('refuses a replayed signature and one signed outside the time window', async () => {
+    const identity = readKeyring(process.env.STRIPEFS_KEYRING!);
+    const signer = CallSigner.of(identity);
+    const captured = signer.sign('/stripefs.v1.MdsService/Mkdir');
+    const replayer = rawClient(address, () => captured);
+    expect(await codeOf(call(replayer, 'Mkdir', { path: '/first' }))).toBe('OK');
+    expect(await codeOf(call(replayer, 'Mkdir', { path: '/replayed' }))).toBe('AUTH_REPLAYED');
+    // A signature made for another method does not verify.
+    const wrongMethod = rawClient(address, () => signer.sign('/stripefs.v1.MdsService/Stat'));
+    expect(await codeOf(call(wrongMethod, 'Mkdir', { path: '/moved' }))).toBe('AUTH_INVALID');
+    const late = new CallSigner(identity.name, identity.secret, () => Date.now() - 3_600_000);
+    const stale = rawClient(address, (method) => late.sign(method));
+    expect(await codeOf(call(stale, 'Mkdir', { path: '/expired' }))).toBe('AUTH_EXPIRED');
+    const garbled = rawClient(address, () => 'v1 admin 00 1 1 not-a-proof');
+    expect(await codeOf(call(garbled, 'Stat', { path: '/' }))).toBe('AUTH_INVALID');
+    for (const client of [replayer, wrongMethod, stale, garbled]) client.close();
+    expect(await exists('/first')).toBe(true);
+    for (const path of ['/replayed', '/moved', '/expired']) expect(await exists(path)).toBe(false);
+  });
+
+  it('auth add writes a 0600 keyring; its caps bound every namespace call', async () => {
+    const added = await cli(['auth', 'add', 'alice', '--caps', 'rw /a, r /b', '--json']);
+    expect(added.code, added.stderr).toBe(0);
+    const keyring = join(dir, 'alice.keyring');
+    expect(statSync(keyring).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(added.stdout)).toMatchObject({ name: 'alice', caps: 'rw /a, r /b', admin: false });
+    // The MDS answers with no secret, and the keyring's secret is nowhere in what it returns.
+    const secret = readKeyring(keyring).secret.toString('base64');
+    expect(added.stdout).not.toContain(secret);
+    const alice = as(keyring);
+    try {
+      expect(await codeOf(alice.mkdir('/a/x', false))).toBe('OK');
+      expect(await codeOf(alice.create('/a/x/f', { exclusive: true, truncate: false }))).toBe('OK');
+      expect(await codeOf(alice.stat('/b/f'))).toBe('OK');
+      expect(await codeOf(alice.readdir('/b', false, 100))).toBe('OK');
+      expect(await codeOf(alice.stat('/'))).toBe('OK'); // the way down to its subtrees
+      const refused: [string, () => Promise<unknown>][] = [
+        ['readdir /', () => alice.readdir('/', false, 100)],
+        ['stat /c', () => alice.stat('/c')],
+        ['mkdir /c/x', () => alice.mkdir('/c/x', false)],
+        ['create /b/g', () => alice.create('/b/g', { exclusive: true, truncate: false })],
+        ['unlink /b/f', () => alice.unlink('/b/f')],
+        ['rename into /c', () => alice.rename('/a/x', '/c/x')],
+        ['rename out of /b', () => alice.rename('/b/f', '/a/f')],
+        ['mkdir /ab (not under /a)', () => alice.mkdir('/ab', false)],
+      ];
+      for (const [what, work] of refused)
+        expect(`${what}: ${await codeOf(work)}`).toBe(`${what}: AUTH_DENIED`);
+      // Commit names an inode: its current path is what is checked.
+      const inode = (await admin.stat('/b/f')).inode;
+      expect(await codeOf(alice.commit(inode, 10, Date.now()))).toBe('AUTH_DENIED');
+      // An open by inode is checked on the inode's path, not on the path it also names.
+      const secret = (await admin.create('/c/secret', { exclusive: true, truncate: false })).attr.inode;
+      expect(await codeOf(call(alice.grpc, 'Open', { path: '/a/x', inode: secret }))).toBe('AUTH_DENIED');
+      const opened = await call(alice.grpc, 'OpenMany', {
+        items: [{ path: '/a/x/f' }, { path: '/a/x/f', inode: secret }],
+      });
+      expect(opened.results.map((r) => r.error?.code ?? 'OK')).toEqual(['OK', 'AUTH_DENIED']);
+      // Batches: the item outside the caps fails alone.
+      const many = await call(alice.grpc, 'StatMany', { paths: ['/a/x', '/c', '/b/f'] });
+      expect(many.results.map((r) => r.errorCode || 'OK')).toEqual(['OK', 'AUTH_DENIED', 'OK']);
+      const created = await call(alice.grpc, 'CreateMany', {
+        items: [
+          { path: '/a/m1', exclusive: true, truncate: false },
+          { path: '/c/m2', exclusive: true, truncate: false },
+        ],
+      });
+      expect(created.results.map((r) => r.error?.code ?? 'OK')).toEqual(['OK', 'AUTH_DENIED']);
+      const unlinked = await call(alice.grpc, 'UnlinkMany', { items: [{ path: '/b/f' }, { path: '/a/m1' }] });
+      expect(unlinked.results.map((r) => r.error?.code ?? 'OK')).toEqual(['AUTH_DENIED', 'OK']);
+      // Admin calls need --admin.
+      expect(await codeOf(call(alice.grpc, 'AuthList', {}))).toBe('AUTH_DENIED');
+      expect(
+        await codeOf(call(alice.grpc, 'AdminOst', { ostId: 0, action: 'OST_ACTION_OUT', weight: 0 })),
+      ).toBe('AUTH_DENIED');
+      // The map and statfs need only a known identity.
+      expect(await codeOf(alice.refreshMap())).toBe('OK');
+    } finally {
+      alice.close();
+    }
+    // Nothing refused happened.
+    for (const path of ['/c/x', '/b/g', '/ab', '/c/m2', '/a/f']) expect(await exists(path), path).toBe(false);
+    expect(await exists('/b/f')).toBe(true);
+    expect((await admin.stat('/b/f')).size).toBe(0);
+    expect(await exists('/a/x')).toBe(true);
+  });
+
+  it('refuses an address outside the allow-list of the identity or of a cap', async () => {
+    expect((await cli(['auth', 'add', 'far', '--caps', 'rw /', '--allow', '10.0.0.0/8'])).code).toBe(0);
+    const near0 = await cli(['auth', 'add', 'near', '--caps', 'r /, rw /a from 10.0.0.0/8 192.168.0.0/16']);
+    expect(near0.code, near0.stderr).toBe(0);
+    const far = as(join(dir, 'far.keyring'));
+    const near = as(join(dir, 'near.keyring'));
+    try {
+      expect(await codeOf(far.mkdir('/far', false))).toBe('AUTH_ADDRESS_DENIED');
+      expect(await codeOf(near.stat('/a'))).toBe('OK');
+      expect(await codeOf(near.mkdir('/a/near', false))).toBe('AUTH_ADDRESS_DENIED');
+    } finally {
+      far.close();
+      near.close();
+    }
+    expect(await exists('/far')).toBe(false);
+    expect(await exists('/a/near')).toBe(false);
+    expect((await cli(['auth', 'caps', 'far', 'rw /', '--allow', '127.0.0.0/8'])).code).toBe(0);
+    const again = as(join(dir, 'far.keyring'));
+    expect(await codeOf(again.mkdir('/far', false))).toBe('OK');
+    again.close();
+  });
+
+  it('rotation, caps changes and removal take effect on the next call, without a restart', async () => {
+    expect((await cli(['auth', 'add', 'bob', '--caps', 'r /'])).code).toBe(0);
+    const keyring = join(dir, 'bob.keyring');
+    const before = readFileSync(keyring, 'utf8');
+    const old = as(keyring);
+    expect(await codeOf(old.mkdir('/bob', false))).toBe('AUTH_DENIED');
+    expect((await cli(['auth', 'caps', 'bob', 'rw /bob, r /'])).code).toBe(0);
+    expect(await codeOf(old.mkdir('/bob', false))).toBe('OK');
+    const rotated = await cli(['auth', 'rotate', 'bob']);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(readFileSync(keyring, 'utf8')).not.toBe(before);
+    expect(statSync(keyring).mode & 0o777).toBe(0o600);
+    expect(await codeOf(old.stat('/'))).toBe('AUTH_INVALID');
+    const fresh = as(keyring);
+    expect(await codeOf(fresh.stat('/bob'))).toBe('OK');
+    const listed = await cli(['auth', 'ls', '--json']);
+    expect(JSON.parse(listed.stdout).map((i: { name: string }) => i.name)).toEqual(
+      expect.arrayContaining(['admin', 'alice', 'bob', 'far', 'near']),
+    );
+    expect((await cli(['auth', 'rm', 'bob'])).code).toBe(0);
+    expect(await codeOf(fresh.stat('/'))).toBe('AUTH_INVALID');
+    const gone = await cli(['auth', 'get', 'bob']);
+    expect(gone.stderr).toContain('AUTH_NOT_FOUND');
+    const dup = await cli(['auth', 'add', 'alice', '-o', join(dir, 'alice2.keyring')]);
+    expect(dup.stderr).toContain('AUTH_EXISTS');
+    const badCaps = await cli(['auth', 'add', 'carol', '--caps', 'x /a']);
+    expect(badCaps.stderr).toContain('AUTH_CAPS_INVALID');
+    old.close();
+    fresh.close();
+  });
+
+  it('identities survive a restart of the MDS, whose database holds no secret', async () => {
+    await mds.proc.stop();
+    // The stored key is in the database files; neither the secret nor the client key is.
+    const alice = readKeyring(join(dir, 'alice.keyring'));
+    const files = readdirSync(join(dir, 'mds'))
+      .map((name) => readFileSync(join(dir, 'mds', name)).toString('latin1'))
+      .join('');
+    expect(files).toContain(storedKeyOf(alice.secret).toString('base64'));
+    expect(files).not.toContain(alice.secret.toString('base64'));
+    expect(files).not.toContain(clientKeyOf(alice.secret).toString('base64'));
+    expect(files).not.toContain(alice.secret.toString('latin1'));
+    mds = await startMds(join(dir, 'mds'));
+    address = `127.0.0.1:${mds.proc.ready.grpcPort}`;
+    admin.close();
+    admin = new MdsClient(address);
+    const client = as(alice);
+    expect(await codeOf(client.stat('/a/x'))).toBe('OK');
+    expect(await codeOf(client.stat('/c'))).toBe('AUTH_DENIED');
+    client.close();
+  });
+});
+
+describe('MDS with auth off (mds.auth false)', () => {
+  it('serves unsigned calls', async () => {
+    const mds = await startMds(join(tempDir('auth-off'), 'mds'), { STRIPEFS_MDS_AUTH: 'false' });
+    const none = new MdsClient(`127.0.0.1:${mds.proc.ready.grpcPort}`, { keyring: null });
+    try {
+      expect(await codeOf(none.mkdir('/open', false))).toBe('OK');
+      expect(await codeOf(call(none.grpc, 'AuthList', {}))).toBe('REQ_INVALID');
+    } finally {
+      none.close();
+      await stopMds(mds);
+    }
+  });
+});
