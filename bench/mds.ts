@@ -14,6 +14,7 @@ import * as grpc from '@grpc/grpc-js';
 import { MdsClient } from '../client/mds-client.js';
 import { CLIENT_OPTIONS, call } from '../common/index.js';
 import { contract } from '../proto/index.js';
+import { ensureRunKeyring } from '../test/helpers/cluster.js';
 import { localMetadata } from './baselines.js';
 import { type BenchResult, result } from './types.js';
 
@@ -25,7 +26,9 @@ const CEILING_OPS_MAX = 20_000;
 const QUICK_CEILING_OPS_MAX = 1_000;
 const BENCH_DIR = 'data/bench';
 
-async function startMdsProcess(dataDir: string) {
+/** A real MDS process on port 0 (`env` added to its environment, e.g. STRIPEFS_MDS_AUTH). */
+export async function startMdsProcess(dataDir: string, env: Record<string, string> = {}) {
+  ensureRunKeyring();
   const script = fileURLToPath(new URL('../mds/main.js', import.meta.url));
   const child = spawn(process.execPath, [script], {
     env: {
@@ -37,6 +40,7 @@ async function startMdsProcess(dataDir: string) {
       // The bench registers one OSS that never heartbeats (no data moves):
       // keep it in for the whole run so a long run can still create files.
       STRIPEFS_MDS_OUT_GRACE_MS: '86400000',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -65,7 +69,7 @@ function processCpuUs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSec;
 }
 
-interface Timed {
+export interface Timed {
   perSec: number;
   clientCpuUsPerOp: number;
   mdsCpuUsPerOp: number;
@@ -75,7 +79,11 @@ interface Timed {
  * CALLERS loops, each running op(i) for the next i < count and waiting for it
  * before taking another: operations per second and CPU per operation.
  */
-async function timed(mdsPid: number, count: number, op: (i: number) => Promise<unknown>): Promise<Timed> {
+export async function timed(
+  mdsPid: number,
+  count: number,
+  op: (i: number) => Promise<unknown>,
+): Promise<Timed> {
   const start = process.hrtime.bigint();
   const clientCpu = process.cpuUsage();
   const mdsCpuUs = processCpuUs(mdsPid);

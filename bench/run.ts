@@ -21,6 +21,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   placement: async () => (await import('./placement.js')).runPlacementBench,
   oss: async () => (await import('./oss.js')).runOssBench,
   mds: async () => (await import('./mds.js')).runMdsBench,
+  auth: async () => (await import('./auth.js')).runAuthBench,
   client: async () => (await import('./client.js')).runClientBench,
   smallfiles: async () => (await import('./smallfiles.js')).runSmallFilesBench,
   checkpoint: async () => (await import('./checkpoint.js')).runCheckpointBench,

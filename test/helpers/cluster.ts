@@ -229,7 +229,7 @@ class RunningCluster implements Cluster {
  * The admin keyring every process of these clusters signs with. Tests have one from
  * test/global-setup.ts; a bench run started outside vitest gets one here, once per process.
  */
-function ensureRunKeyring(): void {
+export function ensureRunKeyring(): void {
   if (process.env.STRIPEFS_KEYRING) return;
   const path = join(mkdtempSync(join(tmpdir(), 'stripefs-keyring-')), 'admin.keyring');
   ensureKeyring(path, 'admin');
