@@ -117,7 +117,7 @@ export function mdsHandlers(
         logger.warn({ ostId: r.ostId, objectId: r.objectId, reason: r.reason }, 'bad chunk reported');
         return { repairScheduled: false };
       }
-      return { repairScheduled: recovery.reportBadChunk(r) };
+      return { repairScheduled: await recovery.reportBadChunk(r) };
     }),
     GetPgHolders: coded(metrics, gate, 'GetPgHolders', async (r) =>
       pgHolders(cluster.state, recovery?.holders, r),

@@ -17,6 +17,7 @@
 //   M/e/<epoch>          one kept map epoch
 //   R/h/<pool>/<pg>      recovery: the holders of a PG whose holders differ from its placement
 //   R/s/<ost>/<pool>/<pg> recovery: an OST keeps a stale copy of a PG (purge it, or re-copy all)
+//   R/r/<ost>/<objectId> recovery: a queued repair of one copy (kept until it is done or dropped)
 //   R/cfg                recovery settings changed at run time (PUT /api/recovery)
 //   R/w/<ost>            a phased weight change of an OST in progress (target, step)
 //   K/<name>             an identity: its stored key (never the secret), caps, admin flag, allow-list
@@ -57,6 +58,8 @@ export const KEYS = {
   staleCopy: (ostId: number, poolId: number, pg: number): string =>
     `R/s/${hex16(ostId)}/${hex16(poolId)}/${hex16(pg)}`,
   staleCopyRange: { gt: 'R/s/', lt: 'R/s0' },
+  repair: (ostId: number, objectId: string): string => `R/r/${hex16(ostId)}/${objectId}`,
+  repairRange: { gt: 'R/r/', lt: 'R/r0' },
   recoverySettings: 'R/cfg',
   weightPhase: (ostId: number): string => `R/w/${hex16(ostId)}`,
   weightPhaseRange: { gt: 'R/w/', lt: 'R/w0' },
@@ -73,6 +76,12 @@ export function numbersOfRecoveryKey(key: string): number[] {
 }
 
 /** The inode of a destroy-queue (Q/) or dom (B/) key. */
+/** (ost, object id) of a repair key. */
+export function ofRepairKey(key: string): { ostId: number; objectId: string } {
+  // 'R/r/' + 16 hex + '/' = 21 characters of prefix.
+  return { ostId: Number.parseInt(key.slice(4, 20), 16), objectId: key.slice(21) };
+}
+
 export function inodeOfDestroyKey(key: string): number {
   return Number.parseInt(key.slice(2), 16);
 }

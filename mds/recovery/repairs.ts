@@ -9,10 +9,15 @@
 // writes it missed. A waiting repair is dropped once recovery has marked that
 // OST's copy of the PG stale (a full re-copy replaces it when it is placed
 // again) or the OST neither is placed nor holds the PG. A repair that fails
-// waits and is tried again, up to REPAIR_ATTEMPTS_MAX times.
+// waits and is tried again, up to REPAIR_ATTEMPTS_MAX times. The queue is
+// durable: a report is answered once its record is written (R/r/...), and the
+// record goes only when the repair is done, dropped or given up, so an MDS
+// restart finds every copy still waiting (and tells its OST again).
 import { objectToPg, placePg } from '../../placement/index.js';
 import type { ClusterService } from '../cluster/service.js';
 import type { ClusterState, PoolRecord } from '../cluster/state.js';
+import type { BatchOp } from '../db.js';
+import { KEYS } from '../keys.js';
 import { pgKey, upHolders } from './holders.js';
 import type { RecoveryTask } from './planner.js';
 
@@ -42,6 +47,15 @@ function placementKeyOf(pool: PoolRecord, objectId: string): { key: string; posi
   if (pool.rule.kind !== 'erasure') return { key: objectId, position: undefined };
   const match = CHUNK.exec(objectId);
   return match ? { key: match[1]!, position: Number(match[2]) } : { key: objectId, position: undefined };
+}
+
+/** What the database keeps of a queued repair (its key names the OST and the object). */
+export interface RepairRecord {
+  poolId: number;
+  pg: number;
+  position: number | null;
+  mode: RecoveryTask['mode'];
+  announce: boolean;
 }
 
 /** A reported copy to rewrite: where it lives and what to do once its OST is placed and up. */
@@ -97,7 +111,30 @@ export class Repairs {
     private readonly nowMs: () => number,
     /** Tells an OST's OSS which of its copies await repair (MarkStale), at most MARK_STALE_IDS ids a call. */
     private readonly markStale: (grpcAddress: string, ostId: number, objectIds: string[]) => Promise<void>,
+    /** Writes queue records durably (the MDS's group commit). */
+    private readonly persist: (ops: BatchOp[]) => Promise<void>,
   ) {}
+
+  /** Puts back the repairs the database kept (MDS start): each waits and runs as if just reported. */
+  restore(records: { ostId: number; objectId: string; record: RepairRecord }[]): void {
+    for (const { ostId, objectId, record } of records) {
+      if (this.queue.size >= REPAIRS_QUEUED_MAX) break;
+      this.queue.set(`${ostId}/${objectId}`, {
+        ...record,
+        position: record.position ?? undefined,
+        ostId,
+        objectId,
+        notBeforeMs: 0,
+        attempts: 0,
+      });
+    }
+  }
+
+  /** Removes a repair's record (done, dropped or given up); a record left by a failed write only repeats the repair. */
+  private forget(pending: PendingRepair): void {
+    // A record a failed write leaves behind repeats the repair after a restart: a versioned copy never goes back.
+    this.persist([{ type: 'del', key: KEYS.repair(pending.ostId, pending.objectId) }]).catch(() => undefined);
+  }
 
   /**
    * Tells every up OST which of its copies missed writes and await their repair, so its reads refuse them
@@ -195,8 +232,30 @@ export class Repairs {
     };
   }
 
-  /** Queues the repair of a reported object; false when no pool holds it or the queue is full. */
-  report(bad: BadChunkReport): boolean {
+  /**
+   * Queues the repair of a reported object, durably: resolves once its record is written; false
+   * when no pool holds it or the queue is full.
+   */
+  async report(bad: BadChunkReport): Promise<boolean> {
+    const pending = this.pendingOf(bad);
+    if (!pending) {
+      this.reportsIgnored++;
+      return false;
+    }
+    const key = `${bad.ostId}/${bad.objectId}`;
+    const record: RepairRecord = {
+      poolId: pending.poolId,
+      pg: pending.pg,
+      position: pending.position ?? null,
+      mode: pending.mode,
+      announce: pending.announce,
+    };
+    await this.persist([{ type: 'put', key: KEYS.repair(bad.ostId, bad.objectId), value: record }]);
+    this.queue.set(key, pending);
+    return true;
+  }
+
+  private pendingOf(bad: BadChunkReport): PendingRepair | undefined {
     const state = this.cluster.state;
     const pools = bad.poolId > 0 ? state.pools.filter((p) => p.id === bad.poolId) : state.pools;
     for (const pool of pools) {
@@ -204,8 +263,8 @@ export class Repairs {
       const pg = bad.poolId > 0 && bad.pg < pool.pgCount ? bad.pg : objectToPg(pool, key);
       if (objectToPg(pool, key) !== pg) continue;
       if (!this.mayHold(pool, pg, placePg(state.map, pool, pg).osts, bad.ostId, position)) continue;
-      if (this.queue.size >= REPAIRS_QUEUED_MAX) break;
-      this.queue.set(`${bad.ostId}/${bad.objectId}`, {
+      if (this.queue.size >= REPAIRS_QUEUED_MAX) return undefined;
+      return {
         poolId: pool.id,
         pg,
         ostId: bad.ostId,
@@ -215,11 +274,9 @@ export class Repairs {
         announce: bad.reason === 'WRITE_SKIPPED',
         notBeforeMs: 0,
         attempts: 0,
-      });
-      return true;
+      };
     }
-    this.reportsIgnored++;
-    return false;
+    return undefined;
   }
 
   startDue(active: ReadonlyMap<string, { task: RecoveryTask }>): void {
@@ -236,6 +293,7 @@ export class Repairs {
         !this.mayHold(pool, pending.pg, placement, pending.ostId, pending.position)
       ) {
         this.queue.delete(key);
+        this.forget(pending);
         continue;
       }
       if (pending.notBeforeMs > now || (pending.announce && !this.announced.has(key))) continue;
@@ -255,7 +313,10 @@ export class Repairs {
       const sources = [...members, ...old];
       if (sources.length < (pool.rule.kind === 'erasure' ? pool.rule.k : 1)) {
         // A single-copy object (raid0) of a settled PG has nothing to be rebuilt from.
-        if (!record && pool.rule.kind === 'replicated' && placement.length <= 1) this.queue.delete(key);
+        if (!record && pool.rule.kind === 'replicated' && placement.length <= 1) {
+          this.queue.delete(key);
+          this.forget(pending);
+        }
         continue;
       }
       this.queue.delete(key);
@@ -271,9 +332,15 @@ export class Repairs {
       };
       void this.start(task).then((done) => {
         const attempts = pending.attempts + 1;
-        if (done || this.queue.has(key) || this.queue.size >= REPAIRS_QUEUED_MAX) return;
+        // Reported again while it ran: the new report's record stays.
+        if (this.queue.has(key)) return;
+        if (done || this.queue.size >= REPAIRS_QUEUED_MAX) {
+          this.forget(pending);
+          return;
+        }
         if (attempts >= REPAIR_ATTEMPTS_MAX) {
           this.repairsAbandoned++;
+          this.forget(pending);
           return;
         }
         const waitMs = Math.min(REPAIR_RETRY_MS_MAX, REPAIR_RETRY_MS_BASE * 2 ** Math.min(attempts - 1, 16));

@@ -20,12 +20,12 @@ import type { ClusterService } from '../cluster/service.js';
 import type { ClusterState, PoolRecord } from '../cluster/state.js';
 import type { GroupCommitter } from '../commit.js';
 import type { BatchOp, MdsDb } from '../db.js';
-import { KEYS, numbersOfRecoveryKey } from '../keys.js';
+import { KEYS, numbersOfRecoveryKey, ofRepairKey } from '../keys.js';
 import { applyDone, holderChanges, parsePgKey, pgKey, targetsOf } from './holders.js';
 import { RecoveryPacer } from './pacer.js';
 import { planRecovery, type RecoveryTask, staleKey, taskKey } from './planner.js';
 import { RateWindow, type RecoveryProgress } from './progress.js';
-import { type BadChunkReport, type RecoverySettings, Repairs } from './repairs.js';
+import { type BadChunkReport, type RecoverySettings, type RepairRecord, Repairs } from './repairs.js';
 
 export const RECOVERY_TICK_MS = 200;
 export const RECOVERY_CALL_TIMEOUT_MS = 3_600_000;
@@ -109,6 +109,7 @@ export class RecoveryService {
           deadlineIn(SHORT_CALL_MS),
         );
       },
+      (ops) => this.committer.submit(ops),
     );
   }
 
@@ -121,6 +122,10 @@ export class RecoveryService {
       const [ostId, poolId, pg] = numbersOfRecoveryKey(key);
       this.staleCopies.add(staleKey(ostId!, poolId!, pg!));
     }
+    const repairs = await this.db.iterator(KEYS.repairRange).all();
+    this.repairs.restore(
+      repairs.map(([key, value]) => ({ ...ofRepairKey(key), record: value as RepairRecord })),
+    );
     const stored = (await this.db.get(KEYS.recoverySettings)) as Partial<RecoverySettings> | undefined;
     if (stored) this.settings = { ...this.settings, ...stored };
     this.cluster.beforeCommit = (prev, next) => this.onMapChange(prev, next);
@@ -468,9 +473,9 @@ export class RecoveryService {
     }
   }
 
-  /** ReportBadChunk: queues a one-object repair, run once the OST is up and placed to hold the object. */
-  reportBadChunk(bad: BadChunkReport): boolean {
-    const scheduled = this.repairs.report(bad);
+  /** ReportBadChunk: queues a one-object repair (durably), run once the OST is up and placed to hold the object. */
+  async reportBadChunk(bad: BadChunkReport): Promise<boolean> {
+    const scheduled = await this.repairs.report(bad);
     this.logger.warn({ ...bad, scheduled }, 'bad chunk reported');
     if (scheduled) this.tick();
     return scheduled;
