@@ -18,8 +18,10 @@ import { getObject } from './ops/get-object.js';
 import { listObjects } from './ops/list-objects.js';
 import { abortUpload, completeUpload, createUpload } from './ops/multipart.js';
 import { listParts, listUploads } from './ops/multipart-lists.js';
+import { getObjectTagging, refuseTags } from './ops/object-tagging.js';
 import { putObject } from './ops/put-object.js';
 import { uploadPart } from './ops/upload-part.js';
+import { uploadPartCopy } from './ops/upload-part-copy.js';
 import type { S3Reply } from './reply.js';
 import type { S3Request } from './request.js';
 
@@ -88,23 +90,26 @@ function objectOperation(request: S3Request): [Operation, Access] {
   switch (request.method) {
     case 'GET':
       if (q.has('uploadId')) return [listParts, 'read'];
-      if (q.has('tagging')) break;
+      if (q.has('tagging')) return [getObjectTagging, 'read'];
       return [getObject, 'read'];
     case 'HEAD':
       return [getObject, 'read'];
     case 'PUT':
       if (q.has('tagging')) break;
       if (q.has('partNumber') && q.has('uploadId')) {
-        if (copySource !== undefined) break; // UploadPartCopy
-        return [uploadPart, 'write'];
+        return [copySource === undefined ? uploadPart : uploadPartCopy, 'write'];
       }
+      refuseTags(request);
       return [copySource === undefined ? putObject : copyObject, 'write'];
     case 'DELETE':
       if (q.has('uploadId')) return [abortUpload, 'write'];
       if (q.has('tagging')) break;
       return [deleteObject, 'write'];
     case 'POST':
-      if (q.has('uploads')) return [createUpload, 'write'];
+      if (q.has('uploads')) {
+        refuseTags(request);
+        return [createUpload, 'write'];
+      }
       if (q.has('uploadId')) return [completeUpload, 'write'];
       break;
   }

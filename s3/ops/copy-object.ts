@@ -32,7 +32,7 @@ export function parseCopySource(header: string): { bucket: string; key: string }
   return { bucket, key: trimmed.slice(slash + 1) };
 }
 
-function sourceConditions(request: S3Request) {
+export function sourceConditions(request: S3Request) {
   const h = request.headers;
   const one = (name: string) => (h[name] === undefined ? undefined : String(h[name]));
   return {

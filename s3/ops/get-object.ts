@@ -54,7 +54,7 @@ export function rangeStream(handle: StripeFileHandle, start: number, endInclusiv
   return stream;
 }
 
-async function notFound(gateway: Gateway, request: S3Request, err: unknown): Promise<never> {
+export async function notFound(gateway: Gateway, request: S3Request, err: unknown): Promise<never> {
   await requireBucket(gateway, request.bucket as string);
   if (
     err instanceof StripeError &&

@@ -4,7 +4,7 @@
 // part's record appears only once its bytes are stored and checked.
 
 import { randomBytes } from 'node:crypto';
-import type { Layout, StripeClient } from '../../client/index.js';
+import type { Layout, StripeClient, StripeFileHandle } from '../../client/index.js';
 import { RequestBody } from '../body.js';
 import { s3Error } from '../errors.js';
 import type { Gateway } from '../gateway.js';
@@ -63,54 +63,74 @@ async function dropOlder(client: StripeClient, dir: string, keep: string, partNu
   }
 }
 
-export async function uploadPart(gateway: Gateway, request: S3Request): Promise<S3Reply> {
+/** Writes a part's bytes into an open handle from `position`; answers the bytes written and their MD5. */
+export type PartFill = (
+  handle: StripeFileHandle,
+  position: number,
+) => Promise<{ written: number; md5: string }>;
+
+/** The upload's directory, once the upload is known to exist and to be for the request's key. */
+export async function partTarget(
+  gateway: Gateway,
+  request: S3Request,
+): Promise<{ dir: string; uploadId: string; partNumber: number }> {
   const bucket = request.bucket as string;
   const uploadId = request.query.get('uploadId') as string;
   const partNumber = checkPartNumber(request.query.get('partNumber'));
   const upload = await readUpload(gateway.client, bucket, uploadId);
   if (upload.key !== request.key)
     throw s3Error('NoSuchUpload', 'the upload is for another key', { uploadId });
-  const dir = uploadDir(bucket, uploadId);
-  const body = new RequestBody(request.raw, { payload: request.auth.payload, headers: request.headers });
-  const declared = body.declaredBytes;
-  if (declared !== undefined && declared > S3_LIMITS.partBytesMax)
-    throw s3Error('EntityTooLarge', `a part is at most ${S3_LIMITS.partBytesMax} bytes`);
-  const slot = await slotFor(gateway, dir, declared);
-  const inSlot = slot !== undefined && slot > 0 && declared === slot;
-  const stored = await gateway.uploads.run(budgetBytesOf(declared), async () => {
+  return { dir: uploadDir(bucket, uploadId), uploadId, partNumber };
+}
+
+/**
+ * Stores part `partNumber` of `sizeBytes` (undefined: not known before the bytes arrive): into its
+ * slot of the data file when it has the slot size, else into a file of its own; its record appears
+ * only once `fill` wrote and checked every byte. Answers the part's MD5.
+ */
+export async function storePart(
+  gateway: Gateway,
+  dir: string,
+  partNumber: number,
+  sizeBytes: number | undefined,
+  fill: PartFill,
+): Promise<string> {
+  const slot = await slotFor(gateway, dir, sizeBytes);
+  const inSlot = slot !== undefined && slot > 0 && sizeBytes === slot;
+  const stored = await gateway.uploads.run(budgetBytesOf(sizeBytes), async () => {
     if (inSlot) {
       const handle = await gateway.client.open(`${dir}/${DATA_NAME}`, 'r+', { growOnly: true });
-      let written: number;
+      let filled: { written: number; md5: string };
       try {
-        written = await writeBody(body, handle, (partNumber - 1) * slot);
+        filled = await fill(handle, (partNumber - 1) * slot);
       } finally {
         await handle.close();
       }
       const record = recordName({
         partNumber,
         seq: nextSeq(),
-        md5: body.md5Hex(),
-        sizeBytes: written,
+        md5: filled.md5,
+        sizeBytes: filled.written,
         inSlot: true,
       });
       await (await gateway.client.open(`${dir}/${record}`, 'wx')).close();
-      return { record, md5: body.md5Hex() };
+      return { record, md5: filled.md5 };
     }
     const temporary = `${dir}/t.${randomBytes(8).toString('hex')}`;
     const layout = await dataLayout(gateway.client, dir);
     const handle = await gateway.client.open(temporary, 'wx', layout ? { layout } : {});
     try {
-      const written = await writeBody(body, handle, 0);
+      const filled = await fill(handle, 0);
       await handle.close();
       const record = recordName({
         partNumber,
         seq: nextSeq(),
-        md5: body.md5Hex(),
-        sizeBytes: written,
+        md5: filled.md5,
+        sizeBytes: filled.written,
         inSlot: false,
       });
       await gateway.client.rename(temporary, `${dir}/${record}`);
-      return { record, md5: body.md5Hex() };
+      return { record, md5: filled.md5 };
     } catch (err) {
       // The part's own failure is answered; a write handle that failed has nothing more to flush.
       await handle.close().catch(() => undefined);
@@ -120,5 +140,18 @@ export async function uploadPart(gateway: Gateway, request: S3Request): Promise<
     }
   });
   await dropOlder(gateway.client, dir, stored.record, partNumber);
-  return emptyReply(200, { etag: `"${stored.md5}"` });
+  return stored.md5;
+}
+
+export async function uploadPart(gateway: Gateway, request: S3Request): Promise<S3Reply> {
+  const { dir, partNumber } = await partTarget(gateway, request);
+  const body = new RequestBody(request.raw, { payload: request.auth.payload, headers: request.headers });
+  const declared = body.declaredBytes;
+  if (declared !== undefined && declared > S3_LIMITS.partBytesMax)
+    throw s3Error('EntityTooLarge', `a part is at most ${S3_LIMITS.partBytesMax} bytes`);
+  const md5 = await storePart(gateway, dir, partNumber, declared, async (handle, position) => {
+    const written = await writeBody(body, handle, position);
+    return { written, md5: body.md5Hex() };
+  });
+  return emptyReply(200, { etag: `"${md5}"` });
 }

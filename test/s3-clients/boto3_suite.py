@@ -140,6 +140,15 @@ phase_done("deleteKeys")
 # Copy.
 s3.copy_object(Bucket=bucket, Key="copies/big.bin", CopySource={"Bucket": bucket, "Key": "models/big.bin"})
 assert s3.head_object(Bucket=bucket, Key="copies/big.bin")["ContentLength"] == os.path.getsize(big)
+# The transfer manager's copy: above the threshold, parts copied with UploadPartCopy.
+s3.copy({"Bucket": bucket, "Key": "models/big.bin"}, bucket, "copies/managed.bin", Config=config)
+managed = s3.head_object(Bucket=bucket, Key="copies/managed.bin")
+assert managed["ETag"].endswith('-6"'), managed["ETag"]
+copied_back = os.path.join(workdir, "boto3-managed.back")
+s3.download_file(bucket, "copies/managed.bin", copied_back, Config=config)
+with open(big, "rb") as a, open(copied_back, "rb") as b:
+    assert sha256(a.read()) == sha256(b.read()), "managed copy"
+seen["managedCopyEtag"] = managed["ETag"]
 
 # Conditional create (If-None-Match: *) where this boto3 has it.
 try:

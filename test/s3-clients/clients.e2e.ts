@@ -202,6 +202,15 @@ for (const [name, aws, tls] of awsBinaries()) {
         (await s3('s3api', 'head-object', '--bucket', bucket, '--key', 'single/shard-001.bin')).stdout,
       ) as { ETag: string; ContentLength: number };
       expect(head.ETag).toMatch(/-4"$/); // 24 MiB in 8 MiB parts: multipart, md5-of-md5s-4
+      // A copy inside the cluster above the multipart threshold: awscli sends UploadPartCopy.
+      await s3('s3', 'cp', `s3://${bucket}/single/shard-001.bin`, `s3://${bucket}/copied/shard-001.bin`);
+      await s3('s3', 'cp', `s3://${bucket}/copied/shard-001.bin`, join(work, `${bucket}-copied.bin`));
+      expect(sha256(join(work, `${bucket}-copied.bin`))).toBe(sha256(join(local, 'train/shard-001.bin')));
+      const copiedHead = JSON.parse(
+        (await s3('s3api', 'head-object', '--bucket', bucket, '--key', 'copied/shard-001.bin')).stdout,
+      ) as { ETag: string };
+      expect(copiedHead.ETag).toMatch(/-\d+"$/);
+      await s3('s3', 'rm', `s3://${bucket}/copied/shard-001.bin`);
       await s3('s3', 'sync', local, `s3://${bucket}/dataset`);
       const again = await s3('s3', 'sync', local, `s3://${bucket}/dataset`);
       expect(again.stdout.trim(), 'a second sync uploads nothing').toBe('');
@@ -466,6 +475,7 @@ for (const [name, python, tls] of pythons()) {
         deleted: keyCount,
         missingKeyCode: 'NoSuchKey',
       });
+      expect(seen.managedCopyEtag, 'the transfer manager copied in parts').toMatch(/-6"$/);
       // Listed before the copy (copies/big.bin) is made.
       expect(seen.topPrefixes).toEqual(['many/', 'models/', 'presigned/', 'rt/']);
     });

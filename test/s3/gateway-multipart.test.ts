@@ -139,6 +139,54 @@ describe('S3 gateway: multipart uploads and streaming', () => {
     expect(got.headers.etag).toBe(multipartEtag(parts));
   });
 
+  it('UploadPartCopy: parts copied from ranges of objects (into their slots when of the slot size), with source conditions and refusals', async () => {
+    const source = seededBytes(2 * MiB + 333, SEED + 20);
+    const other = seededBytes(70_001, SEED + 21);
+    await gw.send('PUT', '/mpu/copy-src/a', { body: source });
+    await gw.send('PUT', '/ecb/copy-src/b', { body: other });
+    const uploadId = await create('ecb', 'copied/model.bin');
+    const dataInode = (await gw.client.stat(`/.stripefs-s3/uploads/ecb/${uploadId}/data`)).inode;
+    const copyPart = (n: number, from: string, range?: string, headers: Record<string, string> = {}) =>
+      gw.send('PUT', `/ecb/copied/model.bin?partNumber=${n}&uploadId=${uploadId}`, {
+        headers: {
+          'x-amz-copy-source': from,
+          ...(range ? { 'x-amz-copy-source-range': range } : {}),
+          ...headers,
+        },
+      });
+    // Last part first, as a parallel copy may finish: the MiB parts still go into their slots.
+    const answers = [
+      await copyPart(3, '/ecb/copy-src/b'),
+      await copyPart(2, 'mpu/copy-src/a', `bytes=${MiB}-${2 * MiB - 1}`),
+      await copyPart(1, '/mpu/copy-src/a', `bytes=0-${MiB - 1}`),
+    ].reverse();
+    const parts = [source.subarray(0, MiB), source.subarray(MiB, 2 * MiB), other];
+    for (const [i, a] of answers.entries()) {
+      expect(a.status).toBe(200);
+      expect(all(a.text, 'ETag')).toEqual([`&quot;${md5(parts[i] as Buffer)}&quot;`]);
+    }
+    const etags = parts.map((p) => `"${md5(p)}"`);
+    // Refusals store nothing: a range outside the source, a missing source, a source condition.
+    const outside = await copyPart(4, '/mpu/copy-src/a', `bytes=0-${source.length}`);
+    expect([outside.status, outside.code]).toEqual([400, 'InvalidArgument']);
+    const missing = await copyPart(4, '/mpu/copy-src/none');
+    expect([missing.status, missing.code]).toEqual([404, 'NoSuchKey']);
+    const stale = await copyPart(4, '/mpu/copy-src/a', undefined, { 'x-amz-copy-source-if-match': '"0"' });
+    expect([stale.status, stale.code]).toEqual([412, 'PreconditionFailed']);
+    const listed = await gw.send('GET', `/ecb/copied/model.bin?uploadId=${uploadId}`);
+    expect(all(listed.text, 'PartNumber')).toEqual(['1', '2', '3']);
+    const done = await gw.send('POST', `/ecb/copied/model.bin?uploadId=${uploadId}`, {
+      body: completion(etags),
+    });
+    expect(done.status).toBe(200);
+    expect((await gw.client.stat('/ecb/copied/model.bin')).inode, 'parts copied into their slots').toBe(
+      dataInode,
+    );
+    const got = await gw.send('GET', '/ecb/copied/model.bin');
+    expect(got.body.equals(Buffer.concat(parts))).toBe(true);
+    expect(got.headers.etag).toBe(multipartEtag(parts));
+  });
+
   it('completion refusals: a small part, a wrong ETag, parts out of order; abort forgets the upload', async () => {
     const small = [seededBytes(1000, SEED + 8), seededBytes(1000, SEED + 9)];
     const uploadId = await create('mpu', 'refused');

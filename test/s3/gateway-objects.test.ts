@@ -343,6 +343,21 @@ describe('S3 gateway: objects over a real cluster', () => {
     expect((await gw.client.listPage('/.stripefs-s3/tmp')).entries).toEqual([]);
     const unsupported = await gw.send('GET', '/data?acl');
     expect([unsupported.status, unsupported.code]).toEqual([501, 'NotImplemented']);
+    // Object tags: none are stored, so an object's tag set is empty and a write naming tags is refused.
+    const tags = await gw.send('GET', '/data/safe?tagging');
+    expect([tags.status, all(tags.text, 'TagSet'), all(tags.text, 'Tag')]).toEqual([200, [''], []]);
+    const noKey = await gw.send('GET', '/data/no-such-key?tagging');
+    expect([noKey.status, noKey.code]).toEqual([404, 'NoSuchKey']);
+    const tagged = await gw.send('PUT', '/data/tagged', {
+      body: 'x',
+      headers: { 'x-amz-tagging': 'team=ml' },
+    });
+    expect([tagged.status, tagged.code]).toEqual([501, 'NotImplemented']);
+    expect((await gw.send('GET', '/data/tagged')).status).toBe(404);
+    const putTags = await gw.send('PUT', '/data/safe?tagging', {
+      body: '<Tagging><TagSet><Tag><Key>a</Key><Value>b</Value></Tag></TagSet></Tagging>',
+    });
+    expect([putTags.status, putTags.code]).toEqual([501, 'NotImplemented']);
   });
 });
 
