@@ -152,6 +152,34 @@ async function localSide(dir: string, files: number, body: Buffer) {
   }
 }
 
+/**
+ * A directory scan as `ls -l` or a loader's index pass makes it: readdir, then a stat of every
+ * entry in listing order (16 in flight), by a fresh client with statahead (open cache on) and by
+ * one without (close-to-open, the default). Entries per second of each.
+ */
+async function scanRates(mds: string, root: string, files: number) {
+  const rate = async (limits: { openCacheTtlMs: number }) => {
+    const client = await StripeClient.connect({ mds, seed: 3, limits });
+    try {
+      const started = performance.now();
+      const names = await client.readdir(root);
+      const gate = new Semaphore(CONCURRENCY);
+      await Promise.all(names.map((name) => gate.run(() => client.stat(`${root}/${name}`))));
+      const perSec = names.length / ((performance.now() - started) / 1000);
+      if (names.length !== files) throw new Error(`scan of ${root}: ${names.length} of ${files} entries`);
+      return { perSec, statahead: client.stats().statahead };
+    } finally {
+      await client.close();
+    }
+  };
+  const withStatahead = await rate({ openCacheTtlMs: 60_000 });
+  const plain = await rate({ openCacheTtlMs: 0 });
+  progress(
+    `smallfiles: scan ${withStatahead.perSec.toFixed(0)} entries/s with statahead (${JSON.stringify(withStatahead.statahead)}), ${plain.perSec.toFixed(0)} without`,
+  );
+  return { statahead: withStatahead.perSec, plain: plain.perSec };
+}
+
 /** The stripefs side: writes the files into a directory of `layout`, reads them with a fresh client, lists them. */
 async function stripefsSide(mds: string, files: number, body: Buffer, cleanUp: boolean, layout = LAYOUT) {
   const root = `/bench-smallfiles-${layout.pattern}-${process.pid}`;
@@ -186,7 +214,8 @@ async function stripefsSide(mds: string, files: number, body: Buffer, cleanUp: b
           );
         return listed.length;
       });
-      return { writes, reads, opens, list, stats: reader.stats() };
+      const scan = layout.pattern === 'dom' ? await scanRates(mds, root, files) : undefined;
+      return { writes, reads, opens, list, stats: reader.stats(), scan };
     } finally {
       await reader.close();
     }
@@ -269,11 +298,24 @@ type Baseline = (value: number, what: string, inFlight?: number) => { value: num
 function domResults(
   command: string,
   size: string,
-  local: { randomReads: number; writes: number },
-  dom: { reads: number; writes: number; opens: number },
+  local: { randomReads: number; writes: number; list: number },
+  dom: { reads: number; writes: number; opens: number; scan?: { statahead: number; plain: number } },
   fs: Baseline,
 ): BenchResult[] {
+  const scan = dom.scan as { statahead: number; plain: number };
   return [
+    result(
+      'smallfiles.scan-statahead',
+      scan.statahead,
+      'entries/s',
+      command,
+      fs(local.list, 'readdir + stat'),
+      `${size}: readdir, then stat of every entry in listing order, statahead on (open cache TTL 60 s)`,
+    ),
+    result('smallfiles.scan-statahead-vs-plain', scan.statahead, 'entries/s', command, {
+      value: scan.plain,
+      name: 'the same scan without statahead (close-to-open, the default), same run',
+    }),
     result(
       'smallfiles.dom.read',
       dom.reads,

@@ -9,6 +9,7 @@ import type { MdsClient } from './mds-client.js';
 import type { ObjectIo } from './object-io.js';
 import type { OpenCache } from './open-cache.js';
 import type { OstHealth } from './ost-health.js';
+import type { Statahead } from './statahead.js';
 
 export interface ClientContext {
   mds: MdsClient;
@@ -27,4 +28,6 @@ export interface ClientContext {
   prefetchInFlight: { bytes: number };
   /** Opt-in open and attribute answers reused within a TTL (off by default: close-to-open). */
   openCache: OpenCache;
+  /** Fetches ahead the entries a directory scan will stat or open next (with the open cache on). */
+  statahead: Statahead;
 }

@@ -31,6 +31,7 @@ import { OpenCache } from './open-cache.js';
 import { OssPool } from './oss-pool.js';
 import { OstHealth } from './ost-health.js';
 import { describeLayout, type LayoutReport } from './report.js';
+import { Statahead } from './statahead.js';
 import { type ClientStats, statsOf } from './stats-report.js';
 import { readStreamOf, writeStreamOf } from './streams.js';
 import { checkTruncateSize, truncateObjects } from './truncate.js';
@@ -221,6 +222,11 @@ export class StripeClient {
     abortWhenDown(mds, pool, counters);
     const random = seededRandom(options.seed ?? seedFromEnv());
     const io = new ObjectIo({ mds, limits, random, counters, pool, health, blocks });
+    const openCache = new OpenCache(
+      limits.openCacheTtlMs,
+      limits.openCacheEntriesMax,
+      limits.openCacheBytesMax,
+    );
     const ctx: ClientContext = {
       mds,
       io,
@@ -232,7 +238,8 @@ export class StripeClient {
       blocksInFlight: new Map(),
       blocksRebuilding: new Set(),
       prefetchInFlight: { bytes: 0 },
-      openCache: new OpenCache(limits.openCacheTtlMs, limits.openCacheEntriesMax, limits.openCacheBytesMax),
+      openCache,
+      statahead: new Statahead(mds, openCache, limits.stataheadBatchEntries),
     };
     return new StripeClient(ctx, pool, tag);
   }
@@ -253,14 +260,23 @@ export class StripeClient {
 
   async readdir(path: string): Promise<string[]> {
     const entries = await this.timed(this.ctx.mds.readdir(path, false, this.ctx.limits.readdirPageEntries));
-    return entries.map((e) => e.name);
+    const names = entries.map((e) => e.name);
+    this.ctx.statahead.listed(path, names);
+    return names;
   }
 
   /** A directory listing with every entry's attributes, fetched with the listing (no stat per entry). */
   async list(path: string): Promise<{ name: string; stat: Stat }[]> {
     const entries = await this.timed(this.ctx.mds.readdir(path, true, this.ctx.limits.readdirPageEntries));
+    const { openCache, statahead } = this.ctx;
+    statahead.listed(
+      path,
+      entries.map((e) => e.name),
+    );
     return entries.map((e) => {
       if (!e.attr) throw new Error(`MDS listed ${path}/${e.name} without attributes`);
+      // With the open cache on, a listing's attributes answer the stats that follow it.
+      openCache.put(path === '/' ? `/${e.name}` : `${path}/${e.name}`, { attr: e.attr, domData: undefined });
       return { name: e.name, stat: statOf(e.attr) };
     });
   }
@@ -285,8 +301,10 @@ export class StripeClient {
 
   /** The entry itself: a symlink is not followed (stat and lstat are the same call). */
   async stat(path: string): Promise<Stat> {
-    const { openCache } = this.ctx;
+    const { openCache, statahead } = this.ctx;
+    await statahead.before(path, false);
     const cached = openCache.get(path, false);
+    statahead.after(path, cached !== undefined);
     if (cached) return statOf(cached.attr);
     const attr = await this.timed(this.ctx.mds.stat(path));
     openCache.put(path, { attr, domData: undefined });
@@ -295,8 +313,10 @@ export class StripeClient {
 
   /** An open for reading: from the open cache within its TTL (opt-in), else the MDS (read-on-open). */
   private async openForRead(path: string): Promise<Opened> {
-    const { openCache } = this.ctx;
+    const { openCache, statahead } = this.ctx;
+    await statahead.before(path, true);
     const cached = openCache.get(path, true);
+    statahead.after(path, cached !== undefined);
     if (cached) return cached;
     const opened = await this.timed(this.ctx.mds.open(path));
     openCache.put(path, opened);

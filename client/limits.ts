@@ -58,6 +58,11 @@ export const CLIENT_LIMITS = {
   /** Paths the open cache keeps, and the bytes on the MDS (dom) its answers may hold together. */
   openCacheEntriesMax: 100_000,
   openCacheBytesMax: 64 * MiB,
+  /**
+   * Statahead (client/statahead.ts; with the open cache on): entries fetched ahead in one OpenMany
+   * once a scan follows its directory's listing or counting names. 0: off.
+   */
+  stataheadBatchEntries: 256,
   /** Ignored reads between readahead decisions: none. Smallest window a sequential read starts with. */
   readaheadMinBytes: 64 * KiB,
 } as const;
@@ -72,5 +77,7 @@ export function clientLimits(overrides: Partial<ClientLimits> = {}): ClientLimit
   }
   if (limits.inFlightPerOssMax < 1 || limits.inFlightTotalMax < 1)
     throw new Error('in-flight limits must be >= 1');
+  if (limits.stataheadBatchEntries > LIMITS.namespaceBatchItemsMax)
+    throw new Error(`stataheadBatchEntries must be at most ${LIMITS.namespaceBatchItemsMax} (one OpenMany)`);
   return limits;
 }

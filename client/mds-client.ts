@@ -252,6 +252,22 @@ export class MdsClient {
       ? this.openBatcher.submit(path)
       : call(this.channel(), 'Open', { path }).then(openedOf);
   }
+  /** Many stats in one StatMany (statahead): each answer without bytes, or the error its Stat would raise. */
+  async statMany(paths: string[]): Promise<(Opened | StripeError)[]> {
+    const reply = await call(this.channel(), 'StatMany', { paths });
+    return reply.results.map((r) =>
+      r.found && r.attr
+        ? { attr: r.attr, domData: undefined }
+        : errorOfItem(
+            r.error ?? { code: r.errorCode, message: `${r.path}: ${r.errorCode}`, detailsJson: '' },
+          ),
+    );
+  }
+  /** Many opens in one OpenMany (statahead): each answer, or the error its Open would raise. */
+  async openMany(paths: string[]): Promise<(Opened | StripeError)[]> {
+    const reply = await call(this.channel(), 'OpenMany', { items: paths.map((path) => ({ path })) });
+    return reply.results.map((r) => (r.error ? errorOfItem(r.error) : openedOf(r.open)));
+  }
   /** Open by file id (a handle's bytes on the MDS, whatever its name is now); `path` names it in errors. */
   async openByInode(inode: number, path: string): Promise<Opened> {
     return openedOf(await call(this.channel(), 'Open', { inode, path }));

@@ -74,6 +74,13 @@ export class OpenCache {
     this.heldBytes += bytes;
   }
 
+  /** Whether a fresh answer is held (with the bytes on the MDS when `needData`); not counted as a hit or a miss. */
+  holds(path: string, needData: boolean): boolean {
+    const entry = this.entries.get(path);
+    if (!entry || this.nowMs() - entry.atMs >= this.ttlMs) return false;
+    return !needData || entry.opened.domData !== undefined;
+  }
+
   forget(path: string): void {
     const entry = this.entries.get(path);
     if (!entry) return;

@@ -45,6 +45,11 @@ export interface ClientStats {
   /** The opt-in open and attribute cache (limits.openCacheTtlMs): answers reused, asked again, held. */
   openCache: { hits: number; misses: number; expired: number; entries: number; bytes: number };
   /**
+   * Statahead (with the open cache on): OpenMany batches sent ahead of a directory scan, entries
+   * they carried, entries a stat or open then found (hits) and entries never used (waste).
+   */
+  statahead: { batches: number; entries: number; hits: number; waste: number };
+  /**
    * What this client sees of the OSTs it reads from: each one's moving average
    * of the wait for a read's answer to begin (ms); the ones read after the
    * others because they answer over 4x slower than the median OST (`slow`) or
@@ -92,6 +97,12 @@ export function statsOf(ctx: ClientContext): ClientStats {
     ostDownAborts: counters.ostDownAborts,
     exactReads: counters.exactReads,
     requests: { ...counters.requests },
+    statahead: {
+      batches: ctx.statahead.batches,
+      entries: ctx.statahead.entries,
+      hits: ctx.statahead.hits,
+      waste: ctx.statahead.waste,
+    },
     openCache: {
       hits: ctx.openCache.hits,
       misses: ctx.openCache.misses,

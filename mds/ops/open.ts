@@ -18,6 +18,7 @@ import type { Namespace } from '../namespace.js';
 import { parsePath } from '../paths.js';
 import { type BackPointer, type NodeRecord, toAttr } from '../records.js';
 import { itemError } from './item-error.js';
+import { type NodeOrError, nodesOf } from './stat.js';
 
 /** The node an open names: by inode when it carries one, else by path. */
 async function nodeOf(ns: Namespace, request: OpenRequest__Output): Promise<NodeRecord> {
@@ -50,12 +51,25 @@ export async function openMany(
       count: request.items.length,
     });
   }
+  // The caller's caps first: a refused item fails alone.
+  const refused = await Promise.all(
+    request.items.map((item) => (allow ? allow(item).then(() => null, itemError) : null)),
+  );
+  // Items by path share their parents' walks and one getMany (as StatMany); by inode, one lookup each.
+  const byPath = await nodesOf(
+    ns,
+    request.items.map((item, i) => (item.inode || refused[i] ? '/' : item.path)),
+  );
   const nodes = await Promise.all(
-    request.items.map((item) =>
-      (allow ? allow(item).then(() => nodeOf(ns, item)) : nodeOf(ns, item)).then(
-        (node) => ({ node, error: null }),
-        (err: unknown) => ({ node: null, error: itemError(err) }),
-      ),
+    request.items.map((item, i): Promise<NodeOrError> | NodeOrError =>
+      refused[i]
+        ? { node: null, error: refused[i] }
+        : item.inode
+          ? nodeOf(ns, item).then(
+              (node): NodeOrError => ({ node, error: null }),
+              (err: unknown): NodeOrError => ({ node: null, error: itemError(err) }),
+            )
+          : (byPath[i] as NodeOrError),
     ),
   );
   const withData = nodes.flatMap((n) => (n.node?.type === 'file' && n.node.domStored ? [n.node] : []));

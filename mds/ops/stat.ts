@@ -3,6 +3,7 @@
 // acknowledged state. A StatMany item fails with the error Stat would raise.
 import { LIMITS, StripeError } from '../../common/index.js';
 import type {
+  ItemError,
   StatManyRequest__Output,
   StatManyResponse,
   StatManyResult,
@@ -20,7 +21,56 @@ export async function stat(ns: Namespace, request: StatRequest__Output): Promise
   return { attr: toAttr(found.node, ns.rootDefault) };
 }
 
-/** Resolves each distinct parent directory once, then fetches every entry in one getMany. */
+/** Each path's node, or the error Stat of it would raise (parsePath normalises nothing away). */
+export type NodeOrError = { node: NodeRecord; error: null } | { node: null; error: ItemError };
+
+/**
+ * Resolves each distinct parent directory once, then fetches every entry in one getMany. `allow`
+ * refuses a path by throwing (the caller's caps), as a failed item.
+ */
+export async function nodesOf(
+  ns: Namespace,
+  paths: readonly string[],
+  allow?: (path: string) => void,
+): Promise<NodeOrError[]> {
+  const results: NodeOrError[] = new Array(paths.length);
+  const parents = new Map<string, Promise<number>>();
+  const keys: string[] = [];
+  const slots: number[] = [];
+  await Promise.all(
+    paths.map(async (path, i) => {
+      try {
+        allow?.(path);
+        const names = parsePath(path);
+        if (names.length === 0) {
+          results[i] = { node: await ns.root(ns.reader), error: null };
+          return;
+        }
+        const name = names.pop() as string;
+        const parentKey = names.join('/');
+        let parent = parents.get(parentKey);
+        if (!parent) {
+          parent = ns.resolveDir(ns.reader, names).then((r) => r.node.ino);
+          parents.set(parentKey, parent);
+        }
+        keys.push(KEYS.dentry(await parent, name));
+        slots.push(i);
+      } catch (err) {
+        results[i] = { node: null, error: itemError(err) };
+      }
+    }),
+  );
+  const values = (await ns.db.getMany(keys)) as (NodeRecord | undefined)[];
+  values.forEach((node, j) => {
+    const i = slots[j] as number;
+    const path = paths[i] as string;
+    results[i] = node
+      ? { node, error: null }
+      : { node: null, error: itemError(new StripeError('NS_NOT_FOUND', `${path} does not exist`, { path })) };
+  });
+  return results;
+}
+
 export async function statMany(
   ns: Namespace,
   request: StatManyRequest__Output,
@@ -31,57 +81,12 @@ export async function statMany(
       count: request.paths.length,
     });
   }
-  const results: StatManyResult[] = request.paths.map((path) => ({
-    path,
-    found: false,
-    attr: null,
-    errorCode: '',
-    error: null,
-  }));
-  const parents = new Map<string, Promise<number>>();
-  const keys: string[] = [];
-  const slots: number[] = [];
-  await Promise.all(
-    request.paths.map(async (path, i) => {
-      try {
-        allow?.(path);
-        const names = parsePath(path);
-        if (names.length === 0) {
-          results[i] = {
-            path,
-            found: true,
-            attr: toAttr(await ns.root(ns.reader), ns.rootDefault),
-            errorCode: '',
-            error: null,
-          };
-          return;
-        }
-        const name = names.pop()!;
-        const parentKey = names.join('/');
-        let parent = parents.get(parentKey);
-        if (!parent) {
-          parent = ns.resolveDir(ns.reader, names).then((r) => r.node.ino);
-          parents.set(parentKey, parent);
-        }
-        keys.push(KEYS.dentry(await parent, name));
-        slots.push(i);
-      } catch (err) {
-        const error = itemError(err);
-        Object.assign(results[i]!, { errorCode: error.code, error });
-      }
-    }),
-  );
-  const values = (await ns.db.getMany(keys)) as (NodeRecord | undefined)[];
-  values.forEach((node, j) => {
-    const result = results[slots[j]!]!;
-    if (node) Object.assign(result, { found: true, attr: toAttr(node, ns.rootDefault) });
-    else {
-      // What Stat of the same path raises (parsePath has normalised nothing away).
-      const error = itemError(
-        new StripeError('NS_NOT_FOUND', `${result.path} does not exist`, { path: result.path }),
-      );
-      Object.assign(result, { errorCode: error.code, error });
-    }
+  const found = await nodesOf(ns, request.paths, allow);
+  const results: StatManyResult[] = found.map((f, i) => {
+    const path = request.paths[i] as string;
+    return f.node
+      ? { path, found: true, attr: toAttr(f.node, ns.rootDefault), errorCode: '', error: null }
+      : { path, found: false, attr: null, errorCode: f.error.code, error: f.error };
   });
   return { results };
 }

@@ -68,7 +68,7 @@ describe('bench runner', () => {
     ];
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     const results = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchResult[];
-    expect(results.filter((r) => r.id.startsWith('smallfiles.')).length).toBe(9);
+    expect(results.filter((r) => r.id.startsWith('smallfiles.')).length).toBe(11);
   });
 
   it('refuses an unknown suite before running or writing anything', () => {

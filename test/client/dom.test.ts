@@ -24,8 +24,10 @@ const K = 1024;
 /** Calls of one MDS operation so far, from its Prometheus histogram. */
 async function mdsCalls(cluster: Cluster, op: string): Promise<number> {
   const text = await (await fetch(`${cluster.mdsAdminUrl}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`stripefs_mds_request_seconds_count{op="${op}"}`));
-  return line ? Number(line.split(' ').pop()) : 0;
+  if (!text.includes('stripefs_mds_request_seconds_count'))
+    throw new Error('no MDS request counts in /metrics');
+  const pattern = new RegExp(`^stripefs_mds_request_seconds_count\\{[^}]*\\bop="${op}"[^}]*\\} (\\d+)$`, 'm');
+  return Number(pattern.exec(text)?.[1] ?? 0);
 }
 
 function sum(perOst: Record<number, number>): number {
@@ -54,6 +56,14 @@ describe('data on the MDS', () => {
     );
   }
 
+  /** Lookups the MDS answered: opens and stats, single or batched. */
+  async function mdsLookups(): Promise<number> {
+    const counts = await Promise.all(
+      ['open', 'openMany', 'stat', 'statMany'].map((op) => mdsCalls(cluster, op)),
+    );
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
   async function withCold<T>(fn: (cold: StripeClient) => Promise<T>): Promise<T> {
     const cold = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
     try {
@@ -74,6 +84,8 @@ describe('data on the MDS', () => {
     expect(stats.dom.createsWithData).toBe(files.length);
     expect(sum(stats.bytesWrittenPerOst)).toBe(0);
     expect(await mdsCalls(cluster, 'commit')).toBe(commitsBefore);
+    // The creates did reach the MDS (as CreateMany batches or single Creates): the count is read right.
+    expect((await mdsCalls(cluster, 'createMany')) + (await mdsCalls(cluster, 'create'))).toBeGreaterThan(0);
     const fs = await client.statfs();
     expect(fs.domFiles - before.domFiles).toBe(sizes.filter((s) => s > 0).length);
     expect(fs.domBytes - before.domBytes).toBe(sizes.reduce((a, b) => a + b, 0));
@@ -178,11 +190,6 @@ describe('data on the MDS', () => {
     await client.mkdir('/ro', { layout: parseLayout('dom:16K,raid0') });
     const v1 = seededBytes(5000, SEED + 200);
     await client.writeFile('/ro/a', v1);
-    const mdsLookups = async () =>
-      (await Promise.all(['open', 'openMany', 'stat', 'statMany'].map((op) => mdsCalls(cluster, op)))).reduce(
-        (a, b) => a + b,
-        0,
-      );
     const cached = await StripeClient.connect({
       mds: cluster.mdsAddress,
       seed: SEED,
@@ -210,6 +217,47 @@ describe('data on the MDS', () => {
       expect(await codeOf(cached.readFile('/ro/a'))).toBe('NS_NOT_FOUND');
     } finally {
       await cached.close();
+    }
+  });
+
+  it('statahead: a readdir-then-open scan and counting names are fetched ahead in batches; random access is not', async () => {
+    await client.mkdir('/scan', { layout: parseLayout('dom:16K,raid0') });
+    const names = Array.from({ length: 300 }, (_, i) => `img_${String(i).padStart(6, '0')}.jpg`);
+    const data = (i: number) => seededBytes(100 + i, SEED + 300 + i);
+    await Promise.all(names.map((n, i) => client.writeFile(`/scan/${n}`, data(i))));
+    const limits = { openCacheTtlMs: 3_600_000, stataheadBatchEntries: 64 };
+    const connect = () => StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED, limits });
+    const scanner = await connect();
+    try {
+      const before = await mdsLookups();
+      const listed = await scanner.readdir('/scan');
+      expect(listed).toEqual(names);
+      for (const [i, n] of listed.entries())
+        expect((await scanner.readFile(`/scan/${n}`)).equals(data(i)), n).toBe(true);
+      // Three opens in order make the pattern; then a batch of 64 whenever half the last one is used.
+      expect(scanner.stats().statahead).toEqual({ batches: 5, entries: 297, hits: 297, waste: 0 });
+      expect(await mdsLookups()).toBe(before + 3 + 5);
+    } finally {
+      await scanner.close();
+    }
+    const counter = await connect();
+    try {
+      for (let i = 280; i < 300; i++) expect((await counter.stat(`/scan/${names[i]}`)).size).toBe(100 + i);
+      const s = counter.stats().statahead;
+      expect(s.hits).toBe(17);
+      // Names past the last file were fetched and are missing: waste, not errors.
+      expect(s.waste).toBe(s.entries - 17);
+      expect(s.waste).toBeGreaterThan(0);
+    } finally {
+      await counter.close();
+    }
+    const random = await connect();
+    try {
+      const listed = await random.readdir('/scan');
+      for (const i of [17, 201, 5, 144, 60, 299, 0, 88]) await random.stat(`/scan/${listed[i]}`);
+      expect(random.stats().statahead).toEqual({ batches: 0, entries: 0, hits: 0, waste: 0 });
+    } finally {
+      await random.close();
     }
   });
 
