@@ -2,6 +2,7 @@
 // can run commands in-process.
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.js';
+import { registerAuditCommands } from './commands/audit.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerCheckpointCommands } from './commands/ckpt.js';
 import { registerClusterCommands } from './commands/cluster.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerClusterCommands(program);
   registerAdminCommands(program);
   registerAuthCommands(program);
+  registerAuditCommands(program);
   registerFileCommands(program);
   registerPlacementCommands(program);
   registerFsckCommands(program);

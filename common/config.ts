@@ -182,6 +182,21 @@ export const CONFIG_SCHEMA = {
     default: true,
     doc: 'Require signed calls and check caps on every MDS call (false: anyone who reaches the port may do anything)',
   },
+  'mds.auditFileBytesMax': {
+    kind: { type: 'int', min: 4096, max: 1024 * 1024 * 1024 },
+    default: 16 * 1024 * 1024,
+    doc: 'Size at which the audit log (<mds.dataDir>/audit/audit.log) is rotated',
+  },
+  'mds.auditFiles': {
+    kind: { type: 'int', min: 1, max: 100 },
+    default: 4,
+    doc: 'Rotated audit files kept beside the current one (audit.log.1 is the newest)',
+  },
+  'mds.auditDeniedPerSec': {
+    kind: { type: 'int', min: 1, max: 100_000 },
+    default: 10,
+    doc: 'Refused calls audited per client address per second (bursts of 10 times that); the rest are counted in the next line',
+  },
   'mds.authWindowMs': {
     kind: MS,
     default: 300_000,

@@ -17,7 +17,7 @@ import {
 import { contract } from '../proto/index.js';
 import { buildAdmin } from './admin.js';
 import { Gate } from './auth/access.js';
-import { openAuth } from './auth/open.js';
+import { openAudit, openAuth } from './auth/open.js';
 import { ClusterService } from './cluster/service.js';
 import { GroupCommitter } from './commit.js';
 import { ClusterWatch } from './dashboard/watch.js';
@@ -139,7 +139,7 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
 
   const metrics = createMdsMetrics();
   registerChannelGauge(metrics.registry, ossChannels);
-  const gate = new Gate(await openAuth(config, db, committer, clock, logger), ns);
+  const gate = new Gate(await openAuth(config, db, committer, clock, logger), ns, openAudit(config, clock));
   const server = new grpc.Server(SERVER_OPTIONS);
   const v1 = contract();
   server.addService(
@@ -171,6 +171,7 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     await admin.close();
     await destroyer.stop();
     ossChannels.closeAll();
+    await gate.auditor?.log.close();
     await committer.idle();
     await db.close();
   };

@@ -7,6 +7,8 @@ import { PlacementError } from '../placement/index.js';
 import type { HealthServiceHandlers } from '../proto/gen/stripefs/v1/HealthService.js';
 import type { MdsServiceHandlers } from '../proto/gen/stripefs/v1/MdsService.js';
 import type { WatchMapRequest__Output, WatchMapResponse } from '../proto/index.js';
+import { pathsOf } from './audit/events.js';
+import { readAudit } from './audit/read.js';
 import { Gate, type MdsMethod } from './auth/access.js';
 import { authOps } from './auth/admin-ops.js';
 import type { Principal } from './auth/guard.js';
@@ -35,6 +37,21 @@ import { setXattr } from './ops/xattr-set.js';
 import type { RecoveryService } from './recovery/service.js';
 import { pgHolders } from './recovery/wire.js';
 
+/** A refused call is audited whatever its method; any other failure of an audited method too. */
+function auditFailure(
+  gate: Gate,
+  who: Principal | undefined,
+  call: grpc.ServerUnaryCall<unknown, unknown>,
+  method: MdsMethod,
+  request: Record<string, unknown>,
+  err: unknown,
+): void {
+  if (!gate.auditor) return;
+  const code = err instanceof StripeError ? err.code : 'REQ_INTERNAL';
+  if (code.startsWith('AUTH_')) gate.auditor.refused(who, call, method, pathsOf(request), code);
+  else void gate.auditor.done(who, call, method, request, code);
+}
+
 /** The handler of `method`; its metrics use the method's name in lower camel case (mkdir, statMany). */
 function coded<Req, Res>(
   metrics: MdsMetrics,
@@ -45,10 +62,14 @@ function coded<Req, Res>(
   const name = `${method[0]?.toLowerCase()}${method.slice(1)}`;
   return unary<Req, Res>(async (request, call) => {
     const end = metrics.latency.startTimer({ op: name });
+    let who: Principal | undefined;
     try {
-      const who = await gate.admit(call, method, request as Record<string, unknown>);
-      return await fn(request, who);
+      who = await gate.admit(call, method, request as Record<string, unknown>);
+      const response = await fn(request, who);
+      await gate.auditor?.done(who, call, method, request as Record<string, unknown>, 'OK');
+      return response;
     } catch (err) {
+      auditFailure(gate, who, call, method, request as Record<string, unknown>, err);
       const code =
         err instanceof StripeError ? err.code : err instanceof PlacementError ? err.code : 'REQ_INTERNAL';
       metrics.errors.inc({ op: name, code });
@@ -77,7 +98,9 @@ export function mdsHandlers(
     Open: coded(metrics, gate, 'Open', (r) => open(ns, r)),
     OpenMany: coded(metrics, gate, 'OpenMany', (r, who) => openMany(ns, r, gate.openCheck(who))),
     Stat: coded(metrics, gate, 'Stat', (r) => stat(ns, r)),
-    StatMany: coded(metrics, gate, 'StatMany', (r, who) => statMany(ns, r, gate.itemCheck(who, 'lookup'))),
+    StatMany: coded(metrics, gate, 'StatMany', (r, who) =>
+      statMany(ns, r, gate.itemCheck(who, 'lookup', 'StatMany')),
+    ),
     Readdir: coded(metrics, gate, 'Readdir', (r) => readdir(ns, r)),
     Rename: coded(metrics, gate, 'Rename', (r) => rename(ns, r)),
     Unlink: coded(metrics, gate, 'Unlink', (r) => unlink(ns, r)),
@@ -93,11 +116,44 @@ export function mdsHandlers(
     Statfs: coded(metrics, gate, 'Statfs', async () => statfs(ns, cluster.usage)),
     // Items that fail count as errors of the single operation.
     CreateMany: coded(metrics, gate, 'CreateMany', (r, who) =>
-      createMany(ns, r, (e) => metrics.errors.inc({ op: 'create', code: e.code }), gate.itemCheck(who, 'w')),
+      createMany(
+        ns,
+        r,
+        (e) => metrics.errors.inc({ op: 'create', code: e.code }),
+        gate.itemCheck(who, 'w', 'CreateMany'),
+      ),
     ),
     UnlinkMany: coded(metrics, gate, 'UnlinkMany', (r, who) =>
-      unlinkMany(ns, r, (e) => metrics.errors.inc({ op: 'unlink', code: e.code }), gate.itemCheck(who, 'w')),
+      unlinkMany(
+        ns,
+        r,
+        (e) => metrics.errors.inc({ op: 'unlink', code: e.code }),
+        gate.itemCheck(who, 'w', 'UnlinkMany'),
+      ),
     ),
+    ...clusterHandlers(cluster, metrics, logger, gate, recovery),
+    ...authHandlers(gate, metrics),
+  };
+}
+
+type ClusterMethod =
+  | 'GetMap'
+  | 'WatchMap'
+  | 'RegisterOss'
+  | 'Heartbeat'
+  | 'ReportBadChunk'
+  | 'GetPgHolders'
+  | 'AdminOst';
+
+/** The cluster map, OSS registration and heartbeats, bad-chunk reports, PG holders, OST administration. */
+function clusterHandlers(
+  cluster: ClusterService,
+  metrics: MdsMetrics,
+  logger: Logger,
+  gate: Gate,
+  recovery?: RecoveryService,
+): Pick<MdsServiceHandlers, ClusterMethod> {
+  return {
     GetMap: coded(metrics, gate, 'GetMap', async (r) => {
       const state = await cluster.atEpoch(r.epoch);
       return { map: stateToWire(state, state === cluster.state ? cluster.usage : undefined) };
@@ -128,11 +184,17 @@ export function mdsHandlers(
         throw new StripeError('REQ_INVALID', `AdminOst action ${r.action}: expected OUT, IN or REWEIGHT`);
       return { mapEpoch: await cluster.admin(r.ostId, action, r.weight) };
     }),
-    ...authHandlers(gate, metrics),
   };
 }
 
-type AuthMethod = 'AuthAdd' | 'AuthList' | 'AuthGet' | 'AuthSetCaps' | 'AuthRotate' | 'AuthRemove';
+type AuthMethod =
+  | 'AuthAdd'
+  | 'AuthList'
+  | 'AuthGet'
+  | 'AuthSetCaps'
+  | 'AuthRotate'
+  | 'AuthRemove'
+  | 'ReadAudit';
 
 /** stripefs auth add|ls|get|caps|rotate|rm (admin-only by the gate). */
 function authHandlers(gate: Gate, metrics: MdsMetrics): Pick<MdsServiceHandlers, AuthMethod> {
@@ -150,6 +212,10 @@ function authHandlers(gate: Gate, metrics: MdsMetrics): Pick<MdsServiceHandlers,
     AuthSetCaps: coded(metrics, gate, 'AuthSetCaps', (r) => (auth ? auth.setCaps(r) : authOff())),
     AuthRotate: coded(metrics, gate, 'AuthRotate', (r) => (auth ? auth.rotate(r) : authOff())),
     AuthRemove: coded(metrics, gate, 'AuthRemove', (r) => (auth ? auth.remove(r) : authOff())),
+    ReadAudit: coded(metrics, gate, 'ReadAudit', async (r) => {
+      if (!gate.auditor) throw new StripeError('REQ_INVALID', 'this MDS keeps no audit log');
+      return { lines: await readAudit(gate.auditor.log, gate.auditor.files, r) };
+    }),
   };
 }
 
@@ -161,7 +227,16 @@ function watchMap(
 ): void {
   gate.admit(call, 'WatchMap', {}).then(
     () => streamMap(cluster, call),
-    (err: unknown) => call.destroy(toGrpcError(err) as Error),
+    (err: unknown) => {
+      gate.auditor?.refused(
+        undefined,
+        call,
+        'WatchMap',
+        [],
+        err instanceof StripeError ? err.code : 'REQ_INTERNAL',
+      );
+      call.destroy(toGrpcError(err) as Error);
+    },
   );
 }
 

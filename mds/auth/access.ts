@@ -7,6 +7,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import { LIMITS, StripeError } from '../../common/index.js';
 import type { MdsServiceHandlers } from '../../proto/gen/stripefs/v1/MdsService.js';
+import type { Auditor } from '../audit/events.js';
 import { KEYS } from '../keys.js';
 import type { Namespace } from '../namespace.js';
 import { type BackPointer, ROOT_INODE } from '../records.js';
@@ -70,6 +71,7 @@ export const ACCESS = {
   AuthSetCaps: admin,
   AuthRotate: admin,
   AuthRemove: admin,
+  ReadAudit: admin,
 } satisfies Record<Exclude<keyof MdsServiceHandlers, number>, AccessRule>;
 
 export type MdsMethod = keyof typeof ACCESS;
@@ -107,6 +109,8 @@ export class Gate {
   constructor(
     readonly guard: AuthGuard | undefined,
     private readonly ns: Namespace,
+    /** Where refusals and audited calls are written (none: no audit log). */
+    readonly auditor?: Auditor,
   ) {}
 
   /** Authenticates and authorizes one call; undefined when auth is off. */
@@ -135,7 +139,20 @@ export class Gate {
 
   /** The per-item check of OpenMany: each item by its inode when it names one, else its path. */
   openCheck(who: Principal | undefined): ((item: OpenItem) => Promise<void>) | undefined {
-    return who ? (item) => this.admitOpen(who, item) : undefined;
+    return who
+      ? (item) =>
+          this.admitOpen(who, item).catch((err: unknown) => {
+            const code = (err as { code?: string }).code ?? 'REQ_INTERNAL';
+            this.auditor?.refused(
+              who,
+              undefined,
+              'OpenMany',
+              [String(item.inode ? `inode:${item.inode}` : item.path)],
+              code,
+            );
+            throw err;
+          })
+      : undefined;
   }
 
   /** An open by inode is checked on the inode's current path, not on the path it also carries. */
@@ -145,8 +162,23 @@ export class Gate {
   }
 
   /** The per-item check of a batch: throws for an item the principal may not touch. */
-  itemCheck(who: Principal | undefined, access: Access): ((path: string) => void) | undefined {
-    return who ? (path) => requirePath(who, path, access) : undefined;
+  itemCheck(
+    who: Principal | undefined,
+    access: Access,
+    method: MdsMethod,
+  ): ((path: string) => void) | undefined {
+    return who ? (path) => this.audited(who, method, path, () => requirePath(who, path, access)) : undefined;
+  }
+
+  /** Runs a per-item check; a refused item is audited (the batch's own record says OK). */
+  private audited<T>(who: Principal, method: MdsMethod, path: unknown, check: () => T): T {
+    try {
+      return check();
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? 'REQ_INTERNAL';
+      this.auditor?.refused(who, undefined, method, [String(path)], code);
+      throw err;
+    }
   }
 
   private async admitInode(who: Principal, inode: unknown, access: Access): Promise<void> {

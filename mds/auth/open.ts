@@ -4,6 +4,8 @@
 import { join } from 'node:path';
 import { ensureKeyring } from '../../common/auth/keyring.js';
 import type { Clock, Config, Logger } from '../../common/index.js';
+import { Auditor } from '../audit/events.js';
+import { AuditLog } from '../audit/log.js';
 import type { GroupCommitter } from '../commit.js';
 import type { MdsDb } from '../db.js';
 import { AuthGuard } from './guard.js';
@@ -32,4 +34,16 @@ export async function openAuth(
     logger.info({ keyring: path, identity: identity.name, created }, 'first admin identity from its keyring');
   }
   return new AuthGuard(store, clock, config['mds.authWindowMs']);
+}
+
+/** The audit log in <mds.dataDir>/audit (kept with auth on or off). */
+export function openAudit(config: Config, clock: Clock): Auditor {
+  const log = new AuditLog({
+    dir: join(config['mds.dataDir'], 'audit'),
+    fileBytesMax: config['mds.auditFileBytesMax'],
+    files: config['mds.auditFiles'],
+    deniedPerSec: config['mds.auditDeniedPerSec'],
+    nowMs: () => clock.nowMs(),
+  });
+  return new Auditor(log, config['mds.auditFiles']);
 }

@@ -71,6 +71,8 @@ export type * from './stripefs/v1/OstState.js';
 export type * from './stripefs/v1/PingRequest.js';
 export type * from './stripefs/v1/PingResponse.js';
 export type * from './stripefs/v1/Pool.js';
+export type * from './stripefs/v1/ReadAuditRequest.js';
+export type * from './stripefs/v1/ReadAuditResponse.js';
 export type * from './stripefs/v1/ReadRangeRequest.js';
 export type * from './stripefs/v1/ReadRangeResponse.js';
 export type * from './stripefs/v1/ReaddirRequest.js';

@@ -70,6 +70,8 @@ import type { OstState as _stripefs_v1_OstState, OstState__Output as _stripefs_v
 import type { PingRequest as _stripefs_v1_PingRequest, PingRequest__Output as _stripefs_v1_PingRequest__Output } from './stripefs/v1/PingRequest.js';
 import type { PingResponse as _stripefs_v1_PingResponse, PingResponse__Output as _stripefs_v1_PingResponse__Output } from './stripefs/v1/PingResponse.js';
 import type { Pool as _stripefs_v1_Pool, Pool__Output as _stripefs_v1_Pool__Output } from './stripefs/v1/Pool.js';
+import type { ReadAuditRequest as _stripefs_v1_ReadAuditRequest, ReadAuditRequest__Output as _stripefs_v1_ReadAuditRequest__Output } from './stripefs/v1/ReadAuditRequest.js';
+import type { ReadAuditResponse as _stripefs_v1_ReadAuditResponse, ReadAuditResponse__Output as _stripefs_v1_ReadAuditResponse__Output } from './stripefs/v1/ReadAuditResponse.js';
 import type { ReadRangeRequest as _stripefs_v1_ReadRangeRequest, ReadRangeRequest__Output as _stripefs_v1_ReadRangeRequest__Output } from './stripefs/v1/ReadRangeRequest.js';
 import type { ReadRangeResponse as _stripefs_v1_ReadRangeResponse, ReadRangeResponse__Output as _stripefs_v1_ReadRangeResponse__Output } from './stripefs/v1/ReadRangeResponse.js';
 import type { ReaddirRequest as _stripefs_v1_ReaddirRequest, ReaddirRequest__Output as _stripefs_v1_ReaddirRequest__Output } from './stripefs/v1/ReaddirRequest.js';
@@ -202,6 +204,8 @@ export interface ProtoGrpcType {
       PingRequest: MessageTypeDefinition<_stripefs_v1_PingRequest, _stripefs_v1_PingRequest__Output>
       PingResponse: MessageTypeDefinition<_stripefs_v1_PingResponse, _stripefs_v1_PingResponse__Output>
       Pool: MessageTypeDefinition<_stripefs_v1_Pool, _stripefs_v1_Pool__Output>
+      ReadAuditRequest: MessageTypeDefinition<_stripefs_v1_ReadAuditRequest, _stripefs_v1_ReadAuditRequest__Output>
+      ReadAuditResponse: MessageTypeDefinition<_stripefs_v1_ReadAuditResponse, _stripefs_v1_ReadAuditResponse__Output>
       ReadRangeRequest: MessageTypeDefinition<_stripefs_v1_ReadRangeRequest, _stripefs_v1_ReadRangeRequest__Output>
       ReadRangeResponse: MessageTypeDefinition<_stripefs_v1_ReadRangeResponse, _stripefs_v1_ReadRangeResponse__Output>
       ReaddirRequest: MessageTypeDefinition<_stripefs_v1_ReaddirRequest, _stripefs_v1_ReaddirRequest__Output>

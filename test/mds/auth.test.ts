@@ -212,12 +212,68 @@ describe('MDS authentication and caps', () => {
     fresh.close();
   });
 
+  it('audits every refusal above, the changes and the listings, readable by stripefs audit', async () => {
+    const grep = async (args: string[]) => {
+      const run = await cli([
+        'audit',
+        ...(args[0]?.startsWith('-') ? ['tail'] : ['grep']),
+        ...args,
+        '-n',
+        '1000',
+        '--json',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      return run.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map(
+          (line) =>
+            JSON.parse(line) as {
+              identity: string;
+              op: string;
+              paths: string[];
+              result: string;
+              address: string;
+            },
+        );
+    };
+    const refused = await grep(['AUTH_']);
+    const seen = (result: string, op: string, path?: string) =>
+      refused.some(
+        (r) => r.result === result && r.op === op && (path === undefined || r.paths.includes(path)),
+      );
+    expect(seen('AUTH_REQUIRED', 'Mkdir', '/nokey')).toBe(true);
+    expect(seen('AUTH_INVALID', 'Mkdir', '/wrongkey')).toBe(true);
+    expect(seen('AUTH_REPLAYED', 'Mkdir', '/replayed')).toBe(true);
+    expect(seen('AUTH_EXPIRED', 'Mkdir', '/expired')).toBe(true);
+    expect(seen('AUTH_DENIED', 'Mkdir', '/c/x')).toBe(true);
+    expect(seen('AUTH_DENIED', 'Rename', '/c/x')).toBe(true);
+    expect(seen('AUTH_DENIED', 'CreateMany', '/c/m2')).toBe(true); // a batch item, refused alone
+    expect(seen('AUTH_DENIED', 'AuthList')).toBe(true);
+    expect(seen('AUTH_ADDRESS_DENIED', 'Mkdir', '/far')).toBe(true);
+    expect(refused.every((r) => r.address === '127.0.0.1')).toBe(true);
+    expect(refused.find((r) => r.paths.includes('/c/x'))?.identity).toBe('alice');
+    const changes = await grep(['--identity', 'alice', '--result', 'OK']);
+    expect(changes.map((r) => `${r.op} ${r.paths.join(' ')}`)).toEqual(
+      expect.arrayContaining(['Mkdir /a/x', 'Readdir /b', 'CreateMany /a/m1 /c/m2']),
+    );
+    const added = await grep(['--op', 'AuthAdd']);
+    expect(added.map((r) => r.paths[0])).toEqual(expect.arrayContaining(['identity:alice', 'identity:bob']));
+    const text = await cli(['audit', 'tail', '-n', '5']);
+    expect(text.stdout).toContain('IDENTITY');
+    const alice = await runCli(['--keyring', join(dir, 'alice.keyring'), 'audit', 'tail', '--mds', address], {
+      cwd: dir,
+    });
+    expect(alice.stderr).toContain('AUTH_DENIED');
+  });
+
   it('identities survive a restart of the MDS, whose database holds no secret', async () => {
     await mds.proc.stop();
     // The stored key is in the database files; neither the secret nor the client key is.
     const alice = readKeyring(join(dir, 'alice.keyring'));
-    const files = readdirSync(join(dir, 'mds'))
-      .map((name) => readFileSync(join(dir, 'mds', name)).toString('latin1'))
+    const files = readdirSync(join(dir, 'mds'), { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => readFileSync(join(dir, 'mds', entry.name)).toString('latin1'))
       .join('');
     expect(files).toContain(storedKeyOf(alice.secret).toString('base64'));
     expect(files).not.toContain(alice.secret.toString('base64'));

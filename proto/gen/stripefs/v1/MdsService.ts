@@ -38,6 +38,8 @@ import type { OpenManyRequest as _stripefs_v1_OpenManyRequest, OpenManyRequest__
 import type { OpenManyResponse as _stripefs_v1_OpenManyResponse, OpenManyResponse__Output as _stripefs_v1_OpenManyResponse__Output } from '../../stripefs/v1/OpenManyResponse.js';
 import type { OpenRequest as _stripefs_v1_OpenRequest, OpenRequest__Output as _stripefs_v1_OpenRequest__Output } from '../../stripefs/v1/OpenRequest.js';
 import type { OpenResponse as _stripefs_v1_OpenResponse, OpenResponse__Output as _stripefs_v1_OpenResponse__Output } from '../../stripefs/v1/OpenResponse.js';
+import type { ReadAuditRequest as _stripefs_v1_ReadAuditRequest, ReadAuditRequest__Output as _stripefs_v1_ReadAuditRequest__Output } from '../../stripefs/v1/ReadAuditRequest.js';
+import type { ReadAuditResponse as _stripefs_v1_ReadAuditResponse, ReadAuditResponse__Output as _stripefs_v1_ReadAuditResponse__Output } from '../../stripefs/v1/ReadAuditResponse.js';
 import type { ReaddirRequest as _stripefs_v1_ReaddirRequest, ReaddirRequest__Output as _stripefs_v1_ReaddirRequest__Output } from '../../stripefs/v1/ReaddirRequest.js';
 import type { ReaddirResponse as _stripefs_v1_ReaddirResponse, ReaddirResponse__Output as _stripefs_v1_ReaddirResponse__Output } from '../../stripefs/v1/ReaddirResponse.js';
 import type { ReadlinkRequest as _stripefs_v1_ReadlinkRequest, ReadlinkRequest__Output as _stripefs_v1_ReadlinkRequest__Output } from '../../stripefs/v1/ReadlinkRequest.js';
@@ -236,6 +238,15 @@ export interface MdsServiceClient extends grpc.Client {
   openMany(argument: _stripefs_v1_OpenManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
   openMany(argument: _stripefs_v1_OpenManyRequest, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
   
+  ReadAudit(argument: _stripefs_v1_ReadAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReadAuditResponse__Output>): grpc.ClientUnaryCall;
+  ReadAudit(argument: _stripefs_v1_ReadAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReadAuditResponse__Output>): grpc.ClientUnaryCall;
+  ReadAudit(argument: _stripefs_v1_ReadAuditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReadAuditResponse__Output>): grpc.ClientUnaryCall;
+  ReadAudit(argument: _stripefs_v1_ReadAuditRequest, callback: grpc.requestCallback<_stripefs_v1_ReadAuditResponse__Output>): grpc.ClientUnaryCall;
+  readAudit(argument: _stripefs_v1_ReadAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReadAuditResponse__Output>): grpc.ClientUnaryCall;
+  readAudit(argument: _stripefs_v1_ReadAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReadAuditResponse__Output>): grpc.ClientUnaryCall;
+  readAudit(argument: _stripefs_v1_ReadAuditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReadAuditResponse__Output>): grpc.ClientUnaryCall;
+  readAudit(argument: _stripefs_v1_ReadAuditRequest, callback: grpc.requestCallback<_stripefs_v1_ReadAuditResponse__Output>): grpc.ClientUnaryCall;
+  
   Readdir(argument: _stripefs_v1_ReaddirRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
   Readdir(argument: _stripefs_v1_ReaddirRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
   Readdir(argument: _stripefs_v1_ReaddirRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReaddirResponse__Output>): grpc.ClientUnaryCall;
@@ -424,6 +435,8 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   OpenMany: grpc.handleUnaryCall<_stripefs_v1_OpenManyRequest__Output, _stripefs_v1_OpenManyResponse>;
   
+  ReadAudit: grpc.handleUnaryCall<_stripefs_v1_ReadAuditRequest__Output, _stripefs_v1_ReadAuditResponse>;
+  
   Readdir: grpc.handleUnaryCall<_stripefs_v1_ReaddirRequest__Output, _stripefs_v1_ReaddirResponse>;
   
   Readlink: grpc.handleUnaryCall<_stripefs_v1_ReadlinkRequest__Output, _stripefs_v1_ReadlinkResponse>;
@@ -479,6 +492,7 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   Mkdir: MethodDefinition<_stripefs_v1_MkdirRequest, _stripefs_v1_MkdirResponse, _stripefs_v1_MkdirRequest__Output, _stripefs_v1_MkdirResponse__Output>
   Open: MethodDefinition<_stripefs_v1_OpenRequest, _stripefs_v1_OpenResponse, _stripefs_v1_OpenRequest__Output, _stripefs_v1_OpenResponse__Output>
   OpenMany: MethodDefinition<_stripefs_v1_OpenManyRequest, _stripefs_v1_OpenManyResponse, _stripefs_v1_OpenManyRequest__Output, _stripefs_v1_OpenManyResponse__Output>
+  ReadAudit: MethodDefinition<_stripefs_v1_ReadAuditRequest, _stripefs_v1_ReadAuditResponse, _stripefs_v1_ReadAuditRequest__Output, _stripefs_v1_ReadAuditResponse__Output>
   Readdir: MethodDefinition<_stripefs_v1_ReaddirRequest, _stripefs_v1_ReaddirResponse, _stripefs_v1_ReaddirRequest__Output, _stripefs_v1_ReaddirResponse__Output>
   Readlink: MethodDefinition<_stripefs_v1_ReadlinkRequest, _stripefs_v1_ReadlinkResponse, _stripefs_v1_ReadlinkRequest__Output, _stripefs_v1_ReadlinkResponse__Output>
   RegisterOss: MethodDefinition<_stripefs_v1_RegisterOssRequest, _stripefs_v1_RegisterOssResponse, _stripefs_v1_RegisterOssRequest__Output, _stripefs_v1_RegisterOssResponse__Output>

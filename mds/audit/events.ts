@@ -1,0 +1,102 @@
+// What the MDS audits, and how a call becomes an audit record: the calls that
+// change the namespace, open or list it, or administer identities and the
+// cluster, whatever their result; and every call refused by auth (AUTH_*),
+// whichever method it named. Stats and map reads that succeed are not logged.
+import type * as grpc from '@grpc/grpc-js';
+import { addressOfPeer } from '../../common/auth/cidr.js';
+import { AUTH_METADATA_KEY } from '../../common/auth/proof.js';
+import type { Principal } from '../auth/guard.js';
+import type { AuditLog, AuditRecord } from './log.js';
+
+const AUDITED = new Set([
+  'Mkdir',
+  'Rmdir',
+  'Create',
+  'CreateMany',
+  'Open',
+  'OpenMany',
+  'Readdir',
+  'Rename',
+  'Unlink',
+  'UnlinkMany',
+  'Commit',
+  'SetLayout',
+  'SetAttr',
+  'SetXattr',
+  'RemoveXattr',
+  'Symlink',
+  'AdminOst',
+  'AuthAdd',
+  'AuthSetCaps',
+  'AuthRotate',
+  'AuthRemove',
+  'ReadAudit',
+]);
+/** Paths named in one record at most (a batch's first ones). */
+const RECORD_PATHS_MAX = 16;
+
+type Req = Record<string, unknown>;
+type Call = { metadata: grpc.Metadata; getPeer(): string };
+
+/** The paths (or inode, or identity name) a request names. */
+export function pathsOf(request: Req): string[] {
+  const out: string[] = [];
+  for (const key of ['path', 'fromPath', 'toPath'] as const)
+    if (typeof request[key] === 'string') out.push(request[key] as string);
+  if (Array.isArray(request.items))
+    for (const item of request.items as { path?: unknown }[])
+      if (typeof item.path === 'string') out.push(item.path);
+  if (typeof request.inode === 'number' && request.inode > 0) out.push(`inode:${request.inode}`);
+  if (typeof request.name === 'string' && out.length === 0) out.push(`identity:${request.name}`);
+  if (typeof request.ostId === 'number' && out.length === 0) out.push(`ost:${request.ostId}`);
+  return out.slice(0, RECORD_PATHS_MAX);
+}
+
+/** The name a refused call claimed (unverified), from its signature's metadata. */
+function claimedName(call: Call): string {
+  const value = call.metadata.get(AUTH_METADATA_KEY)[0];
+  return typeof value === 'string' ? (value.split(' ')[1] ?? '') : '';
+}
+
+export class Auditor {
+  constructor(
+    readonly log: AuditLog,
+    /** Rotated files kept beside the current one (what ReadAudit searches). */
+    readonly files: number,
+  ) {}
+
+  /** Records a finished call of an audited method; resolves once the line is on disk. */
+  done(who: Principal | undefined, call: Call, method: string, request: Req, result: string): Promise<void> {
+    if (!AUDITED.has(method)) return Promise.resolve();
+    return this.log.append(this.recordOf(who, call, method, request, result));
+  }
+
+  /** Records a refusal (rate-limited per address); never waits for the disk. */
+  refused(
+    who: Principal | undefined,
+    call: Call | undefined,
+    method: string,
+    paths: string[],
+    code: string,
+  ): void {
+    void this.log.append({ ...this.recordOf(who, call, method, {}, code), paths });
+  }
+
+  private recordOf(
+    who: Principal | undefined,
+    call: Call | undefined,
+    method: string,
+    request: Req,
+    result: string,
+  ): Omit<AuditRecord, 'time'> {
+    const peer = call?.getPeer() ?? '';
+    return {
+      identity: who?.identity.record.name ?? (call ? claimedName(call) : ''),
+      client: who?.session.clientId ?? '',
+      address: who?.address ?? addressOfPeer(peer) ?? peer,
+      op: method,
+      paths: pathsOf(request),
+      result,
+    };
+  }
+}
