@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/s3-clients/**/*.e2e.ts'],
+    // The build check, and the run's admin keyring (auth is on in every test cluster).
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 600_000,
     hookTimeout: 120_000,
     pool: 'forks',

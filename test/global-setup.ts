@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { ensureKeyring } from '../common/auth/keyring.js';
 
 /** The folders tsconfig.build.json compiles into dist/ (tests run from their sources). */
-const BUILT_FOLDERS = ['common', 'proto', 'placement', 'mds', 'oss', 'client', 'cli', 'bench'];
+const BUILT_FOLDERS = ['common', 'proto', 'placement', 'mds', 'oss', 'client', 's3', 'cli', 'bench'];
 /** Test helpers the bench imports are built too (those only, so only their age is checked). */
 const BUILT_TEST_FOLDERS = ['test/helpers'];
 
