@@ -6,7 +6,12 @@ import { type Logger, StripeError, toGrpcError, unary } from '../common/index.js
 import { PlacementError } from '../placement/index.js';
 import type { HealthServiceHandlers } from '../proto/gen/stripefs/v1/HealthService.js';
 import type { MdsServiceHandlers } from '../proto/gen/stripefs/v1/MdsService.js';
-import type { WatchMapRequest__Output, WatchMapResponse } from '../proto/index.js';
+import type {
+  HeartbeatRequest__Output,
+  HeartbeatResponse,
+  WatchMapRequest__Output,
+  WatchMapResponse,
+} from '../proto/index.js';
 import { pathsOf } from './audit/events.js';
 import { readAudit } from './audit/read.js';
 import { Gate, type MdsMethod } from './auth/access.js';
@@ -82,6 +87,16 @@ function coded<Req, Res>(
 }
 
 const ACTIONS = { OST_ACTION_OUT: 'out', OST_ACTION_IN: 'in', OST_ACTION_REWEIGHT: 'reweight' } as const;
+
+/** A heartbeat's answer: the map epoch, and which copies of the OSS's OSTs missed writes (the OSS refuses them). */
+async function heartbeat(
+  cluster: ClusterService,
+  recovery: RecoveryService | undefined,
+  r: HeartbeatRequest__Output,
+): Promise<HeartbeatResponse> {
+  const mapEpoch = await cluster.heartbeat(r);
+  return { mapEpoch, staleCopies: recovery?.repairs.staleCopiesOf(r.osts.map((o) => o.ostId)) ?? [] };
+}
 
 export function mdsHandlers(
   ns: Namespace,
@@ -165,9 +180,10 @@ function clusterHandlers(
         osts: [...ids].map(([name, id]) => ({ name, id })),
         mapEpoch: epoch,
         heartbeatIntervalMs: cluster.heartbeatIntervalMs,
+        staleCopies: recovery?.repairs.staleCopiesOf([...ids.values()]) ?? [],
       };
     }),
-    Heartbeat: coded(metrics, gate, 'Heartbeat', async (r) => ({ mapEpoch: await cluster.heartbeat(r) })),
+    Heartbeat: coded(metrics, gate, 'Heartbeat', (r) => heartbeat(cluster, recovery, r)),
     ReportBadChunk: coded(metrics, gate, 'ReportBadChunk', async (r) => {
       if (!recovery) {
         logger.warn({ ostId: r.ostId, objectId: r.objectId, reason: r.reason }, 'bad chunk reported');

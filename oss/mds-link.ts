@@ -1,5 +1,6 @@
 // The OSS's side of the MDS conversation: RegisterOss (retried with capped
-// backoff, in the background so OSTs with persisted ids serve at once),
+// backoff, in the background so OSTs with persisted ids take writes at once;
+// reads wait for its answer, which says which copies missed writes),
 // Heartbeat with OstHealth, and the map by WatchMap with GetMap as fallback.
 
 import * as grpc from '@grpc/grpc-js';
@@ -121,6 +122,8 @@ export class MdsLink {
       const h = this.core.handleByName(registered.name);
       if (h) await h.ost.assignId(registered.id);
     }
+    // Before anything is read: which copies missed writes while this OSS was away (ops.ts).
+    this.core.applyStaleCopies(res.staleCopies);
     this.registered = true;
     this.logger.info({ osts: res.osts, mapEpoch: res.mapEpoch }, 'registered with the MDS');
     await this.fetchMap();
@@ -175,6 +178,7 @@ export class MdsLink {
         this.deadline(),
       );
       this.core.jobs.acknowledge(jobs);
+      this.core.applyStaleCopies(res.staleCopies);
       if (res.mapEpoch > this.core.mapView.epoch) await this.fetchMap();
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'heartbeat failed');

@@ -42,6 +42,12 @@ interface OpTally {
 export class OssCore {
   closing = false;
   inFlight = 0;
+  /**
+   * Whether the MDS has said (registration answer) which copies of these OSTs missed writes while
+   * they were down. Until then reads are refused: a restarted OSS has forgotten its stale copies,
+   * and MarkStale may reach it late or not at all.
+   */
+  staleCopiesHeard = false;
   /** Job statistics: each tagged client request, counted once it finished. */
   readonly jobs: OssJobUsage;
   private drained: (() => void) | undefined;
@@ -173,6 +179,7 @@ export class OssCore {
     const { readerVerifies = false, tag } = opts;
     await this.timed(ref.ostId, { op: 'read', tag }, async (peer) => {
       const h = await this.begin(ref, 'read');
+      this.refuseUntilStaleCopiesHeard(h);
       let size = 0;
       const spans = h.ost.readSpans(
         ref.objectId,
@@ -206,6 +213,21 @@ export class OssCore {
       }
       if (!started) await waitPeer(onStart(size));
     });
+  }
+
+  /** Marks the copies the MDS says missed writes (registration and heartbeat answers); reads are served from then on. */
+  applyStaleCopies(list: readonly { ostId: number; objectIds: string[] }[]): void {
+    for (const { ostId, objectIds } of list)
+      this.handles.find((h) => h.ost.id === ostId)?.ost.markStale(objectIds);
+    this.staleCopiesHeard = true;
+  }
+
+  private refuseUntilStaleCopiesHeard(h: OstHandle): void {
+    if (this.staleCopiesHeard) return;
+    throw new StripeError(
+      'REQ_UNAVAILABLE',
+      `${h.ost.name} has not yet heard from the MDS which of its copies missed writes: read another copy or try again shortly`,
+    );
   }
 
   stat(ref: Ref): Promise<{ size: number; version: number; mtimeMs: number }> {

@@ -200,6 +200,17 @@ export class Repairs {
     );
   }
 
+  /**
+   * The copies of `ostIds` that missed writes and await repair, for the OSS's registration and
+   * heartbeat answers: an OSS hears them there, where MarkStale may not reach it or arrive late.
+   */
+  staleCopiesOf(ostIds: readonly number[]): { ostId: number; objectIds: string[] }[] {
+    const byOst = new Map<number, string[]>(ostIds.map((id) => [id, []]));
+    for (const pending of this.queue.values())
+      if (pending.announce) byOst.get(pending.ostId)?.push(pending.objectId);
+    return [...byOst].filter(([, ids]) => ids.length > 0).map(([ostId, objectIds]) => ({ ostId, objectIds }));
+  }
+
   get queued(): number {
     return this.queue.size;
   }

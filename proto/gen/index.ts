@@ -106,6 +106,7 @@ export type * from './stripefs/v1/SetLayoutRequest.js';
 export type * from './stripefs/v1/SetLayoutResponse.js';
 export type * from './stripefs/v1/SetXattrRequest.js';
 export type * from './stripefs/v1/SetXattrResponse.js';
+export type * from './stripefs/v1/StaleCopies.js';
 export type * from './stripefs/v1/StatManyRequest.js';
 export type * from './stripefs/v1/StatManyResponse.js';
 export type * from './stripefs/v1/StatManyResult.js';

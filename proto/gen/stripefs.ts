@@ -103,6 +103,7 @@ import type { SetLayoutRequest as _stripefs_v1_SetLayoutRequest, SetLayoutReques
 import type { SetLayoutResponse as _stripefs_v1_SetLayoutResponse, SetLayoutResponse__Output as _stripefs_v1_SetLayoutResponse__Output } from './stripefs/v1/SetLayoutResponse.js';
 import type { SetXattrRequest as _stripefs_v1_SetXattrRequest, SetXattrRequest__Output as _stripefs_v1_SetXattrRequest__Output } from './stripefs/v1/SetXattrRequest.js';
 import type { SetXattrResponse as _stripefs_v1_SetXattrResponse, SetXattrResponse__Output as _stripefs_v1_SetXattrResponse__Output } from './stripefs/v1/SetXattrResponse.js';
+import type { StaleCopies as _stripefs_v1_StaleCopies, StaleCopies__Output as _stripefs_v1_StaleCopies__Output } from './stripefs/v1/StaleCopies.js';
 import type { StatManyRequest as _stripefs_v1_StatManyRequest, StatManyRequest__Output as _stripefs_v1_StatManyRequest__Output } from './stripefs/v1/StatManyRequest.js';
 import type { StatManyResponse as _stripefs_v1_StatManyResponse, StatManyResponse__Output as _stripefs_v1_StatManyResponse__Output } from './stripefs/v1/StatManyResponse.js';
 import type { StatManyResult as _stripefs_v1_StatManyResult, StatManyResult__Output as _stripefs_v1_StatManyResult__Output } from './stripefs/v1/StatManyResult.js';
@@ -239,6 +240,7 @@ export interface ProtoGrpcType {
       SetLayoutResponse: MessageTypeDefinition<_stripefs_v1_SetLayoutResponse, _stripefs_v1_SetLayoutResponse__Output>
       SetXattrRequest: MessageTypeDefinition<_stripefs_v1_SetXattrRequest, _stripefs_v1_SetXattrRequest__Output>
       SetXattrResponse: MessageTypeDefinition<_stripefs_v1_SetXattrResponse, _stripefs_v1_SetXattrResponse__Output>
+      StaleCopies: MessageTypeDefinition<_stripefs_v1_StaleCopies, _stripefs_v1_StaleCopies__Output>
       StatManyRequest: MessageTypeDefinition<_stripefs_v1_StatManyRequest, _stripefs_v1_StatManyRequest__Output>
       StatManyResponse: MessageTypeDefinition<_stripefs_v1_StatManyResponse, _stripefs_v1_StatManyResponse__Output>
       StatManyResult: MessageTypeDefinition<_stripefs_v1_StatManyResult, _stripefs_v1_StatManyResult__Output>

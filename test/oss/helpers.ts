@@ -1,5 +1,6 @@
 // Shared by the OSS tests: start a real OSS process against a fake MDS, and
 // speak to it over gRPC and the bulk path.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import {
   type ReadRangeResponse__Output,
   type WriteChunkResponse__Output,
 } from '../../proto/index.js';
+import { eventually } from '../helpers/eventually.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
 
@@ -41,6 +43,7 @@ export async function startOss(
   env: Record<string, string> = {},
   bulkTimeoutMs = 20_000,
 ): Promise<OssUnderTest> {
+  const registered = mds.registrations.length;
   const proc = await startProcess({
     script: 'dist/oss/main.js',
     env: {
@@ -65,6 +68,14 @@ export async function startOss(
     CLIENT_OPTIONS,
   );
   const bulk = new BulkClient(`127.0.0.1:${ready.bulkPort}`, { timeoutMs: bulkTimeoutMs });
+  // Reads wait until the OSS has registered (the MDS's answer says which copies missed writes).
+  await eventually(
+    async () => {
+      if (mds.registrations.length > registered) return true;
+      throw new Error(`${mds.registrations.length} registrations`);
+    },
+    { timeoutMs: 60_000, what: 'the OSS registered with the MDS' },
+  );
   return {
     proc,
     grpc: client,

@@ -1,11 +1,14 @@
 // Original file: proto/stripefs/v1/stripefs.proto
 
+import type { StaleCopies as _stripefs_v1_StaleCopies, StaleCopies__Output as _stripefs_v1_StaleCopies__Output } from '../../stripefs/v1/StaleCopies.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface HeartbeatResponse {
   'mapEpoch'?: (number | string | Long);
+  'staleCopies'?: (_stripefs_v1_StaleCopies)[];
 }
 
 export interface HeartbeatResponse__Output {
   'mapEpoch': (number);
+  'staleCopies': (_stripefs_v1_StaleCopies__Output)[];
 }
