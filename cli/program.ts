@@ -5,6 +5,7 @@ import { registerAdminCommands } from './commands/admin.js';
 import { registerAuditCommands } from './commands/audit.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerCheckpointCommands } from './commands/ckpt.js';
+import { registerClientCommands } from './commands/clients.js';
 import { registerClusterCommands } from './commands/cluster.js';
 import { registerFileCommands } from './commands/files.js';
 import { registerFsckCommands } from './commands/fsck.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerAdminCommands(program);
   registerAuthCommands(program);
   registerAuditCommands(program);
+  registerClientCommands(program);
   registerFileCommands(program);
   registerPlacementCommands(program);
   registerFsckCommands(program);

@@ -271,6 +271,18 @@ export const ERROR_CODES = {
     'EACCES',
     "The caller's address is outside the allow-list of the identity or the path",
   ),
+  AUTH_EVICTED: spec(
+    G.PERMISSION_DENIED,
+    403,
+    'EACCES',
+    'This client session was evicted (stripefs client evict): start a new client, or ask an admin',
+  ),
+  AUTH_CLIENT_NOT_FOUND: spec(
+    G.NOT_FOUND,
+    404,
+    'ENOENT',
+    'No client session with that id (it may have been idle long enough to be forgotten)',
+  ),
   AUTH_KEYRING_INVALID: spec(
     G.INVALID_ARGUMENT,
     400,

@@ -210,9 +210,11 @@ type AuthMethod =
   | 'AuthSetCaps'
   | 'AuthRotate'
   | 'AuthRemove'
-  | 'ReadAudit';
+  | 'ReadAudit'
+  | 'ListClients'
+  | 'EvictClient';
 
-/** stripefs auth add|ls|get|caps|rotate|rm (admin-only by the gate). */
+/** stripefs auth add|ls|get|caps|rotate|rm, audit and client ls|evict (admin-only by the gate). */
 function authHandlers(gate: Gate, metrics: MdsMetrics): Pick<MdsServiceHandlers, AuthMethod> {
   const auth = gate.guard ? authOps(gate.guard.identities, gate.guard.sessions) : undefined;
   const authOff = async (): Promise<never> => {
@@ -228,6 +230,8 @@ function authHandlers(gate: Gate, metrics: MdsMetrics): Pick<MdsServiceHandlers,
     AuthSetCaps: coded(metrics, gate, 'AuthSetCaps', (r) => (auth ? auth.setCaps(r) : authOff())),
     AuthRotate: coded(metrics, gate, 'AuthRotate', (r) => (auth ? auth.rotate(r) : authOff())),
     AuthRemove: coded(metrics, gate, 'AuthRemove', (r) => (auth ? auth.remove(r) : authOff())),
+    ListClients: coded(metrics, gate, 'ListClients', () => (auth ? auth.clients() : authOff())),
+    EvictClient: coded(metrics, gate, 'EvictClient', (r) => (auth ? auth.evict(r) : authOff())),
     ReadAudit: coded(metrics, gate, 'ReadAudit', async (r) => {
       if (!gate.auditor) throw new StripeError('REQ_INVALID', 'this MDS keeps no audit log');
       return { lines: await readAudit(gate.auditor.log, gate.auditor.files, r) };

@@ -31,6 +31,7 @@ const AUDITED = new Set([
   'AuthRotate',
   'AuthRemove',
   'ReadAudit',
+  'EvictClient',
 ]);
 /** Paths named in one record at most (a batch's first ones). */
 const RECORD_PATHS_MAX = 16;
@@ -49,6 +50,7 @@ export function pathsOf(request: Req): string[] {
   if (typeof request.inode === 'number' && request.inode > 0) out.push(`inode:${request.inode}`);
   if (typeof request.name === 'string' && out.length === 0) out.push(`identity:${request.name}`);
   if (typeof request.ostId === 'number' && out.length === 0) out.push(`ost:${request.ostId}`);
+  if (typeof request.id === 'string' && out.length === 0) out.push(`client:${request.id}`);
   return out.slice(0, RECORD_PATHS_MAX);
 }
 

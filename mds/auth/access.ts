@@ -72,6 +72,8 @@ export const ACCESS = {
   AuthRotate: admin,
   AuthRemove: admin,
   ReadAudit: admin,
+  ListClients: admin,
+  EvictClient: admin,
 } satisfies Record<Exclude<keyof MdsServiceHandlers, number>, AccessRule>;
 
 export type MdsMethod = keyof typeof ACCESS;

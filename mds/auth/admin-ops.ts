@@ -1,9 +1,10 @@
 // The identity administration calls (stripefs auth add|ls|get|caps|rotate|rm),
 // admin-only by the gate. A change is on disk before it is answered and in
 // effect for the next call: no restart.
-import type { AuthIdentity } from '../../proto/index.js';
+import { StripeError } from '../../common/index.js';
+import type { AuthClient, AuthIdentity } from '../../proto/index.js';
 import type { IdentityStore, KnownIdentity } from './identities.js';
-import type { SessionTable } from './sessions.js';
+import type { Session, SessionTable } from './sessions.js';
 
 export function identityToWire(identity: KnownIdentity): AuthIdentity {
   const { name, caps, admin, allow, createdMs, rotatedMs } = identity.record;
@@ -12,8 +13,28 @@ export function identityToWire(identity: KnownIdentity): AuthIdentity {
 
 type Named = { name: string };
 
+export function clientToWire(session: Session): AuthClient {
+  return {
+    id: session.clientId,
+    identity: session.name,
+    address: session.address ?? '',
+    firstMs: session.firstMs,
+    lastMs: session.lastMs,
+    calls: session.calls,
+    evicted: session.evicted,
+  };
+}
+
 export function authOps(store: IdentityStore, sessions: SessionTable | undefined) {
   return {
+    clients: async () => ({
+      clients: (sessions?.list() ?? []).sort((a, b) => a.firstMs - b.firstMs).map(clientToWire),
+    }),
+    evict: async (r: { id: string }) => {
+      const session = sessions?.evict(r.id);
+      if (!session) throw new StripeError('AUTH_CLIENT_NOT_FOUND', `no client session ${r.id}`, { id: r.id });
+      return { client: clientToWire(session) };
+    },
     add: async (r: Named & { storedKey: Buffer; caps: string; admin: boolean; allow: string[] }) => ({
       identity: identityToWire(await store.add(r)),
     }),

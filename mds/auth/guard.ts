@@ -59,6 +59,12 @@ export class AuthGuard {
     const session = this.sessions.touch(signed.name, signed.clientId, nowMs);
     if (!session)
       throw new StripeError('REQ_UNAVAILABLE', 'the MDS holds too many client sessions; retry later');
+    if (session.evicted) {
+      session.denied += 1;
+      throw new StripeError('AUTH_EVICTED', `client ${signed.clientId} of ${signed.name} was evicted`, {
+        identity: signed.name,
+      });
+    }
     if (acceptSeq(session, signed.seq) === 'replayed')
       throw new StripeError(
         'AUTH_REPLAYED',

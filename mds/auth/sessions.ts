@@ -19,6 +19,8 @@ export interface Session {
   denied: number;
   highestSeq: number;
   readonly seen: Float64Array;
+  /** Refused from now on (stripefs client evict); kept as long as the session is remembered. */
+  evicted: boolean;
 }
 
 export type SeqVerdict = 'ok' | 'replayed';
@@ -63,6 +65,7 @@ export class SessionTable {
         denied: 0,
         highestSeq: 0,
         seen: new Float64Array(REPLAY_WINDOW_CALLS),
+        evicted: false,
       };
       this.sessions.set(key, session);
     }
@@ -72,6 +75,16 @@ export class SessionTable {
 
   list(): Session[] {
     return [...this.sessions.values()];
+  }
+
+  /** Marks a session evicted; false when no session has that id. */
+  evict(clientId: string): Session | undefined {
+    for (const session of this.sessions.values())
+      if (session.clientId === clientId) {
+        session.evicted = true;
+        return session;
+      }
+    return undefined;
   }
 
   /** Forgets the sessions of an identity (removed or rotated). */

@@ -6,6 +6,7 @@ import type { AdminOstResponse as _stripefs_v1_AdminOstResponse, AdminOstRespons
 import type { Attr as _stripefs_v1_Attr, Attr__Output as _stripefs_v1_Attr__Output } from './stripefs/v1/Attr.js';
 import type { AuthAddRequest as _stripefs_v1_AuthAddRequest, AuthAddRequest__Output as _stripefs_v1_AuthAddRequest__Output } from './stripefs/v1/AuthAddRequest.js';
 import type { AuthAddResponse as _stripefs_v1_AuthAddResponse, AuthAddResponse__Output as _stripefs_v1_AuthAddResponse__Output } from './stripefs/v1/AuthAddResponse.js';
+import type { AuthClient as _stripefs_v1_AuthClient, AuthClient__Output as _stripefs_v1_AuthClient__Output } from './stripefs/v1/AuthClient.js';
 import type { AuthGetRequest as _stripefs_v1_AuthGetRequest, AuthGetRequest__Output as _stripefs_v1_AuthGetRequest__Output } from './stripefs/v1/AuthGetRequest.js';
 import type { AuthGetResponse as _stripefs_v1_AuthGetResponse, AuthGetResponse__Output as _stripefs_v1_AuthGetResponse__Output } from './stripefs/v1/AuthGetResponse.js';
 import type { AuthIdentity as _stripefs_v1_AuthIdentity, AuthIdentity__Output as _stripefs_v1_AuthIdentity__Output } from './stripefs/v1/AuthIdentity.js';
@@ -30,6 +31,8 @@ import type { DeleteObjectResponse as _stripefs_v1_DeleteObjectResponse, DeleteO
 import type { DigestObjectsRequest as _stripefs_v1_DigestObjectsRequest, DigestObjectsRequest__Output as _stripefs_v1_DigestObjectsRequest__Output } from './stripefs/v1/DigestObjectsRequest.js';
 import type { DigestObjectsResponse as _stripefs_v1_DigestObjectsResponse, DigestObjectsResponse__Output as _stripefs_v1_DigestObjectsResponse__Output } from './stripefs/v1/DigestObjectsResponse.js';
 import type { DirEntry as _stripefs_v1_DirEntry, DirEntry__Output as _stripefs_v1_DirEntry__Output } from './stripefs/v1/DirEntry.js';
+import type { EvictClientRequest as _stripefs_v1_EvictClientRequest, EvictClientRequest__Output as _stripefs_v1_EvictClientRequest__Output } from './stripefs/v1/EvictClientRequest.js';
+import type { EvictClientResponse as _stripefs_v1_EvictClientResponse, EvictClientResponse__Output as _stripefs_v1_EvictClientResponse__Output } from './stripefs/v1/EvictClientResponse.js';
 import type { FlushRequest as _stripefs_v1_FlushRequest, FlushRequest__Output as _stripefs_v1_FlushRequest__Output } from './stripefs/v1/FlushRequest.js';
 import type { FlushResponse as _stripefs_v1_FlushResponse, FlushResponse__Output as _stripefs_v1_FlushResponse__Output } from './stripefs/v1/FlushResponse.js';
 import type { GetMapRequest as _stripefs_v1_GetMapRequest, GetMapRequest__Output as _stripefs_v1_GetMapRequest__Output } from './stripefs/v1/GetMapRequest.js';
@@ -44,6 +47,8 @@ import type { HeartbeatResponse as _stripefs_v1_HeartbeatResponse, HeartbeatResp
 import type { ItemError as _stripefs_v1_ItemError, ItemError__Output as _stripefs_v1_ItemError__Output } from './stripefs/v1/ItemError.js';
 import type { JobUsage as _stripefs_v1_JobUsage, JobUsage__Output as _stripefs_v1_JobUsage__Output } from './stripefs/v1/JobUsage.js';
 import type { Layout as _stripefs_v1_Layout, Layout__Output as _stripefs_v1_Layout__Output } from './stripefs/v1/Layout.js';
+import type { ListClientsRequest as _stripefs_v1_ListClientsRequest, ListClientsRequest__Output as _stripefs_v1_ListClientsRequest__Output } from './stripefs/v1/ListClientsRequest.js';
+import type { ListClientsResponse as _stripefs_v1_ListClientsResponse, ListClientsResponse__Output as _stripefs_v1_ListClientsResponse__Output } from './stripefs/v1/ListClientsResponse.js';
 import type { ListObjectsRequest as _stripefs_v1_ListObjectsRequest, ListObjectsRequest__Output as _stripefs_v1_ListObjectsRequest__Output } from './stripefs/v1/ListObjectsRequest.js';
 import type { ListObjectsResponse as _stripefs_v1_ListObjectsResponse, ListObjectsResponse__Output as _stripefs_v1_ListObjectsResponse__Output } from './stripefs/v1/ListObjectsResponse.js';
 import type { ListXattrsRequest as _stripefs_v1_ListXattrsRequest, ListXattrsRequest__Output as _stripefs_v1_ListXattrsRequest__Output } from './stripefs/v1/ListXattrsRequest.js';
@@ -138,6 +143,7 @@ export interface ProtoGrpcType {
       Attr: MessageTypeDefinition<_stripefs_v1_Attr, _stripefs_v1_Attr__Output>
       AuthAddRequest: MessageTypeDefinition<_stripefs_v1_AuthAddRequest, _stripefs_v1_AuthAddRequest__Output>
       AuthAddResponse: MessageTypeDefinition<_stripefs_v1_AuthAddResponse, _stripefs_v1_AuthAddResponse__Output>
+      AuthClient: MessageTypeDefinition<_stripefs_v1_AuthClient, _stripefs_v1_AuthClient__Output>
       AuthGetRequest: MessageTypeDefinition<_stripefs_v1_AuthGetRequest, _stripefs_v1_AuthGetRequest__Output>
       AuthGetResponse: MessageTypeDefinition<_stripefs_v1_AuthGetResponse, _stripefs_v1_AuthGetResponse__Output>
       AuthIdentity: MessageTypeDefinition<_stripefs_v1_AuthIdentity, _stripefs_v1_AuthIdentity__Output>
@@ -162,6 +168,8 @@ export interface ProtoGrpcType {
       DigestObjectsRequest: MessageTypeDefinition<_stripefs_v1_DigestObjectsRequest, _stripefs_v1_DigestObjectsRequest__Output>
       DigestObjectsResponse: MessageTypeDefinition<_stripefs_v1_DigestObjectsResponse, _stripefs_v1_DigestObjectsResponse__Output>
       DirEntry: MessageTypeDefinition<_stripefs_v1_DirEntry, _stripefs_v1_DirEntry__Output>
+      EvictClientRequest: MessageTypeDefinition<_stripefs_v1_EvictClientRequest, _stripefs_v1_EvictClientRequest__Output>
+      EvictClientResponse: MessageTypeDefinition<_stripefs_v1_EvictClientResponse, _stripefs_v1_EvictClientResponse__Output>
       FileType: EnumTypeDefinition
       FlushRequest: MessageTypeDefinition<_stripefs_v1_FlushRequest, _stripefs_v1_FlushRequest__Output>
       FlushResponse: MessageTypeDefinition<_stripefs_v1_FlushResponse, _stripefs_v1_FlushResponse__Output>
@@ -178,6 +186,8 @@ export interface ProtoGrpcType {
       JobUsage: MessageTypeDefinition<_stripefs_v1_JobUsage, _stripefs_v1_JobUsage__Output>
       Layout: MessageTypeDefinition<_stripefs_v1_Layout, _stripefs_v1_Layout__Output>
       LayoutPattern: EnumTypeDefinition
+      ListClientsRequest: MessageTypeDefinition<_stripefs_v1_ListClientsRequest, _stripefs_v1_ListClientsRequest__Output>
+      ListClientsResponse: MessageTypeDefinition<_stripefs_v1_ListClientsResponse, _stripefs_v1_ListClientsResponse__Output>
       ListObjectsRequest: MessageTypeDefinition<_stripefs_v1_ListObjectsRequest, _stripefs_v1_ListObjectsRequest__Output>
       ListObjectsResponse: MessageTypeDefinition<_stripefs_v1_ListObjectsResponse, _stripefs_v1_ListObjectsResponse__Output>
       ListXattrsRequest: MessageTypeDefinition<_stripefs_v1_ListXattrsRequest, _stripefs_v1_ListXattrsRequest__Output>

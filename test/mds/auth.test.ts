@@ -267,6 +267,36 @@ describe('MDS authentication and caps', () => {
     expect(alice.stderr).toContain('AUTH_DENIED');
   });
 
+  it('client ls lists the sessions; an evicted one is refused from its next call, audited', async () => {
+    const victim = as(join(dir, 'alice.keyring'));
+    expect(await codeOf(victim.stat('/a'))).toBe('OK');
+    const listed = await cli(['client', 'ls', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const sessions = JSON.parse(listed.stdout) as {
+      id: string;
+      identity: string;
+      address: string;
+      evicted: boolean;
+    }[];
+    const alices = sessions.filter((s) => s.identity === 'alice' && !s.evicted);
+    expect(alices.length).toBeGreaterThan(0);
+    expect(alices.every((s) => s.address === '127.0.0.1')).toBe(true);
+    // The victim's session is the newest of alice's.
+    const id = alices.at(-1)?.id as string;
+    expect((await cli(['client', 'evict', id])).code).toBe(0);
+    expect(await codeOf(victim.stat('/a'))).toBe('AUTH_EVICTED');
+    expect(await codeOf(victim.mkdir('/a/evicted', false))).toBe('AUTH_EVICTED');
+    victim.close();
+    // Another client of the same identity is not evicted.
+    const other = as(join(dir, 'alice.keyring'));
+    expect(await codeOf(other.stat('/a'))).toBe('OK');
+    other.close();
+    expect(await exists('/a/evicted')).toBe(false);
+    expect((await cli(['client', 'evict', 'ffff'])).stderr).toContain('AUTH_CLIENT_NOT_FOUND');
+    const audit = await cli(['audit', 'grep', 'AUTH_EVICTED', '--json']);
+    expect(audit.stdout).toContain('/a/evicted');
+  });
+
   it('identities survive a restart of the MDS, whose database holds no secret', async () => {
     await mds.proc.stop();
     // The stored key is in the database files; neither the secret nor the client key is.

@@ -22,6 +22,8 @@ import type { CreateManyRequest as _stripefs_v1_CreateManyRequest, CreateManyReq
 import type { CreateManyResponse as _stripefs_v1_CreateManyResponse, CreateManyResponse__Output as _stripefs_v1_CreateManyResponse__Output } from '../../stripefs/v1/CreateManyResponse.js';
 import type { CreateRequest as _stripefs_v1_CreateRequest, CreateRequest__Output as _stripefs_v1_CreateRequest__Output } from '../../stripefs/v1/CreateRequest.js';
 import type { CreateResponse as _stripefs_v1_CreateResponse, CreateResponse__Output as _stripefs_v1_CreateResponse__Output } from '../../stripefs/v1/CreateResponse.js';
+import type { EvictClientRequest as _stripefs_v1_EvictClientRequest, EvictClientRequest__Output as _stripefs_v1_EvictClientRequest__Output } from '../../stripefs/v1/EvictClientRequest.js';
+import type { EvictClientResponse as _stripefs_v1_EvictClientResponse, EvictClientResponse__Output as _stripefs_v1_EvictClientResponse__Output } from '../../stripefs/v1/EvictClientResponse.js';
 import type { GetMapRequest as _stripefs_v1_GetMapRequest, GetMapRequest__Output as _stripefs_v1_GetMapRequest__Output } from '../../stripefs/v1/GetMapRequest.js';
 import type { GetMapResponse as _stripefs_v1_GetMapResponse, GetMapResponse__Output as _stripefs_v1_GetMapResponse__Output } from '../../stripefs/v1/GetMapResponse.js';
 import type { GetPgHoldersRequest as _stripefs_v1_GetPgHoldersRequest, GetPgHoldersRequest__Output as _stripefs_v1_GetPgHoldersRequest__Output } from '../../stripefs/v1/GetPgHoldersRequest.js';
@@ -30,6 +32,8 @@ import type { GetXattrRequest as _stripefs_v1_GetXattrRequest, GetXattrRequest__
 import type { GetXattrResponse as _stripefs_v1_GetXattrResponse, GetXattrResponse__Output as _stripefs_v1_GetXattrResponse__Output } from '../../stripefs/v1/GetXattrResponse.js';
 import type { HeartbeatRequest as _stripefs_v1_HeartbeatRequest, HeartbeatRequest__Output as _stripefs_v1_HeartbeatRequest__Output } from '../../stripefs/v1/HeartbeatRequest.js';
 import type { HeartbeatResponse as _stripefs_v1_HeartbeatResponse, HeartbeatResponse__Output as _stripefs_v1_HeartbeatResponse__Output } from '../../stripefs/v1/HeartbeatResponse.js';
+import type { ListClientsRequest as _stripefs_v1_ListClientsRequest, ListClientsRequest__Output as _stripefs_v1_ListClientsRequest__Output } from '../../stripefs/v1/ListClientsRequest.js';
+import type { ListClientsResponse as _stripefs_v1_ListClientsResponse, ListClientsResponse__Output as _stripefs_v1_ListClientsResponse__Output } from '../../stripefs/v1/ListClientsResponse.js';
 import type { ListXattrsRequest as _stripefs_v1_ListXattrsRequest, ListXattrsRequest__Output as _stripefs_v1_ListXattrsRequest__Output } from '../../stripefs/v1/ListXattrsRequest.js';
 import type { ListXattrsResponse as _stripefs_v1_ListXattrsResponse, ListXattrsResponse__Output as _stripefs_v1_ListXattrsResponse__Output } from '../../stripefs/v1/ListXattrsResponse.js';
 import type { MkdirRequest as _stripefs_v1_MkdirRequest, MkdirRequest__Output as _stripefs_v1_MkdirRequest__Output } from '../../stripefs/v1/MkdirRequest.js';
@@ -166,6 +170,15 @@ export interface MdsServiceClient extends grpc.Client {
   createMany(argument: _stripefs_v1_CreateManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CreateManyResponse__Output>): grpc.ClientUnaryCall;
   createMany(argument: _stripefs_v1_CreateManyRequest, callback: grpc.requestCallback<_stripefs_v1_CreateManyResponse__Output>): grpc.ClientUnaryCall;
   
+  EvictClient(argument: _stripefs_v1_EvictClientRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_EvictClientResponse__Output>): grpc.ClientUnaryCall;
+  EvictClient(argument: _stripefs_v1_EvictClientRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_EvictClientResponse__Output>): grpc.ClientUnaryCall;
+  EvictClient(argument: _stripefs_v1_EvictClientRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_EvictClientResponse__Output>): grpc.ClientUnaryCall;
+  EvictClient(argument: _stripefs_v1_EvictClientRequest, callback: grpc.requestCallback<_stripefs_v1_EvictClientResponse__Output>): grpc.ClientUnaryCall;
+  evictClient(argument: _stripefs_v1_EvictClientRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_EvictClientResponse__Output>): grpc.ClientUnaryCall;
+  evictClient(argument: _stripefs_v1_EvictClientRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_EvictClientResponse__Output>): grpc.ClientUnaryCall;
+  evictClient(argument: _stripefs_v1_EvictClientRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_EvictClientResponse__Output>): grpc.ClientUnaryCall;
+  evictClient(argument: _stripefs_v1_EvictClientRequest, callback: grpc.requestCallback<_stripefs_v1_EvictClientResponse__Output>): grpc.ClientUnaryCall;
+  
   GetMap(argument: _stripefs_v1_GetMapRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
   GetMap(argument: _stripefs_v1_GetMapRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
   GetMap(argument: _stripefs_v1_GetMapRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetMapResponse__Output>): grpc.ClientUnaryCall;
@@ -201,6 +214,15 @@ export interface MdsServiceClient extends grpc.Client {
   heartbeat(argument: _stripefs_v1_HeartbeatRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
   heartbeat(argument: _stripefs_v1_HeartbeatRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
   heartbeat(argument: _stripefs_v1_HeartbeatRequest, callback: grpc.requestCallback<_stripefs_v1_HeartbeatResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListClients(argument: _stripefs_v1_ListClientsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListClientsResponse__Output>): grpc.ClientUnaryCall;
+  ListClients(argument: _stripefs_v1_ListClientsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ListClientsResponse__Output>): grpc.ClientUnaryCall;
+  ListClients(argument: _stripefs_v1_ListClientsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListClientsResponse__Output>): grpc.ClientUnaryCall;
+  ListClients(argument: _stripefs_v1_ListClientsRequest, callback: grpc.requestCallback<_stripefs_v1_ListClientsResponse__Output>): grpc.ClientUnaryCall;
+  listClients(argument: _stripefs_v1_ListClientsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListClientsResponse__Output>): grpc.ClientUnaryCall;
+  listClients(argument: _stripefs_v1_ListClientsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ListClientsResponse__Output>): grpc.ClientUnaryCall;
+  listClients(argument: _stripefs_v1_ListClientsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListClientsResponse__Output>): grpc.ClientUnaryCall;
+  listClients(argument: _stripefs_v1_ListClientsRequest, callback: grpc.requestCallback<_stripefs_v1_ListClientsResponse__Output>): grpc.ClientUnaryCall;
   
   ListXattrs(argument: _stripefs_v1_ListXattrsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
   ListXattrs(argument: _stripefs_v1_ListXattrsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
@@ -419,6 +441,8 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   CreateMany: grpc.handleUnaryCall<_stripefs_v1_CreateManyRequest__Output, _stripefs_v1_CreateManyResponse>;
   
+  EvictClient: grpc.handleUnaryCall<_stripefs_v1_EvictClientRequest__Output, _stripefs_v1_EvictClientResponse>;
+  
   GetMap: grpc.handleUnaryCall<_stripefs_v1_GetMapRequest__Output, _stripefs_v1_GetMapResponse>;
   
   GetPgHolders: grpc.handleUnaryCall<_stripefs_v1_GetPgHoldersRequest__Output, _stripefs_v1_GetPgHoldersResponse>;
@@ -426,6 +450,8 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   GetXattr: grpc.handleUnaryCall<_stripefs_v1_GetXattrRequest__Output, _stripefs_v1_GetXattrResponse>;
   
   Heartbeat: grpc.handleUnaryCall<_stripefs_v1_HeartbeatRequest__Output, _stripefs_v1_HeartbeatResponse>;
+  
+  ListClients: grpc.handleUnaryCall<_stripefs_v1_ListClientsRequest__Output, _stripefs_v1_ListClientsResponse>;
   
   ListXattrs: grpc.handleUnaryCall<_stripefs_v1_ListXattrsRequest__Output, _stripefs_v1_ListXattrsResponse>;
   
@@ -484,10 +510,12 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   Commit: MethodDefinition<_stripefs_v1_CommitRequest, _stripefs_v1_CommitResponse, _stripefs_v1_CommitRequest__Output, _stripefs_v1_CommitResponse__Output>
   Create: MethodDefinition<_stripefs_v1_CreateRequest, _stripefs_v1_CreateResponse, _stripefs_v1_CreateRequest__Output, _stripefs_v1_CreateResponse__Output>
   CreateMany: MethodDefinition<_stripefs_v1_CreateManyRequest, _stripefs_v1_CreateManyResponse, _stripefs_v1_CreateManyRequest__Output, _stripefs_v1_CreateManyResponse__Output>
+  EvictClient: MethodDefinition<_stripefs_v1_EvictClientRequest, _stripefs_v1_EvictClientResponse, _stripefs_v1_EvictClientRequest__Output, _stripefs_v1_EvictClientResponse__Output>
   GetMap: MethodDefinition<_stripefs_v1_GetMapRequest, _stripefs_v1_GetMapResponse, _stripefs_v1_GetMapRequest__Output, _stripefs_v1_GetMapResponse__Output>
   GetPgHolders: MethodDefinition<_stripefs_v1_GetPgHoldersRequest, _stripefs_v1_GetPgHoldersResponse, _stripefs_v1_GetPgHoldersRequest__Output, _stripefs_v1_GetPgHoldersResponse__Output>
   GetXattr: MethodDefinition<_stripefs_v1_GetXattrRequest, _stripefs_v1_GetXattrResponse, _stripefs_v1_GetXattrRequest__Output, _stripefs_v1_GetXattrResponse__Output>
   Heartbeat: MethodDefinition<_stripefs_v1_HeartbeatRequest, _stripefs_v1_HeartbeatResponse, _stripefs_v1_HeartbeatRequest__Output, _stripefs_v1_HeartbeatResponse__Output>
+  ListClients: MethodDefinition<_stripefs_v1_ListClientsRequest, _stripefs_v1_ListClientsResponse, _stripefs_v1_ListClientsRequest__Output, _stripefs_v1_ListClientsResponse__Output>
   ListXattrs: MethodDefinition<_stripefs_v1_ListXattrsRequest, _stripefs_v1_ListXattrsResponse, _stripefs_v1_ListXattrsRequest__Output, _stripefs_v1_ListXattrsResponse__Output>
   Mkdir: MethodDefinition<_stripefs_v1_MkdirRequest, _stripefs_v1_MkdirResponse, _stripefs_v1_MkdirRequest__Output, _stripefs_v1_MkdirResponse__Output>
   Open: MethodDefinition<_stripefs_v1_OpenRequest, _stripefs_v1_OpenResponse, _stripefs_v1_OpenRequest__Output, _stripefs_v1_OpenResponse__Output>

@@ -1,0 +1,11 @@
+// Original file: proto/stripefs/v1/stripefs.proto
+
+import type { AuthClient as _stripefs_v1_AuthClient, AuthClient__Output as _stripefs_v1_AuthClient__Output } from '../../stripefs/v1/AuthClient.js';
+
+export interface ListClientsResponse {
+  'clients'?: (_stripefs_v1_AuthClient)[];
+}
+
+export interface ListClientsResponse__Output {
+  'clients': (_stripefs_v1_AuthClient__Output)[];
+}
