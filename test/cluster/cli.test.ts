@@ -210,7 +210,9 @@ describe('stripefs CLI against a running cluster', () => {
     expect(rows.find((r) => r.id === 3)?.weight).toBe(0.5);
     expect((await cli(['ost', 'reweight', '3', '-1'])).code).toBe(2);
     expect((await cli(['ost', 'out', 'ost999'])).stderr).toContain('MAP_UNKNOWN_OST');
-    health = await cli(['health', '--wait', '10']);
+    // Backfill after the reweight takes seconds when idle and minutes at load 30; the deadline
+    // only bounds a hang (the cli helper kills at 180 s).
+    health = await cli(['health', '--wait', '150']);
     expect(health.code, health.stdout).toBe(0);
     expect(health.stdout).toContain('HEALTH_OK');
   });
