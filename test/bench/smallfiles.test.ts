@@ -14,6 +14,11 @@ describe('small-file bench', () => {
       ['smallfiles.read-vs-open', 'files/s'],
       ['smallfiles.write', 'files/s'],
       ['smallfiles.list-with-attrs', 'entries/s'],
+      ['smallfiles.scan-statahead', 'entries/s'],
+      ['smallfiles.scan-statahead-vs-plain', 'entries/s'],
+      ['smallfiles.dom.read', 'files/s'],
+      ['smallfiles.dom.read-vs-open', 'files/s'],
+      ['smallfiles.dom.write', 'files/s'],
     ]);
     for (const r of results) {
       expect(Number.isFinite(r.value) && r.value > 0, r.id).toBe(true);
