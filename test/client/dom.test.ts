@@ -104,6 +104,23 @@ describe('data on the MDS', () => {
     expect(df.stdout).toMatch(/data on the MDS: .+ in \d+ files/);
   });
 
+  it('a small file without a part on the MDS is read with one open and one OSS request', async () => {
+    const files = ['raid0:1:1M', 'replicated:3:host:1M', 'raid0:4:64K'].map((layout, i) => ({
+      path: `/plain-${i}`,
+      layout: parseLayout(layout),
+      data: seededBytes(32 * K, SEED + 40 + i),
+    }));
+    for (const f of files) await client.writeFile(f.path, f.data, { layout: f.layout });
+    await withCold(async (cold) => {
+      for (const f of files) {
+        const before = cold.stats().requests;
+        expect((await cold.readFile(f.path)).equals(f.data), f.path).toBe(true);
+        const after = cold.stats().requests;
+        expect(after.bulk + after.grpc - before.bulk - before.grpc, f.path).toBe(1);
+      }
+    });
+  });
+
   for (const rest of ['raid0:2:64K', 'replicated:2:host:64K', 'ec:4+2:host:64K']) {
     it(`files larger than the part spill to ${rest}; written whole and in pieces, read back cold`, async () => {
       const layout = parseLayout(`dom:64K,${rest}`);
