@@ -23,6 +23,7 @@ import { GroupCommitter } from './commit.js';
 import { ClusterWatch } from './dashboard/watch.js';
 import { openDb } from './db.js';
 import { DestroyWorker } from './destroy/worker.js';
+import { verifyDom } from './dom-verify.js';
 import { healthHandlers, mdsHandlers } from './grpc-service.js';
 import { configuredDefault } from './layout.js';
 import { createMdsMetrics, registerChannelGauge } from './metrics.js';
@@ -119,7 +120,7 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     config['mds.newOstWeightSteps'],
   );
   await phases.init();
-  const healing = { recovery, cluster, health: ostHealth, scrub, phases };
+  const healing = { recovery, cluster, health: ostHealth, scrub, phases, verifyDom: () => verifyDom(ns) };
   const ns = new Namespace(db, committer, clock, rootDefault, {
     epoch: () => cluster.state.map.epoch,
     map: () => cluster.state.map,

@@ -3,6 +3,7 @@
 // and repairs the wrong ones. Waits for the end by default, printing progress
 // on stderr; exit 1 when an error was left unfixed.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { DomVerifyReport } from '../../mds/dom-verify.js';
 import type { ScrubTask } from '../../mds/recovery/scrub-service.js';
 import { adminRequest, adminUrlOf, type ConnectFlags } from '../connect.js';
 import { formatBytes } from '../format.js';
@@ -59,7 +60,10 @@ export async function scrub(flags: ScrubFlags): Promise<void> {
     task = await adminRequest<ScrubTaskAnswer>(`${base}/api/scrub/${task.id}`);
   }
   if (task.state === 'done' && task.errorsFixed < task.errorsFound) process.exitCode = 1;
-  if (flags.json) return printJson(task);
+  // A whole-cluster scrub also checks the bytes kept on the MDS (data on the MDS): one copy, never repaired.
+  const dom = flags.pg ? undefined : await adminRequest<DomVerifyReport>(`${base}/api/dom/verify`);
+  if (dom && dom.corruptCount + dom.orphanCount > 0) process.exitCode = 1;
+  if (flags.json) return printJson(dom ? { ...task, dom } : task);
   if (flags.wait !== false && tty) process.stderr.write('\n');
   process.stdout.write(`${scrubLine(task)}${task.state === 'running' ? ' (running)' : ''}\n`);
   for (const f of task.findings)
@@ -67,4 +71,10 @@ export async function scrub(flags: ScrubFlags): Promise<void> {
       `  ${f.fixed ? 'fixed' : 'NOT FIXED'}  pg ${f.pool}/${f.pg} ${f.objectId} on ost${f.ostId}: ${f.problem} (${f.detail})\n`,
     );
   for (const s of task.skipped) process.stdout.write(`  skipped pg ${s.pool}/${s.pg}: ${s.reason}\n`);
+  if (!dom) return;
+  process.stdout.write(
+    `data on the MDS: ${dom.files} files, ${formatBytes(dom.bytes)} checked; ${dom.corruptCount} corrupt, ${dom.orphanCount} without a file\n`,
+  );
+  for (const c of dom.corrupt) process.stdout.write(`  NOT FIXED  inode ${c.inode}: ${c.detail}\n`);
+  for (const ino of dom.orphans) process.stdout.write(`  NOT FIXED  inode ${ino}: no file owns its bytes\n`);
 }

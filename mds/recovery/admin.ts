@@ -27,6 +27,8 @@ export interface HealingParts {
   health: OstHealthTracker;
   scrub: ScrubService;
   phases: WeightPhases;
+  /** The verify pass over data on the MDS (mds/dom-verify.ts), served as GET /api/dom/verify. */
+  verifyDom?: () => Promise<unknown>;
 }
 
 function parseSettings(body: unknown, current: RecoverySettings): RecoverySettings {

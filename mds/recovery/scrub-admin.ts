@@ -53,7 +53,8 @@ export function scrubSummary(scrub: ScrubService) {
 }
 
 export function registerScrubAdmin(app: FastifyInstance, parts: HealingParts): void {
-  const { scrub, phases } = parts;
+  const { scrub, phases, verifyDom } = parts;
+  if (verifyDom) app.get('/api/dom/verify', () => verifyDom());
   app.post('/api/scrub', async (request) => {
     const { scope, repair } = parseScrubBody(request.body, parts);
     return scrub.startTask(scope, { trigger: 'admin', repair });
