@@ -7,7 +7,7 @@ export default defineConfig({
     include: ['test/s3-clients/**/*.e2e.ts'],
     // The build check, and the run's admin keyring (auth is on in every test cluster).
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 600_000,
+    testTimeout: 900_000,
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 1,

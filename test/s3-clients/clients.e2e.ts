@@ -50,7 +50,7 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
   const merged: Record<string, string | undefined> = { ...process.env, ...env };
   for (const [name, value] of Object.entries(env)) if (value === '') delete merged[name];
   return new Promise((resolve, reject) => {
-    execFile(command, args, { env: merged, maxBuffer: 64 * MiB, timeout: 300_000 }, (err, stdout, stderr) => {
+    execFile(command, args, { env: merged, maxBuffer: 64 * MiB, timeout: 840_000 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${command} ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
       else resolve({ stdout, stderr });
     });
