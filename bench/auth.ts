@@ -13,8 +13,6 @@ import { startMdsProcess, timed } from './mds.js';
 import { type BenchResult, result } from './types.js';
 
 const ROUNDS = 5;
-/** Every round's figures of the last run, for STRIPEFS_BENCH_ROUNDS=1. */
-let lastRounds: unknown;
 const BENCH_DIR = 'data/bench';
 
 interface Side {
@@ -79,7 +77,6 @@ export async function runAuthBench(opts: { quick: boolean }): Promise<BenchResul
     value: median(rates.off[what]),
     name: `the same ${what} on an MDS without auth, same run`,
   });
-  lastRounds = { rates, cpu };
   const note = `median of ${ROUNDS} alternating rounds of ${files}, 16 callers`;
   const offCpu = (what: 'creates' | 'stats') => ({
     value: median(cpu.off[what]),
