@@ -3,7 +3,7 @@
 // Metadata is the source's (COPY) or the request's (REPLACE); a copy onto
 // itself with REPLACE only rewrites the metadata.
 import { createHash } from 'node:crypto';
-import type { Layout, StripeFileHandle } from '../../client/index.js';
+import type { Layout, Stat, StripeFileHandle } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
 import { s3Error } from '../errors.js';
 import type { Gateway } from '../gateway.js';
@@ -43,15 +43,82 @@ export function sourceConditions(request: S3Request) {
   };
 }
 
-export async function copyObject(gateway: Gateway, request: S3Request): Promise<S3Reply> {
-  const bucket = request.bucket as string;
-  const key = request.key as string;
+/** The object x-amz-copy-source names, once the caller may read it. */
+export async function authorizedSource(
+  gateway: Gateway,
+  request: S3Request,
+): Promise<{ bucket: string; key: string }> {
   const source = parseCopySource(String(request.headers['x-amz-copy-source']));
   if (!(await gateway.credentials.authorize(request.auth.identity, 'read', source.bucket, source.key)))
     throw s3Error(
       'AccessDenied',
       `${request.auth.identity.name} may not read ${source.bucket}/${source.key}`,
     );
+  return source;
+}
+
+/**
+ * Opens the copy source at `path` and checks the x-amz-copy-source-if-* conditions
+ * against it; the caller closes the handle.
+ */
+export async function openSource(
+  gateway: Gateway,
+  request: S3Request,
+  source: { bucket: string; key: string },
+  path: string,
+): Promise<{ handle: StripeFileHandle; stat: Stat; meta: ObjectMeta | undefined }> {
+  const handle = await gateway.client.open(path, 'r').catch((err: unknown) => {
+    if (err instanceof StripeError && err.code.startsWith('NS_'))
+      throw s3Error('NoSuchKey', `no source ${source.bucket}/${source.key}`, { key: source.key });
+    throw err;
+  });
+  try {
+    const [stat, meta] = await Promise.all([gateway.client.stat(path), readMeta(gateway.client, path)]);
+    if (
+      evaluate(sourceConditions(request), { etag: etagOf(stat, meta), mtimeMs: stat.mtimeMs }) ===
+      'not-modified'
+    )
+      throw s3Error(
+        'PreconditionFailed',
+        'x-amz-copy-source-if-none-match or -if-modified-since does not hold',
+      );
+    return { handle, stat, meta };
+  } catch (err) {
+    await closeSource(handle);
+    throw err;
+  }
+}
+
+/** Closes the copy source's handle. */
+export async function closeSource(handle: StripeFileHandle): Promise<void> {
+  // A read handle has nothing to flush; its close cannot lose data.
+  await handle.close().catch(() => undefined);
+}
+
+/** Copies bytes [start, end] of `source` to `target` from `position`; the bytes written and their MD5. */
+export async function copyRange(
+  source: StripeFileHandle,
+  start: number,
+  end: number,
+  target: StripeFileHandle,
+  position: number,
+): Promise<{ written: number; md5: string }> {
+  const hash = createHash('md5');
+  let written = 0;
+  if (end >= start) {
+    for await (const piece of rangeStream(source, start, end)) {
+      hash.update(piece as Buffer);
+      await target.write(piece as Buffer, 0, (piece as Buffer).length, position + written);
+      written += (piece as Buffer).length;
+    }
+  }
+  return { written, md5: hash.digest('hex') };
+}
+
+export async function copyObject(gateway: Gateway, request: S3Request): Promise<S3Reply> {
+  const bucket = request.bucket as string;
+  const key = request.key as string;
+  const source = await authorizedSource(gateway, request);
   const from = keyPath(source.bucket, source.key);
   const to = keyPath(bucket, key);
   if (from.isDirectory || to.isDirectory)
@@ -60,24 +127,8 @@ export async function copyObject(gateway: Gateway, request: S3Request): Promise<
   const directive = String(request.headers['x-amz-metadata-directive'] ?? 'COPY').toUpperCase();
   if (directive !== 'COPY' && directive !== 'REPLACE')
     throw s3Error('InvalidArgument', 'x-amz-metadata-directive is COPY or REPLACE');
-  const handle = await gateway.client.open(from.path, 'r').catch((err: unknown) => {
-    if (err instanceof StripeError && err.code.startsWith('NS_'))
-      throw s3Error('NoSuchKey', `no source ${source.bucket}/${source.key}`, { key: source.key });
-    throw err;
-  });
+  const { handle, stat, meta: sourceMeta } = await openSource(gateway, request, source, from.path);
   try {
-    const [stat, sourceMeta] = await Promise.all([
-      gateway.client.stat(from.path),
-      readMeta(gateway.client, from.path),
-    ]);
-    if (
-      evaluate(sourceConditions(request), { etag: etagOf(stat, sourceMeta), mtimeMs: stat.mtimeMs }) ===
-      'not-modified'
-    )
-      throw s3Error(
-        'PreconditionFailed',
-        'x-amz-copy-source-if-none-match or -if-modified-since does not hold',
-      );
     const meta =
       directive === 'REPLACE'
         ? metaFromRequest(request.headers)
@@ -101,8 +152,7 @@ export async function copyObject(gateway: Gateway, request: S3Request): Promise<
     );
     return xmlReply('CopyObjectResult', { LastModified: new Date().toISOString(), ETag: `"${etag}"` });
   } finally {
-    // A read handle has nothing to flush; its close cannot lose data.
-    await handle.close().catch(() => undefined);
+    await closeSource(handle);
   }
 }
 
@@ -115,21 +165,12 @@ async function copyInto(
 ): Promise<string> {
   const staged = await createStaging(gateway.client, layout);
   try {
-    const md5 = createHash('md5');
-    let at = 0;
-    if (source.size > 0) {
-      for await (const piece of rangeStream(source, 0, source.size - 1)) {
-        md5.update(piece as Buffer);
-        await staged.handle.write(piece as Buffer, 0, (piece as Buffer).length, at);
-        at += (piece as Buffer).length;
-      }
-    }
+    const { written, md5: hex } = await copyRange(source, 0, source.size - 1, staged.handle, 0);
     await staged.handle.close();
-    const hex = md5.digest('hex');
     await writeMeta(gateway.client, staged.path, {
       etag: hex,
       inode: staged.handle.inode,
-      sizeBytes: at,
+      sizeBytes: written,
       ...to.meta,
     });
     await publish(gateway.client, staged.path, to.path, to.key, { noReplace: to.noReplace });
