@@ -30,7 +30,9 @@ const BENCH_DIR = 'data/bench';
 export async function startMdsProcess(dataDir: string, env: Record<string, string> = {}) {
   ensureRunKeyring();
   const script = fileURLToPath(new URL('../mds/main.js', import.meta.url));
-  const child = spawn(process.execPath, [script], {
+  // e.g. STRIPEFS_BENCH_MDS_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the MDS.
+  const nodeArgs = (process.env.STRIPEFS_BENCH_MDS_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     env: {
       ...process.env,
       STRIPEFS_MDS_DATA_DIR: dataDir,

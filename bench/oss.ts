@@ -15,7 +15,7 @@ import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
@@ -24,6 +24,7 @@ import { checksumBackend, crc32c } from '../common/checksum.js';
 import { Semaphore } from '../common/semaphore.js';
 import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
 import { contract, type ReadRangeResponse__Output } from '../proto/index.js';
+import { type FakeMds, startFakeMds } from '../test/oss/fake-mds.js';
 import { type BenchResult, median, result } from './types.js';
 
 export type { BenchResult };
@@ -227,8 +228,20 @@ interface OssProcess {
   stop(): Promise<void>;
 }
 
-/** An OSS whose OST ids are persisted already, so it serves without an MDS (it keeps retrying in the background). */
+/**
+ * The MDS the bench's OSSs register with: the tests' stand-in (test/oss/fake-mds.ts), since the
+ * MDS is not what this suite measures. An OSS serves reads only once an MDS has told it which of
+ * its copies missed writes (its registration answer), so it cannot run without one.
+ */
+let standInMds: Promise<FakeMds> | undefined;
+
+/** An OSS with its OST ids persisted, registered with the stand-in MDS before it is handed out. */
 async function startOssProcess(dataDir: string, env: Record<string, string> = {}): Promise<OssProcess> {
+  standInMds ??= startFakeMds();
+  const mds = await standInMds;
+  // Each OSS its own name, and the stand-in gives it the OST ids it has persisted (0 and 1).
+  const ossId = `bench-${basename(dataDir)}`;
+  for (const i of [0, 1]) mds.ostIds.set(`${ossId}/ost${i}`, i);
   for (const i of [0, 1]) {
     mkdirSync(join(dataDir, `ost${i}`), { recursive: true });
     writeFileSync(join(dataDir, `ost${i}`, 'ost-id.json'), JSON.stringify({ id: i }));
@@ -238,10 +251,10 @@ async function startOssProcess(dataDir: string, env: Record<string, string> = {}
   const child = spawn(process.execPath, [...nodeArgs, join(here, '..', 'oss', 'main.js')], {
     env: {
       ...process.env,
-      STRIPEFS_OSS_ID: 'bench',
+      STRIPEFS_OSS_ID: ossId,
       STRIPEFS_OSS_DATA_DIR: dataDir,
       STRIPEFS_OSS_OSTS: '2',
-      STRIPEFS_MDS: '127.0.0.1:1',
+      STRIPEFS_MDS: mds.address,
       STRIPEFS_LOG_LEVEL: 'error',
       ...env,
     },
@@ -253,6 +266,11 @@ async function startOssProcess(dataDir: string, env: Record<string, string> = {}
     });
     child.once('exit', (code) => reject(new Error(`oss exited ${code}`)));
   });
+  // An OSS heartbeats only after it has applied its registration's answer.
+  for (let i = 0; !mds.heartbeats.some((h) => h.ossId === ossId); i++) {
+    if (i > 600) throw new Error('bench OSS did not register with the stand-in MDS within 60 s');
+    await new Promise((done) => setTimeout(done, 100));
+  }
   return {
     ...ready,
     pid: child.pid as number,
@@ -410,6 +428,8 @@ export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }):
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
+    await (await standInMds)?.close();
+    standInMds = undefined;
   }
   return results;
 }

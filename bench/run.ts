@@ -33,6 +33,15 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   erasure: async () => (await import('./erasure.js')).runErasureBench,
 };
 
+/**
+ * Suites run only when named with --only: they install and start another
+ * system (peer-ceph: Ceph from Debian) and take minutes. Their table goes to
+ * bench/results/<name>.md and the README's <!-- <name>:start --> section.
+ */
+const OPT_IN_SUITES: Record<string, () => Promise<Suite>> = {
+  'peer-ceph': async () => (await import('./peer-ceph.js')).runPeerCephBench,
+};
+
 /** Suites handed the run's shared cluster (each starts its own when run alone from its file). */
 const CLUSTER_SUITES = new Set(['client', 'smallfiles', 'checkpoint', 'mount', 's3']);
 const MiB = 1024 * 1024;
@@ -77,10 +86,10 @@ function markdown(results: BenchResult[], machine: string): string {
   ].join('\n');
 }
 
-function updateReadme(table: string): void {
+function updateReadme(table: string, section = 'bench'): void {
   const readme = readFileSync('README.md', 'utf8');
-  const start = '<!-- bench:start -->';
-  const end = '<!-- bench:end -->';
+  const start = `<!-- ${section}:start -->`;
+  const end = `<!-- ${section}:end -->`;
   const from = readme.indexOf(start);
   const to = readme.indexOf(end);
   if (from < 0 || to < from) return;
@@ -98,16 +107,18 @@ async function runSuites(
   const timings: BenchResult[] = [];
   const runStarted = performance.now();
   const since = (started: number) => (performance.now() - started) / 1000;
-  const unknown = only.filter((name) => !SUITES[name]);
+  const unknown = only.filter((name) => !SUITES[name] && !OPT_IN_SUITES[name]);
   if (unknown.length > 0)
-    throw new Error(`unknown suite ${unknown.join(', ')}; suites: ${Object.keys(SUITES).join(', ')}`);
+    throw new Error(
+      `unknown suite ${unknown.join(', ')}; suites: ${Object.keys(SUITES).join(', ')}; only when named: ${Object.keys(OPT_IN_SUITES).join(', ')}`,
+    );
   const shared = sharedCluster((event, seconds) =>
     process.stderr.write(
       `bench: shared cluster for ${[...CLUSTER_SUITES].join(', ')} ${event} in ${seconds.toFixed(1)} s\n`,
     ),
   );
   for (const [index, name] of only.entries()) {
-    const load = SUITES[name] as () => Promise<Suite>;
+    const load = (SUITES[name] ?? OPT_IN_SUITES[name]) as () => Promise<Suite>;
     process.stderr.write(
       `bench: ${name}${quick ? ' (quick)' : ''}... (${since(runStarted).toFixed(0)} s so far)\n`,
     );
@@ -161,12 +172,18 @@ async function main(): Promise<void> {
   const { results, failed } = await runSuites(only, quick);
   const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}${quick ? ', --quick' : ''}`;
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  // An opt-in suite run alone keeps its own files (<name>.json, <name>.md) and README section, so
+  // it never overwrites the main table; a run of several suites writes latest.* as always.
+  const optIn = only.length === 1 && OPT_IN_SUITES[only[0] as string] ? (only[0] as string) : undefined;
+  const stem = optIn ?? 'latest';
+  writeFileSync(join(out, `${stem}.json`), `${JSON.stringify(results, null, 2)}\n`);
   const table = markdown(results, machine);
-  writeFileSync(join(out, 'latest.md'), table);
-  renderCharts(results, out);
+  writeFileSync(join(out, `${stem}.md`), table);
+  if (!optIn) renderCharts(results, out);
   const complete = only.length === Object.keys(SUITES).length && failed.length === 0;
   if (complete && out === RESULTS_DIR) updateReadme(table);
+  if (optIn && out === RESULTS_DIR && failed.length === 0 && results.some((r) => r.baseline !== null))
+    updateReadme(table, optIn);
   process.stdout.write(`${table}\n`);
   if (failed.length > 0) {
     process.stderr.write(`bench: suites that failed: ${failed.join(', ')}\n`);

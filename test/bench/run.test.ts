@@ -3,12 +3,14 @@
 // suite's seconds land in bench/results/latest.json (here the one under
 // --out) as results, the shared cluster is started only when a suite asks for
 // it and stopped before the suites that do not use it, and an unknown suite
-// name is refused before anything runs or is written.
+// name is refused before anything runs or is written; an opt-in suite (peer-ceph) run alone
+// writes its own files.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { radosFigure } from '../../bench/peer-ceph.js';
 import type { BenchResult } from '../../bench/types.js';
 
 const RUNNER = 'dist/bench/run.js';
@@ -69,6 +71,52 @@ describe('bench runner', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     const results = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchResult[];
     expect(results.filter((r) => r.id.startsWith('smallfiles.')).length).toBe(11);
+  });
+
+  it('runs the OSS suite end to end: its OSSs register with a stand-in MDS before they serve reads', () => {
+    // An OSS refuses reads until an MDS has told it which copies missed writes; a bench OSS
+    // started without one failed every read (REQ_UNAVAILABLE) and the suite lost its figures.
+    const out = join(dir, 'oss');
+    const run = runBench(['--quick', '--only', 'oss', '--out', out]);
+    expect(run.status, run.stderr).toBe(0);
+    const ids = (JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchResult[]).map(
+      (r) => r.id,
+    );
+    for (const id of [
+      'oss.bulk.write',
+      'oss.bulk.read',
+      'oss.bulk.read.cpu-2mib-spans',
+      'oss.grpc-default.read',
+    ])
+      expect(ids).toContain(id);
+  });
+
+  it('writes an opt-in suite run alone to its own files, never over latest.json', () => {
+    const out = join(dir, 'opt-in');
+    const run = runBench(['--only', 'peer-ceph', '--out', out], { STRIPEFS_BENCH_FAIL_SUITE: 'peer-ceph' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('bench: peer-ceph FAILED');
+    const results = JSON.parse(readFileSync(join(out, 'peer-ceph.json'), 'utf8')) as BenchResult[];
+    expect(results.map((r) => [r.id, r.note])).toEqual([
+      ['bench.seconds.peer-ceph', 'FAILED'],
+      ['bench.seconds.total', undefined],
+    ]);
+    expect(existsSync(join(out, 'peer-ceph.md'))).toBe(true);
+    expect(existsSync(join(out, 'latest.json'))).toBe(false);
+  });
+
+  it('reads the figures of a rados bench summary, and refuses one without them', () => {
+    const summary = [
+      'Total time run:         20.0973',
+      'Total writes made:      1703',
+      'Bandwidth (MB/sec):     338.95',
+      'Average IOPS:           84',
+    ].join('\n');
+    expect(radosFigure(summary, 'Bandwidth (MB/sec)')).toBe(338.95);
+    expect(radosFigure(summary, 'Average IOPS')).toBe(84);
+    expect(() => radosFigure('error connecting to the cluster', 'Bandwidth (MB/sec)')).toThrow(
+      /printed no "Bandwidth \(MB\/sec\)" line/,
+    );
   });
 
   it('refuses an unknown suite before running or writing anything', () => {

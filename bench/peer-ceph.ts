@@ -1,0 +1,296 @@
+// `npm run bench -- --only peer-ceph`: stripefs beside Ceph 16 on the same
+// machine in the same run, through the calls each one's users make. Ceph runs
+// as a single-host peer (1 mon, 1 mgr, 4 BlueStore OSDs on loopback) started
+// by the shared peers/ceph/cluster.sh; its figures are `rados bench` (16
+// operations in flight, one object per operation). stripefs's equivalents run
+// on the bench cluster (1 MDS + 6 OSSs, the `npm start` shape) after Ceph is
+// stopped: 16 workers in one client, one file per object, a fresh client per
+// read phase. Each row is stripefs's figure with Ceph's as its baseline.
+//
+// Ceph is installed from Debian with apt-get when missing (root only); without
+// it, or without the peer script, the suite says SKIPPED and adds no figures.
+// The script is found at $STRIPEFS_CEPH_PEER_SCRIPT, else ../shared/peers/ceph/
+// cluster.sh beside the repository (or beside the current folder).
+import { execFile, spawnSync } from 'node:child_process';
+import { randomFillSync } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { type Layout, StripeClient } from '../client/index.js';
+import { type BenchCluster, startBenchCluster } from './cluster.js';
+import { type BenchResult, result, type SuiteOptions } from './types.js';
+
+const run = promisify(execFile);
+const KiB = 1024;
+const MiB = 1024 * KiB;
+/** Operations in flight, both systems (`rados bench -t 16`, 16 client workers). */
+const IN_FLIGHT = 16;
+const COMMAND = 'npm run bench -- --only peer-ceph';
+const CEPH_PACKAGES = ['ceph-mon', 'ceph-mgr', 'ceph-osd', 'ceph-common'];
+
+interface Workload {
+  /** The pool's and the figure's name. */
+  pool: 'rep3' | 'ec21';
+  layout: Layout;
+}
+
+const WORKLOADS: Workload[] = [
+  {
+    pool: 'rep3',
+    layout: {
+      pattern: 'replicated',
+      stripeSize: 4 * MiB,
+      stripeCount: 1,
+      replicas: 3,
+      failureDomain: 'host',
+    },
+  },
+  { pool: 'ec21', layout: { pattern: 'ec', stripeSize: 1 * MiB, k: 2, m: 1, failureDomain: 'host' } },
+];
+
+/** One workload's figures in MiB/s (both systems report the same list). */
+interface Figures {
+  write4m: number;
+  read4m: number;
+  write64k: number;
+  randRead64k: number;
+  /** stripefs only: 4 MiB reads with `handle.read` into one buffer. */
+  read4mHandle?: number;
+}
+
+function peerScript(): string | undefined {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [
+    process.env.STRIPEFS_CEPH_PEER_SCRIPT,
+    resolve(here, '../../../shared/peers/ceph/cluster.sh'),
+    resolve(process.cwd(), '../shared/peers/ceph/cluster.sh'),
+  ];
+  return candidates.find((path): path is string => !!path && existsSync(path));
+}
+
+function hasCeph(): boolean {
+  return spawnSync('sh', ['-c', 'command -v ceph-osd && command -v rados'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Installs Ceph from Debian when missing and allowed; the reason it cannot run otherwise. */
+function ensureCeph(): string | undefined {
+  if (hasCeph()) return undefined;
+  if (process.getuid?.() !== 0) return 'Ceph is not installed and installing it needs root';
+  process.stderr.write(`peer-ceph: installing ${CEPH_PACKAGES.join(' ')} with apt-get\n`);
+  const update = spawnSync('apt-get', ['update'], { stdio: 'inherit' });
+  const install = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...CEPH_PACKAGES], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (update.status !== 0 || install.status !== 0 || !hasCeph()) return 'apt-get could not install Ceph';
+  return undefined;
+}
+
+/** A `rados bench` summary line's number ("Bandwidth (MB/sec):   338.2"). */
+export function radosFigure(output: string, label: string): number {
+  const line = output.split('\n').find((l) => l.startsWith(`${label}:`));
+  const value = Number(line?.slice(label.length + 1).trim());
+  if (!line || !Number.isFinite(value))
+    throw new Error(`rados bench printed no "${label}" line:\n${output.slice(-2000)}`);
+  return value;
+}
+
+class CephPeer {
+  private readonly dir = mkdtempSync(join(tmpdir(), 'stripefs-ceph-peer-'));
+  private readonly conf = join(this.dir, 'ceph.conf');
+  constructor(private readonly script: string) {}
+
+  private env(): NodeJS.ProcessEnv {
+    return { ...process.env, CEPH_PEER_DIR: this.dir, NOSD: '4' };
+  }
+
+  async start(): Promise<void> {
+    await run('bash', [this.script, 'start'], { env: this.env(), timeout: 300_000 });
+    const ceph = (...args: string[]) => run('ceph', ['-c', this.conf, ...args], { timeout: 120_000 });
+    await ceph('osd', 'pool', 'create', 'rep3', '64', '64', 'replicated');
+    await ceph('osd', 'pool', 'set', 'rep3', 'size', '3', '--yes-i-really-mean-it');
+    await ceph('osd', 'pool', 'set', 'rep3', 'min_size', '2');
+    await ceph('osd', 'erasure-code-profile', 'set', 'k2m1', 'k=2', 'm=1', 'crush-failure-domain=osd');
+    await ceph('osd', 'pool', 'create', 'ec21', '64', '64', 'erasure', 'k2m1');
+    await ceph('osd', 'pool', 'set', 'ec21', 'min_size', '2');
+    // Wait until every PG is active+clean (a bench on peering PGs measures peering).
+    for (let i = 0; i < 120; i++) {
+      const { stdout } = await ceph('pg', 'stat');
+      if (/active\+clean/.test(stdout) && !/peering|creating|unknown|activating/.test(stdout)) return;
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+    throw new Error('Ceph peer: PGs were not active+clean after 120 s');
+  }
+
+  private async bench(pool: string, seconds: number, mode: string, extra: string[] = []): Promise<string> {
+    const args = [
+      '-c',
+      this.conf,
+      'bench',
+      '-p',
+      pool,
+      String(seconds),
+      mode,
+      '-t',
+      String(IN_FLIGHT),
+      ...extra,
+    ];
+    const { stdout } = await run('rados', args, { timeout: (seconds + 120) * 1000, maxBuffer: 64 * MiB });
+    return stdout;
+  }
+
+  async figures(pool: string, seconds: number): Promise<Figures> {
+    const bw = (out: string) => radosFigure(out, 'Bandwidth (MB/sec)');
+    const write4m = bw(await this.bench(pool, seconds, 'write', ['-b', String(4 * MiB), '--no-cleanup']));
+    const read4m = bw(await this.bench(pool, seconds, 'seq'));
+    await run('rados', ['-c', this.conf, '-p', pool, 'cleanup'], { timeout: 300_000 });
+    const write64k = bw(await this.bench(pool, seconds, 'write', ['-b', String(64 * KiB), '--no-cleanup']));
+    const randRead64k = bw(await this.bench(pool, seconds, 'rand'));
+    await run('rados', ['-c', this.conf, '-p', pool, 'cleanup'], { timeout: 300_000 });
+    return { write4m, read4m, write64k, randRead64k };
+  }
+
+  async clean(): Promise<void> {
+    await run('bash', [this.script, 'clean'], { env: this.env(), timeout: 300_000 }).catch((error: Error) => {
+      process.stderr.write(`peer-ceph: cluster.sh clean failed: ${error.message}\n`);
+    });
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `work(i)` for i = 0, 1, ... with IN_FLIGHT in flight until `untilMs` passes or `count` are done. */
+async function pool(count: number, untilMs: number, work: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < count && performance.now() < untilMs) {
+      await work(next++);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  return done;
+}
+
+const mibPerSec = (bytes: number, startedMs: number) =>
+  bytes / MiB / ((performance.now() - startedMs) / 1000);
+
+/** stripefs's side of one workload: the same four phases as rados bench, plus handle.read. */
+async function stripefsFigures(mds: string, w: Workload, seconds: number): Promise<Figures> {
+  const dir = `/peer-ceph/${w.pool}`;
+  const big = randomFillSync(Buffer.alloc(4 * MiB));
+  const small = randomFillSync(Buffer.alloc(64 * KiB));
+  const connect = (cache = true) =>
+    StripeClient.connect({
+      mds,
+      ...(cache ? {} : { limits: { cacheBytesMax: 0, readaheadTotalBytesMax: 0 } }),
+    });
+  const timedWrites = async (name: string, data: Buffer): Promise<{ files: number; mibps: number }> => {
+    const client = await connect();
+    await client.mkdir(`${dir}/${name}`, { recursive: true, layout: w.layout });
+    const started = performance.now();
+    const files = await pool(Infinity, started + seconds * 1000, (i) =>
+      client.writeFile(`${dir}/${name}/${i}`, data),
+    );
+    const mibps = mibPerSec(files * data.length, started);
+    await client.close();
+    return { files, mibps };
+  };
+  const timedReads = async (
+    files: number,
+    count: number,
+    read: (c: StripeClient, i: number) => Promise<number>,
+    cache = true,
+  ) => {
+    const client = await connect(cache);
+    let bytes = 0;
+    const started = performance.now();
+    await pool(count, started + seconds * 1000, async (i) => {
+      bytes += await read(client, i % files);
+    });
+    const mibps = mibPerSec(bytes, started);
+    await client.close();
+    return mibps;
+  };
+  const wrote4m = await timedWrites('4m', big);
+  const read4m = await timedReads(
+    wrote4m.files,
+    wrote4m.files,
+    async (c, i) => (await c.readFile(`${dir}/4m/${i}`)).length,
+  );
+  const into = Buffer.alloc(4 * MiB);
+  const read4mHandle = await timedReads(wrote4m.files, wrote4m.files, async (c, i) => {
+    const handle = await c.open(`${dir}/4m/${i}`, 'r');
+    try {
+      return (await handle.read(into, 0, into.length, 0)).bytesRead;
+    } finally {
+      await handle.close();
+    }
+  });
+  const wrote64k = await timedWrites('64k', small);
+  // Random 64 KiB reads with nothing cached, for as long as the other phases (rados bench rand).
+  let seed = 0x2545f491;
+  const nextFile = () => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return seed % wrote64k.files;
+  };
+  const randRead64k = await timedReads(
+    wrote64k.files,
+    Infinity,
+    async (c) => (await c.readFile(`${dir}/64k/${nextFile()}`)).length,
+    false,
+  );
+  return { write4m: wrote4m.mibps, read4m, read4mHandle, write64k: wrote64k.mibps, randRead64k };
+}
+
+function rows(pool: string, ours: Figures, ceph: Figures, cephSeconds: number): BenchResult[] {
+  const base = (value: number) => ({ value, name: `Ceph 16 rados bench ${cephSeconds} s -t 16, same run` });
+  const row = (id: string, value: number, baseline: number, note?: string) =>
+    result(`peer-ceph.${pool}.${id}`, value, 'MiB/s', COMMAND, base(baseline), note);
+  return [
+    row('write-4m', ours.write4m, ceph.write4m),
+    row('read-4m-readFile', ours.read4m, ceph.read4m),
+    row('read-4m-handle', ours.read4mHandle ?? 0, ceph.read4m, 'handle.read into one 4 MiB buffer'),
+    row('write-64k', ours.write64k, ceph.write64k),
+    row('randread-64k-nocache', ours.randRead64k, ceph.randRead64k, 'client cache and readahead off'),
+  ];
+}
+
+export async function runPeerCephBench({ quick }: SuiteOptions): Promise<BenchResult[]> {
+  const script = peerScript();
+  const missing = script
+    ? ensureCeph()
+    : 'the Ceph peer script (../shared/peers/ceph/cluster.sh) is not there';
+  if (missing || !script) {
+    process.stderr.write(`\n*** peer-ceph: SKIPPED: ${missing}; no figures ***\n\n`);
+    return [];
+  }
+  const seconds = quick ? 5 : 20;
+  const ceph = new CephPeer(script);
+  const cephFigures = new Map<string, Figures>();
+  try {
+    process.stderr.write('peer-ceph: starting Ceph (1 mon, 1 mgr, 4 OSDs)\n');
+    await ceph.start();
+    for (const w of WORKLOADS) {
+      process.stderr.write(`peer-ceph: rados bench on ${w.pool}\n`);
+      cephFigures.set(w.pool, await ceph.figures(w.pool, seconds));
+    }
+  } finally {
+    await ceph.clean();
+  }
+  let cluster: BenchCluster | undefined;
+  const results: BenchResult[] = [];
+  try {
+    cluster = await startBenchCluster();
+    for (const w of WORKLOADS) {
+      process.stderr.write(`peer-ceph: stripefs on ${w.pool}\n`);
+      const ours = await stripefsFigures(cluster.mdsAddress, w, seconds);
+      results.push(...rows(w.pool, ours, cephFigures.get(w.pool) as Figures, seconds));
+    }
+  } finally {
+    await cluster?.stop();
+  }
+  return results;
+}
