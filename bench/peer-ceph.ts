@@ -9,8 +9,8 @@
 //
 // Ceph is installed from Debian with apt-get when missing (root only); without
 // it, or without the peer script, the suite says SKIPPED and adds no figures.
-// The script is found at $STRIPEFS_CEPH_PEER_SCRIPT, else ../shared/peers/ceph/
-// cluster.sh beside the repository (or beside the current folder).
+// The script is found at $STRIPEFS_CEPH_PEER_SCRIPT, else at shared/peers/ceph/
+// cluster.sh in a folder above the repository (or above the current folder).
 import { execFile, spawnSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -60,14 +60,18 @@ interface Figures {
   read4mHandle?: number;
 }
 
+/** $STRIPEFS_CEPH_PEER_SCRIPT, else shared/peers/ceph/cluster.sh in a folder above the build or the current folder. */
 function peerScript(): string | undefined {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [
-    process.env.STRIPEFS_CEPH_PEER_SCRIPT,
-    resolve(here, '../../../shared/peers/ceph/cluster.sh'),
-    resolve(process.cwd(), '../shared/peers/ceph/cluster.sh'),
-  ];
-  return candidates.find((path): path is string => !!path && existsSync(path));
+  const given = process.env.STRIPEFS_CEPH_PEER_SCRIPT;
+  if (given) return existsSync(given) ? given : undefined;
+  for (const start of [dirname(fileURLToPath(import.meta.url)), process.cwd()]) {
+    for (let dir = resolve(start); ; dir = dirname(dir)) {
+      const candidate = join(dir, 'shared', 'peers', 'ceph', 'cluster.sh');
+      if (existsSync(candidate)) return candidate;
+      if (dirname(dir) === dir) break;
+    }
+  }
+  return undefined;
 }
 
 function hasCeph(): boolean {
@@ -262,7 +266,7 @@ export async function runPeerCephBench({ quick }: SuiteOptions): Promise<BenchRe
   const script = peerScript();
   const missing = script
     ? ensureCeph()
-    : 'the Ceph peer script (../shared/peers/ceph/cluster.sh) is not there';
+    : 'no Ceph peer script: set STRIPEFS_CEPH_PEER_SCRIPT to peers/ceph/cluster.sh';
   if (missing || !script) {
     process.stderr.write(`\n*** peer-ceph: SKIPPED: ${missing}; no figures ***\n\n`);
     return [];
