@@ -86,7 +86,7 @@ export const CONFIG_SCHEMA = {
   'mds.scrubIntervalMs': {
     kind: { type: 'int', min: 0, max: 2_147_483_647 }, // a timer's longest interval (24.8 days)
     default: 604_800_000,
-    doc: 'Time between background deep scrubs of every PG, run by the MDS (0: off; `stripefs scrub` starts one now)',
+    doc: 'A PG is deep-scrubbed in the background once its last deep scrub (kept across restarts) is this old (0: off; `stripefs scrub` starts one now)',
   },
   'mds.scrubMaxBytesPerSec': {
     kind: { type: 'int', min: 0, max: Number.MAX_SAFE_INTEGER },

@@ -30,7 +30,7 @@ import { createMdsMetrics, registerChannelGauge } from './metrics.js';
 import { Namespace } from './namespace.js';
 import { recoveryView, registerRecoveryAdmin, registerRecoveryMetrics } from './recovery/admin.js';
 import { WeightPhases } from './recovery/phases.js';
-import { ScrubService } from './recovery/scrub-service.js';
+import { ScrubService, scrubSettingsOf } from './recovery/scrub-service.js';
 import { RecoveryService } from './recovery/service.js';
 import { OstHealthTracker } from './recovery/slow-osts.js';
 
@@ -103,13 +103,12 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     recovery.holders,
     clock,
     logger,
-    {
-      maxBytesPerSec: config['mds.scrubMaxBytesPerSec'],
-      maxActivePgs: config['mds.scrubMaxActivePgs'],
-      intervalMs: config['mds.scrubIntervalMs'],
-    },
+    scrubSettingsOf(config),
     ossChannels,
+    db,
+    (ops) => committer.submit(ops),
   );
+  await scrub.init();
   const phases = new WeightPhases(
     db,
     committer,

@@ -20,6 +20,10 @@
 //   R/r/<ost>/<objectId> recovery: a queued repair of one copy (kept until it is done or dropped)
 //   R/cfg                recovery settings changed at run time (PUT /api/recovery)
 //   R/w/<ost>            a phased weight change of an OST in progress (target, step)
+//   R/g/<pool>/<pg>      deep scrub: a PG's last deep scrub (time, task, what it found)
+//   R/gs                 deep scrub: when background scheduling began (PGs never scrubbed are due from it)
+//   R/t/<task>           deep scrub: a task's header (scope, trigger, its PGs, state)
+//   R/t/<task>/<pool>/<pg> deep scrub: one PG's result in a task (counters, findings), once it finished
 //   K/<name>             an identity: its stored key (never the secret), caps, admin flag, allow-list
 
 export const SCHEMA_VERSION = 1;
@@ -63,6 +67,13 @@ export const KEYS = {
   recoverySettings: 'R/cfg',
   weightPhase: (ostId: number): string => `R/w/${hex16(ostId)}`,
   weightPhaseRange: { gt: 'R/w/', lt: 'R/w0' },
+  scrubStamp: (poolId: number, pg: number): string => `R/g/${hex16(poolId)}/${hex16(pg)}`,
+  scrubStampRange: { gt: 'R/g/', lt: 'R/g0' },
+  scrubOrigin: 'R/gs',
+  scrubTask: (taskId: number): string => `R/t/${hex16(taskId)}`,
+  scrubTaskPg: (taskId: number, poolId: number, pg: number): string =>
+    `R/t/${hex16(taskId)}/${hex16(poolId)}/${hex16(pg)}`,
+  scrubTaskRange: { gt: 'R/t/', lt: 'R/t0' },
   identity: (name: string): string => `K/${name}`,
   identityRange: { gt: 'K/', lt: 'K0' },
 } as const;

@@ -2,7 +2,7 @@
 //   GET  /api/recovery        settings, progress, running tasks, totals
 //   PUT  /api/recovery        { maxBytesPerSec?, maxActivePgs?, paused? } at run time (persisted)
 //   GET  /api/health          PG states with progress, scrub, weight phases and slow OSTs
-//   GET  /api/pgs/:pool/:pg   placement and holders of one PG
+//   GET  /api/pgs/:pool/:pg   placement and holders of one PG, its last deep scrub
 //   POST /api/scrub           { pool?, pg?, repair? }: start a deep scrub (every PG, or one)
 //   GET  /api/scrub[/:id]     scrub settings and tasks, or one task with its findings
 //   POST /api/phases          { ostId, weight, step }: move a weight in steps
@@ -120,12 +120,14 @@ export function registerRecoveryAdmin(app: FastifyInstance, parts: HealingParts)
       ostLatency: health.samples(),
     };
   });
-  app.get<{ Params: { pool: string; pg: string } }>('/api/pgs/:pool/:pg', async (request) =>
-    pgHolders(cluster.state, recovery.holders, {
-      poolId: number(request.params.pool, 'pool'),
-      pg: number(request.params.pg, 'pg'),
-    }),
-  );
+  app.get<{ Params: { pool: string; pg: string } }>('/api/pgs/:pool/:pg', async (request) => {
+    const poolId = number(request.params.pool, 'pool');
+    const pg = number(request.params.pg, 'pg');
+    return {
+      ...pgHolders(cluster.state, recovery.holders, { poolId, pg }),
+      lastDeepScrub: parts.scrub.stampOf(poolId, pg) ?? null,
+    };
+  });
   registerScrubAdmin(app, parts);
 }
 

@@ -69,6 +69,11 @@ export class Copies {
     return members.map((ostId) => ({ ostId, objectId, poolId, pg }));
   }
 
+  /** The OSTs a PG is placed on under the newest map read. */
+  pgMembers(poolId: number, pg: number): number[] {
+    return [...placePg(this.view.map, this.view.pools.get(poolId)!, pg).osts];
+  }
+
   private grpcOf(ostId: number): OssServiceClient {
     let client = this.grpcClients.get(ostId);
     if (!client) {
