@@ -36,6 +36,11 @@ export const CLIENT_LIMITS = {
   slowOstFactor: 4,
   /** 1: object bytes over the bulk data path when the OST has a bulk address; 0: gRPC only. */
   bulkEnabled: 1,
+  /**
+   * A write that skipped a copy (its OST down) is acknowledged only once the MDS recorded the
+   * skip; the record is sent again for this long (the MDS restarting) before the write fails.
+   */
+  skipReportWaitMs: 60_000,
   /** Retries of one request before failing over or reporting. */
   retriesMax: LIMITS.clientRetriesMax,
   backoffMsBase: LIMITS.clientBackoffMsBase,

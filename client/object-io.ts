@@ -30,6 +30,7 @@ import type { MapView } from './map.js';
 import type { OssEndpoint, OssPool } from './oss-pool.js';
 import type { OstHealth } from './ost-health.js';
 import { isTransientRequestCode, type RetryDeps, withRetries } from './retry.js';
+import { recordSkipped } from './skip-report.js';
 import { VersionClock } from './version-clock.js';
 
 export type { EcSiblings } from './ec-rebuild.js';
@@ -205,7 +206,7 @@ export class ObjectIo {
    * `truncate`: each copy ends at offset + data.length afterwards (an empty write at N cuts the object to N bytes).
    * `stamp`: the write's version stamp (the writer of an ec stripe gives its chunks one); a new one by default.
    */
-  writeTarget(
+  async writeTarget(
     locate: (view: MapView) => ObjectTarget,
     offset: number,
     data: Uint8Array,
@@ -216,8 +217,8 @@ export class ObjectIo {
     // Once for every replica and every retry: the bulk path's per-segment crcs, and from them the whole crc.
     const checksums = segmentChecksums(data, offset, LIMITS.checksumBlockBytes);
     const checksum = checksums.whole;
-    const { counters, mds } = this.deps;
-    return withRetries(this.deps, async (view) => {
+    const { counters } = this.deps;
+    const written = await withRetries(this.deps, async (view) => {
       const target = locate(view);
       if (target.osts.length === 0)
         throw new StripeError('IO_FAILED', `no OST holds ${target.objectId}`, { objects: [target.objectId] });
@@ -259,14 +260,13 @@ export class ObjectIo {
             mapStale: verdict.mapStale,
           },
         );
-      // Copies skipped because their OST is down missed this write: the MDS re-copies them once it is back.
-      for (const ost of verdict.skipped)
-        mds
-          .reportBadChunk(ost, target.objectId, 'WRITE_SKIPPED', target.poolId, target.pg)
-          // A lost report leaves the skipped copy to deep scrub; the write itself stands (min_size copies).
-          .catch(() => undefined);
-      return touched;
+      const { objectId, poolId, pg } = target;
+      const skipped = verdict.skipped.map((ost) => ({ ost, objectId, poolId, pg }));
+      return { touched, skipped };
     });
+    // Copies skipped because their OST is down missed this write: acknowledged once the MDS recorded them.
+    await Promise.all(written.skipped.map((copy) => recordSkipped(this.deps, copy)));
+    return written.touched;
   }
 
   /**
@@ -299,11 +299,8 @@ export class ObjectIo {
     const verdict = flushVerdict(this.deps.mds.mapView, poolId, pg, copies.length, failures);
     if (verdict.do === 'done') return;
     if (verdict.do === 'leave-to-repair') {
-      for (const ost of verdict.osts)
-        this.deps.mds
-          .reportBadChunk(ost, ref.objectId ?? '', 'WRITE_SKIPPED', poolId, pg)
-          // A lost report leaves the skipped copy to deep scrub; the flush itself stands (min_size copies).
-          .catch(() => undefined);
+      const objectId = ref.objectId ?? '';
+      await Promise.all(verdict.osts.map((ost) => recordSkipped(this.deps, { ost, objectId, poolId, pg })));
       return;
     }
     throw new StripeError(
