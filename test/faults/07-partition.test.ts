@@ -10,12 +10,12 @@
 //             the cut; new files are written with 2 of 3 racks (min_size)
 //   converge  link up: r2 heartbeats again and is up; every file reads back;
 //             fsck names the copies r2 missed and --repair leaves it clean
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { runCli } from '../helpers/cli.js';
 import { connectReader } from '../helpers/clients.js';
 import { type Cluster, rackLayout, startCluster, waitOstsState } from '../helpers/cluster.js';
+import { NetNamespace } from '../helpers/netns.js';
 import { freePortRange } from '../helpers/ports.js';
 import { suiteSeed, Workload } from './workload.js';
 
@@ -27,53 +27,11 @@ const REP3_RACK: Layout = {
   stripeCount: 2,
   stripeSize: 64 * 1024,
 };
-const NS = `sfs-${process.pid}-r2`;
-const HOST_LINK = `sfh${process.pid}`.slice(0, 15);
-const NS_LINK = `sfn${process.pid}`.slice(0, 15);
-const SUBNET = `10.213.${process.pid % 250}`;
-const HOST_ADDRESS = `${SUBNET}.1`;
-const NS_ADDRESS = `${SUBNET}.2`;
+const net = new NetNamespace(`sfs-${process.pid}-r2`, String(process.pid), process.pid);
+const HOST_ADDRESS = net.hostAddress;
+const NS_ADDRESS = net.nsAddress;
 
-function ip(...args: string[]): void {
-  execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-}
-
-function cleanupNamespace(): void {
-  try {
-    ip('netns', 'del', NS);
-  } catch {
-    // not there
-  }
-  try {
-    ip('link', 'del', HOST_LINK);
-  } catch {
-    // went with the namespace
-  }
-}
-
-/** Makes the namespace and the veth pair; returns why not when it cannot. */
-function makeNamespace(): string | undefined {
-  try {
-    ip('netns', 'add', NS);
-  } catch (err) {
-    return `ip netns add failed (needs root and iproute2): ${(err as Error).message.split('\n')[0]}`;
-  }
-  try {
-    ip('link', 'add', HOST_LINK, 'type', 'veth', 'peer', 'name', NS_LINK);
-    ip('link', 'set', NS_LINK, 'netns', NS);
-    ip('addr', 'add', `${HOST_ADDRESS}/30`, 'dev', HOST_LINK);
-    ip('link', 'set', HOST_LINK, 'up');
-    ip('netns', 'exec', NS, 'ip', 'addr', 'add', `${NS_ADDRESS}/30`, 'dev', NS_LINK);
-    ip('netns', 'exec', NS, 'ip', 'link', 'set', NS_LINK, 'up');
-    ip('netns', 'exec', NS, 'ip', 'link', 'set', 'lo', 'up');
-    return undefined;
-  } catch (err) {
-    cleanupNamespace();
-    return `veth setup failed: ${(err as Error).message.split('\n')[0]}`;
-  }
-}
-
-const unavailable = process.platform === 'linux' ? makeNamespace() : 'not Linux';
+const unavailable = net.make();
 if (unavailable) console.log(`scenario 7 skipped: ${unavailable}`);
 
 describe.skipIf(unavailable !== undefined)('scenario 7: a rack cut off by a network partition', () => {
@@ -83,7 +41,9 @@ describe.skipIf(unavailable !== undefined)('scenario 7: a rack cut off by a netw
 
   beforeAll(async () => {
     const oss = rackLayout(6, 2).map((spec) =>
-      spec.rack === 'r2' ? { ...spec, netns: NS, bindHost: NS_ADDRESS } : { ...spec, bindHost: HOST_ADDRESS },
+      spec.rack === 'r2'
+        ? { ...spec, netns: net.name, bindHost: NS_ADDRESS }
+        : { ...spec, bindHost: HOST_ADDRESS },
     );
     cluster = await startCluster({
       oss,
@@ -98,7 +58,7 @@ describe.skipIf(unavailable !== undefined)('scenario 7: a rack cut off by a netw
   afterAll(async () => {
     await client?.close();
     await cluster?.stop();
-    cleanupNamespace();
+    net.remove();
   });
 
   const r2Osts = (): number[] => ['oss4', 'oss5'].flatMap((id) => cluster.ostsOf(id));
@@ -109,7 +69,7 @@ describe.skipIf(unavailable !== undefined)('scenario 7: a rack cut off by a netw
     const reader = (async () => {
       while (!stop) during.push(...(await work.verify(client)));
     })();
-    ip('netns', 'exec', NS, 'ip', 'link', 'set', NS_LINK, 'down');
+    net.cut();
     await waitOstsState(cluster.mdsAddress, r2Osts(), false);
     stop = true;
     await reader;
@@ -125,7 +85,7 @@ describe.skipIf(unavailable !== undefined)('scenario 7: a rack cut off by a netw
   });
 
   it('converges: link up, r2 back up, every file reads back, fsck --repair leaves it clean', async () => {
-    ip('netns', 'exec', NS, 'ip', 'link', 'set', NS_LINK, 'up');
+    net.heal();
     await waitOstsState(cluster.mdsAddress, r2Osts(), true);
     const fresh = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
     try {
