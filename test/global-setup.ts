@@ -8,8 +8,8 @@ import { ensureKeyring } from '../common/auth/keyring.js';
 
 /** The folders tsconfig.build.json compiles into dist/ (tests run from their sources). */
 const BUILT_FOLDERS = ['common', 'proto', 'placement', 'mds', 'oss', 'client', 's3', 'cli', 'bench'];
-/** Test helpers the bench imports are built too (those only, so only their age is checked). */
-const BUILT_TEST_FOLDERS = ['test/helpers'];
+/** Test helpers the bench imports, and the chaos runner (npm run chaos), are built too (those only, so only their age is checked). */
+const BUILT_TEST_FOLDERS = ['test/helpers', 'test/chaos'];
 
 function* sourcesUnder(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -1,0 +1,61 @@
+// A short seeded chaos run on a real cluster (4 OSSs in 2 racks, replicated:3
+// and ec:2+2 files): writers and readers under OSS and MDS kills, pauses, a
+// partition where root allows, out/in, reweights and fault knobs; then every
+// PG clean and a final read of every file. The checker must find no read that
+// returned bytes older than the last acknowledged write, a mix inside a unit,
+// or a lost acknowledged write. STRIPEFS_SEED replays the schedule; longer
+// runs: npm run chaos -- --seed S --minutes M (docs/testing.md).
+//
+// Skipped unless STRIPEFS_CHAOS=1: on today's main it finds stripefs returning
+// wrong bytes, so it would fail every run. Found (replay with the seeds):
+//   - an ec stripe read while one of its chunks is unavailable (an OSS paused,
+//     killed or cut off) and a whole-stripe write to it is in flight or was just
+//     acknowledged with that chunk skipped: the rebuilt unit is neither write
+//     ("every cell corrupt"). npm run chaos -- --seed 3 --minutes 1 --faults
+//     kill-oss,pause-oss,crash-site,partition (read 549); seed 1 (read 475).
+//   - after a failed ec write, an OSS SIGKILL, an MDS SIGKILL and an OST out,
+//     with every PG clean again, an ec file's data units read back as garbage
+//     and zeros (acknowledged writes lost), and a deep scrub finds replicated
+//     copies of one version with different bytes: npm run chaos -- --seed 1
+//     --minutes 1 (final read 1237, scrub of pg 1/7).
+// Run it once those are fixed: STRIPEFS_CHAOS=1 npx vitest run test/chaos/chaos.test.ts
+import { expect, it } from 'vitest';
+import { suiteSeed } from '../faults/workload.js';
+import { runChaos } from './run.js';
+
+const SEED = suiteSeed('chaos');
+const ENABLED = process.env.STRIPEFS_CHAOS === '1';
+if (!ENABLED)
+  console.log(
+    'chaos run SKIPPED: it finds wrong ec reads and lost ec writes on this code (see the comment at the top of test/chaos/chaos.test.ts); STRIPEFS_CHAOS=1 runs it',
+  );
+/** Writers, readers and faults run this long; set-up and convergence come on top. */
+const FAULTS_MS = 45_000;
+
+it.skipIf(!ENABLED)(
+  'a seeded chaos run: every read returns acknowledged or in-flight bytes, nothing acknowledged is lost',
+  {
+    timeout: 900_000,
+  },
+  async () => {
+    const result = await runChaos({
+      seed: SEED,
+      durationMs: FAULTS_MS,
+      hosts: 4,
+      writers: 3,
+      readers: 2,
+      partition: true,
+      log: (line) => console.log(`[chaos ${SEED}] ${line}`),
+    });
+    const c = result.counts;
+    console.log(
+      `[chaos ${SEED}] ${c.writesOk} writes acknowledged, ${c.writesFailed} failed; ${c.readsOk} reads (${c.unitsChecked} units), ${c.readsFailed} failed; ${result.faultsApplied} of ${result.schedule.length} faults applied; history ${result.historyPath}`,
+    );
+    expect(result.report, `seed ${SEED}: replay with STRIPEFS_SEED=${SEED}`).toEqual([]);
+    // The run did something worth checking: writes acknowledged, reads checked, faults applied.
+    expect(c.writesOk).toBeGreaterThan(0);
+    expect(c.readsOk).toBeGreaterThan(0);
+    expect(c.unitsChecked).toBeGreaterThan(0);
+    expect(result.faultsApplied).toBeGreaterThan(0);
+  },
+);
