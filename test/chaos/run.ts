@@ -84,6 +84,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       net = undefined;
     }
   }
+  // Stopped by a signal: the servers stop with this process (they watch it), the namespace does not.
+  const made = net;
+  const onSignal = (signal: NodeJS.Signals) => {
+    made?.remove();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   const cluster = await startChaosCluster(options, net).catch((err) => {
     net?.remove();
     throw err;
@@ -135,6 +142,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined /* the run is over either way */)));
     await cluster.stop();
     net?.remove();
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
   }
 }
 
