@@ -71,23 +71,23 @@ async function startChaosCluster(options: ChaosOptions, net: NetNamespace | unde
   });
 }
 
+/** The run's network namespace for partitions, or why there is none. */
+function namespaceFor(options: ChaosOptions): { net?: NetNamespace; partitionSkipped?: string } {
+  if (!options.partition) return { partitionSkipped: 'not asked for' };
+  const net = new NetNamespace(`sfc-${process.pid}`, `c${process.pid}`, process.pid + 125);
+  const why = net.make();
+  if (!why) return { net };
+  options.log(`partitions left out of the schedule: ${why}`);
+  return { partitionSkipped: why };
+}
+
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const { seed, log } = options;
   const historyPath = options.historyPath ?? join(tmpdir(), `stripefs-chaos-${seed}-${process.pid}.jsonl`);
-  let net: NetNamespace | undefined;
-  let partitionSkipped: string | undefined = 'not asked for';
-  if (options.partition) {
-    net = new NetNamespace(`sfc-${process.pid}`, `c${process.pid}`, process.pid + 125);
-    partitionSkipped = net.make();
-    if (partitionSkipped) {
-      log(`partitions left out of the schedule: ${partitionSkipped}`);
-      net = undefined;
-    }
-  }
+  const { net, partitionSkipped } = namespaceFor(options);
   // Stopped by a signal: the servers stop with this process (they watch it), the namespace does not.
-  const made = net;
   const onSignal = (signal: NodeJS.Signals) => {
-    made?.remove();
+    net?.remove();
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
