@@ -95,7 +95,11 @@ async function heartbeat(
   r: HeartbeatRequest__Output,
 ): Promise<HeartbeatResponse> {
   const mapEpoch = await cluster.heartbeat(r);
-  return { mapEpoch, staleCopies: recovery?.repairs.staleCopiesOf(r.osts.map((o) => o.ostId)) ?? [] };
+  return {
+    mapEpoch,
+    staleCopies: recovery?.repairs.staleCopiesOf(r.osts.map((o) => o.ostId)) ?? [],
+    readLeaseMs: cluster.readLeaseMs,
+  };
 }
 
 export function mdsHandlers(
@@ -181,6 +185,7 @@ function clusterHandlers(
         mapEpoch: epoch,
         heartbeatIntervalMs: cluster.heartbeatIntervalMs,
         staleCopies: recovery?.repairs.staleCopiesOf([...ids.values()]) ?? [],
+        readLeaseMs: cluster.readLeaseMs,
       };
     }),
     Heartbeat: coded(metrics, gate, 'Heartbeat', (r) => heartbeat(cluster, recovery, r)),

@@ -92,6 +92,7 @@ export class MdsLink {
 
   private async register(): Promise<void> {
     const o = this.opts;
+    const sentAtMs = this.core.monotonicMs();
     const res = await call(
       this.client,
       'RegisterOss',
@@ -123,7 +124,7 @@ export class MdsLink {
       if (h) await h.ost.assignId(registered.id);
     }
     // Before anything is read: which copies missed writes while this OSS was away (ops.ts).
-    this.core.applyStaleCopies(res.staleCopies);
+    this.core.applyStaleCopies(res.staleCopies, { sentAtMs, readLeaseMs: res.readLeaseMs });
     this.registered = true;
     this.logger.info({ osts: res.osts, mapEpoch: res.mapEpoch }, 'registered with the MDS');
     await this.fetchMap();
@@ -163,6 +164,7 @@ export class MdsLink {
     try {
       for (const h of this.core.handles) await h.ost.refreshCapacity();
       const jobs = this.core.jobs.report();
+      const sentAtMs = this.core.monotonicMs();
       const res = await call(
         this.client,
         'Heartbeat',
@@ -178,7 +180,7 @@ export class MdsLink {
         this.deadline(),
       );
       this.core.jobs.acknowledge(jobs);
-      this.core.applyStaleCopies(res.staleCopies);
+      this.core.applyStaleCopies(res.staleCopies, { sentAtMs, readLeaseMs: res.readLeaseMs });
       if (res.mapEpoch > this.core.mapView.epoch) await this.fetchMap();
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'heartbeat failed');

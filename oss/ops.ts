@@ -43,11 +43,16 @@ export class OssCore {
   closing = false;
   inFlight = 0;
   /**
-   * Whether the MDS has said (registration answer) which copies of these OSTs missed writes while
-   * they were down. Until then reads are refused: a restarted OSS has forgotten its stale copies,
-   * and MarkStale may reach it late or not at all.
+   * The read lease: reads are served until this time (monotonic ms), the sending time of the last
+   * answered registration or heartbeat plus the lease the MDS gave (mds.heartbeatTimeoutMs). 0:
+   * not yet heard (a restarted OSS has forgotten its stale copies and MarkStale may reach it late
+   * or not at all); Infinity: the MDS gave no lease. A stopped or cut-off OSS whose lease lapsed
+   * may have been marked down and missed writes it has not heard of: it refuses reads until the
+   * MDS answers again, before the MDS can have accepted a write that skipped it.
    */
-  staleCopiesHeard = false;
+  private readLeaseUntilMs = 0;
+  /** Reads refused because the lease had lapsed (or was never given). */
+  leaseRefusals = 0;
   /** Job statistics: each tagged client request, counted once it finished. */
   readonly jobs: OssJobUsage;
   private drained: (() => void) | undefined;
@@ -179,7 +184,7 @@ export class OssCore {
     const { readerVerifies = false, tag } = opts;
     await this.timed(ref.ostId, { op: 'read', tag }, async (peer) => {
       const h = await this.begin(ref, 'read');
-      this.refuseUntilStaleCopiesHeard(h);
+      this.refuseWithoutLease(h);
       let size = 0;
       const spans = h.ost.readSpans(
         ref.objectId,
@@ -215,18 +220,39 @@ export class OssCore {
     });
   }
 
-  /** Marks the copies the MDS says missed writes (registration and heartbeat answers); reads are served from then on. */
-  applyStaleCopies(list: readonly { ostId: number; objectIds: string[] }[]): void {
+  /**
+   * Applies the MDS's answer to a registration or heartbeat sent at `answer.sentAtMs` (monotonic):
+   * marks the copies it lists as missing writes, and extends the read lease by `answer.readLeaseMs`
+   * from the sending time (0: no lease).
+   */
+  applyStaleCopies(
+    list: readonly { ostId: number; objectIds: string[] }[],
+    answer: { sentAtMs: number; readLeaseMs: number } = { sentAtMs: 0, readLeaseMs: 0 },
+  ): void {
     for (const { ostId, objectIds } of list)
       this.handles.find((h) => h.ost.id === ostId)?.ost.markStale(objectIds);
-    this.staleCopiesHeard = true;
+    const until = answer.readLeaseMs > 0 ? answer.sentAtMs + answer.readLeaseMs : Number.POSITIVE_INFINITY;
+    this.readLeaseUntilMs = Math.max(this.readLeaseUntilMs, until);
   }
 
-  private refuseUntilStaleCopiesHeard(h: OstHandle): void {
-    if (this.staleCopiesHeard) return;
+  /** The clock the lease is kept on (monotonic ms): the MDS link stamps its calls with it. */
+  monotonicMs(): number {
+    return this.clock.monotonicMs();
+  }
+
+  /** Whether reads are served now (the lease holds). */
+  leaseHolds(): boolean {
+    return this.clock.monotonicMs() < this.readLeaseUntilMs;
+  }
+
+  private refuseWithoutLease(h: OstHandle): void {
+    if (this.leaseHolds()) return;
+    this.leaseRefusals++;
     throw new StripeError(
       'REQ_UNAVAILABLE',
-      `${h.ost.name} has not yet heard from the MDS which of its copies missed writes: read another copy or try again shortly`,
+      this.readLeaseUntilMs === 0
+        ? `${h.ost.name} has not yet heard from the MDS which of its copies missed writes: read another copy or try again shortly`
+        : `${h.ost.name} has not heard from the MDS for longer than its read lease and may have missed writes: read another copy or try again shortly`,
     );
   }
 

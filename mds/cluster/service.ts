@@ -63,6 +63,15 @@ export class ClusterService {
     return this.timers.heartbeatIntervalMs;
   }
 
+  /**
+   * How long an OSS serves reads after it sent a registration or heartbeat that was answered: the
+   * time without heartbeats after which an OST is marked down, so its lease lapses before a write
+   * can skip it.
+   */
+  get readLeaseMs(): number {
+    return this.timers.heartbeatTimeoutMs;
+  }
+
   get state(): ClusterState {
     return this.current;
   }

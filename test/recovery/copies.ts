@@ -107,6 +107,11 @@ export class Copies {
     return this.bulkOf(ref.ostId).read(this.wire(ref), 0, size);
   }
 
+  /** The first `length` bytes of the copy in one bulk read (no stat first: one request to its OSS). */
+  read(ref: CopyRef, length: number): Promise<Buffer> {
+    return this.bulkOf(ref.ostId).read(this.wire(ref), 0, length);
+  }
+
   /** Replaces the copy with `data`, written once with `version` as its stamp (so its version is exactly that). */
   async plant(ref: CopyRef, data: Buffer, version: number): Promise<void> {
     await call(this.grpcOf(ref.ostId), 'DeleteObject', { ref: this.wire(ref) });

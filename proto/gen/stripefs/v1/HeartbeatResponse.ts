@@ -6,9 +6,11 @@ import type { Long } from '@grpc/proto-loader';
 export interface HeartbeatResponse {
   'mapEpoch'?: (number | string | Long);
   'staleCopies'?: (_stripefs_v1_StaleCopies)[];
+  'readLeaseMs'?: (number);
 }
 
 export interface HeartbeatResponse__Output {
   'mapEpoch': (number);
   'staleCopies': (_stripefs_v1_StaleCopies__Output)[];
+  'readLeaseMs': (number);
 }

@@ -9,6 +9,7 @@ export interface RegisterOssResponse {
   'mapEpoch'?: (number | string | Long);
   'heartbeatIntervalMs'?: (number);
   'staleCopies'?: (_stripefs_v1_StaleCopies)[];
+  'readLeaseMs'?: (number);
 }
 
 export interface RegisterOssResponse__Output {
@@ -16,4 +17,5 @@ export interface RegisterOssResponse__Output {
   'mapEpoch': (number);
   'heartbeatIntervalMs': (number);
   'staleCopies': (_stripefs_v1_StaleCopies__Output)[];
+  'readLeaseMs': (number);
 }
