@@ -83,6 +83,11 @@ export const CONFIG_SCHEMA = {
     default: 10,
     doc: 'An OST is flagged slow only when its recent p50 latency is also above this many ms',
   },
+  'mds.missedWritesPerPgMax': {
+    kind: { type: 'int', min: 1, max: 1_000_000 },
+    default: 1_000,
+    doc: "Copies of one OST in one PG that missed writes (skipped while it was down) the MDS records one by one; past it that OST's copy of the PG is backfilled whole, and the OST refuses reads of the PG until then",
+  },
   'mds.scrubIntervalMs': {
     kind: { type: 'int', min: 0, max: 2_147_483_647 }, // a timer's longest interval (24.8 days)
     default: 604_800_000,

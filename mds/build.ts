@@ -90,6 +90,7 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
       paused: false,
     },
     ossChannels,
+    config['mds.missedWritesPerPgMax'],
   );
   await recovery.init();
   const ostHealth = new OstHealthTracker(

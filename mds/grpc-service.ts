@@ -97,7 +97,7 @@ async function heartbeat(
   const mapEpoch = await cluster.heartbeat(r);
   return {
     mapEpoch,
-    staleCopies: recovery?.repairs.staleCopiesOf(r.osts.map((o) => o.ostId)) ?? [],
+    staleCopies: recovery?.staleCopiesOf(r.osts.map((o) => o.ostId)) ?? [],
     readLeaseMs: cluster.readLeaseMs,
   };
 }
@@ -184,7 +184,7 @@ function clusterHandlers(
         osts: [...ids].map(([name, id]) => ({ name, id })),
         mapEpoch: epoch,
         heartbeatIntervalMs: cluster.heartbeatIntervalMs,
-        staleCopies: recovery?.repairs.staleCopiesOf([...ids.values()]) ?? [],
+        staleCopies: recovery?.staleCopiesOf([...ids.values()]) ?? [],
         readLeaseMs: cluster.readLeaseMs,
       };
     }),

@@ -54,6 +54,8 @@ export interface HealthInputs<Scrub = unknown> {
   pgs: PgSummaryAnswer<Scrub>;
   slowOsts: { ostId: number; reason: string }[];
   repairsQueued: number;
+  /** PG copies whose missed writes passed mds.missedWritesPerPgMax and await a full backfill (GET /api/recovery). */
+  missedWrites?: { awaitingBackfill: number; perPgMax: number };
   /** Not OK until this many OSTs are up and in (a cluster still registering). */
   expectOsts?: number;
 }
@@ -90,6 +92,11 @@ export function healthReport<Scrub>(inputs: HealthInputs<Scrub>): HealthReport<S
   if (inputs.repairsQueued > 0)
     problems.push(
       `${inputs.repairsQueued} copies await repair (they missed writes or read bad; the MDS rewrites each once its OST is up, see GET /api/recovery)`,
+    );
+  const backfills = inputs.missedWrites?.awaitingBackfill ?? 0;
+  if (backfills > 0)
+    problems.push(
+      `${backfills} PG copies missed more than ${inputs.missedWrites?.perPgMax} writes and await a full backfill (their OSTs refuse reads of them meanwhile)`,
     );
   return {
     ok: problems.length === 0,

@@ -148,7 +148,8 @@ export function ossServiceHandlers(
       // All or none: a bad id refuses the whole list.
       for (const id of req.objectIds) validateObjectId(id);
       ost.markStale(req.objectIds);
-      return { marked: req.objectIds.length };
+      core.stalePgs.mark(req.ostId, req.stalePgs);
+      return { marked: req.objectIds.length + req.stalePgs.length };
     }),
     WriteChunk: writeChunk(core),
     ReadRange: readRange(core),

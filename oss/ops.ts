@@ -11,6 +11,7 @@ import { type JobOp, OssJobUsage, registerJobMetrics } from './job-usage.js';
 import type { MapView } from './map-view.js';
 import type { OpName, OssMetrics } from './metrics.js';
 import { validateObjectId } from './object-id.js';
+import { StalePgs } from './stale-pgs.js';
 import type { ObjectStore, ReadPiece, WritePiece, WriteResult, WriteVersion } from './store/index.js';
 
 export interface OstHandle {
@@ -53,6 +54,8 @@ export class OssCore {
   private readLeaseUntilMs = 0;
   /** Reads refused because the lease had lapsed (or was never given). */
   leaseRefusals = 0;
+  /** Whole PGs of these OSTs that await a full backfill (stale-pgs.ts). */
+  readonly stalePgs: StalePgs;
   /** Job statistics: each tagged client request, counted once it finished. */
   readonly jobs: OssJobUsage;
   private drained: (() => void) | undefined;
@@ -67,6 +70,7 @@ export class OssCore {
     /** Client session and job pairs job statistics count at most (oss.jobsMax). */
     jobsMax = JOBS_MAX_DEFAULT,
   ) {
+    this.stalePgs = new StalePgs(clock);
     this.jobs = new OssJobUsage(jobsMax, () => clock.nowMs());
     registerJobMetrics(metrics.registry, this.jobs);
   }
@@ -185,6 +189,7 @@ export class OssCore {
     await this.timed(ref.ostId, { op: 'read', tag }, async (peer) => {
       const h = await this.begin(ref, 'read');
       this.refuseWithoutLease(h);
+      this.stalePgs.check(ref.ostId, h.ost.name, ref);
       let size = 0;
       const spans = h.ost.readSpans(
         ref.objectId,
@@ -222,15 +227,21 @@ export class OssCore {
 
   /**
    * Applies the MDS's answer to a registration or heartbeat sent at `answer.sentAtMs` (monotonic):
-   * marks the copies it lists as missing writes, and extends the read lease by `answer.readLeaseMs`
-   * from the sending time (0: no lease).
+   * marks the copies and whole PGs it lists as missing writes, clears PG marks it no longer lists,
+   * and extends the read lease by `answer.readLeaseMs` from the sending time (0: no lease).
    */
   applyStaleCopies(
-    list: readonly { ostId: number; objectIds: string[] }[],
+    list: readonly { ostId: number; objectIds: string[]; stalePgs?: { poolId: number; pg: number }[] }[],
     answer: { sentAtMs: number; readLeaseMs: number } = { sentAtMs: 0, readLeaseMs: 0 },
   ): void {
     for (const { ostId, objectIds } of list)
       this.handles.find((h) => h.ost.id === ostId)?.ost.markStale(objectIds);
+    const ostIds = this.handles.flatMap((h) => (h.ost.id === undefined ? [] : [h.ost.id]));
+    this.stalePgs.replace(
+      ostIds,
+      list.map((l) => ({ ostId: l.ostId, pgs: l.stalePgs ?? [] })),
+      answer.sentAtMs,
+    );
     const until = answer.readLeaseMs > 0 ? answer.sentAtMs + answer.readLeaseMs : Number.POSITIVE_INFINITY;
     this.readLeaseUntilMs = Math.max(this.readLeaseUntilMs, until);
   }

@@ -35,17 +35,17 @@ export async function healthReport(flags: ConnectFlags & { expectOsts?: number }
   const slowOsts = (
     await adminRequest<MdsHealth>(`${adminUrlOf(flags)}/api/health`).catch(() => ({ slowOsts: [] }))
   ).slowOsts;
-  const repairsQueued = (
-    await adminRequest<{ repairsQueued: number }>(`${adminUrlOf(flags)}/api/recovery`).catch(() => ({
-      repairsQueued: 0,
-    }))
-  ).repairsQueued;
+  const { repairsQueued, missedWrites } = await adminRequest<{
+    repairsQueued: number;
+    missedWrites?: { awaitingBackfill: number; perPgMax: number };
+  }>(`${adminUrlOf(flags)}/api/recovery`).catch(() => ({ repairsQueued: 0, missedWrites: undefined }));
   return sharedHealthReport({
     epoch: map.epoch,
     osts: map.osts,
     pgs,
     slowOsts,
     repairsQueued,
+    ...(missedWrites ? { missedWrites } : {}),
     ...(flags.expectOsts === undefined ? {} : { expectOsts: flags.expectOsts }),
   });
 }

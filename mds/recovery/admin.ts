@@ -93,6 +93,8 @@ export function registerRecoveryAdmin(app: FastifyInstance, parts: HealingParts)
     /** The first queued repairs (each waits for its OST to be up and placed to hold the object). */
     repairs: recovery.repairs.list(REPAIRS_LISTED_MAX),
     staleCopies: recovery.staleCopies.size,
+    /** Skipped copies recorded one by one, and PGs past mds.missedWritesPerPgMax backfilled whole. */
+    missedWrites: recovery.missedWrites(),
     active: [...recovery.active.values()].map((a) => ({
       pool: a.task.poolId,
       pg: a.task.pg,
@@ -123,15 +125,55 @@ export function registerRecoveryAdmin(app: FastifyInstance, parts: HealingParts)
   app.get<{ Params: { pool: string; pg: string } }>('/api/pgs/:pool/:pg', async (request) => {
     const poolId = number(request.params.pool, 'pool');
     const pg = number(request.params.pg, 'pg');
+    const answer = pgHolders(cluster.state, recovery.holders, { poolId, pg });
+    const osts = [...new Set([...(answer.placement ?? []), ...(answer.holders ?? [])])].filter(
+      (id) => id >= 0,
+    );
     return {
-      ...pgHolders(cluster.state, recovery.holders, { poolId, pg }),
+      ...answer,
       lastDeepScrub: parts.scrub.stampOf(poolId, pg) ?? null,
+      /** Per OST: copies that missed writes recorded one by one, and whether it awaits a full backfill. */
+      missedWrites: osts.flatMap((ostId) => {
+        const logged = recovery.repairs.missedWritesOf(ostId, poolId, pg);
+        const backfill = recovery.staleCopies.has(`${ostId}/${poolId}/${pg}`);
+        return logged > 0 || backfill ? [{ ostId, logged, backfill }] : [];
+      }),
     };
   });
   registerScrubAdmin(app, parts);
 }
 
+/** A gauge of one value, read when scraped. */
+function gaugeIn(registry: Registry) {
+  return (name: string, help: string, value: () => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(value());
+      },
+    });
+  };
+}
+
+/** Both ways of keeping missed writes, counted since start (README, What survives what). */
+function registerMissedWriteMetrics(registry: Registry, recovery: RecoveryService): void {
+  const gauge = gaugeIn(registry);
+  gauge(
+    'stripefs_mds_missed_writes_logged',
+    'Copies a write skipped (OST down) recorded one by one for repair, since start',
+    () => recovery.missedWrites().logged,
+  );
+  gauge(
+    'stripefs_mds_missed_write_backfills',
+    'PG copies whose missed writes passed mds.missedWritesPerPgMax and turned into a full backfill, since start',
+    () => recovery.missedWrites().backfills,
+  );
+}
+
 export function registerRecoveryMetrics(registry: Registry, parts: HealingParts): void {
+  registerMissedWriteMetrics(registry, parts.recovery);
   const { recovery, cluster, health, scrub } = parts;
   new Gauge({
     name: 'stripefs_ost_slow',
@@ -154,16 +196,7 @@ export function registerRecoveryMetrics(registry: Registry, parts: HealingParts)
       for (const state of SUMMARY_PG_STATES) this.set({ state }, pgs.byState[state]);
     },
   });
-  const gauge = (name: string, help: string, value: () => number): void => {
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.set(value());
-      },
-    });
-  };
+  const gauge = gaugeIn(registry);
   gauge(
     'stripefs_mds_recovery_bytes_left',
     'Bytes recovery and backfill still have to copy (estimate)',

@@ -12,14 +12,18 @@
 // waits and is tried again, up to REPAIR_ATTEMPTS_MAX times. The queue is
 // durable: a report is answered once its record is written (R/r/...), and the
 // record goes only when the repair is done, dropped or given up, so an MDS
-// restart finds every copy still waiting (and tells its OST again).
+// restart finds every copy still waiting (and tells its OST again). The copies
+// of one OST in one PG that missed writes are recorded one by one up to
+// missedWritesPerPgMax (and while the queue has room): the next skip turns
+// them into a full backfill of that OST's copy of the PG (a stale-copy
+// record), which its OST refuses reads of as a whole until it is done.
 import { objectToPg, placePg } from '../../placement/index.js';
 import type { ClusterService } from '../cluster/service.js';
 import type { ClusterState, PoolRecord } from '../cluster/state.js';
 import type { BatchOp } from '../db.js';
 import { KEYS } from '../keys.js';
 import { pgKey, upHolders } from './holders.js';
-import type { RecoveryTask } from './planner.js';
+import { type RecoveryTask, staleKey } from './planner.js';
 
 export interface RecoverySettings {
   /** Cluster-wide bytes/s; 0 unthrottled. */
@@ -86,8 +90,26 @@ const MARK_STALE_IDS = 1_000;
 /** Attempts before a repair is given up (about 3 minutes of retries; deep scrub finds the copy later). */
 const REPAIR_ATTEMPTS_MAX = 10;
 
+/** What Repairs asks of the recovery service beyond one-object tasks. */
+export interface RepairHooks {
+  /** Queued WRITE_SKIPPED repairs of one OST in one PG at most; the next skip backfills the PG whole. */
+  missedWritesPerPgMax: number;
+  /**
+   * Records durably that `ostId`'s copy of the PG is stale whole (a full backfill replaces it) and
+   * tells its OST; resolves false when it already was.
+   */
+  backfillWhole: (ostId: number, poolId: number, pg: number) => Promise<boolean>;
+  /** A write skipped a copy of a PG whose full backfill is pending: a backfill running now must run again. */
+  skippedDuringBackfill: (ostId: number, poolId: number, pg: number) => void;
+}
+
 export class Repairs {
   private readonly queue = new Map<string, PendingRepair>();
+  /** Queued WRITE_SKIPPED repairs per OST and PG (`staleKey`), kept with the queue. */
+  private readonly missedPerPg = new Map<string, number>();
+  /** Skipped copies recorded one by one, and PGs turned into a full backfill, since start. */
+  missedWritesLogged = 0;
+  missedWriteBackfills = 0;
   /** Queue keys whose OST was told (MarkStale) since it last came up: its reads refuse the copy. */
   private readonly announced = new Set<string>();
   /**
@@ -113,13 +135,40 @@ export class Repairs {
     private readonly markStale: (grpcAddress: string, ostId: number, objectIds: string[]) => Promise<void>,
     /** Writes queue records durably (the MDS's group commit). */
     private readonly persist: (ops: BatchOp[]) => Promise<void>,
+    private readonly hooks: RepairHooks,
   ) {}
+
+  /** Queues (or re-queues) a repair, keeping the per-PG count of missed writes. */
+  private put(key: string, pending: PendingRepair): void {
+    if (this.queue.has(key)) this.take(key);
+    this.queue.set(key, pending);
+    if (pending.announce) {
+      const pg = staleKey(pending.ostId, pending.poolId, pending.pg);
+      this.missedPerPg.set(pg, (this.missedPerPg.get(pg) ?? 0) + 1);
+    }
+  }
+
+  private take(key: string): void {
+    const pending = this.queue.get(key);
+    if (!pending) return;
+    this.queue.delete(key);
+    if (!pending.announce) return;
+    const pg = staleKey(pending.ostId, pending.poolId, pending.pg);
+    const left = (this.missedPerPg.get(pg) ?? 1) - 1;
+    if (left > 0) this.missedPerPg.set(pg, left);
+    else this.missedPerPg.delete(pg);
+  }
+
+  /** Queued WRITE_SKIPPED repairs of `ostId` in the PG (the pg query shows them). */
+  missedWritesOf(ostId: number, poolId: number, pg: number): number {
+    return this.missedPerPg.get(staleKey(ostId, poolId, pg)) ?? 0;
+  }
 
   /** Puts back the repairs the database kept (MDS start): each waits and runs as if just reported. */
   restore(records: { ostId: number; objectId: string; record: RepairRecord }[]): void {
     for (const { ostId, objectId, record } of records) {
       if (this.queue.size >= REPAIRS_QUEUED_MAX) break;
-      this.queue.set(`${ostId}/${objectId}`, {
+      this.put(`${ostId}/${objectId}`, {
         ...record,
         position: record.position ?? undefined,
         ostId,
@@ -249,11 +298,30 @@ export class Repairs {
    */
   async report(bad: BadChunkReport): Promise<boolean> {
     const pending = this.pendingOf(bad);
+    const key = `${bad.ostId}/${bad.objectId}`;
+    if (pending?.announce) {
+      const { ostId, poolId, pg } = pending;
+      // Already to be backfilled whole: the backfill brings this write too (run again if it is running).
+      if (this.isStale(ostId, poolId, pg)) {
+        this.hooks.skippedDuringBackfill(ostId, poolId, pg);
+        return true;
+      }
+      const full = this.queue.size >= REPAIRS_QUEUED_MAX;
+      if (
+        !this.queue.has(key) &&
+        (full || this.missedWritesOf(ostId, poolId, pg) >= this.hooks.missedWritesPerPgMax)
+      ) {
+        await this.backfillWhole(ostId, poolId, pg);
+        return true;
+      }
+    } else if (this.queue.size >= REPAIRS_QUEUED_MAX && !this.queue.has(key)) {
+      this.reportsIgnored++;
+      return false;
+    }
     if (!pending) {
       this.reportsIgnored++;
       return false;
     }
-    const key = `${bad.ostId}/${bad.objectId}`;
     const record: RepairRecord = {
       poolId: pending.poolId,
       pg: pending.pg,
@@ -262,8 +330,24 @@ export class Repairs {
       announce: pending.announce,
     };
     await this.persist([{ type: 'put', key: KEYS.repair(bad.ostId, bad.objectId), value: record }]);
-    this.queue.set(key, pending);
+    if (pending.announce && !this.queue.has(key)) this.missedWritesLogged++;
+    this.put(key, pending);
     return true;
+  }
+
+  /**
+   * Turns an OST's missed writes in a PG into a full backfill: the stale-copy record first (durable,
+   * its OST told), then the one-by-one records it replaces are dropped.
+   */
+  private async backfillWhole(ostId: number, poolId: number, pg: number): Promise<void> {
+    if (await this.hooks.backfillWhole(ostId, poolId, pg)) this.missedWriteBackfills++;
+    const ops: BatchOp[] = [];
+    for (const [key, pending] of [...this.queue])
+      if (pending.ostId === ostId && pending.poolId === poolId && pending.pg === pg) {
+        this.take(key);
+        ops.push({ type: 'del', key: KEYS.repair(ostId, pending.objectId) });
+      }
+    await this.persist(ops);
   }
 
   private pendingOf(bad: BadChunkReport): PendingRepair | undefined {
@@ -274,7 +358,6 @@ export class Repairs {
       const pg = bad.poolId > 0 && bad.pg < pool.pgCount ? bad.pg : objectToPg(pool, key);
       if (objectToPg(pool, key) !== pg) continue;
       if (!this.mayHold(pool, pg, placePg(state.map, pool, pg).osts, bad.ostId, position)) continue;
-      if (this.queue.size >= REPAIRS_QUEUED_MAX) return undefined;
       return {
         poolId: pool.id,
         pg,
@@ -303,7 +386,7 @@ export class Repairs {
         this.isStale(pending.ostId, pending.poolId, pending.pg) ||
         !this.mayHold(pool, pending.pg, placement, pending.ostId, pending.position)
       ) {
-        this.queue.delete(key);
+        this.take(key);
         this.forget(pending);
         continue;
       }
@@ -325,12 +408,12 @@ export class Repairs {
       if (sources.length < (pool.rule.kind === 'erasure' ? pool.rule.k : 1)) {
         // A single-copy object (raid0) of a settled PG has nothing to be rebuilt from.
         if (!record && pool.rule.kind === 'replicated' && placement.length <= 1) {
-          this.queue.delete(key);
+          this.take(key);
           this.forget(pending);
         }
         continue;
       }
-      this.queue.delete(key);
+      this.take(key);
       running++;
       const task: RecoveryTask = {
         poolId: pool.id,
@@ -355,7 +438,7 @@ export class Repairs {
           return;
         }
         const waitMs = Math.min(REPAIR_RETRY_MS_MAX, REPAIR_RETRY_MS_BASE * 2 ** Math.min(attempts - 1, 16));
-        this.queue.set(key, { ...pending, attempts, notBeforeMs: this.nowMs() + waitMs });
+        this.put(key, { ...pending, attempts, notBeforeMs: this.nowMs() + waitMs });
       });
     }
   }

@@ -21,7 +21,7 @@ import type { ClusterState, PoolRecord } from '../cluster/state.js';
 import type { GroupCommitter } from '../commit.js';
 import type { BatchOp, MdsDb } from '../db.js';
 import { KEYS, numbersOfRecoveryKey, ofRepairKey } from '../keys.js';
-import { applyDone, holderChanges, parsePgKey, pgKey, targetsOf } from './holders.js';
+import { applyDone, holderChanges, parsePgKey, pgKey, sameMembers, targetsOf } from './holders.js';
 import { RecoveryPacer } from './pacer.js';
 import { planRecovery, type RecoveryTask, staleKey, taskKey } from './planner.js';
 import { RateWindow, type RecoveryProgress } from './progress.js';
@@ -35,6 +35,8 @@ export const RECOVERY_BACKOFF_MS_MAX = 30_000;
 export const RECOVERY_SLOW_TICK_MS = 2_000;
 /** ListObjects/DeleteObject calls the MDS makes at once (estimates, purges). */
 export const RECOVERY_MDS_CALLS_MAX = 8;
+/** mds.missedWritesPerPgMax's default (common/config.ts). */
+export const MISSED_WRITES_PER_PG_DEFAULT = 1_000;
 const SHORT_CALL_MS = 10_000;
 
 const MODE_WIRE = {
@@ -79,6 +81,8 @@ export class RecoveryService {
   private readonly rate = new RateWindow();
   private readonly pacer = new RecoveryPacer();
   private readonly calls = new Semaphore(RECOVERY_MDS_CALLS_MAX);
+  /** Writes that skipped a copy awaiting a full backfill, per `staleKey`: a backfill that saw more must run again. */
+  private readonly backfillSkips = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private slowTimer: NodeJS.Timeout | undefined;
   private slowRunning = false;
@@ -93,6 +97,8 @@ export class RecoveryService {
     defaults: RecoverySettings,
     /** The MDS's one channel to each OSS (closed by its builder). */
     private readonly clients: ChannelCache<OssServiceClient>,
+    /** Skipped copies of one OST in one PG recorded one by one at most (mds.missedWritesPerPgMax). */
+    readonly missedWritesPerPgMax = MISSED_WRITES_PER_PG_DEFAULT,
   ) {
     this.settings = { ...defaults };
     this.repairs = new Repairs(
@@ -110,7 +116,95 @@ export class RecoveryService {
         );
       },
       (ops) => this.committer.submit(ops),
+      {
+        missedWritesPerPgMax,
+        backfillWhole: (ostId, poolId, pg) => this.backfillWhole(ostId, poolId, pg),
+        skippedDuringBackfill: (ostId, poolId, pg) => {
+          const key = staleKey(ostId, poolId, pg);
+          this.backfillSkips.set(key, (this.backfillSkips.get(key) ?? 0) + 1);
+        },
+      },
     );
+  }
+
+  /**
+   * Marks `ostId`'s copy of a PG stale whole, durably, under the cluster mutex: a stale-copy record
+   * (the backfill copies every object, mode `all`) and a holders record without it (the PG is
+   * degraded and the planner targets it). Its OST is told at once when up, and in every
+   * registration and heartbeat answer until the backfill is done. False when it already was.
+   */
+  private async backfillWhole(ostId: number, poolId: number, pg: number): Promise<boolean> {
+    const marked = await this.cluster.exclusive(async () => {
+      const pool = this.cluster.state.pools.find((p) => p.id === poolId);
+      if (!pool || this.staleCopies.has(staleKey(ostId, poolId, pg))) return false;
+      const key = pgKey(poolId, pg);
+      const placement = placePg(this.cluster.state.map, pool, pg).osts;
+      const record = this.holders.get(key) ?? placement;
+      const holders =
+        pool.rule.kind === 'erasure'
+          ? record.map((id) => (id === ostId ? HOLE : id))
+          : record.filter((id) => id !== ostId);
+      const same = sameMembers(pool.rule, holders, placement);
+      await this.committer.submit([
+        same
+          ? { type: 'del', key: KEYS.holders(poolId, pg) }
+          : { type: 'put', key: KEYS.holders(poolId, pg), value: holders },
+        { type: 'put', key: KEYS.staleCopy(ostId, poolId, pg), value: 1 },
+      ]);
+      if (same) this.holders.delete(key);
+      else this.holders.set(key, holders);
+      this.staleCopies.add(staleKey(ostId, poolId, pg));
+      return true;
+    });
+    if (!marked) return false;
+    this.logger.warn({ ostId, pg: pgKey(poolId, pg) }, 'missed writes past the per-PG bound: full backfill');
+    const oss = this.upOss(ostId);
+    if (oss)
+      await call(
+        this.clients.get(oss.grpcAddress),
+        'MarkStale',
+        { ostId, objectIds: [], stalePgs: [{ poolId, pg }] },
+        deadlineIn(SHORT_CALL_MS),
+      ).catch(() => undefined); // its next heartbeat answer lists the PG too
+    return true;
+  }
+
+  /**
+   * Missed writes, both ways: copies recorded one by one and PGs turned into a full backfill since
+   * start, and the copies of PGs placed on their OST that await a full backfill now (its OST
+   * refuses reads of them).
+   */
+  missedWrites(): { perPgMax: number; logged: number; backfills: number; awaitingBackfill: number } {
+    const state = this.cluster.state;
+    let awaitingBackfill = 0;
+    for (const key of this.staleCopies) {
+      const [ostId, poolId, pg] = key.split('/').map(Number) as [number, number, number];
+      const pool = state.pools.find((p) => p.id === poolId);
+      if (pool && placePg(state.map, pool, pg).osts.includes(ostId)) awaitingBackfill++;
+    }
+    return {
+      perPgMax: this.missedWritesPerPgMax,
+      logged: this.repairs.missedWritesLogged,
+      backfills: this.repairs.missedWriteBackfills,
+      awaitingBackfill,
+    };
+  }
+
+  /** The copies and whole PGs of `ostIds` that missed writes, for registration and heartbeat answers. */
+  staleCopiesOf(
+    ostIds: readonly number[],
+  ): { ostId: number; objectIds: string[]; stalePgs: { poolId: number; pg: number }[] }[] {
+    const objects = new Map(this.repairs.staleCopiesOf(ostIds).map((s) => [s.ostId, s.objectIds]));
+    const pgs = new Map<number, { poolId: number; pg: number }[]>();
+    for (const key of this.staleCopies) {
+      const [ostId, poolId, pg] = key.split('/').map(Number) as [number, number, number];
+      if (ostIds.includes(ostId)) pgs.set(ostId, [...(pgs.get(ostId) ?? []), { poolId, pg }]);
+    }
+    return ostIds.flatMap((ostId) => {
+      const objectIds = objects.get(ostId) ?? [];
+      const stalePgs = pgs.get(ostId) ?? [];
+      return objectIds.length + stalePgs.length > 0 ? [{ ostId, objectIds, stalePgs }] : [];
+    });
   }
 
   async init(): Promise<void> {
@@ -298,6 +392,7 @@ export class RecoveryService {
     const key = repair ? `repair/${task.target.ostId}/${task.objectIds.join(',')}` : taskKey(task);
     if (this.active.has(key)) return false;
     this.active.set(key, { task, startedMs: this.clock.monotonicMs() });
+    const skipsAtStart = this.backfillSkips.get(staleKey(task.target.ostId, task.poolId, task.pg)) ?? 0;
     try {
       const state = this.cluster.state;
       const pool = state.pools.find((p) => p.id === task.poolId);
@@ -316,7 +411,7 @@ export class RecoveryService {
       this.rate.add(res.bytesCopied, doneMs);
       this.pacer.completed(res.bytesCopied, this.settings.maxBytesPerSec, doneMs);
       if (repair) this.totals.objectsRepaired += res.objectsCopied;
-      else await this.complete(task);
+      else await this.complete(task, skipsAtStart);
       this.retry.delete(key);
       return true;
     } catch (err) {
@@ -339,8 +434,14 @@ export class RecoveryService {
   }
 
   /** Records the target as a holder, under the cluster mutex so no map change interleaves. */
-  private async complete(task: RecoveryTask): Promise<void> {
+  private async complete(task: RecoveryTask, skipsAtStart: number): Promise<void> {
+    const targetKey = staleKey(task.target.ostId, task.poolId, task.pg);
     const stale = await this.cluster.exclusive(async () => {
+      // A write skipped the target while it was copied: the copy may lack it, so the task runs again.
+      if ((this.backfillSkips.get(targetKey) ?? 0) !== skipsAtStart)
+        throw new Error(
+          `a write skipped ost${task.target.ostId} during its backfill of ${task.poolId}/${task.pg}`,
+        );
       const state = this.cluster.state;
       const key = pgKey(task.poolId, task.pg);
       const record = this.holders.get(key);
@@ -364,7 +465,8 @@ export class RecoveryService {
       await this.committer.submit(ops);
       if (done.holders) this.holders.set(key, done.holders);
       else this.holders.delete(key);
-      this.staleCopies.delete(staleKey(task.target.ostId, task.poolId, task.pg));
+      this.staleCopies.delete(targetKey);
+      this.backfillSkips.delete(targetKey);
       for (const ostId of done.stale) this.staleCopies.add(staleKey(ostId, task.poolId, task.pg));
       this.estimates.delete(taskKey(task));
       return done.stale;

@@ -73,6 +73,7 @@ export type * from './stripefs/v1/OstAction.js';
 export type * from './stripefs/v1/OstAnnounce.js';
 export type * from './stripefs/v1/OstHealth.js';
 export type * from './stripefs/v1/OstState.js';
+export type * from './stripefs/v1/PgRef.js';
 export type * from './stripefs/v1/PingRequest.js';
 export type * from './stripefs/v1/PingResponse.js';
 export type * from './stripefs/v1/Pool.js';

@@ -72,6 +72,7 @@ import type { OssServiceClient as _stripefs_v1_OssServiceClient, OssServiceDefin
 import type { OstAnnounce as _stripefs_v1_OstAnnounce, OstAnnounce__Output as _stripefs_v1_OstAnnounce__Output } from './stripefs/v1/OstAnnounce.js';
 import type { OstHealth as _stripefs_v1_OstHealth, OstHealth__Output as _stripefs_v1_OstHealth__Output } from './stripefs/v1/OstHealth.js';
 import type { OstState as _stripefs_v1_OstState, OstState__Output as _stripefs_v1_OstState__Output } from './stripefs/v1/OstState.js';
+import type { PgRef as _stripefs_v1_PgRef, PgRef__Output as _stripefs_v1_PgRef__Output } from './stripefs/v1/PgRef.js';
 import type { PingRequest as _stripefs_v1_PingRequest, PingRequest__Output as _stripefs_v1_PingRequest__Output } from './stripefs/v1/PingRequest.js';
 import type { PingResponse as _stripefs_v1_PingResponse, PingResponse__Output as _stripefs_v1_PingResponse__Output } from './stripefs/v1/PingResponse.js';
 import type { Pool as _stripefs_v1_Pool, Pool__Output as _stripefs_v1_Pool__Output } from './stripefs/v1/Pool.js';
@@ -212,6 +213,7 @@ export interface ProtoGrpcType {
       OstAnnounce: MessageTypeDefinition<_stripefs_v1_OstAnnounce, _stripefs_v1_OstAnnounce__Output>
       OstHealth: MessageTypeDefinition<_stripefs_v1_OstHealth, _stripefs_v1_OstHealth__Output>
       OstState: MessageTypeDefinition<_stripefs_v1_OstState, _stripefs_v1_OstState__Output>
+      PgRef: MessageTypeDefinition<_stripefs_v1_PgRef, _stripefs_v1_PgRef__Output>
       PingRequest: MessageTypeDefinition<_stripefs_v1_PingRequest, _stripefs_v1_PingRequest__Output>
       PingResponse: MessageTypeDefinition<_stripefs_v1_PingResponse, _stripefs_v1_PingResponse__Output>
       Pool: MessageTypeDefinition<_stripefs_v1_Pool, _stripefs_v1_Pool__Output>
