@@ -7,6 +7,7 @@ import { registerAuthCommands } from './commands/auth.js';
 import { registerCheckpointCommands } from './commands/ckpt.js';
 import { registerClientCommands } from './commands/clients.js';
 import { registerClusterCommands } from './commands/cluster.js';
+import { registerDatasetCommands } from './commands/dataset.js';
 import { registerFileCommands } from './commands/files.js';
 import { registerFsckCommands } from './commands/fsck.js';
 import { registerMountCommands } from './commands/mount.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerPlacementCommands(program);
   registerFsckCommands(program);
   registerCheckpointCommands(program);
+  registerDatasetCommands(program);
   registerMountCommands(program);
   registerS3Commands(program);
   registerTopCommand(program);

@@ -12,6 +12,13 @@ import { BlockPool } from './block-pool.js';
 import { BlockCache } from './cache.js';
 import type { ClientContext } from './context.js';
 import { ClientCounters } from './counters.js';
+import {
+  type DatasetReadOptions,
+  type PackOptions,
+  type PackSample,
+  packDataset,
+  StripeDataset,
+} from './dataset/index.js';
 import { DomHints } from './dom-hints.js';
 import { type OpenFlags, StripeFileHandle } from './file-handle.js';
 import {
@@ -36,6 +43,7 @@ import { type ClientStats, statsOf } from './stats-report.js';
 import { readStreamOf, writeStreamOf } from './streams.js';
 import { checkTruncateSize, truncateObjects } from './truncate.js';
 
+export * from './dataset/index.js';
 export type { OpenFlags, StripeFileHandle } from './file-handle.js';
 export type { Layout, LayoutInput, LayoutPattern } from './layout.js';
 export { checkLayout, formatLayout, parseLayout, stripedPartOf } from './layout.js';
@@ -610,6 +618,16 @@ export class StripeClient {
 
   stats(): ClientStats {
     return statsOf(this.ctx);
+  }
+
+  /** A packed dataset (docs/dataset-format.md): samples by index or key, batches as multi-range reads. */
+  openDataset(path: string, options: DatasetReadOptions = {}): Promise<StripeDataset> {
+    return StripeDataset.open(this, path, options);
+  }
+
+  /** Packs samples into shards plus an index at `dest` (which must not exist), as `stripefs pack` does. */
+  packDataset(dest: string, samples: readonly PackSample[], options: PackOptions = {}) {
+    return packDataset(this, dest, samples, options);
   }
 
   async close(): Promise<void> {

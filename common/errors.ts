@@ -19,7 +19,7 @@ const G = GrpcStatus;
 
 /**
  * Codes grouped by subsystem: CONFIG_, NS_ (namespace), XATTR_ (extended attributes), LAYOUT_, MAP_, PLACEMENT_,
- * OBJ_ (object store), IO_, MOUNT_, AUTH_ (identities and caps), FAULT_, REQ_, CKPT_ (checkpoints), S3_ (the S3 gateway); OST_DOWN and WRITE_SKIPPED
+ * OBJ_ (object store), IO_, MOUNT_, AUTH_ (identities and caps), FAULT_, REQ_, CKPT_ (checkpoints), DATASET_ (packed datasets), S3_ (the S3 gateway); OST_DOWN and WRITE_SKIPPED
  * are the client's verdicts on one copy (in `details.failures`, and the reason a skipped copy is reported for repair).
  */
 export const ERROR_CODES = {
@@ -318,6 +318,31 @@ export const ERROR_CODES = {
     'ENOSPC',
     'The local staging folder cannot hold the save within its byte limit',
   ),
+  DATASET_SOURCE_INVALID: spec(
+    G.INVALID_ARGUMENT,
+    400,
+    'EINVAL',
+    'stripefs pack: the source folder is missing, empty, or holds something other than regular files and folders',
+  ),
+  DATASET_INDEX_INVALID: spec(
+    G.DATA_LOSS,
+    500,
+    'EBADMSG',
+    "A packed dataset's index is missing, truncated, or fails its crc32c (docs/dataset-format.md)",
+  ),
+  DATASET_FORMAT_UNSUPPORTED: spec(
+    G.FAILED_PRECONDITION,
+    409,
+    'ENOTSUP',
+    "A packed dataset's index has a format version this stripefs does not read",
+  ),
+  DATASET_SAMPLE_CORRUPT: spec(
+    G.DATA_LOSS,
+    500,
+    'EBADMSG',
+    "A packed sample's bytes differ from its crc32c in the index, or its shard is shorter than the index says",
+  ),
+  DATASET_KEY_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENOENT', 'No sample of that key in the packed dataset'),
   // The S3 gateway (s3/errors.ts maps each to the S3 codes clients see, e.g. NoSuchKey).
   S3_ACCESS_DENIED: spec(
     G.PERMISSION_DENIED,
