@@ -6,20 +6,24 @@ import type { SegmentChecksums } from '../common/bulk/frame.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 import type { GrpcTransport } from './grpc-transport.js';
-import type { ObjectTransport, TransportHooks, WriteOptions } from './object-transport.js';
+import type { ObjectTransport, TicketSource, TransportHooks, WriteOptions } from './object-transport.js';
 
 export class BulkTransport implements ObjectTransport {
   readonly kind = 'bulk';
   private readonly bulk: BulkClient;
+  private readonly retrying: <T>(ref: ObjectRef, run: () => Promise<T>) => Promise<T>;
 
   constructor(
     readonly bulkAddress: string,
     /** The same OSS's gRPC transport, for Flush. */
     private readonly control: GrpcTransport,
-    opts: { connectionsMax: number; requestTimeoutMs: number; tag?: RequestTag },
+    opts: { connectionsMax: number; requestTimeoutMs: number; tag?: RequestTag; tickets?: TicketSource },
     private readonly hooks: TransportHooks,
   ) {
+    const tickets = opts.tickets;
+    this.retrying = tickets ? (ref, run) => tickets.retrying(ref.objectId, run) : (_ref, run) => run();
     this.bulk = new BulkClient(bulkAddress, {
+      ...(tickets ? { ticketOf: (objectId: string) => tickets.get(objectId) } : {}),
       ...(opts.tag ? { tag: opts.tag } : {}),
       connectionsMax: opts.connectionsMax,
       timeoutMs: opts.requestTimeoutMs,
@@ -38,11 +42,11 @@ export class BulkTransport implements ObjectTransport {
   ): Promise<number> {
     const { truncate = false, stamp } = options;
     const opts = { truncate, ...(checksums ? { checksums } : {}), ...(stamp ? { version: stamp } : {}) };
-    return (await this.bulk.write(ref, offset, data, checksum, opts)).version;
+    return (await this.retrying(ref, () => this.bulk.write(ref, offset, data, checksum, opts))).version;
   }
 
   read(ref: ObjectRef, offset: number, length: number): Promise<Buffer> {
-    return this.bulk.read(ref, offset, length, this.hooks.allocRead);
+    return this.retrying(ref, () => this.bulk.read(ref, offset, length, this.hooks.allocRead));
   }
 
   readRun(
@@ -51,7 +55,8 @@ export class BulkTransport implements ObjectTransport {
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
   ): Promise<RunResult> {
-    return this.bulk.readRun(ref, offset, lengths, onPart, this.hooks.allocRead);
+    // A refusal comes before any part is handed over, so the run can be asked for again whole.
+    return this.retrying(ref, () => this.bulk.readRun(ref, offset, lengths, onPart, this.hooks.allocRead));
   }
 
   flush(ref: ObjectRef): Promise<void> {

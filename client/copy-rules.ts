@@ -80,9 +80,13 @@ export function isPastEnd(code: ErrorCode, offset: number): boolean {
   return offset > 0 && code === 'OBJ_RANGE';
 }
 
-/** A copy answered for a newer map: this attempt ends, and the map is refreshed before the next. */
+/**
+ * A copy answered for a newer map: this attempt ends, and the map is refreshed before the next.
+ * Or the OSS refused this client's data-path ticket (already renewed once): every copy would, so
+ * the read ends with that code at once.
+ */
 export function endsAttempt(code: ErrorCode): boolean {
-  return code === 'MAP_STALE';
+  return code === 'MAP_STALE' || code.startsWith('TICKET_');
 }
 
 /** What a raid0/replicated read does once every placed copy was tried without a whole answer. */

@@ -4,6 +4,7 @@
 // runs out its deadline unheard).
 
 import type * as grpc from '@grpc/grpc-js';
+import { ticketInterceptor } from '../common/auth/signing.js';
 import { StripeError } from '../common/errors.js';
 import { call, deadlineIn, fromGrpcError } from '../common/grpc.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
@@ -12,7 +13,7 @@ import { OstRequests } from '../common/ost-requests.js';
 import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
 import type { ReadRangeResponse__Output } from '../proto/index.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
-import type { ObjectTransport, TransportHooks, WriteOptions } from './object-transport.js';
+import type { ObjectTransport, TicketSource, TransportHooks, WriteOptions } from './object-transport.js';
 
 export class GrpcTransport implements ObjectTransport {
   readonly kind = 'grpc';
@@ -24,14 +25,30 @@ export class GrpcTransport implements ObjectTransport {
     private readonly client: OssServiceClient,
     /** The OSS's gRPC address, named in errors. */
     readonly address: string,
-    private readonly opts: { requestTimeoutMs: number; wirePieceBytes: number; tag?: RequestTag },
+    private readonly opts: {
+      requestTimeoutMs: number;
+      wirePieceBytes: number;
+      tag?: RequestTag;
+      tickets?: TicketSource;
+    },
     private readonly hooks: Pick<TransportHooks, 'onReadAnswered'>,
   ) {
     this.tagged = taggedCallOptions(opts.tag);
   }
 
-  private callOptions(): grpc.CallOptions {
-    return { ...deadlineIn(this.opts.requestTimeoutMs), ...this.tagged };
+  private callOptions(ticket?: string): grpc.CallOptions {
+    const options = { ...deadlineIn(this.opts.requestTimeoutMs), ...this.tagged };
+    if (ticket === undefined) return options;
+    return { ...options, interceptors: [...(options.interceptors ?? []), ticketInterceptor(ticket)] };
+  }
+
+  /** Runs `request` with the ticket for `ref` (none without tickets), once more on a stale one. */
+  private ticketed<T>(ref: ObjectRef, request: (options: grpc.CallOptions) => Promise<T>): Promise<T> {
+    const tickets = this.opts.tickets;
+    if (!tickets) return request(this.callOptions());
+    return tickets.retrying(ref.objectId, async () =>
+      request(this.callOptions(await tickets.get(ref.objectId))),
+    );
   }
 
   write(
@@ -42,9 +59,26 @@ export class GrpcTransport implements ObjectTransport {
     _checksums?: unknown,
     options: WriteOptions = {},
   ): Promise<number> {
+    return this.ticketed(ref, (callOptions) =>
+      this.writeOnce(ref, offset, data, checksum, callOptions, options),
+    );
+  }
+
+  read(ref: ObjectRef, offset: number, length: number): Promise<Buffer> {
+    return this.ticketed(ref, (callOptions) => this.readOnce(ref, offset, length, callOptions));
+  }
+
+  private writeOnce(
+    ref: ObjectRef,
+    offset: number,
+    data: Buffer,
+    checksum: number,
+    callOptions: grpc.CallOptions,
+    options: WriteOptions,
+  ): Promise<number> {
     const { truncate = false, stamp = 0 } = options;
     const sent = new Promise<number>((resolve, reject) => {
-      const stream = this.client.WriteChunk(this.callOptions(), (err, response) => {
+      const stream = this.client.WriteChunk(callOptions, (err, response) => {
         if (err) reject(fromGrpcError(err));
         else if (!response) reject(new StripeError('REQ_INTERNAL', 'WriteChunk without response'));
         else resolve(Number(response.version));
@@ -60,12 +94,17 @@ export class GrpcTransport implements ObjectTransport {
     return this.inFlight.race(ref.ostId ?? 0, sent);
   }
 
-  read(ref: ObjectRef, offset: number, length: number): Promise<Buffer> {
+  private readOnce(
+    ref: ObjectRef,
+    offset: number,
+    length: number,
+    callOptions: grpc.CallOptions,
+  ): Promise<Buffer> {
     const received = new Promise<Buffer>((resolve, reject) => {
       const pieces: Buffer[] = [];
       let bytes = 0;
       const sent = performance.now();
-      const stream = this.client.ReadRange({ ref, offset, length }, this.callOptions());
+      const stream = this.client.ReadRange({ ref, offset, length }, callOptions);
       stream.on('data', (message: ReadRangeResponse__Output) => {
         if (pieces.length === 0) this.hooks.onReadAnswered(ref.ostId ?? 0, performance.now() - sent);
         pieces.push(message.data);
@@ -83,7 +122,9 @@ export class GrpcTransport implements ObjectTransport {
   }
 
   async flush(ref: ObjectRef): Promise<void> {
-    await this.inFlight.race(ref.ostId ?? 0, call(this.client, 'Flush', { ref }, this.callOptions()));
+    await this.ticketed(ref, (callOptions) =>
+      this.inFlight.race(ref.ostId ?? 0, call(this.client, 'Flush', { ref }, callOptions)),
+    );
   }
 
   abortOst(ostId: number, why: string): number {

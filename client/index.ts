@@ -226,6 +226,7 @@ export class StripeClient {
       (ost, ms) => health.observeLatency(ost, ms),
       (ost) => mds.mapView.osts.get(ost)?.up === false,
       tag,
+      mds.tickets,
     );
     abortWhenDown(mds, pool, counters);
     const random = seededRandom(options.seed ?? seedFromEnv());

@@ -25,6 +25,7 @@ import type {
 import { contract } from '../proto/index.js';
 import { type ClientNetwork, type MapView, mapViewFromWire } from './map.js';
 import { CallBatcher, errorOfItem } from './mds-batch.js';
+import { TicketCache } from './tickets.js';
 
 const WATCH_RESTART_MS = 500;
 
@@ -104,6 +105,8 @@ export class MdsClient {
   private refreshing: Promise<MapView> | undefined;
   private readonly listeners = new Set<(view: MapView) => void>();
   private readonly network: ClientNetwork;
+  /** The data-path tickets of this client's files, taken from every answer (client/tickets.ts). */
+  readonly tickets = new TicketCache((inodes) => this.getTickets(inodes));
 
   constructor(
     readonly address: string,
@@ -117,6 +120,7 @@ export class MdsClient {
     const interceptors = [
       ...(options.tag ? [tagInterceptor(options.tag, true)] : []),
       ...(signingOptions(resolveIdentity(options.keyring)).interceptors ?? []),
+      this.tickets.interceptor(),
     ];
     // A local subchannel pool per client gives each its own connection.
     this.channels = Array.from(
@@ -342,6 +346,18 @@ export class MdsClient {
   async readlink(path: string): Promise<string> {
     return (await call(this.channel(), 'Readlink', { path })).target;
   }
+  /** Tickets for files by inode, in order ('' for one this client may not read or that is gone). */
+  async getTickets(inodes: number[]): Promise<string[]> {
+    return (await call(this.channel(), 'GetTickets', { inodes, service: false })).tickets;
+  }
+
+  /** A service ticket for every object (admin identities only): fsck and tools that list OSTs. */
+  async serviceTicket(): Promise<string> {
+    const [ticket] = (await call(this.channel(), 'GetTickets', { inodes: [], service: true })).tickets;
+    if (!ticket) throw new StripeError('REQ_INTERNAL', 'GetTickets answered no service ticket');
+    return ticket;
+  }
+
   statfs(): Promise<StatfsResponse__Output> {
     return call(this.channel(), 'Statfs', {});
   }

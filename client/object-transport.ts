@@ -52,6 +52,14 @@ export interface ObjectTransport {
   close(): void;
 }
 
+/** Where both transports get each request's data-path ticket (client/tickets.ts). */
+export interface TicketSource {
+  /** The ticket for a request to `objectId` (undefined: none). */
+  get(objectId: string): string | undefined | Promise<string | undefined>;
+  /** Runs a request; refused for its ticket, once more with a fresh one. */
+  retrying<T>(objectId: string, run: () => Promise<T>): Promise<T>;
+}
+
 /** What both transports report back to the client. */
 export interface TransportHooks {
   /** How long a read waited for its answer to begin, by OST (OstHealth.observeLatency). */

@@ -18,7 +18,7 @@ import { BulkTransport } from './bulk-transport.js';
 import type { ClientCounters } from './counters.js';
 import { GrpcTransport } from './grpc-transport.js';
 import type { ClientLimits } from './limits.js';
-import type { ObjectTransport, TransportHooks, WriteOptions } from './object-transport.js';
+import type { ObjectTransport, TicketSource, TransportHooks, WriteOptions } from './object-transport.js';
 
 /** Where one OST's OSS listens: gRPC always, the bulk path when it has one ('' otherwise). */
 export interface OssEndpoint {
@@ -62,6 +62,8 @@ export class OssPool {
     private readonly isDown: (ostId: number) => boolean = () => false,
     /** The job and session every request carries (job statistics); none: untagged. */
     private readonly tag?: RequestTag,
+    /** Each request's data-path ticket (client/tickets.ts); none: requests carry none. */
+    private readonly tickets?: TicketSource,
   ) {
     this.total = new Semaphore(limits.inFlightTotalMax);
     this.hooks = {
@@ -83,6 +85,7 @@ export class OssPool {
           requestTimeoutMs: this.limits.requestTimeoutMs,
           wirePieceBytes: this.limits.wirePieceBytes,
           ...(this.tag ? { tag: this.tag } : {}),
+          ...(this.tickets ? { tickets: this.tickets } : {}),
         },
         this.hooks,
       );
@@ -103,6 +106,7 @@ export class OssPool {
           connectionsMax: this.limits.inFlightPerOssMax,
           requestTimeoutMs: this.limits.requestTimeoutMs,
           ...(this.tag ? { tag: this.tag } : {}),
+          ...(this.tickets ? { tickets: this.tickets } : {}),
         },
         this.hooks,
       );

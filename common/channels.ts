@@ -17,13 +17,20 @@ export type GrpcClientClass<C> = new (
 export class ChannelCache<C extends grpc.Client> {
   private readonly clients = new Map<string, C>();
 
-  constructor(private readonly Client: GrpcClientClass<C>) {}
+  constructor(
+    private readonly Client: GrpcClientClass<C>,
+    /** Added to every client's options (the service ticket's interceptor). */
+    private readonly extra: grpc.ClientOptions = {},
+  ) {}
 
   /** The client of the server at `address` (host:port), made on first use and kept. */
   get(address: string): C {
     let client = this.clients.get(address);
     if (!client) {
-      client = new this.Client(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+      client = new this.Client(address, grpc.credentials.createInsecure(), {
+        ...CLIENT_OPTIONS,
+        ...this.extra,
+      });
       this.clients.set(address, client);
     }
     return client;

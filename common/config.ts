@@ -202,6 +202,16 @@ export const CONFIG_SCHEMA = {
     default: 10,
     doc: 'Refused calls audited per client address per second (bursts of 10 times that); the rest are counted in the next line',
   },
+  'mds.ticketTtlMs': {
+    kind: MS,
+    default: 600_000,
+    doc: 'How long a data-path ticket handed out at open, create or stat lets a client read or write that file at the OSSs',
+  },
+  'mds.ticketKeyRotateMs': {
+    kind: MS,
+    default: 3_600_000,
+    doc: 'How often the MDS makes a new key for signing tickets (the old one verifies until its tickets expire)',
+  },
   'mds.authWindowMs': {
     kind: MS,
     default: 300_000,

@@ -19,7 +19,7 @@ const G = GrpcStatus;
 
 /**
  * Codes grouped by subsystem: CONFIG_, NS_ (namespace), XATTR_ (extended attributes), LAYOUT_, MAP_, PLACEMENT_,
- * OBJ_ (object store), IO_, MOUNT_, AUTH_ (identities and caps), FAULT_, REQ_, CKPT_ (checkpoints), DATASET_ (packed datasets), S3_ (the S3 gateway); OST_DOWN and WRITE_SKIPPED
+ * OBJ_ (object store), IO_, MOUNT_, AUTH_ (identities and caps), TICKET_ (data-path tickets), FAULT_, REQ_, CKPT_ (checkpoints), DATASET_ (packed datasets), S3_ (the S3 gateway); OST_DOWN and WRITE_SKIPPED
  * are the client's verdicts on one copy (in `details.failures`, and the reason a skipped copy is reported for repair).
  */
 export const ERROR_CODES = {
@@ -297,6 +297,32 @@ export const ERROR_CODES = {
   ),
   AUTH_EXISTS: spec(G.ALREADY_EXISTS, 409, 'EEXIST', 'An identity of that name exists'),
   AUTH_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENOENT', 'No identity of that name'),
+  TICKET_REQUIRED: spec(
+    G.UNAUTHENTICATED,
+    401,
+    'EACCES',
+    'An object request carries no data-path ticket (the MDS hands them out at open, create and stat)',
+  ),
+  TICKET_INVALID: spec(
+    G.UNAUTHENTICATED,
+    401,
+    'EACCES',
+    'The ticket is malformed or its signature does not verify (forged, or its key has rotated away)',
+  ),
+  TICKET_EXPIRED: spec(
+    G.UNAUTHENTICATED,
+    401,
+    'EACCES',
+    'The ticket has expired: get a new one from the MDS',
+  ),
+  TICKET_REVOKED: spec(
+    G.PERMISSION_DENIED,
+    403,
+    'EACCES',
+    "The ticket's client session was evicted, or its identity's key rotated or removed: start a new client",
+  ),
+  TICKET_WRONG_OBJECT: spec(G.PERMISSION_DENIED, 403, 'EACCES', "The ticket is for another file's objects"),
+  TICKET_READ_ONLY: spec(G.PERMISSION_DENIED, 403, 'EACCES', 'A read ticket was used to write or delete'),
   FAULT_INJECTED: spec(G.UNAVAILABLE, 503, 'EIO', 'A simulation fault knob failed this request'),
   CKPT_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENOENT', 'No published checkpoint of that step'),
   CKPT_EXISTS: spec(G.ALREADY_EXISTS, 409, 'EEXIST', 'A checkpoint of that step is already published'),

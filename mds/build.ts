@@ -17,11 +17,11 @@ import {
 import { contract } from '../proto/index.js';
 import { buildAdmin } from './admin.js';
 import { Gate } from './auth/access.js';
-import { openAudit, openAuth } from './auth/open.js';
+import { openAudit, openAuth, ticketing } from './auth/open.js';
 import { ClusterService } from './cluster/service.js';
 import { GroupCommitter } from './commit.js';
 import { ClusterWatch } from './dashboard/watch.js';
-import { openDb } from './db.js';
+import { type MdsDb, openDb } from './db.js';
 import { DestroyWorker } from './destroy/worker.js';
 import { verifyDom } from './dom-verify.js';
 import { healthHandlers, mdsHandlers } from './grpc-service.js';
@@ -50,19 +50,13 @@ export interface MdsHandle {
   close(): Promise<void>;
 }
 
-export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsHandle> {
-  const clock = deps.clock ?? systemClock;
-  const logger = deps.logger ?? createLogger('mds', config['log.level']);
-  const rootDefault = configuredDefault(config['mds.defaultLayout']);
-  mkdirSync(config['mds.dataDir'], { recursive: true });
-  const db = await openDb(config['mds.dataDir']);
-  const onFatal =
-    deps.onFatal ??
-    ((err: unknown) => {
-      logger.fatal({ err }, 'database write failed; exiting');
-      process.exit(70);
-    });
-  const committer = new GroupCommitter(db, onFatal);
+async function openCluster(
+  config: Config,
+  db: MdsDb,
+  committer: GroupCommitter,
+  clock: Clock,
+  logger: Logger,
+): Promise<ClusterService> {
   const cluster = new ClusterService(
     db,
     committer,
@@ -76,8 +70,28 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     logger,
   );
   await cluster.init();
-  // One channel to each OSS for recovery, scrub and destroy alike (common/channels.ts).
-  const ossChannels = new ChannelCache(contract().OssService);
+  return cluster;
+}
+
+export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsHandle> {
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger ?? createLogger('mds', config['log.level']);
+  const rootDefault = configuredDefault(config['mds.defaultLayout']);
+  mkdirSync(config['mds.dataDir'], { recursive: true });
+  const db = await openDb(config['mds.dataDir']);
+  const onFatal =
+    deps.onFatal ??
+    ((err: unknown) => {
+      logger.fatal({ err }, 'database write failed; exiting');
+      process.exit(70);
+    });
+  const committer = new GroupCommitter(db, onFatal);
+  const cluster = await openCluster(config, db, committer, clock, logger);
+  const auth = await openAuth(config, db, committer, clock, logger);
+  const tickets = ticketing(auth?.tickets, config, clock, onFatal);
+  // One channel to each OSS for recovery, scrub and destroy alike (common/channels.ts), with
+  // the MDS's service ticket when the OSSs check tickets.
+  const ossChannels = new ChannelCache(contract().OssService, tickets.channelOptions);
   const recovery = new RecoveryService(
     db,
     committer,
@@ -140,7 +154,7 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
 
   const metrics = createMdsMetrics();
   registerChannelGauge(metrics.registry, ossChannels);
-  const gate = new Gate(await openAuth(config, db, committer, clock, logger), ns, openAudit(config, clock));
+  const gate = new Gate(auth?.guard, ns, openAudit(config, clock), auth?.tickets);
   const server = new grpc.Server(SERVER_OPTIONS);
   const v1 = contract();
   server.addService(
@@ -157,6 +171,7 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
   const address = admin.server.address();
   const adminPort = typeof address === 'object' && address ? address.port : config['mds.adminPort'];
   cluster.start();
+  tickets.start();
   destroyer.start();
   recovery.start();
   scrub.start();
@@ -165,6 +180,7 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
 
   const close = async (): Promise<void> => {
     cluster.stop();
+    tickets.stop();
     recovery.stop();
     scrub.stop();
     phases.stop();

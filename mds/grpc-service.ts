@@ -71,6 +71,7 @@ function coded<Req, Res>(
     try {
       who = await gate.admit(call, method, request as Record<string, unknown>);
       const response = await fn(request, who);
+      await gate.stamp(who, method, request as Record<string, unknown>, response);
       await gate.auditor?.done(who, call, method, request as Record<string, unknown>, 'OK');
       return response;
     } catch (err) {
@@ -186,9 +187,13 @@ function clusterHandlers(
         heartbeatIntervalMs: cluster.heartbeatIntervalMs,
         staleCopies: recovery?.staleCopiesOf([...ids.values()]) ?? [],
         readLeaseMs: cluster.readLeaseMs,
+        ...gate.tickets?.forOss(),
       };
     }),
-    Heartbeat: coded(metrics, gate, 'Heartbeat', (r) => heartbeat(cluster, recovery, r)),
+    Heartbeat: coded(metrics, gate, 'Heartbeat', async (r) => ({
+      ...(await heartbeat(cluster, recovery, r)),
+      ...gate.tickets?.forOss(),
+    })),
     ReportBadChunk: coded(metrics, gate, 'ReportBadChunk', async (r) => {
       if (!recovery) {
         logger.warn({ ostId: r.ostId, objectId: r.objectId, reason: r.reason }, 'bad chunk reported');
@@ -217,11 +222,13 @@ type AuthMethod =
   | 'AuthRemove'
   | 'ReadAudit'
   | 'ListClients'
-  | 'EvictClient';
+  | 'EvictClient'
+  | 'GetTickets';
 
 /** stripefs auth add|ls|get|caps|rotate|rm, audit and client ls|evict (admin-only by the gate). */
 function authHandlers(gate: Gate, metrics: MdsMetrics): Pick<MdsServiceHandlers, AuthMethod> {
-  const auth = gate.guard ? authOps(gate.guard.identities, gate.guard.sessions) : undefined;
+  const revoke = gate.tickets ? (clientId: string) => gate.tickets?.revoke(clientId) : undefined;
+  const auth = gate.guard ? authOps(gate.guard.identities, gate.guard.sessions, revoke) : undefined;
   const authOff = async (): Promise<never> => {
     throw new StripeError(
       'REQ_INVALID',
@@ -237,6 +244,9 @@ function authHandlers(gate: Gate, metrics: MdsMetrics): Pick<MdsServiceHandlers,
     AuthRemove: coded(metrics, gate, 'AuthRemove', (r) => (auth ? auth.remove(r) : authOff())),
     ListClients: coded(metrics, gate, 'ListClients', () => (auth ? auth.clients() : authOff())),
     EvictClient: coded(metrics, gate, 'EvictClient', (r) => (auth ? auth.evict(r) : authOff())),
+    GetTickets: coded(metrics, gate, 'GetTickets', async (r, who) => ({
+      tickets: await gate.ticketsFor(who, { inodes: r.inodes.map(Number), service: r.service }),
+    })),
     ReadAudit: coded(metrics, gate, 'ReadAudit', async (r) => {
       if (!gate.auditor) throw new StripeError('REQ_INVALID', 'this MDS keeps no audit log');
       return { lines: await readAudit(gate.auditor.log, gate.auditor.files, r) };

@@ -25,6 +25,7 @@
 //   R/t/<task>           deep scrub: a task's header (scope, trigger, its PGs, state)
 //   R/t/<task>/<pool>/<pg> deep scrub: one PG's result in a task (counters, findings), once it finished
 //   K/<name>             an identity: its stored key (never the secret), caps, admin flag, allow-list
+//   T/keys               the data-path ticket keys still valid (newest last)
 
 export const SCHEMA_VERSION = 1;
 
@@ -76,6 +77,7 @@ export const KEYS = {
   scrubTaskRange: { gt: 'R/t/', lt: 'R/t0' },
   identity: (name: string): string => `K/${name}`,
   identityRange: { gt: 'K/', lt: 'K0' },
+  ticketKeys: 'T/keys',
 } as const;
 
 /** (pool, pg) of a holders key, (ost, pool, pg) of a stale-copy key, or (ost) of a weight-phase key. */

@@ -28,6 +28,8 @@ import { Scrubber } from './recovery/scrub.js';
 import { SourcePool } from './recovery/sources.js';
 import { PgScrubber } from './scrub/pg-scrub.js';
 import { openOst } from './store/index.js';
+import { watchTicketRefusals } from './ticket-metrics.js';
+import { TicketGuard } from './tickets.js';
 
 export interface OssDeps {
   clock?: Clock;
@@ -125,7 +127,14 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
   const advertise = config['oss.advertiseHost'] || bindHost;
   const publicHost = config['oss.publicHost'];
 
-  const sources = new SourcePool();
+  // Data-path tickets: checked on both doors, minted for this OSS's own calls to the others.
+  const tickets = new TicketGuard(
+    join(config['oss.dataDir'], 'ticket-keys.json'),
+    () => clock.nowMs(),
+    ossId,
+  );
+  watchTicketRefusals(tickets, metrics.registry, logger, () => clock.nowMs());
+  const sources = new SourcePool(tickets);
   const recoverer = new Recoverer(core, sources, logger);
   let link: MdsLink | undefined;
   const scrubber = new Scrubber(
@@ -140,7 +149,7 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
   const v1 = contract();
   grpcServer.addService(
     v1.OssService.service,
-    ossServiceHandlers(core, recoverer, new PgScrubber(sources, logger)),
+    ossServiceHandlers(core, recoverer, new PgScrubber(sources, logger), tickets),
   );
   grpcServer.addService(v1.HealthService.service, {
     Ping: unary<PingRequest__Output, PingResponse>(async (req) => ({
@@ -162,6 +171,7 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
     bindHost,
     config['oss.bulkPort'],
     adopterOf(socket.path, () => metrics.bulkSocketFallbacks.inc()),
+    tickets,
   );
   const admin = buildAdminApp({ core, metrics, ossId, bulkSocketPath: socket.path });
   registerRecoveryRoutes(admin, scrubber, recoverer);
@@ -191,6 +201,7 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
     metrics,
     logger,
     random,
+    tickets,
   );
   const registered = link.start();
   scrubber.start();

@@ -18,6 +18,7 @@ import {
 } from '../common/bulk/frame.js';
 import { decodeHello, helloTextBytes, isHello } from '../common/bulk/hello.js';
 import type { SegmentRun, SocketReader } from '../common/bulk/socket-reader.js';
+import { decodeTicketFrame, isTicketFrame, ticketTextBytes } from '../common/bulk/ticket-frame.js';
 import { StripeError } from '../common/errors.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
 import { DATA_BUFFER_BYTES, dataBuffers } from './buffers.js';
@@ -25,9 +26,28 @@ import type { Adopt } from './bulk-socket.js';
 import { BULK_CONNECTIONS_MAX } from './limits.js';
 import type { OssCore } from './ops.js';
 import type { WritePiece, WriteResult } from './store/index.js';
+import type { TicketGuard } from './tickets.js';
 
-/** A request, with the job and session its connection's hello named (none: untagged). */
-type TaggedRequest = BulkRequest & { tag?: RequestTag | undefined };
+/**
+ * A request, with the job and session its connection's hello named (none: untagged) and the
+ * connection's current ticket (common/bulk/ticket-frame.ts; none: no ticket frame yet).
+ */
+type TaggedRequest = BulkRequest & {
+  tag?: RequestTag | undefined;
+  ticket?: string | undefined;
+  /** Why its ticket does not allow it (a write's segments are then read and dropped, as for a failed write). */
+  refusal?: StripeError | undefined;
+};
+
+/** The ticket's coded refusal of `req`; undefined when it is allowed or the OSS checks no tickets. */
+function ticketRefusal(tickets: TicketGuard | undefined, req: TaggedRequest): StripeError | undefined {
+  try {
+    tickets?.check(req.ticket, req.ref.objectId, req.op, 'bulk');
+    return undefined;
+  } catch (err) {
+    return asStripe(err);
+  }
+}
 
 /** The stream is out of step with the framing: answer once and close. */
 class FramingError extends StripeError {}
@@ -204,9 +224,16 @@ async function handleRead(core: OssCore, socket: Socket, req: TaggedRequest): Pr
   }
 }
 
-async function serveConnection(core: OssCore, socket: Socket, reader: SocketReader): Promise<void> {
+async function serveConnection(
+  core: OssCore,
+  socket: Socket,
+  reader: SocketReader,
+  tickets: TicketGuard | undefined,
+): Promise<void> {
   /** The job and session of the connection's hello (common/bulk/hello.ts); none: untagged. */
   let tag: RequestTag | undefined;
+  /** The ticket of the connection's last ticket frame. */
+  let ticket: string | undefined;
   try {
     for (;;) {
       const fixed = await reader.readExact(REQUEST_FIXED_BYTES);
@@ -216,11 +243,17 @@ async function serveConnection(core: OssCore, socket: Socket, reader: SocketRead
           tag = decodeHello(await reader.readExact(helloTextBytes(fixed)));
           continue;
         }
-        req = { ...decodeRequest(fixed, await reader.readExact(requestIdBytes(fixed))), tag };
+        if (isTicketFrame(fixed)) {
+          ticket = decodeTicketFrame(await reader.readExact(ticketTextBytes(fixed)));
+          continue;
+        }
+        req = { ...decodeRequest(fixed, await reader.readExact(requestIdBytes(fixed))), tag, ticket };
       } catch (err) {
         throw new FramingError(asStripe(err).code, asStripe(err).message);
       }
-      if (req.op === 'write') await handleWrite(core, socket, reader, req);
+      const refusal = ticketRefusal(tickets, req);
+      if (req.op === 'write') await handleWrite(core, socket, reader, { ...req, refusal });
+      else if (refusal) socket.write(encodeErrorResponse(refusal.code, refusal.message));
       else await handleRead(core, socket, req);
     }
   } catch (err) {
@@ -235,12 +268,16 @@ export interface BulkServer {
   close(): Promise<void>;
 }
 
-/** `adopt` takes over each accepted connection (oss/bulk-socket.ts: the user-buffer or the plain path). */
+/**
+ * `adopt` takes over each accepted connection (oss/bulk-socket.ts: the user-buffer or the plain
+ * path); with `tickets`, every request's ticket is checked.
+ */
 export async function startBulkServer(
   core: OssCore,
   host: string,
   port: number,
   adopt: Adopt,
+  tickets?: TicketGuard,
 ): Promise<BulkServer> {
   const sockets = new Set<Socket>();
   // Accepted connections start paused, so the adopted socket sees every byte.
@@ -254,7 +291,7 @@ export async function startBulkServer(
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
-    void serveConnection(core, socket, reader);
+    void serveConnection(core, socket, reader, tickets);
   });
   server.maxConnections = BULK_CONNECTIONS_MAX;
   await new Promise<void>((resolve, reject) => {
@@ -279,6 +316,7 @@ function writeRequest(
   req: TaggedRequest,
   pieces: AsyncIterable<WritePiece>,
 ): Promise<WriteResult> {
+  if (req.refusal) return Promise.reject(req.refusal);
   const stamp = req.version ? { stamp: req.version } : {};
   return core.write(req.ref, req.offset, req.length, req.crc32c, req.truncate, pieces, req.tag, stamp);
 }

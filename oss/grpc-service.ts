@@ -35,9 +35,12 @@ import { recoverRequestFromWire } from './recovery/wire.js';
 import { scrubHandlers } from './scrub/grpc.js';
 import type { PgScrubber } from './scrub/pg-scrub.js';
 import type { WritePiece } from './store/index.js';
+import { guardHandlers, ticketOfCall } from './ticket-gate.js';
+import type { TicketGuard } from './tickets.js';
 
 function writeChunk(
   core: OssCore,
+  tickets?: TicketGuard,
 ): grpc.handleClientStreamingCall<WriteChunkRequest__Output, WriteChunkResponse> {
   return (call, callback) => {
     const run = async (): Promise<WriteChunkResponse> => {
@@ -45,6 +48,7 @@ function writeChunk(
       const first = await messages.next();
       const header = first.done ? undefined : first.value.header;
       if (!header) throw new StripeError('REQ_INVALID', 'WriteChunk must start with a header message');
+      tickets?.check(ticketOfCall(call), header.ref?.objectId ?? '', 'write', 'grpc');
       async function* pieces(): AsyncGenerator<WritePiece> {
         for (;;) {
           const next = await messages.next();
@@ -127,15 +131,17 @@ function readRange(
   };
 }
 
+/** With `tickets`, every call's data-path ticket is checked first (oss/ticket-gate.ts). */
 export function ossServiceHandlers(
   core: OssCore,
   recoverer?: Recoverer,
   pgScrubber?: PgScrubber,
+  tickets?: TicketGuard,
 ): OssServiceHandlers {
   const unavailable = unary<unknown, never>(async () => {
     throw new StripeError('REQ_UNAVAILABLE', 'this OSS does not run deep scrub');
   });
-  return {
+  const handlers: OssServiceHandlers = {
     ...(pgScrubber ? scrubHandlers(core, pgScrubber) : { DigestObjects: unavailable, ScrubPg: unavailable }),
     RecoverPg: unary<RecoverPgRequest__Output, RecoverPgResponse>(async (req) => {
       if (!recoverer) throw new StripeError('REQ_UNAVAILABLE', 'this OSS does not run recovery');
@@ -151,7 +157,7 @@ export function ossServiceHandlers(
       core.stalePgs.mark(req.ostId, req.stalePgs);
       return { marked: req.objectIds.length + req.stalePgs.length };
     }),
-    WriteChunk: writeChunk(core),
+    WriteChunk: writeChunk(core, tickets),
     ReadRange: readRange(core),
     StatObject: unary<StatObjectRequest__Output, StatObjectResponse>(async (req) =>
       core.stat(objectRefFromWire(req.ref)),
@@ -178,4 +184,5 @@ export function ossServiceHandlers(
       };
     }),
   };
+  return tickets ? guardHandlers(handlers, tickets) : handlers;
 }

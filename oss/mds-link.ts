@@ -18,6 +18,7 @@ import {
 } from './limits.js';
 import type { OssMetrics } from './metrics.js';
 import type { OssCore } from './ops.js';
+import type { TicketGuard } from './tickets.js';
 
 export interface MdsLinkOptions {
   mdsAddress: string;
@@ -52,6 +53,8 @@ export class MdsLink {
     private readonly metrics: OssMetrics,
     private readonly logger: Logger,
     private readonly random: Random,
+    /** Takes the ticket keys and revocations of every answer. */
+    private readonly tickets?: TicketGuard,
   ) {
     const v1 = contract();
     this.client = new v1.MdsService(opts.mdsAddress, grpc.credentials.createInsecure(), {
@@ -125,6 +128,7 @@ export class MdsLink {
     }
     // Before anything is read: which copies missed writes while this OSS was away (ops.ts).
     this.core.applyStaleCopies(res.staleCopies, { sentAtMs, readLeaseMs: res.readLeaseMs });
+    this.tickets?.update(res);
     this.registered = true;
     this.logger.info({ osts: res.osts, mapEpoch: res.mapEpoch }, 'registered with the MDS');
     await this.fetchMap();
@@ -181,6 +185,7 @@ export class MdsLink {
       );
       this.core.jobs.acknowledge(jobs);
       this.core.applyStaleCopies(res.staleCopies, { sentAtMs, readLeaseMs: res.readLeaseMs });
+      this.tickets?.update(res);
       if (res.mapEpoch > this.core.mapView.epoch) await this.fetchMap();
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'heartbeat failed');

@@ -58,7 +58,7 @@ async function evict(id: string, flags: ClientFlags): Promise<void> {
   const { client } = await withMds(flags, (mds, call) => call(mds.grpc, 'EvictClient', { id }));
   if (flags.json) return printJson(client);
   process.stdout.write(
-    `evicted ${id} (${client?.identity} at ${client?.address}): its calls are refused from now on\n`,
+    `evicted ${id} (${client?.identity} at ${client?.address}): its calls are refused from now on, and its data-path tickets at every OSS from its next heartbeat\n`,
   );
 }
 

@@ -6,6 +6,7 @@
 // judges again, so the report says what is left.
 import type { MapView } from '../../client/map.js';
 import { MdsClient } from '../../client/mds-client.js';
+import { ServiceTicket } from '../../client/tickets.js';
 import { StripeError } from '../../common/errors.js';
 import { call } from '../../common/grpc.js';
 import { Semaphore } from '../../common/semaphore.js';
@@ -37,13 +38,16 @@ export interface FsckResult {
 
 export async function runFsck(options: FsckOptions): Promise<FsckResult> {
   const mds = new MdsClient(options.mdsAddress, options.network ? { network: options.network } : {});
-  const io = new OssIo();
+  // fsck lists and rewrites objects of every file: a service ticket (an admin identity's).
+  const ticket = new ServiceTicket(() => mds.serviceTicket());
+  const io = new OssIo(() => ticket.get());
   try {
     await mds.start().catch((err: unknown) => {
       throw err instanceof StripeError
         ? err
         : new StripeError('REQ_UNAVAILABLE', `cannot reach the MDS at ${options.mdsAddress}`);
     });
+    await ticket.refresh();
     const before = await examine(mds, io, options.verify);
     if (!options.repair) return { before, repairs: [], after: before, clean: isClean(before) };
     const repairs = await repair(mds.mapView, before, io, async () => inodesOf(await walkNamespace(mds)));

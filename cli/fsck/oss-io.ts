@@ -3,6 +3,7 @@
 // OBJ_CHECKSUM when one fails), write one back whole, delete one. One channel
 // per OSS address, bounded by the caller's semaphore.
 import type * as grpc from '@grpc/grpc-js';
+import { ticketOptions } from '../../common/auth/signing.js';
 import { ChannelCache } from '../../common/channels.js';
 import { crc32c } from '../../common/checksum.js';
 import { StripeError } from '../../common/errors.js';
@@ -23,7 +24,12 @@ export interface ListedObject {
 }
 
 export class OssIo {
-  private readonly clients = new ChannelCache(contract().OssService);
+  private readonly clients: ChannelCache<OssServiceClient>;
+
+  /** `ticketOf`: the service ticket every call carries (none: the MDS runs without auth). */
+  constructor(ticketOf: () => string | undefined = () => undefined) {
+    this.clients = new ChannelCache(contract().OssService, ticketOptions(ticketOf));
+  }
 
   private client(address: string): OssServiceClient {
     return this.clients.get(address);

@@ -2,3 +2,4 @@ export * from './cidr.js';
 export * from './keyring.js';
 export * from './proof.js';
 export * from './signing.js';
+export * from './ticket.js';

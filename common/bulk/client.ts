@@ -27,6 +27,7 @@ import {
 } from './frame.js';
 import { encodeHello } from './hello.js';
 import { SocketReader } from './socket-reader.js';
+import { encodeTicketFrame } from './ticket-frame.js';
 
 export interface BulkClientOptions {
   /** Connections kept to this OSS (and requests in flight) at most. */
@@ -51,7 +52,14 @@ export interface BulkClientOptions {
   onReadAnswered?: (ref: BulkRef, ms: number) => void;
   /** The job and session of every request (job statistics): sent once per connection, in a hello. */
   tag?: RequestTag;
+  /**
+   * The data-path ticket for a request (undefined: none), asked before each one; sent in a ticket
+   * frame (ticket-frame.ts) only when it differs from the last one sent on the connection.
+   */
+  ticketOf?: (objectId: string, access: 'read' | 'write') => TicketAnswer;
 }
+
+export type TicketAnswer = string | undefined | Promise<string | undefined>;
 
 export const BULK_CONNECTIONS_DEFAULT = 16;
 export const BULK_TIMEOUT_MS_DEFAULT = 30_000;
@@ -76,6 +84,15 @@ function gcd(a: number, b: number): number {
 interface Connection {
   socket: Socket;
   reader: SocketReader;
+  /** The ticket of the last ticket frame sent on this connection. */
+  ticket?: string | undefined;
+}
+
+/** Sends `ticket` ahead of the next request unless the connection's current one is the same. */
+function sendTicket(conn: Connection, ticket: string | undefined): void {
+  if (ticket === undefined || ticket === conn.ticket) return;
+  conn.socket.write(encodeTicketFrame(ticket));
+  conn.ticket = ticket;
 }
 
 export interface BulkWriteResult {
@@ -102,6 +119,7 @@ export class BulkClient {
   private readonly waiveOssCheck: boolean;
   private readonly onChecksumRecheck: () => void;
   private readonly onReadAnswered: (ref: BulkRef, ms: number) => void;
+  private readonly ticketOf: (objectId: string, access: 'read' | 'write') => TicketAnswer;
   /** Sent first on every new connection (undefined: untagged). */
   private readonly hello: Buffer | undefined;
   private closed = false;
@@ -135,6 +153,7 @@ export class BulkClient {
     this.onChecksumRecheck = opts.onChecksumRecheck ?? (() => undefined);
     this.onReadAnswered = opts.onReadAnswered ?? (() => undefined);
     this.hello = opts.tag ? encodeHello(opts.tag) : undefined;
+    this.ticketOf = opts.ticketOf ?? (() => undefined);
   }
 
   /**
@@ -162,10 +181,12 @@ export class BulkClient {
       bounds.map(([start, end]) => end - start),
       crcs,
     );
+    const ticket = await this.ticketOf(ref.objectId, 'write');
     return this.withConnection(ref.ostId, async (conn) => {
       const { socket } = conn;
-      // One writev: request header, then segment header and data for each segment.
+      // One writev: the ticket when it changed, the request header, then segment header and data for each segment.
       socket.cork();
+      sendTicket(conn, ticket);
       socket.write(
         encodeRequest({
           op: 'write',
@@ -218,15 +239,17 @@ export class BulkClient {
     this.onChecksumRecheck();
   }
 
-  private readOnce(
+  private async readOnce(
     ref: BulkRef,
     offset: number,
     length: number,
     alloc: (bytes: number) => Buffer,
     readerVerifies: boolean,
   ): Promise<Buffer> {
+    const ticket = await this.ticketOf(ref.objectId, 'read');
     return this.withConnection(ref.ostId, async (conn) => {
       const sent = performance.now();
+      sendTicket(conn, ticket);
       conn.socket.write(
         encodeRequest({
           op: 'read',
@@ -306,8 +329,10 @@ export class BulkClient {
     // boundary at every part's start: the common divisor of all parts but the last.
     const leading = lengths.slice(0, -1);
     const segmentBytes = leading.length === 0 ? total : leading.reduce(gcd);
+    const ticket = await this.ticketOf(ref.objectId, 'read');
     return this.withConnection(ref.ostId, async (conn): Promise<Answer<RunResult>> => {
       const sent = performance.now();
+      sendTicket(conn, ticket);
       conn.socket.write(
         encodeRequest({
           op: 'read',

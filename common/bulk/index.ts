@@ -4,3 +4,4 @@ export * from './crc-combine.js';
 export * from './frame.js';
 export * from './hello.js';
 export * from './socket-reader.js';
+export * from './ticket-frame.js';

@@ -32,6 +32,8 @@ const AUDITED = new Set([
   'AuthRemove',
   'ReadAudit',
   'EvictClient',
+  // Data-path tickets handed out apart from an open (renewals, admins' service tickets).
+  'GetTickets',
 ]);
 /** Paths named in one record at most (a batch's first ones). */
 const RECORD_PATHS_MAX = 16;

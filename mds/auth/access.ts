@@ -13,6 +13,8 @@ import type { Namespace } from '../namespace.js';
 import { type BackPointer, ROOT_INODE } from '../records.js';
 import { type Access, checkCaps } from './caps.js';
 import type { AuthGuard, Principal } from './guard.js';
+import { type Rights, stampTickets, subjectsOf, type TicketSubject } from './stamp.js';
+import type { TicketKeyRing } from './ticket-keys.js';
 
 type Req = Record<string, unknown>;
 type OpenItem = { inode?: unknown; path?: unknown };
@@ -74,6 +76,8 @@ export const ACCESS = {
   ReadAudit: admin,
   ListClients: admin,
   EvictClient: admin,
+  // Per inode, in the handler (the caps of each file's current path); service tickets need admin.
+  GetTickets: known,
 } satisfies Record<Exclude<keyof MdsServiceHandlers, number>, AccessRule>;
 
 export type MdsMethod = keyof typeof ACCESS;
@@ -113,7 +117,69 @@ export class Gate {
     private readonly ns: Namespace,
     /** Where refusals and audited calls are written (none: no audit log). */
     readonly auditor?: Auditor,
+    /** The keys that sign data-path tickets (none: auth is off and OSSs check no tickets). */
+    readonly tickets?: TicketKeyRing,
   ) {}
+
+  /** Puts a data-path ticket on every file attribute of an answer (none when auth is off). */
+  async stamp(who: Principal | undefined, method: MdsMethod, request: Req, response: unknown): Promise<void> {
+    if (!who || !this.tickets) return;
+    const subjects = subjectsOf(method, request, response);
+    if (subjects.length > 0) await stampTickets(this.tickets, who, subjects, (s) => this.rightsOf(who, s));
+  }
+
+  /** rw when the caps allow writing the subject's path, r when reading, else none. */
+  private async rightsOf(who: Principal, subject: TicketSubject): Promise<Rights> {
+    const caps = who.identity.caps;
+    // rw on / (the common case of a trusted client) needs no look-up.
+    if (checkCaps(caps, '/', 'w', who.address) === 'ok') return 'rw';
+    const path = subject.inode !== undefined ? await this.pathOfInodeOrNone(subject.inode) : subject.path;
+    if (typeof path !== 'string') return undefined;
+    if (checkCaps(caps, path, 'w', who.address) === 'ok') return 'rw';
+    return checkCaps(caps, path, 'r', who.address) === 'ok' ? 'r' : undefined;
+  }
+
+  /**
+   * GetTickets: a ticket per inode ('' for one the caller may not read or that is gone), or one
+   * service ticket (admin only).
+   */
+  async ticketsFor(
+    who: Principal | undefined,
+    request: { inodes: number[]; service: boolean },
+  ): Promise<string[]> {
+    if (!who || !this.tickets)
+      throw new StripeError('REQ_INVALID', 'this MDS runs without auth: the OSSs check no tickets');
+    const name = who.identity.record.name;
+    if (request.service) {
+      if (!who.identity.record.admin)
+        throw new StripeError('AUTH_DENIED', `a service ticket needs an admin identity; ${name} is not one`, {
+          identity: name,
+        });
+      return [this.tickets.service(name)];
+    }
+    if (request.inodes.length > LIMITS.namespaceBatchItemsMax)
+      throw new StripeError(
+        'REQ_TOO_LARGE',
+        `GetTickets takes at most ${LIMITS.namespaceBatchItemsMax} inodes`,
+      );
+    const tickets: string[] = [];
+    for (const inode of request.inodes) {
+      const number = Number(inode);
+      // With rw on / any inode gets one (as a file being destroyed still may be read by such a client).
+      const rights = await this.rightsOf(who, { attr: {}, inode: number });
+      tickets.push(
+        rights === undefined
+          ? ''
+          : this.tickets.mint({
+              scope: String(number),
+              write: rights === 'rw',
+              clientId: who.session.clientId,
+              name,
+            }),
+      );
+    }
+    return tickets;
+  }
 
   /** Authenticates and authorizes one call; undefined when auth is off. */
   async admit(

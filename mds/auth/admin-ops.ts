@@ -25,7 +25,19 @@ export function clientToWire(session: Session): AuthClient {
   };
 }
 
-export function authOps(store: IdentityStore, sessions: SessionTable | undefined) {
+/**
+ * `revoke` makes OSSs refuse a client session's data-path tickets: called for an evicted session
+ * and for every session of an identity whose key is rotated or removed.
+ */
+export function authOps(
+  store: IdentityStore,
+  sessions: SessionTable | undefined,
+  revoke: (clientId: string) => void = () => undefined,
+) {
+  const revokeIdentity = (name: string): void => {
+    for (const session of sessions?.list() ?? []) if (session.name === name) revoke(session.clientId);
+    sessions?.dropIdentity(name);
+  };
   return {
     clients: async () => ({
       clients: (sessions?.list() ?? []).sort((a, b) => a.firstMs - b.firstMs).map(clientToWire),
@@ -33,6 +45,7 @@ export function authOps(store: IdentityStore, sessions: SessionTable | undefined
     evict: async (r: { id: string }) => {
       const session = sessions?.evict(r.id);
       if (!session) throw new StripeError('AUTH_CLIENT_NOT_FOUND', `no client session ${r.id}`, { id: r.id });
+      revoke(session.clientId);
       return { client: clientToWire(session) };
     },
     add: async (r: Named & { storedKey: Buffer; caps: string; admin: boolean; allow: string[] }) => ({
@@ -45,12 +58,12 @@ export function authOps(store: IdentityStore, sessions: SessionTable | undefined
     }),
     rotate: async (r: Named & { storedKey: Buffer }) => {
       const identity = await store.rotate(r.name, r.storedKey);
-      sessions?.dropIdentity(r.name);
+      revokeIdentity(r.name);
       return { identity: identityToWire(identity) };
     },
     remove: async (r: Named) => {
       await store.remove(r.name);
-      sessions?.dropIdentity(r.name);
+      revokeIdentity(r.name);
       return {};
     },
   };

@@ -1,8 +1,11 @@
 // Auth at MDS start: the identities from the database and, on a database that
 // has none, the first admin from the keyring auth.keyring names (or
-// <mds.dataDir>/admin.keyring), made with a new secret when the file is missing.
+// <mds.dataDir>/admin.keyring), made with a new secret when the file is missing;
+// and the ring of keys that sign data-path tickets.
 import { join } from 'node:path';
+import type * as grpc from '@grpc/grpc-js';
 import { ensureKeyring } from '../../common/auth/keyring.js';
+import { cachedTicket, ticketOptions } from '../../common/auth/signing.js';
 import type { Clock, Config, Logger } from '../../common/index.js';
 import { Auditor } from '../audit/events.js';
 import { AuditLog } from '../audit/log.js';
@@ -10,6 +13,10 @@ import type { GroupCommitter } from '../commit.js';
 import type { MdsDb } from '../db.js';
 import { AuthGuard } from './guard.js';
 import { IdentityStore } from './identities.js';
+import { TicketKeyRing } from './ticket-keys.js';
+
+/** Heartbeats a new ticket key is handed to OSSs before it signs (each OSS holds it by then). */
+const KEY_SETTLE_HEARTBEATS = 3;
 
 /** The first admin's name when its keyring file is made here. */
 export const BOOTSTRAP_ADMIN_NAME = 'admin';
@@ -20,7 +27,7 @@ export async function openAuth(
   committer: GroupCommitter,
   clock: Clock,
   logger: Logger,
-): Promise<AuthGuard | undefined> {
+): Promise<{ guard: AuthGuard; tickets: TicketKeyRing } | undefined> {
   if (!config['mds.auth']) {
     logger.warn('auth is off (mds.auth false): anyone who reaches the MDS may do anything');
     return undefined;
@@ -33,7 +40,16 @@ export async function openAuth(
     await store.bootstrap(identity);
     logger.info({ keyring: path, identity: identity.name, created }, 'first admin identity from its keyring');
   }
-  return new AuthGuard(store, clock, config['mds.authWindowMs']);
+  const tickets = new TicketKeyRing(
+    db,
+    committer,
+    clock,
+    config['mds.ticketTtlMs'],
+    config['mds.ticketKeyRotateMs'],
+    KEY_SETTLE_HEARTBEATS * config['mds.heartbeatIntervalMs'],
+  );
+  await tickets.init();
+  return { guard: new AuthGuard(store, clock, config['mds.authWindowMs']), tickets };
 }
 
 /** The audit log in <mds.dataDir>/audit (kept with auth on or off). */
@@ -46,4 +62,39 @@ export function openAudit(config: Config, clock: Clock): Auditor {
     nowMs: () => clock.nowMs(),
   });
   return new Auditor(log, config['mds.auditFiles']);
+}
+
+/** How often, at most, the MDS checks whether its ticket key is due for rotation. */
+const TICKET_ROTATE_CHECK_MS_MAX = 10_000;
+
+/**
+ * The MDS's side of data-path tickets: options for its OSS channels (its service ticket on every
+ * call, for recovery, scrub and the destroy queue) and the timer that rotates the key. With auth
+ * off, channels carry no ticket and nothing rotates.
+ */
+export function ticketing(
+  tickets: TicketKeyRing | undefined,
+  config: Config,
+  clock: Clock,
+  onFatal: (err: unknown) => void,
+): { channelOptions: grpc.ClientOptions; start(): void; stop(): void } {
+  const serviceTicket = cachedTicket(
+    () => tickets?.service('mds'),
+    config['mds.ticketTtlMs'],
+    () => clock.nowMs(),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    channelOptions: ticketOptions(serviceTicket),
+    // A new key reaches the OSSs with the next heartbeat answers.
+    start() {
+      if (!tickets) return;
+      const everyMs = Math.min(TICKET_ROTATE_CHECK_MS_MAX, Math.ceil(tickets.rotateMs / 4));
+      timer = setInterval(() => void tickets.rotateIfDue().catch(onFatal), everyMs);
+      timer.unref();
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
 }

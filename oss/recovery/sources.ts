@@ -1,10 +1,13 @@
 // Connections from this OSS to the source OSSs of a recovery: gRPC for
 // listings, the bulk path for data. Kept per address and closed with the OSS.
+
+import { cachedTicket, ticketOptions } from '../../common/auth/signing.js';
 import { BulkClient } from '../../common/bulk/client.js';
 import { ChannelCache } from '../../common/channels.js';
 import { call, deadlineIn } from '../../common/grpc.js';
 import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
 import { contract } from '../../proto/index.js';
+import { SERVICE_TICKET_TTL_MS, type TicketGuard } from '../tickets.js';
 import {
   RECOVERY_BULK_CONNECTIONS_MAX,
   RECOVERY_LIST_PAGE,
@@ -28,9 +31,15 @@ export interface ListedObject {
 }
 
 export class SourcePool {
-  /** The OSS's one channel to each other OSS, for recovery and scrub alike. */
-  private readonly grpcClients = new ChannelCache(contract().OssService);
+  /** The OSS's one channel to each other OSS, for recovery and scrub alike, with its service ticket. */
+  private readonly grpcClients: ChannelCache<OssServiceClient>;
   private readonly bulkClients = new Map<string, BulkClient>();
+  private readonly serviceTicket: () => string | undefined;
+
+  constructor(tickets?: TicketGuard) {
+    this.serviceTicket = cachedTicket(() => tickets?.serviceTicket(), SERVICE_TICKET_TTL_MS);
+    this.grpcClients = new ChannelCache(contract().OssService, ticketOptions(this.serviceTicket));
+  }
 
   grpcOf(address: string): OssServiceClient {
     return this.grpcClients.get(address);
@@ -39,7 +48,10 @@ export class SourcePool {
   bulkOf(address: string): BulkClient {
     let client = this.bulkClients.get(address);
     if (!client) {
-      client = new BulkClient(address, { connectionsMax: RECOVERY_BULK_CONNECTIONS_MAX });
+      client = new BulkClient(address, {
+        connectionsMax: RECOVERY_BULK_CONNECTIONS_MAX,
+        ticketOf: this.serviceTicket,
+      });
       this.bulkClients.set(address, client);
     }
     return client;

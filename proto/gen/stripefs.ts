@@ -39,6 +39,8 @@ import type { GetMapRequest as _stripefs_v1_GetMapRequest, GetMapRequest__Output
 import type { GetMapResponse as _stripefs_v1_GetMapResponse, GetMapResponse__Output as _stripefs_v1_GetMapResponse__Output } from './stripefs/v1/GetMapResponse.js';
 import type { GetPgHoldersRequest as _stripefs_v1_GetPgHoldersRequest, GetPgHoldersRequest__Output as _stripefs_v1_GetPgHoldersRequest__Output } from './stripefs/v1/GetPgHoldersRequest.js';
 import type { GetPgHoldersResponse as _stripefs_v1_GetPgHoldersResponse, GetPgHoldersResponse__Output as _stripefs_v1_GetPgHoldersResponse__Output } from './stripefs/v1/GetPgHoldersResponse.js';
+import type { GetTicketsRequest as _stripefs_v1_GetTicketsRequest, GetTicketsRequest__Output as _stripefs_v1_GetTicketsRequest__Output } from './stripefs/v1/GetTicketsRequest.js';
+import type { GetTicketsResponse as _stripefs_v1_GetTicketsResponse, GetTicketsResponse__Output as _stripefs_v1_GetTicketsResponse__Output } from './stripefs/v1/GetTicketsResponse.js';
 import type { GetXattrRequest as _stripefs_v1_GetXattrRequest, GetXattrRequest__Output as _stripefs_v1_GetXattrRequest__Output } from './stripefs/v1/GetXattrRequest.js';
 import type { GetXattrResponse as _stripefs_v1_GetXattrResponse, GetXattrResponse__Output as _stripefs_v1_GetXattrResponse__Output } from './stripefs/v1/GetXattrResponse.js';
 import type { HealthServiceClient as _stripefs_v1_HealthServiceClient, HealthServiceDefinition as _stripefs_v1_HealthServiceDefinition } from './stripefs/v1/HealthService.js';
@@ -121,6 +123,7 @@ import type { StatfsRequest as _stripefs_v1_StatfsRequest, StatfsRequest__Output
 import type { StatfsResponse as _stripefs_v1_StatfsResponse, StatfsResponse__Output as _stripefs_v1_StatfsResponse__Output } from './stripefs/v1/StatfsResponse.js';
 import type { SymlinkRequest as _stripefs_v1_SymlinkRequest, SymlinkRequest__Output as _stripefs_v1_SymlinkRequest__Output } from './stripefs/v1/SymlinkRequest.js';
 import type { SymlinkResponse as _stripefs_v1_SymlinkResponse, SymlinkResponse__Output as _stripefs_v1_SymlinkResponse__Output } from './stripefs/v1/SymlinkResponse.js';
+import type { TicketKey as _stripefs_v1_TicketKey, TicketKey__Output as _stripefs_v1_TicketKey__Output } from './stripefs/v1/TicketKey.js';
 import type { UnlinkManyRequest as _stripefs_v1_UnlinkManyRequest, UnlinkManyRequest__Output as _stripefs_v1_UnlinkManyRequest__Output } from './stripefs/v1/UnlinkManyRequest.js';
 import type { UnlinkManyResponse as _stripefs_v1_UnlinkManyResponse, UnlinkManyResponse__Output as _stripefs_v1_UnlinkManyResponse__Output } from './stripefs/v1/UnlinkManyResponse.js';
 import type { UnlinkManyResult as _stripefs_v1_UnlinkManyResult, UnlinkManyResult__Output as _stripefs_v1_UnlinkManyResult__Output } from './stripefs/v1/UnlinkManyResult.js';
@@ -178,6 +181,8 @@ export interface ProtoGrpcType {
       GetMapResponse: MessageTypeDefinition<_stripefs_v1_GetMapResponse, _stripefs_v1_GetMapResponse__Output>
       GetPgHoldersRequest: MessageTypeDefinition<_stripefs_v1_GetPgHoldersRequest, _stripefs_v1_GetPgHoldersRequest__Output>
       GetPgHoldersResponse: MessageTypeDefinition<_stripefs_v1_GetPgHoldersResponse, _stripefs_v1_GetPgHoldersResponse__Output>
+      GetTicketsRequest: MessageTypeDefinition<_stripefs_v1_GetTicketsRequest, _stripefs_v1_GetTicketsRequest__Output>
+      GetTicketsResponse: MessageTypeDefinition<_stripefs_v1_GetTicketsResponse, _stripefs_v1_GetTicketsResponse__Output>
       GetXattrRequest: MessageTypeDefinition<_stripefs_v1_GetXattrRequest, _stripefs_v1_GetXattrRequest__Output>
       GetXattrResponse: MessageTypeDefinition<_stripefs_v1_GetXattrResponse, _stripefs_v1_GetXattrResponse__Output>
       HealthService: SubtypeConstructor<typeof grpc.Client, _stripefs_v1_HealthServiceClient> & { service: _stripefs_v1_HealthServiceDefinition }
@@ -264,6 +269,7 @@ export interface ProtoGrpcType {
       StatfsResponse: MessageTypeDefinition<_stripefs_v1_StatfsResponse, _stripefs_v1_StatfsResponse__Output>
       SymlinkRequest: MessageTypeDefinition<_stripefs_v1_SymlinkRequest, _stripefs_v1_SymlinkRequest__Output>
       SymlinkResponse: MessageTypeDefinition<_stripefs_v1_SymlinkResponse, _stripefs_v1_SymlinkResponse__Output>
+      TicketKey: MessageTypeDefinition<_stripefs_v1_TicketKey, _stripefs_v1_TicketKey__Output>
       UnlinkManyRequest: MessageTypeDefinition<_stripefs_v1_UnlinkManyRequest, _stripefs_v1_UnlinkManyRequest__Output>
       UnlinkManyResponse: MessageTypeDefinition<_stripefs_v1_UnlinkManyResponse, _stripefs_v1_UnlinkManyResponse__Output>
       UnlinkManyResult: MessageTypeDefinition<_stripefs_v1_UnlinkManyResult, _stripefs_v1_UnlinkManyResult__Output>

@@ -26,10 +26,10 @@ import {
   RESPONSE_FIXED_BYTES,
 } from '../../common/bulk/frame.js';
 import { isErrorCode, StripeError } from '../../common/errors.js';
-import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
+import { call } from '../../common/grpc.js';
 import { seededRandom } from '../../common/random.js';
 import { contract } from '../../proto/index.js';
-import { signedClientOptions } from '../helpers/auth.js';
+import { serviceTicket, signedClientOptions, ticketedClientOptions } from '../helpers/auth.js';
 import { connectReader } from '../helpers/clients.js';
 import { adminJson, type Cluster, rackLayout, startCluster } from '../helpers/cluster.js';
 import { codeOf, settle } from '../helpers/errors.js';
@@ -178,10 +178,12 @@ describe('scenario 8: servers survive bad input and keep the data intact', () =>
     const view = (await client.getLayout('/rep/f0005')).objects[0];
     const ost = view?.osts[0] as number;
     const port = cluster.ossById(cluster.ossOfOst(ost).id).ready.grpcPort;
+    // With a service ticket, so the ids themselves are what the OSS refuses.
+    const ticket = await serviceTicket(cluster.mdsAddress);
     const oss = new (contract().OssService)(
       `127.0.0.1:${port}`,
       grpc.credentials.createInsecure(),
-      CLIENT_OPTIONS,
+      ticketedClientOptions(ticket),
     );
     const mds = new (contract().MdsService)(
       cluster.mdsAddress,
@@ -246,6 +248,7 @@ describe('scenario 8: servers survive bad input and keep the data intact', () =>
     } finally {
       oss.close();
       mds.close();
+      ticket.close();
     }
   });
 

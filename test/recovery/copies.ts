@@ -5,6 +5,8 @@
 // valid block checksums and the version we want, as a stale or divergent copy has).
 import * as grpc from '@grpc/grpc-js';
 import { MdsClient } from '../../client/mds-client.js';
+import { ServiceTicket } from '../../client/tickets.js';
+import { ticketOptions } from '../../common/auth/signing.js';
 import { BulkClient } from '../../common/bulk/client.js';
 import { crc32c } from '../../common/checksum.js';
 import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
@@ -28,13 +30,17 @@ export class Copies {
   private constructor(
     private readonly mds: MdsClient,
     private view: Awaited<ReturnType<MdsClient['refreshMap']>>,
+    /** Reaching OSTs directly takes a service ticket (an admin's) when the MDS runs with auth. */
+    private readonly ticket: ServiceTicket,
   ) {
     this.epoch = view.epoch;
   }
 
   static async open(cluster: Cluster): Promise<Copies> {
     const mds = new MdsClient(cluster.mdsAddress);
-    return new Copies(mds, await mds.refreshMap());
+    const ticket = new ServiceTicket(() => mds.serviceTicket());
+    await ticket.refresh();
+    return new Copies(mds, await mds.refreshMap(), ticket);
   }
 
   async refresh(): Promise<void> {
@@ -78,7 +84,10 @@ export class Copies {
     let client = this.grpcClients.get(ostId);
     if (!client) {
       const address = this.view.osts.get(ostId)!.grpcAddress;
-      client = new (contract().OssService)(address, grpc.credentials.createInsecure(), CLIENT_OPTIONS);
+      client = new (contract().OssService)(address, grpc.credentials.createInsecure(), {
+        ...CLIENT_OPTIONS,
+        ...ticketOptions(() => this.ticket.get()),
+      });
       this.grpcClients.set(ostId, client);
     }
     return client;
@@ -87,7 +96,7 @@ export class Copies {
   private bulkOf(ostId: number): BulkClient {
     let client = this.bulkClients.get(ostId);
     if (!client) {
-      client = new BulkClient(this.view.osts.get(ostId)!.bulkAddress);
+      client = new BulkClient(this.view.osts.get(ostId)!.bulkAddress, { ticketOf: () => this.ticket.get() });
       this.bulkClients.set(ostId, client);
     }
     return client;

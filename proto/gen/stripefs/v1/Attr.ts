@@ -19,6 +19,7 @@ export interface Attr {
   'gid'?: (number);
   'atimeMs'?: (number | string | Long);
   'symlinkTarget'?: (string);
+  'ticket'?: (string);
 }
 
 export interface Attr__Output {
@@ -36,4 +37,5 @@ export interface Attr__Output {
   'gid': (number);
   'atimeMs': (number);
   'symlinkTarget': (string);
+  'ticket': (string);
 }

@@ -28,6 +28,8 @@ import type { GetMapRequest as _stripefs_v1_GetMapRequest, GetMapRequest__Output
 import type { GetMapResponse as _stripefs_v1_GetMapResponse, GetMapResponse__Output as _stripefs_v1_GetMapResponse__Output } from '../../stripefs/v1/GetMapResponse.js';
 import type { GetPgHoldersRequest as _stripefs_v1_GetPgHoldersRequest, GetPgHoldersRequest__Output as _stripefs_v1_GetPgHoldersRequest__Output } from '../../stripefs/v1/GetPgHoldersRequest.js';
 import type { GetPgHoldersResponse as _stripefs_v1_GetPgHoldersResponse, GetPgHoldersResponse__Output as _stripefs_v1_GetPgHoldersResponse__Output } from '../../stripefs/v1/GetPgHoldersResponse.js';
+import type { GetTicketsRequest as _stripefs_v1_GetTicketsRequest, GetTicketsRequest__Output as _stripefs_v1_GetTicketsRequest__Output } from '../../stripefs/v1/GetTicketsRequest.js';
+import type { GetTicketsResponse as _stripefs_v1_GetTicketsResponse, GetTicketsResponse__Output as _stripefs_v1_GetTicketsResponse__Output } from '../../stripefs/v1/GetTicketsResponse.js';
 import type { GetXattrRequest as _stripefs_v1_GetXattrRequest, GetXattrRequest__Output as _stripefs_v1_GetXattrRequest__Output } from '../../stripefs/v1/GetXattrRequest.js';
 import type { GetXattrResponse as _stripefs_v1_GetXattrResponse, GetXattrResponse__Output as _stripefs_v1_GetXattrResponse__Output } from '../../stripefs/v1/GetXattrResponse.js';
 import type { HeartbeatRequest as _stripefs_v1_HeartbeatRequest, HeartbeatRequest__Output as _stripefs_v1_HeartbeatRequest__Output } from '../../stripefs/v1/HeartbeatRequest.js';
@@ -196,6 +198,15 @@ export interface MdsServiceClient extends grpc.Client {
   getPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
   getPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
   getPgHolders(argument: _stripefs_v1_GetPgHoldersRequest, callback: grpc.requestCallback<_stripefs_v1_GetPgHoldersResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetTickets(argument: _stripefs_v1_GetTicketsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetTicketsResponse__Output>): grpc.ClientUnaryCall;
+  GetTickets(argument: _stripefs_v1_GetTicketsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetTicketsResponse__Output>): grpc.ClientUnaryCall;
+  GetTickets(argument: _stripefs_v1_GetTicketsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetTicketsResponse__Output>): grpc.ClientUnaryCall;
+  GetTickets(argument: _stripefs_v1_GetTicketsRequest, callback: grpc.requestCallback<_stripefs_v1_GetTicketsResponse__Output>): grpc.ClientUnaryCall;
+  getTickets(argument: _stripefs_v1_GetTicketsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetTicketsResponse__Output>): grpc.ClientUnaryCall;
+  getTickets(argument: _stripefs_v1_GetTicketsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetTicketsResponse__Output>): grpc.ClientUnaryCall;
+  getTickets(argument: _stripefs_v1_GetTicketsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetTicketsResponse__Output>): grpc.ClientUnaryCall;
+  getTickets(argument: _stripefs_v1_GetTicketsRequest, callback: grpc.requestCallback<_stripefs_v1_GetTicketsResponse__Output>): grpc.ClientUnaryCall;
   
   GetXattr(argument: _stripefs_v1_GetXattrRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_GetXattrResponse__Output>): grpc.ClientUnaryCall;
   GetXattr(argument: _stripefs_v1_GetXattrRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_GetXattrResponse__Output>): grpc.ClientUnaryCall;
@@ -447,6 +458,8 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   GetPgHolders: grpc.handleUnaryCall<_stripefs_v1_GetPgHoldersRequest__Output, _stripefs_v1_GetPgHoldersResponse>;
   
+  GetTickets: grpc.handleUnaryCall<_stripefs_v1_GetTicketsRequest__Output, _stripefs_v1_GetTicketsResponse>;
+  
   GetXattr: grpc.handleUnaryCall<_stripefs_v1_GetXattrRequest__Output, _stripefs_v1_GetXattrResponse>;
   
   Heartbeat: grpc.handleUnaryCall<_stripefs_v1_HeartbeatRequest__Output, _stripefs_v1_HeartbeatResponse>;
@@ -513,6 +526,7 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   EvictClient: MethodDefinition<_stripefs_v1_EvictClientRequest, _stripefs_v1_EvictClientResponse, _stripefs_v1_EvictClientRequest__Output, _stripefs_v1_EvictClientResponse__Output>
   GetMap: MethodDefinition<_stripefs_v1_GetMapRequest, _stripefs_v1_GetMapResponse, _stripefs_v1_GetMapRequest__Output, _stripefs_v1_GetMapResponse__Output>
   GetPgHolders: MethodDefinition<_stripefs_v1_GetPgHoldersRequest, _stripefs_v1_GetPgHoldersResponse, _stripefs_v1_GetPgHoldersRequest__Output, _stripefs_v1_GetPgHoldersResponse__Output>
+  GetTickets: MethodDefinition<_stripefs_v1_GetTicketsRequest, _stripefs_v1_GetTicketsResponse, _stripefs_v1_GetTicketsRequest__Output, _stripefs_v1_GetTicketsResponse__Output>
   GetXattr: MethodDefinition<_stripefs_v1_GetXattrRequest, _stripefs_v1_GetXattrResponse, _stripefs_v1_GetXattrRequest__Output, _stripefs_v1_GetXattrResponse__Output>
   Heartbeat: MethodDefinition<_stripefs_v1_HeartbeatRequest, _stripefs_v1_HeartbeatResponse, _stripefs_v1_HeartbeatRequest__Output, _stripefs_v1_HeartbeatResponse__Output>
   ListClients: MethodDefinition<_stripefs_v1_ListClientsRequest, _stripefs_v1_ListClientsResponse, _stripefs_v1_ListClientsRequest__Output, _stripefs_v1_ListClientsResponse__Output>

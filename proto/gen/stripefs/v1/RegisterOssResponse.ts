@@ -2,6 +2,7 @@
 
 import type { RegisteredOst as _stripefs_v1_RegisteredOst, RegisteredOst__Output as _stripefs_v1_RegisteredOst__Output } from '../../stripefs/v1/RegisteredOst.js';
 import type { StaleCopies as _stripefs_v1_StaleCopies, StaleCopies__Output as _stripefs_v1_StaleCopies__Output } from '../../stripefs/v1/StaleCopies.js';
+import type { TicketKey as _stripefs_v1_TicketKey, TicketKey__Output as _stripefs_v1_TicketKey__Output } from '../../stripefs/v1/TicketKey.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface RegisterOssResponse {
@@ -10,6 +11,8 @@ export interface RegisterOssResponse {
   'heartbeatIntervalMs'?: (number);
   'staleCopies'?: (_stripefs_v1_StaleCopies)[];
   'readLeaseMs'?: (number);
+  'ticketKeys'?: (_stripefs_v1_TicketKey)[];
+  'revokedClients'?: (string)[];
 }
 
 export interface RegisterOssResponse__Output {
@@ -18,4 +21,6 @@ export interface RegisterOssResponse__Output {
   'heartbeatIntervalMs': (number);
   'staleCopies': (_stripefs_v1_StaleCopies__Output)[];
   'readLeaseMs': (number);
+  'ticketKeys': (_stripefs_v1_TicketKey__Output)[];
+  'revokedClients': (string)[];
 }

@@ -1,0 +1,363 @@
+// Data-path tickets on a real cluster (1 MDS, 2 OSSs, auth on): at the OSS's
+// gRPC port and at its bulk port, a request with no ticket, a forged MAC,
+// another file's ticket, a read ticket used to write, an expired ticket and
+// the ticket of an evicted client are each refused with its code, every
+// refusal is counted in the OSS's metrics, and the stored bytes are unchanged
+// (read back by a cold client). A new ticket key reaches the OSSs without a
+// restart; the MDS's destroy queue deletes with its service ticket; a client
+// keeps reading past several ticket lifetimes (renewal); a non-admin cannot
+// get a service ticket. Tickets live 8 s here (mds.ticketTtlMs), keys 5 s.
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GrpcTransport } from '../../client/grpc-transport.js';
+import { type Layout, StripeClient } from '../../client/index.js';
+import { MdsClient } from '../../client/mds-client.js';
+import { parseTicket } from '../../common/auth/ticket.js';
+import { BulkClient } from '../../common/bulk/client.js';
+import { ChannelCache } from '../../common/channels.js';
+import { crc32c } from '../../common/checksum.js';
+import { seedFromEnv } from '../../common/random.js';
+import { contract } from '../../proto/index.js';
+import { runCli } from '../helpers/cli.js';
+import { seededBytes } from '../helpers/clients.js';
+import { type Cluster, rackLayout, startCluster } from '../helpers/cluster.js';
+import { codeOf } from '../helpers/errors.js';
+import { eventually } from '../helpers/eventually.js';
+
+const SEED = seedFromEnv();
+console.log(`tickets seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
+const SIZE = 64 * 1024;
+const ONE_OBJECT: Layout = { pattern: 'raid0', stripeSize: SIZE, stripeCount: 1 };
+const TICKET_TTL_MS = 8_000;
+
+interface Target {
+  ref: { ostId: number; objectId: string; poolId: number; pg: number; mapEpoch: number };
+  grpcAddress: string;
+  bulkAddress: string;
+  adminUrl: string;
+}
+
+/** A ticket with one character of its MAC changed. */
+function forged(ticket: string): string {
+  const last = ticket.at(-2) === 'A' ? 'B' : 'A';
+  return `${ticket.slice(0, -2)}${last}${ticket.slice(-1)}`;
+}
+
+describe('data-path tickets at the OSS doors', () => {
+  let cluster: Cluster;
+  let admin: StripeClient;
+  let adminMds: MdsClient;
+  let readerMds: MdsClient;
+  const channels = new ChannelCache(contract().OssService);
+  const dir = mkdtempSync(join(tmpdir(), 'stripefs-tickets-'));
+  const bytes = { a: seededBytes(SIZE, SEED), b: seededBytes(SIZE, SEED + 1) };
+  const targets: Record<'a' | 'b', Target> = {} as Record<'a' | 'b', Target>;
+  const refusals = new Map<string, number>();
+
+  /** Each door's read and write of `target`'s object with `ticket` (undefined: none); answers each code. */
+  async function attempt(target: Target, ticket: string | undefined, op: 'read' | 'write') {
+    const source = { get: () => ticket, retrying: <T>(_: string, run: () => Promise<T>) => run() };
+    const grpc = new GrpcTransport(
+      channels.get(target.grpcAddress),
+      target.grpcAddress,
+      { requestTimeoutMs: 30_000, wirePieceBytes: SIZE, tickets: source },
+      { onReadAnswered: () => undefined },
+    );
+    const bulk = new BulkClient(target.bulkAddress, { ticketOf: () => ticket });
+    const junk = Buffer.alloc(SIZE, 0xee);
+    try {
+      const codes =
+        op === 'read'
+          ? [await codeOf(grpc.read(target.ref, 0, SIZE)), await codeOf(bulk.read(target.ref, 0, SIZE))]
+          : [
+              await codeOf(grpc.write(target.ref, 0, junk, crc32c(junk))),
+              await codeOf(bulk.write(target.ref, 0, junk, crc32c(junk))),
+            ];
+      for (const [i, code] of codes.entries()) {
+        const key = `${code} ${i === 0 ? 'grpc' : 'bulk'}`;
+        if (code !== 'OK') refusals.set(key, (refusals.get(key) ?? 0) + 1);
+      }
+      return { grpc: codes[0], bulk: codes[1] };
+    } finally {
+      bulk.close();
+    }
+  }
+
+  /** Both files' bytes as a client with a cold cache reads them. */
+  async function storedUnchanged(): Promise<void> {
+    const cold = await StripeClient.connect({
+      mds: cluster.mdsAddress,
+      seed: SEED,
+      limits: { cacheBytesMax: 0 },
+    });
+    try {
+      expect((await cold.readFile('/t/a')).equals(bytes.a)).toBe(true);
+      expect((await cold.readFile('/t/b')).equals(bytes.b)).toBe(true);
+    } finally {
+      await cold.close();
+    }
+  }
+
+  beforeAll(async () => {
+    cluster = await startCluster({
+      oss: rackLayout(2, 1, 1),
+      extraEnv: {
+        STRIPEFS_MDS_TICKET_TTL_MS: String(TICKET_TTL_MS),
+        STRIPEFS_MDS_TICKET_KEY_ROTATE_MS: '5000',
+      },
+    });
+    admin = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    await admin.mkdir('/t');
+    for (const name of ['a', 'b'] as const) {
+      await admin.writeFile(`/t/${name}`, bytes[name], { layout: ONE_OBJECT });
+      const report = await admin.getLayout(`/t/${name}`);
+      const object = report.objects[0]!;
+      const ostId = object.osts[0]!;
+      const oss = cluster.ossById(cluster.ossOfOst(ostId).id).ready;
+      targets[name] = {
+        ref: {
+          ostId,
+          objectId: object.objectId,
+          poolId: report.poolId ?? 0,
+          pg: object.pg,
+          mapEpoch: report.mapEpoch,
+        },
+        grpcAddress: `127.0.0.1:${oss.grpcPort}`,
+        bulkAddress: `127.0.0.1:${oss.bulkPort}`,
+        adminUrl: cluster.adminUrlOf(cluster.ossOfOst(ostId).id),
+      };
+    }
+    adminMds = new MdsClient(cluster.mdsAddress);
+    const added = await runCli(['auth', 'add', 'reader', '--caps', 'r /t', '--mds', cluster.mdsAddress], {
+      cwd: dir,
+    });
+    expect(added.code, added.stderr).toBe(0);
+    readerMds = new MdsClient(cluster.mdsAddress, { keyring: join(dir, 'reader.keyring') });
+  });
+
+  afterAll(async () => {
+    readerMds?.close();
+    adminMds?.close();
+    channels.closeAll();
+    await admin?.close();
+    await cluster?.stop();
+  });
+
+  it('the MDS hands out rw tickets to writers and r tickets to readers, none to a non-admin for services', async () => {
+    const rw = parseTicket((await adminMds.stat('/t/a')).ticket);
+    expect(rw.write).toBe(true);
+    expect(rw.scope).toBe(targets.a.ref.objectId.split('.')[0]);
+    const r = parseTicket((await readerMds.stat('/t/a')).ticket);
+    expect(r.write).toBe(false);
+    expect(r.name).toBe('reader');
+    expect(await codeOf(readerMds.serviceTicket())).toBe('AUTH_DENIED');
+    // One renewal call for many files: tickets in order, each for its inode.
+    const inodes = [(await adminMds.stat('/t/a')).inode, (await adminMds.stat('/t/b')).inode].map(Number);
+    const renewed = await readerMds.getTickets(inodes);
+    expect(renewed.map((t) => parseTicket(t).scope)).toEqual(inodes.map(String));
+  });
+
+  it("refuses no ticket, a forged MAC, another file's ticket and a read ticket used to write, at both doors", async () => {
+    const a = targets.a;
+    const ticketA = (await readerMds.stat('/t/a')).ticket;
+    const ticketB = (await adminMds.stat('/t/b')).ticket;
+    expect(await attempt(a, ticketA, 'read')).toEqual({ grpc: 'OK', bulk: 'OK' });
+    expect(await attempt(a, undefined, 'read')).toEqual({ grpc: 'TICKET_REQUIRED', bulk: 'TICKET_REQUIRED' });
+    expect(await attempt(a, undefined, 'write')).toEqual({
+      grpc: 'TICKET_REQUIRED',
+      bulk: 'TICKET_REQUIRED',
+    });
+    expect(await attempt(a, forged(ticketA), 'read')).toEqual({
+      grpc: 'TICKET_INVALID',
+      bulk: 'TICKET_INVALID',
+    });
+    expect(await attempt(a, 'not a ticket', 'read')).toEqual({
+      grpc: 'TICKET_INVALID',
+      bulk: 'TICKET_INVALID',
+    });
+    expect(await attempt(a, ticketB, 'read')).toEqual({
+      grpc: 'TICKET_WRONG_OBJECT',
+      bulk: 'TICKET_WRONG_OBJECT',
+    });
+    expect(await attempt(a, ticketB, 'write')).toEqual({
+      grpc: 'TICKET_WRONG_OBJECT',
+      bulk: 'TICKET_WRONG_OBJECT',
+    });
+    expect(await attempt(a, ticketA, 'write')).toEqual({
+      grpc: 'TICKET_READ_ONLY',
+      bulk: 'TICKET_READ_ONLY',
+    });
+    await storedUnchanged();
+  });
+
+  it('refuses an expired ticket; a handle opened before keeps reading (its client renews)', async () => {
+    const reading = await StripeClient.connect({
+      mds: cluster.mdsAddress,
+      seed: SEED,
+      limits: { cacheBytesMax: 0 },
+    });
+    const handle = await reading.open('/t/a');
+    const readAll = async (): Promise<Buffer> => {
+      const out = Buffer.alloc(SIZE);
+      expect((await handle.read(out, 0, SIZE, 0)).bytesRead).toBe(SIZE);
+      return out;
+    };
+    try {
+      const before = Date.now();
+      const ticket = (await readerMds.stat('/t/a')).ticket;
+      const codes = await eventually(
+        async () => {
+          expect((await readAll()).equals(bytes.a)).toBe(true);
+          const answer = await attempt(targets.a, ticket, 'read');
+          if (answer.grpc === 'OK' && answer.bulk === 'OK') throw new Error('the ticket is still valid');
+          return answer;
+        },
+        { timeoutMs: 120_000, what: 'the reader ticket to expire' },
+      );
+      expect(codes).toEqual({ grpc: 'TICKET_EXPIRED', bulk: 'TICKET_EXPIRED' });
+      // Never early: the OSS refused only once the ticket's life had passed.
+      expect(Date.now() - before).toBeGreaterThanOrEqual(TICKET_TTL_MS - 1_000);
+      expect((await readAll()).equals(bytes.a)).toBe(true);
+    } finally {
+      await handle.close();
+      await reading.close();
+    }
+  });
+
+  it('a new ticket key reaches the OSSs without a restart', async () => {
+    const first = parseTicket((await readerMds.stat('/t/a')).ticket).keyId;
+    const rotated = await eventually(
+      async () => {
+        const ticket = (await readerMds.stat('/t/a')).ticket;
+        if (parseTicket(ticket).keyId <= first) throw new Error(`still key ${first}`);
+        return ticket;
+      },
+      { timeoutMs: 120_000, what: 'a ticket signed with a newer key' },
+    );
+    expect(await attempt(targets.a, rotated, 'read')).toEqual({ grpc: 'OK', bulk: 'OK' });
+  });
+
+  it("an evicted client's tickets stop working: raw requests at both doors and the library's reads", async () => {
+    const keyring = join(dir, 'evictee.keyring');
+    const added = await runCli(['auth', 'add', 'evictee', '--caps', 'r /t', '--mds', cluster.mdsAddress], {
+      cwd: dir,
+    });
+    expect(added.code, added.stderr).toBe(0);
+    const raw = new MdsClient(cluster.mdsAddress, { keyring });
+    const library = await StripeClient.connect({
+      mds: cluster.mdsAddress,
+      keyring,
+      seed: SEED,
+      limits: { cacheBytesMax: 0 },
+    });
+    const handle = await library.open('/t/a');
+    const readOnce = () => handle.read(Buffer.alloc(SIZE), 0, SIZE, 0);
+    try {
+      const ticket = (await raw.stat('/t/a')).ticket;
+      expect(await attempt(targets.a, ticket, 'read')).toEqual({ grpc: 'OK', bulk: 'OK' });
+      expect(await codeOf(readOnce())).toBe('OK');
+      const listed = await runCli(['client', 'ls', '--json', '--mds', cluster.mdsAddress]);
+      const sessions = (JSON.parse(listed.stdout) as { id: string; identity: string }[]).filter(
+        (c) => c.identity === 'evictee',
+      );
+      expect(sessions.map((c) => c.id)).toContain(parseTicket(ticket).clientId);
+      expect(sessions.length).toBe(2);
+      for (const { id } of sessions) {
+        const evicted = await runCli(['client', 'evict', id, '--mds', cluster.mdsAddress]);
+        expect(evicted.code, evicted.stderr).toBe(0);
+      }
+      expect(await codeOf(raw.stat('/t/a'))).toBe('AUTH_EVICTED');
+      const codes = await eventually(
+        async () => {
+          const answer = await attempt(targets.a, ticket, 'read');
+          if (answer.grpc === 'OK' || answer.bulk === 'OK') throw new Error('the OSS has not heard yet');
+          return answer;
+        },
+        { timeoutMs: 60_000, what: 'the OSS to refuse the evicted client' },
+      );
+      expect(codes).toEqual({ grpc: 'TICKET_REVOKED', bulk: 'TICKET_REVOKED' });
+      // Its cached ticket is refused by the OSS; one due for renewal is refused by the MDS first.
+      expect(['TICKET_REVOKED', 'AUTH_EVICTED']).toContain(await codeOf(readOnce()));
+      // Another session of the same caps is not affected.
+      expect(await attempt(targets.a, (await readerMds.stat('/t/a')).ticket, 'read')).toEqual({
+        grpc: 'OK',
+        bulk: 'OK',
+      });
+    } finally {
+      await handle.close().catch(() => undefined); // its client is evicted: closing may be refused
+      await library.close();
+      raw.close();
+    }
+    await storedUnchanged();
+  });
+
+  it('counts every refusal in the OSS metrics, by code and door', async () => {
+    const text = await (await fetch(`${targets.a.adminUrl}/metrics`)).text();
+    for (const [key, made] of refusals) {
+      const [code, door] = key.split(' ');
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`stripefs_oss_ticket_refused_total{code="${code}",door="${door}",`));
+      expect(line, `${code} at ${door}`).toBeDefined();
+      expect(Number(line?.split(' ').at(-1))).toBeGreaterThanOrEqual(made);
+    }
+    expect(refusals.size).toBeGreaterThanOrEqual(12);
+  });
+
+  it("the destroy queue deletes an unlinked file's object with the MDS service ticket", async () => {
+    await admin.writeFile('/t/gone', bytes.a, { layout: ONE_OBJECT });
+    const report = await admin.getLayout('/t/gone');
+    const object = report.objects[0]!;
+    const folder = cluster.objectsDirOf(object.osts[0]!);
+    const present = () =>
+      readdirSync(folder, { recursive: true }).some((f) => basename(String(f)) === object.objectId);
+    expect(present()).toBe(true);
+    await admin.unlink('/t/gone');
+    await eventually(
+      async () => {
+        if (present()) throw new Error(`${object.objectId} is still on its OST`);
+        return true;
+      },
+      { timeoutMs: 120_000, what: 'the destroy queue to delete the object' },
+    );
+  });
+});
+
+describe('data-path tickets with auth off', () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await startCluster({ oss: rackLayout(1, 1, 1), extraEnv: { STRIPEFS_MDS_AUTH: 'false' } });
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('nothing changes: requests without tickets are served', async () => {
+    const client = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    try {
+      const data = seededBytes(SIZE, SEED + 2);
+      await client.writeFile('/f', data, { layout: ONE_OBJECT });
+      const report = await client.getLayout('/f');
+      const object = report.objects[0]!;
+      const oss = cluster.ossById(cluster.ossOfOst(object.osts[0]!).id).ready;
+      const bulk = new BulkClient(`127.0.0.1:${oss.bulkPort}`);
+      const ref = {
+        ostId: object.osts[0]!,
+        objectId: object.objectId,
+        poolId: report.poolId ?? 0,
+        pg: object.pg,
+        mapEpoch: report.mapEpoch,
+      };
+      try {
+        expect((await bulk.read(ref, 0, SIZE)).equals(data)).toBe(true);
+      } finally {
+        bulk.close();
+      }
+      expect((await client.readFile('/f')).equals(data)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});
