@@ -96,6 +96,17 @@ function metricsOf(handles: OstHandle[]): OssMetrics {
   );
 }
 
+/** The OSS's ticket guard, its keys kept in <oss.dataDir>/ticket-keys.json, its refusals counted. */
+function openTickets(config: Config, ossId: string, clock: Clock, metrics: OssMetrics, logger: Logger) {
+  const tickets = new TicketGuard(
+    join(config['oss.dataDir'], 'ticket-keys.json'),
+    () => clock.nowMs(),
+    ossId,
+  );
+  watchTicketRefusals(tickets, metrics.registry, logger, () => clock.nowMs());
+  return tickets;
+}
+
 export async function buildOss(config: Config, deps: OssDeps = {}): Promise<BuiltOss> {
   const ossId = config['oss.id'];
   if (!ossId) throw new StripeError('CONFIG_INVALID', 'oss.id (STRIPEFS_OSS_ID) is required to start an OSS');
@@ -128,12 +139,7 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
   const publicHost = config['oss.publicHost'];
 
   // Data-path tickets: checked on both doors, minted for this OSS's own calls to the others.
-  const tickets = new TicketGuard(
-    join(config['oss.dataDir'], 'ticket-keys.json'),
-    () => clock.nowMs(),
-    ossId,
-  );
-  watchTicketRefusals(tickets, metrics.registry, logger, () => clock.nowMs());
+  const tickets = openTickets(config, ossId, clock, metrics, logger);
   const sources = new SourcePool(tickets);
   const recoverer = new Recoverer(core, sources, logger);
   let link: MdsLink | undefined;
