@@ -1,14 +1,16 @@
-// What auth costs at the MDS: two real MDS processes in the same run, one with
+// What auth costs. At the MDS: two real MDS processes in the same run, one with
 // auth (every call signed and checked against caps, tickets stamped on file
 // attributes) and one without, the same 16 callers through MdsClient on each:
 // creates/s and stats/s, measured in alternating rounds (on, off, on, off ...)
-// so load on the machine falls on both alike; the median round of each.
-// `node dist/bench/auth.js [--quick]` prints a table.
+// so load on the machine falls on both alike; the median round of each. On
+// the data path: sequential writeFile and readFile with and without tickets
+// (bench/auth-data.ts). `node dist/bench/auth.js [--quick]` prints a table.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MdsClient } from '../client/mds-client.js';
 import { call } from '../common/index.js';
+import { runAuthDataBench } from './auth-data.js';
 import { startMdsProcess, timed } from './mds.js';
 import { type BenchResult, result } from './types.js';
 
@@ -82,7 +84,9 @@ export async function runAuthBench(opts: { quick: boolean }): Promise<BenchResul
     value: median(cpu.off[what]),
     name: `MDS CPU per ${what.slice(0, -1)} without auth, same run`,
   });
+  const data = await runAuthDataBench({ quick: opts.quick, command: cmd });
   return [
+    ...data,
     result('auth.mds-creates', median(rates.on.creates), 'ops/s', cmd, off('creates'), note),
     result('auth.mds-stats', median(rates.on.stats), 'ops/s', cmd, off('stats'), note),
     result('auth.mds-creates.cpu-mds', median(cpu.on.creates), 'CPU us/op', cmd, offCpu('creates'), note),
@@ -95,6 +99,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   process.stdout.write('| figure | auth on | auth off | on/off |\n|---|---|---|---|\n');
   for (const r of results)
     process.stdout.write(
-      `| ${r.id} | ${r.value.toFixed(0)} ${r.unit} | ${r.baseline?.toFixed(0)} | ${r.ratio?.toFixed(3)} |\n`,
+      `| ${r.id} | ${r.value.toFixed(r.unit === 'GB/s' ? 3 : 0)} ${r.unit} | ${r.baseline?.toFixed(r.unit === 'GB/s' ? 3 : 0)} | ${r.ratio?.toFixed(3)} |\n`,
     );
 }
