@@ -33,6 +33,12 @@ export function clientStatsText(s: ClientStats): string {
   lines.push(
     `readahead: ${formatBytes(s.readahead.hitBytes)} read from it, ${formatBytes(s.readahead.wasteBytes)} wasted`,
   );
+  const d = s.diskCache;
+  if (d)
+    lines.push(
+      `disk cache: ${d.hits} hits (${formatBytes(d.hitBytes)}), ${d.misses} misses, ${formatBytes(d.sizeBytes)} of ` +
+        `${formatBytes(d.bytesMax)} held in ${d.files} files, ${d.evictions} evictions, ${d.corrupt} failed their check`,
+    );
   const osts = [
     ...new Set([
       ...Object.keys(s.bytesReadPerOst),

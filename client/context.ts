@@ -4,6 +4,7 @@
 import type { BlockPool } from './block-pool.js';
 import type { BlockCache } from './cache.js';
 import type { ClientCounters } from './counters.js';
+import type { DiskCache } from './disk-cache.js';
 import type { ClientLimits } from './limits.js';
 import type { MdsClient } from './mds-client.js';
 import type { ObjectIo } from './object-io.js';
@@ -30,4 +31,6 @@ export interface ClientContext {
   openCache: OpenCache;
   /** Fetches ahead the entries a directory scan will stat or open next (with the open cache on). */
   statahead: Statahead;
+  /** The local-disk cache tier (client.diskCacheDir), when configured. */
+  diskCache: DiskCache | undefined;
 }

@@ -44,6 +44,8 @@ export class StripeFileHandle {
     /** dom: the bytes the open returned (undefined: ask the MDS when first needed); `path` names the file in errors. */
     domData?: Buffer,
     private readonly path = `inode ${inode}`,
+    /** Read-only handles: this file version's name prefix in the disk cache (client/disk-cache.ts). */
+    diskPrefix?: string,
   ) {
     this.sizeBytes = initialSizeBytes;
     this.reader = new FileReader(
@@ -52,6 +54,7 @@ export class StripeFileHandle {
       fileLayout,
       () => stripedBytesOf(fileLayout, this.sizeBytes),
       change,
+      flags === 'r' ? diskPrefix : undefined,
     );
     const domBytes = fileLayout.domBytes ?? 0;
     if (domBytes > 0) {

@@ -26,6 +26,8 @@ export class FileReader {
     private readonly sizeBytes: () => number,
     /** The file's commit count at open: cached blocks are kept per count (client/cache.ts). */
     private readonly change = 0,
+    /** Read-only handles: the name prefix of this file version's blocks in the disk cache (client/disk-cache.ts). */
+    private readonly diskPrefix?: string,
   ) {
     this.blockBytes = Math.min(fileLayout.layout.stripeSize, ctx.limits.cacheBlockBytes);
     if (fileLayout.layout.stripeSize % this.blockBytes !== 0)
@@ -123,11 +125,18 @@ export class FileReader {
       const last = Math.floor((range.offset + range.length - 1) / this.blockBytes);
       for (let b = first; b <= last; b++) if (!this.comingOrCached(b)) wanted.push(b);
     }
-    if (wanted.length === 0) return;
+    // Blocks on the local disk come from there one by one; the rest from the OSSs in runs.
+    const remote = wanted.filter((b) => {
+      if (!this.onDisk(b)) return true;
+      // A failed prefetch is not an error: the demand read will fetch (and retry) itself.
+      this.block(b, size, true).catch(() => undefined);
+      return false;
+    });
+    if (remote.length === 0) return;
     const runs = planPrefetchRuns(
       this.fileLayout.layout,
       this.blockBytes,
-      wanted,
+      remote,
       (b) => this.blockLength(b, size),
       limits.prefetchRequestBytesMax,
       LIMITS.checksumBlockBytes,
@@ -222,7 +231,27 @@ export class FileReader {
     // Joining a prefetch: mark the block read so it counts as a readahead hit, not waste.
     if (pending)
       return prefetch ? pending : pending.then((data) => cache.get(this.inode, this.change, b) ?? data);
-    return this.inFlight(b, length, prefetch, this.fetch(b, length));
+    return this.inFlight(b, length, prefetch, this.fetchThroughDisk(b, length));
+  }
+
+  /** Block b's name in the disk cache (read-only handles of a client with one), else undefined. */
+  private diskName(b: number): string | undefined {
+    return this.ctx.diskCache && this.diskPrefix !== undefined ? `${this.diskPrefix}.${b}` : undefined;
+  }
+
+  private onDisk(b: number): boolean {
+    const name = this.diskName(b);
+    return name !== undefined && (this.ctx.diskCache?.has(name) ?? false);
+  }
+
+  /** Block b from the disk cache when it holds it whole and sound, else from the OSSs. */
+  private async fetchThroughDisk(b: number, length: number): Promise<Buffer> {
+    const name = this.diskName(b);
+    if (name !== undefined) {
+      const kept = await this.ctx.diskCache?.get(name, length);
+      if (kept) return kept;
+    }
+    return this.fetch(b, length);
   }
 
   /**
@@ -236,6 +265,8 @@ export class FileReader {
     const fetch = arriving
       .then((data) => {
         cache.put(this.inode, this.change, b, data, prefetch);
+        const name = this.diskName(b);
+        if (name !== undefined && data.length === length) this.ctx.diskCache?.put(name, data);
         return data;
       })
       .finally(() => {

@@ -19,6 +19,8 @@ import {
   packDataset,
   StripeDataset,
 } from './dataset/index.js';
+import { versionPrefix } from './disk-cache.js';
+import { openDiskCache } from './disk-cache-config.js';
 import { DomHints } from './dom-hints.js';
 import { type OpenFlags, StripeFileHandle } from './file-handle.js';
 import {
@@ -178,6 +180,12 @@ export interface ConnectOptions {
    * ./data/admin.keyring when it exists.
    */
   keyring?: IdentitySource;
+  /**
+   * The local-disk cache tier (client/disk-cache.ts): blocks read-only handles fetched, kept in a
+   * bounded folder of this host. Default: client.diskCacheDir and client.diskCacheBytes from the
+   * configuration (empty: none); null: none.
+   */
+  diskCache?: { dir: string; bytesMax: number } | null;
 }
 
 export class StripeClient {
@@ -202,6 +210,7 @@ export class StripeClient {
       session: newSessionId(),
       clientName: `${hostname()}:${process.pid}`,
     };
+    const diskCache = await openDiskCache(options.diskCache, options.mds);
     const mds = new MdsClient(options.mds, {
       ...(options.network ? { network: options.network } : {}),
       tag,
@@ -249,6 +258,7 @@ export class StripeClient {
       prefetchInFlight: { bytes: 0 },
       openCache,
       statahead: new Statahead(mds, openCache, limits.stataheadBatchEntries),
+      diskCache,
     };
     return new StripeClient(ctx, pool, tag);
   }
@@ -515,6 +525,7 @@ export class StripeClient {
       writeBehindBytesMax,
       domData,
       path,
+      flags === 'r' ? versionPrefix(attr) : undefined,
     );
   }
 
@@ -632,6 +643,7 @@ export class StripeClient {
   }
 
   async close(): Promise<void> {
+    await this.ctx.diskCache?.flush();
     this.pool.close();
     this.ctx.mds.close();
   }

@@ -1,5 +1,6 @@
 // stats(): one snapshot of what the client has done.
 import type { ClientContext } from './context.js';
+import type { DiskCacheCounters } from './disk-cache.js';
 import type { OpKind, OpStats } from './stats.js';
 
 export interface ClientStats {
@@ -49,6 +50,12 @@ export interface ClientStats {
    * they carried, entries a stat or open then found (hits) and entries never used (waste).
    */
   statahead: { batches: number; entries: number; hits: number; waste: number };
+  /**
+   * The local-disk cache tier (client.diskCacheDir; undefined without one): blocks served from it
+   * and their bytes, blocks written to it, evicted past its bound, failing their check (re-read),
+   * or not kept while it was busy; what it holds now.
+   */
+  diskCache?: DiskCacheCounters & { sizeBytes: number; files: number; bytesMax: number };
   /**
    * What this client sees of the OSTs it reads from: each one's moving average
    * of the wait for a read's answer to begin (ms); the ones read after the
@@ -110,6 +117,16 @@ export function statsOf(ctx: ClientContext): ClientStats {
       entries: ctx.openCache.size,
       bytes: ctx.openCache.bytes,
     },
+    ...(ctx.diskCache
+      ? {
+          diskCache: {
+            ...ctx.diskCache.counters,
+            sizeBytes: ctx.diskCache.sizeBytes,
+            files: ctx.diskCache.fileCount,
+            bytesMax: ctx.diskCache.bytesMax,
+          },
+        }
+      : {}),
     dom: {
       bytesRead: counters.domBytesRead,
       bytesWritten: counters.domBytesWritten,

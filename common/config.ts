@@ -176,6 +176,16 @@ export const CONFIG_SCHEMA = {
     default: 'public',
     doc: 'Which OSS addresses the CLI uses: public (those announced for clients outside the cluster network, else the only ones) or cluster (inside it, e.g. docker compose run cli)',
   },
+  'client.diskCacheDir': {
+    kind: { type: 'string' },
+    default: '',
+    doc: "The client's local-disk cache tier: a folder on this host keeping blocks read-only opens fetched, checksummed, across restarts (close-to-open like the memory cache); empty: none",
+  },
+  'client.diskCacheBytes': {
+    kind: { type: 'int', min: 0, max: Number.MAX_SAFE_INTEGER },
+    default: 10 * 1024 * 1024 * 1024,
+    doc: 'Bytes the disk cache folder may hold (its files, headers included); the least recently used blocks go first',
+  },
   'auth.keyring': {
     kind: { type: 'string' },
     default: '',
