@@ -16,6 +16,10 @@
 // (a loader's permutation) by a fresh client against node:fs readFile of the
 // local files in the same order.
 //
+// Loader rows (bench/smallfiles-loader.ts): the same count of files of 10-100 KiB in a seeded
+// random order, packed and read with getMany, and read a second time through the client's
+// local-disk cache, each beside node:fs readFile of the loose files in the same order.
+//
 // The cluster: STRIPEFS_BENCH_MDS=host:port uses a running one (and removes
 // the files afterwards); under bench/run.ts the run's shared cluster; otherwise
 // the bench starts its own (bench/cluster.ts: 1 MDS + 6 OSSs) in a temporary folder.
@@ -30,6 +34,7 @@ import { seededRandom } from '../common/random.js';
 import { Semaphore } from '../common/semaphore.js';
 import { seededBytes } from '../test/helpers/clients.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
+import { type LoaderFigures, loaderFigures } from './smallfiles-loader.js';
 import { type BenchResult, GB, result, type SuiteOptions } from './types.js';
 
 const FILE_BYTES = 32 * 1024;
@@ -242,7 +247,8 @@ export async function runSmallFilesBench(opts: SuiteOptions & { files?: number }
   const own = external === undefined && !shared ? await startBenchCluster() : undefined;
   const cluster: BenchCluster | undefined = shared ?? own;
   try {
-    const local = await localSide(cluster ? cluster.dir : 'data/bench', files, body);
+    const localDir = cluster ? cluster.dir : 'data/bench';
+    const local = await localSide(localDir, files, body);
     progress(
       `smallfiles: node:fs read ${local.reads.toFixed(0)} files/s, ${local.directReads.toFixed(0)} with O_DIRECT`,
     );
@@ -286,6 +292,10 @@ export async function runSmallFilesBench(opts: SuiteOptions & { files?: number }
       ),
       result('smallfiles.list-with-attrs', ours.list, 'entries/s', command, fs(local.list, 'readdir + stat')),
       ...domResults(command, size, local, dom, fs),
+      ...loaderResults(
+        command,
+        await loaderFigures(mds, localDir, files, cleanUpTrees(mds, external !== undefined)),
+      ),
     ];
   } finally {
     await own?.stop();
@@ -336,6 +346,56 @@ function domResults(
       fs(local.writes, 'write + fdatasync', WRITE_CONCURRENCY),
       `${size}, dom:64K,raid0: writeFile is one MDS round trip, ${WRITE_CONCURRENCY} in flight`,
     ),
+  ];
+}
+
+/** Removes the loader rows' trees from a running cluster (`external`); a bench cluster goes whole. */
+function cleanUpTrees(mds: string, external: boolean): (paths: string[]) => Promise<void> {
+  return async (paths) => {
+    if (!external) return;
+    const client = await StripeClient.connect({ mds, seed: 4 });
+    try {
+      const gate = new Semaphore(CONCURRENCY);
+      for (const path of paths) {
+        // Cleanup of a running cluster: a tree already gone (a failed run) is fine.
+        const names = await client.readdir(path).catch(() => [] as string[]);
+        await Promise.allSettled(names.map((name) => gate.run(() => client.unlink(`${path}/${name}`))));
+        await client.rmdir(path).catch(() => undefined); // already gone is fine
+      }
+    } finally {
+      await client.close();
+    }
+  };
+}
+
+/** Packed getMany and the disk cache's second epoch, each beside node:fs reading the loose files in the same order. */
+function loaderResults(command: string, f: LoaderFigures): BenchResult[] {
+  const fs = {
+    value: f.fs.perSec,
+    name: `node:fs readFile of the same loose files in the same seeded order, ${CONCURRENCY} in flight, same run (p99 ${f.fs.p99Ms.toFixed(1)} ms)`,
+  };
+  const size = `${f.files} files of 10-100 KiB (${(f.bytes / 1024 / 1024).toFixed(0)} MiB), seeded random order`;
+  return [
+    result(
+      'smallfiles.packed.getmany',
+      f.packed.perSec,
+      'samples/s',
+      command,
+      fs,
+      `${size}, packed (shards of 64 MiB), getMany in batches of 256 by a fresh client: ${f.packed.ranges} ranges, p99 of a batch ${f.packed.p99BatchMs.toFixed(1)} ms`,
+    ),
+    result(
+      'smallfiles.diskcache.epoch2',
+      f.epoch2.perSec,
+      'files/s',
+      command,
+      fs,
+      `${size}, loose raid0 x1 files read by a client started again on its disk cache folder (0 bytes from the OSSs, ${f.epoch2.diskHits} disk hits), ${CONCURRENCY} in flight, p99 ${f.epoch2.p99Ms.toFixed(1)} ms`,
+    ),
+    result('smallfiles.diskcache.epoch2-vs-epoch1', f.epoch2.perSec, 'files/s', command, {
+      value: f.epoch1.perSec,
+      name: `the first epoch, from the OSSs, filling the disk cache, same run (p99 ${f.epoch1.p99Ms.toFixed(1)} ms)`,
+    }),
   ];
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runSmallFilesBench } from '../../bench/smallfiles.js';
 
 describe('small-file bench', () => {
-  it('writes, reads back, opens and lists the files beside node:fs', async () => {
+  it('writes, reads back, opens and lists the files beside node:fs; packed and disk-cache epochs too', async () => {
     const results = await runSmallFilesBench({ quick: true, files: 200 });
     expect(results.map((r) => [r.id, r.unit])).toEqual([
       ['smallfiles.read', 'files/s'],
@@ -19,6 +19,9 @@ describe('small-file bench', () => {
       ['smallfiles.dom.read', 'files/s'],
       ['smallfiles.dom.read-vs-open', 'files/s'],
       ['smallfiles.dom.write', 'files/s'],
+      ['smallfiles.packed.getmany', 'samples/s'],
+      ['smallfiles.diskcache.epoch2', 'files/s'],
+      ['smallfiles.diskcache.epoch2-vs-epoch1', 'files/s'],
     ]);
     for (const r of results) {
       expect(Number.isFinite(r.value) && r.value > 0, r.id).toBe(true);

@@ -1,0 +1,181 @@
+// The loader-shaped rows of the small-file bench: N files of 10-100 KiB (sizes
+// seeded) read in a seeded random permutation, as a training loader's epoch
+// does, beside node:fs readFile of the same loose files on the local disk in
+// the same order and the same run (16 in flight; the files were just written,
+// so node:fs reads them from the page cache).
+// - packed: the files packed with packDataset (what `stripefs pack` runs) and
+//   read by a fresh client with getMany in batches of 256;
+// - disk cache: the files as loose stripefs files, read once by a client with
+//   a local-disk cache folder (epoch 1, from the OSSs), then by a client
+//   started again on that folder (epoch 2, which must read no OSS byte).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Layout, localSamples, StripeClient } from '../client/index.js';
+import { seededRandom } from '../common/random.js';
+import { Semaphore } from '../common/semaphore.js';
+import { seededBytes } from '../test/helpers/clients.js';
+
+const KiB = 1024;
+/** Readers in flight on both sides, as the rest of the small-file bench. */
+const CONCURRENCY = 16;
+const WRITE_CONCURRENCY = 64;
+/** Samples per getMany: a training batch. */
+const BATCH_SAMPLES = 256;
+const SHARD_BYTES = 64 * 1024 * KiB;
+const LOOSE_LAYOUT: Layout = { pattern: 'raid0', stripeSize: 1024 * KiB, stripeCount: 1 };
+const SEED = 2525;
+
+export interface LoaderFigures {
+  files: number;
+  bytes: number;
+  fs: { perSec: number; p99Ms: number };
+  packed: { perSec: number; p99BatchMs: number; ranges: number };
+  epoch1: { perSec: number; p99Ms: number };
+  epoch2: { perSec: number; p99Ms: number; ossBytes: number; diskHits: number };
+}
+
+function permutation(count: number, seed: number): number[] {
+  const random = seededRandom(seed);
+  const order = Array.from({ length: count }, (_, i) => i);
+  for (let i = count - 1; i > 0; i--) {
+    const j = random.int(i + 1);
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return order;
+}
+
+function p99(latenciesMs: number[]): number {
+  const sorted = [...latenciesMs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
+}
+
+/** Reads order[n] for every n, `CONCURRENCY` at a time: items per second and the p99 of one read. */
+async function timedEpoch(order: number[], read: (i: number) => Promise<number>, sizes: number[]) {
+  const gate = new Semaphore(CONCURRENCY);
+  const latencies: number[] = [];
+  const started = performance.now();
+  await Promise.all(
+    order.map((i) =>
+      gate.run(async () => {
+        const t = performance.now();
+        const length = await read(i);
+        latencies.push(performance.now() - t);
+        if (length !== sizes[i]) throw new Error(`file ${i}: ${length} bytes, expected ${sizes[i]}`);
+      }),
+    ),
+  );
+  return { perSec: order.length / ((performance.now() - started) / 1000), p99Ms: p99(latencies) };
+}
+
+const nameOf = (i: number) => `f${String(i).padStart(6, '0')}`;
+
+/** The packed side: pack the local folder, then getMany in batches of the permutation by a fresh client. */
+async function packedEpoch(mds: string, src: string, dest: string, order: number[], sizes: number[]) {
+  const packer = await StripeClient.connect({ mds, seed: 11 });
+  try {
+    await packer.packDataset(dest, await localSamples(src), { shardBytes: SHARD_BYTES });
+  } finally {
+    await packer.close();
+  }
+  const reader = await StripeClient.connect({ mds, seed: 12 });
+  try {
+    const dataset = await reader.openDataset(dest);
+    // Keys sort as the zero-padded names: sample i is file i.
+    const latencies: number[] = [];
+    const started = performance.now();
+    for (let at = 0; at < order.length; at += BATCH_SAMPLES) {
+      const batch = order.slice(at, at + BATCH_SAMPLES);
+      const t = performance.now();
+      const got = await dataset.getMany(batch);
+      latencies.push(performance.now() - t);
+      got.forEach((b, n) => {
+        if (b.length !== sizes[batch[n] as number])
+          throw new Error(`packed sample ${batch[n]}: ${b.length} bytes`);
+      });
+    }
+    const perSec = order.length / ((performance.now() - started) / 1000);
+    const { ranges } = dataset.stats;
+    await dataset.close();
+    return { perSec, p99BatchMs: p99(latencies), ranges };
+  } finally {
+    await reader.close();
+  }
+}
+
+/** Loose stripefs files read twice through a disk cache folder, the second time by a client started again. */
+async function diskCacheEpochs(
+  mds: string,
+  dir: string,
+  cacheDir: string,
+  order: number[],
+  sizes: number[],
+  body: (i: number) => Buffer,
+) {
+  const writer = await StripeClient.connect({ mds, seed: 13, diskCache: null });
+  try {
+    await writer.mkdir(dir, { layout: LOOSE_LAYOUT });
+    const gate = new Semaphore(WRITE_CONCURRENCY);
+    await Promise.all(order.map((i) => gate.run(() => writer.writeFile(`${dir}/${nameOf(i)}`, body(i)))));
+  } finally {
+    await writer.close();
+  }
+  const diskCache = { dir: cacheDir, bytesMax: 64 * 1024 * 1024 * KiB };
+  const epoch = async (seed: number) => {
+    const reader = await StripeClient.connect({ mds, seed, diskCache });
+    try {
+      const rate = await timedEpoch(
+        order,
+        async (i) => (await reader.readFile(`${dir}/${nameOf(i)}`)).length,
+        sizes,
+      );
+      const stats = reader.stats();
+      const ossBytes = Object.values(stats.bytesReadPerOst).reduce((a, b) => a + b, 0);
+      return { ...rate, ossBytes, diskHits: stats.diskCache?.hits ?? 0 };
+    } finally {
+      await reader.close();
+    }
+  };
+  const epoch1 = await epoch(14);
+  const epoch2 = await epoch(15);
+  if (epoch2.ossBytes !== 0 || epoch2.diskHits !== order.length)
+    throw new Error(
+      `disk cache epoch 2: ${epoch2.ossBytes} bytes from the OSSs, ${epoch2.diskHits} of ${order.length} from the disk`,
+    );
+  return { epoch1, epoch2 };
+}
+
+/** Runs the loader rows with `files` files under `localDir` (removed after) and on the cluster at `mds`. */
+export async function loaderFigures(
+  mds: string,
+  localDir: string,
+  files: number,
+  cleanUp: (paths: string[]) => Promise<void>,
+): Promise<LoaderFigures> {
+  const random = seededRandom(SEED);
+  const sizes = Array.from({ length: files }, () => 10 * KiB + random.int(90 * KiB + 1));
+  const body = (i: number) => seededBytes(sizes[i] as number, SEED + i);
+  const root = join(localDir, `loader-${process.pid}`);
+  const src = join(root, 'src');
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(src, { recursive: true });
+  const remote = { packed: `/bench-packed-${process.pid}`, loose: `/bench-loose-${process.pid}` };
+  try {
+    for (let i = 0; i < files; i++) writeFileSync(join(src, nameOf(i)), body(i));
+    const order = permutation(files, SEED);
+    const fs = await timedEpoch(order, async (i) => (await readFile(join(src, nameOf(i)))).length, sizes);
+    const packed = await packedEpoch(mds, src, remote.packed, order, sizes);
+    const { epoch1, epoch2 } = await diskCacheEpochs(
+      mds,
+      remote.loose,
+      join(root, 'disk-cache'),
+      order,
+      sizes,
+      body,
+    );
+    return { files, bytes: sizes.reduce((a, b) => a + b, 0), fs, packed, epoch1, epoch2 };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+    await cleanUp([remote.packed, remote.loose]);
+  }
+}
