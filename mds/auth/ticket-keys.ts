@@ -32,6 +32,8 @@ export interface TicketGrant {
 
 export class TicketKeyRing {
   private keys: StoredKey[] = [];
+  /** The keys decoded once (every answer with a file attribute mints a ticket). */
+  private readonly decoded = new Map<number, Buffer>();
   /** client id -> when its last ticket expires (insertion order: oldest first). */
   private readonly revoked = new Map<string, number>();
 
@@ -87,10 +89,13 @@ export class TicketKeyRing {
   mint(grant: TicketGrant, ttlMs = this.ttlMs): string {
     const nowMs = this.clock.nowMs();
     const key = this.signingKey(nowMs);
-    return mintTicket(
-      { id: key.id, key: Buffer.from(key.key, 'base64') },
-      { ...grant, expiresMs: nowMs + ttlMs },
-    );
+    let bytes = this.decoded.get(key.id);
+    if (!bytes) {
+      bytes = Buffer.from(key.key, 'base64');
+      this.decoded.clear(); // at most the one key that signs now is kept
+      this.decoded.set(key.id, bytes);
+    }
+    return mintTicket({ id: key.id, key: bytes }, { ...grant, expiresMs: nowMs + ttlMs });
   }
 
   /** A ticket for every object, for the MDS's own calls to OSSs and for admins' tools. */
