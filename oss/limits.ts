@@ -18,6 +18,11 @@ export const REGISTER_BACKOFF_MS_BASE = 100;
 export const REGISTER_BACKOFF_MS_MAX = 5_000;
 /** Map polling interval when WatchMap is not available. */
 export const MAP_POLL_MS = 2_000;
+/**
+ * How long a read that finds the read lease lapsed waits for the heartbeat it sends at once to be
+ * answered (a busy MDS answers late) before it is refused.
+ */
+export const LEASE_RENEW_WAIT_MS = 2_000;
 /** Deadline of one RPC to the MDS. */
 export const MDS_RPC_TIMEOUT_MS = 5_000;
 /** Objects whose index records (meta, crc groups) an OST keeps decoded in memory (oss/store/index-cache.ts). */

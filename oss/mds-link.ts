@@ -44,6 +44,8 @@ export class MdsLink {
   private watch: grpc.ClientReadableStream<WatchMapResponse__Output> | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   registered = false;
+  /** The heartbeat a read with a lapsed lease is waiting for. */
+  private renewing: Promise<void> | undefined;
   /** When this OSS started: the MDS sees a restart (job counts begun again) by a new value. */
   private readonly startedMs = Date.now();
 
@@ -135,6 +137,13 @@ export class MdsLink {
     this.watchMap();
     const intervalMs = res.heartbeatIntervalMs > 0 ? res.heartbeatIntervalMs : 500;
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), intervalMs);
+    // A read that finds the lease lapsed asks now rather than at the next interval; one call at a time.
+    this.core.renewLease = () => {
+      this.renewing ??= this.heartbeat().finally(() => {
+        this.renewing = undefined;
+      });
+      return this.renewing;
+    };
   }
 
   health(): OstHealth[] {

@@ -8,6 +8,7 @@ import { type Clock, systemClock } from '../common/random.js';
 import type { ObjectRefFields } from '../wire/index.js';
 import type { FaultKnobs, OstFaults } from './faults.js';
 import { type JobOp, OssJobUsage, registerJobMetrics } from './job-usage.js';
+import { LEASE_RENEW_WAIT_MS } from './limits.js';
 import type { MapView } from './map-view.js';
 import type { OpName, OssMetrics } from './metrics.js';
 import { validateObjectId } from './object-id.js';
@@ -54,6 +55,8 @@ export class OssCore {
   private readLeaseUntilMs = 0;
   /** Reads refused because the lease had lapsed (or was never given). */
   leaseRefusals = 0;
+  /** Sends a heartbeat now and resolves once it is answered or failed (set by the MDS link once registered). */
+  renewLease: (() => Promise<void>) | undefined;
   /** Whole PGs of these OSTs that await a full backfill (stale-pgs.ts). */
   readonly stalePgs: StalePgs;
   /** Job statistics: each tagged client request, counted once it finished. */
@@ -188,7 +191,7 @@ export class OssCore {
     const { readerVerifies = false, tag } = opts;
     await this.timed(ref.ostId, { op: 'read', tag }, async (peer) => {
       const h = await this.begin(ref, 'read');
-      this.refuseWithoutLease(h);
+      await this.refuseWithoutLease(h);
       this.stalePgs.check(ref.ostId, h.ost.name, ref);
       let size = 0;
       const spans = h.ost.readSpans(
@@ -256,8 +259,21 @@ export class OssCore {
     return this.clock.monotonicMs() < this.readLeaseUntilMs;
   }
 
-  private refuseWithoutLease(h: OstHandle): void {
+  /**
+   * A lapsed lease is renewed first: the read waits (at most LEASE_RENEW_WAIT_MS) for a heartbeat
+   * sent now, whose answer lists every skip the MDS accepted before it, then is served or refused.
+   */
+  private async refuseWithoutLease(h: OstHandle): Promise<void> {
     if (this.leaseHolds()) return;
+    if (this.renewLease && this.readLeaseUntilMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, LEASE_RENEW_WAIT_MS);
+      });
+      await Promise.race([this.renewLease(), waited]);
+      clearTimeout(timer);
+      if (this.leaseHolds()) return;
+    }
     this.leaseRefusals++;
     throw new StripeError(
       'REQ_UNAVAILABLE',
