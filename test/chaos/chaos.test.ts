@@ -19,6 +19,10 @@
 //     for units whose acknowledged writes came before the move, until they are
 //     written again: npm run chaos -- --seed 1 --minutes 1 (read 744,
 //     /chaos/l0-f2 at 458752, after the reweight of ost1); --seed 5 --minutes 5.
+//   - replicated:3: after MDS SIGKILLs and OSS SIGSTOPs only, every PG clean
+//     again (after about 2 minutes), a final read fails: "IO_DEGRADED: no
+//     replica of 3.0 could be read". npm run chaos -- --seed 5 --minutes 1.5
+//     --faults kill-mds,pause-oss (final read 1099; also 13 torn ec units).
 //   - on 2c45524 (before skip reports waited for the MDS) the final reads after
 //     every PG was clean lost ec data and a deep scrub found replicated copies
 //     of one version with different bytes: --seed 1 --minutes 1; not seen since.
