@@ -23,6 +23,10 @@
 //     again (after about 2 minutes), a final read fails: "IO_DEGRADED: no
 //     replica of 3.0 could be read". npm run chaos -- --seed 5 --minutes 1.5
 //     --faults kill-mds,pause-oss (final read 1099; also 13 torn ec units).
+//   - convergence: 8 minutes of every fault, then 2 PGs stay remapped with
+//     recovery pending and no task running, never clean in 10 minutes (25
+//     recovery tasks failed); the history shows torn ec units and stale and
+//     zero replicated reads: npm run chaos -- --seed 6 --minutes 8.
 //   - on 2c45524 (before skip reports waited for the MDS) the final reads after
 //     every PG was clean lost ec data and a deep scrub found replicated copies
 //     of one version with different bytes: --seed 1 --minutes 1; not seen since.

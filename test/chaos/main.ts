@@ -76,7 +76,7 @@ async function main(): Promise<number> {
   }
   for (const line of result.report) console.log(line);
   console.log(
-    `chaos seed=${seed}: FAIL, ${result.violations.length} violations, ${result.report.length - result.violations.length} scrub findings (replay: ${replay})`,
+    `chaos seed=${seed}: FAIL, ${result.violations.length} violations, ${result.report.length - result.violations.length} convergence or scrub findings (replay: ${replay})`,
   );
   return 1;
 }

@@ -14,7 +14,7 @@ import { FaultRunner } from './faults.js';
 import { History } from './history.js';
 import { describeEpisode, type Episode, type FaultAction, planSchedule } from './schedule.js';
 import { scrubAll } from './scrub.js';
-import { chaosFiles, Workload } from './workload.js';
+import { type ChaosFile, chaosFiles, Workload } from './workload.js';
 
 export interface ChaosOptions {
   seed: number;
@@ -118,15 +118,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const faults = new FaultRunner(cluster, history, net, log);
     const faultsApplied = await runPhase(options, workload, faults, schedule, connect);
     log('faults stopped: waiting for every PG to be clean');
-    await waitCleanPgs(cluster, { timeoutMs: CLEAN_TIMEOUT_MS });
-    log('every PG clean: a deep scrub of every copy, then a final read of every file');
-    const scrub = await scrubAll(cluster);
-    const fresh = await connect(1_000);
-    for (const f of files) await workload.readOnce(fresh, f, 0, true);
+    const scrub = await converge(cluster, workload, files, () => connect(1_000), log);
     const checked = checkHistory(history.events);
     const report = [
       ...checked.violations.map((v) => describeViolation(history.events, v)),
-      ...scrub.problems.map((p) => `scrub after clean: ${p}`),
+      ...scrub.problems,
     ];
     return {
       ...checked,
@@ -144,6 +140,29 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     net?.remove();
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * After the faults: every PG clean, a deep scrub, a final read of every file. A cluster that does
+ * not get clean is a finding too (the history is still checked; the scrub and final reads are left out).
+ */
+async function converge(
+  cluster: Cluster,
+  workload: Workload,
+  files: ChaosFile[],
+  connect: () => Promise<StripeClient>,
+  log: (line: string) => void,
+): Promise<{ objectsScanned: number; problems: string[] }> {
+  try {
+    await waitCleanPgs(cluster, { timeoutMs: CLEAN_TIMEOUT_MS });
+  } catch (err) {
+    return { objectsScanned: 0, problems: [`convergence: ${(err as Error).message.slice(0, 2000)}`] };
+  }
+  log('every PG clean: a deep scrub of every copy, then a final read of every file');
+  const scrub = await scrubAll(cluster);
+  const fresh = await connect();
+  for (const f of files) await workload.readOnce(fresh, f, 0, true);
+  return { ...scrub, problems: scrub.problems.map((p) => `scrub after clean: ${p}`) };
 }
 
 /** Writers, readers and faults for `durationMs`, with a progress line every few seconds; returns the faults applied. */
