@@ -427,11 +427,16 @@ export async function runOssBench(opts: { quick: boolean; bulkOnly?: boolean }):
       await oss.stop();
     }
   } finally {
-    rmSync(work, { recursive: true, force: true });
-    await (await standInMds)?.close();
-    standInMds = undefined;
+    await cleanUp(work);
   }
   return results;
+}
+
+/** Removes the suite's folder and stops the stand-in MDS its OSSs registered with. */
+async function cleanUp(work: string): Promise<void> {
+  rmSync(work, { recursive: true, force: true });
+  await (await standInMds)?.close();
+  standInMds = undefined;
 }
 
 /**
