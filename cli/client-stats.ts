@@ -39,6 +39,19 @@ export function clientStatsText(s: ClientStats): string {
       `disk cache: ${d.hits} hits (${formatBytes(d.hitBytes)}), ${d.misses} misses, ${formatBytes(d.sizeBytes)} of ` +
         `${formatBytes(d.bytesMax)} held in ${d.files} files, ${d.evictions} evictions, ${d.corrupt} failed their check`,
     );
+  const perOst = ostTable(s);
+  if (perOst) lines.push(perOst);
+  lines.push(
+    `requests: ${s.requests.bulk} bulk, ${s.requests.grpc} gRPC; retries ${s.retries}, ` +
+      `degraded reads ${s.degradedReads}, bad chunks reported ${s.badChunksReported}, ` +
+      `checksum rechecks ${s.checksumRechecks}, slow OST verdicts ${s.osts.slowVerdicts}, ` +
+      `timeouts ${s.osts.timeouts}, requests given up on OSTs marked down ${s.ostDownAborts}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** One row per OST the client touched or knows to be down: bytes, answer time and state. */
+function ostTable(s: ClientStats): string | undefined {
   const osts = [
     ...new Set([
       ...Object.keys(s.bytesReadPerOst),
@@ -51,29 +64,21 @@ export function clientStatsText(s: ClientStats): string {
   ]
     .map(Number)
     .sort((a, b) => a - b);
-  if (osts.length > 0) {
-    const state = (id: number): string =>
-      s.osts.down.includes(id)
-        ? 'down'
-        : s.osts.suspect.includes(id)
-          ? 'suspect'
-          : s.osts.slow.includes(id)
-            ? 'slow'
-            : 'ok';
-    const rows = osts.map((id) => [
-      `ost${id}`,
-      formatBytes(s.bytesReadPerOst[id] ?? 0),
-      formatBytes(s.bytesWrittenPerOst[id] ?? 0),
-      s.osts.answerMs[id] === undefined ? '-' : (s.osts.answerMs[id] as number).toFixed(2),
-      state(id),
-    ]);
-    lines.push(table(['OST', 'READ', 'WRITTEN', 'ANSWER MS', 'STATE'], rows));
-  }
-  lines.push(
-    `requests: ${s.requests.bulk} bulk, ${s.requests.grpc} gRPC; retries ${s.retries}, ` +
-      `degraded reads ${s.degradedReads}, bad chunks reported ${s.badChunksReported}, ` +
-      `checksum rechecks ${s.checksumRechecks}, slow OST verdicts ${s.osts.slowVerdicts}, ` +
-      `timeouts ${s.osts.timeouts}, requests given up on OSTs marked down ${s.ostDownAborts}`,
-  );
-  return `${lines.join('\n')}\n`;
+  if (osts.length === 0) return undefined;
+  const state = (id: number): string =>
+    s.osts.down.includes(id)
+      ? 'down'
+      : s.osts.suspect.includes(id)
+        ? 'suspect'
+        : s.osts.slow.includes(id)
+          ? 'slow'
+          : 'ok';
+  const rows = osts.map((id) => [
+    `ost${id}`,
+    formatBytes(s.bytesReadPerOst[id] ?? 0),
+    formatBytes(s.bytesWrittenPerOst[id] ?? 0),
+    s.osts.answerMs[id] === undefined ? '-' : (s.osts.answerMs[id] as number).toFixed(2),
+    state(id),
+  ]);
+  return table(['OST', 'READ', 'WRITTEN', 'ANSWER MS', 'STATE'], rows);
 }
