@@ -212,7 +212,10 @@ async function stripefsFigures(mds: string, w: Workload, seconds: number): Promi
     let bytes = 0;
     const started = performance.now();
     await pool(count, started + seconds * 1000, async (i) => {
-      bytes += await read(client, i % files);
+      // Not `bytes += await read(...)`: that reads `bytes` before the await and loses the
+      // other workers' additions made meanwhile.
+      const got = await read(client, i % files);
+      bytes += got;
     });
     const mibps = mibPerSec(bytes, started);
     await client.close();
