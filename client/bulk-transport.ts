@@ -6,7 +6,13 @@ import type { SegmentChecksums } from '../common/bulk/frame.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 import type { GrpcTransport } from './grpc-transport.js';
-import type { ObjectTransport, TicketSource, TransportHooks, WriteOptions } from './object-transport.js';
+import type {
+  ObjectTransport,
+  PartPlaces,
+  TicketSource,
+  TransportHooks,
+  WriteOptions,
+} from './object-transport.js';
 
 export class BulkTransport implements ObjectTransport {
   readonly kind = 'bulk';
@@ -54,9 +60,12 @@ export class BulkTransport implements ObjectTransport {
     offset: number,
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
+    into?: PartPlaces,
   ): Promise<RunResult> {
     // A refusal comes before any part is handed over, so the run can be asked for again whole.
-    return this.retrying(ref, () => this.bulk.readRun(ref, offset, lengths, onPart, this.hooks.allocRead));
+    return this.retrying(ref, () =>
+      this.bulk.readRun(ref, offset, lengths, onPart, this.hooks.allocRead, into),
+    );
   }
 
   flush(ref: ObjectRef): Promise<void> {

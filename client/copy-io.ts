@@ -10,6 +10,7 @@ import type { ClientCounters } from './counters.js';
 import type { ObjectTarget } from './locate.js';
 import type { MapView } from './map.js';
 import type { MdsClient, PgHolders } from './mds-client.js';
+import type { PartPlaces } from './object-transport.js';
 import type { OssEndpoint, OssPool, ReadAnswer, RunAnswer } from './oss-pool.js';
 import type { OstHealth } from './ost-health.js';
 
@@ -129,7 +130,8 @@ export class CopyIo {
   /**
    * Readahead's one request for parts back to back in one copy, each handed to `onPart` as it
    * arrives. Resolves once the request is over, whether or not every part came (not sent, or the
-   * copy ended first: the caller reads the rest part by part); rejects when it failed.
+   * copy ended first: the caller reads the rest part by part); rejects when it failed. `into`:
+   * where parts land (ObjectTransport's PartPlaces).
    */
   async readRun(
     view: MapView,
@@ -138,6 +140,7 @@ export class CopyIo {
     objectOffset: number,
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
+    into?: PartPlaces,
   ): Promise<void> {
     const { health, counters } = this.deps;
     if (!isHealthy(view, health, ost))
@@ -157,6 +160,7 @@ export class CopyIo {
           onPart(index, data);
         },
         () => health.isSuspect(ost),
+        into,
       );
     } catch (err) {
       health.record(ost, codeOf(err));

@@ -11,6 +11,8 @@ export class ClientCounters {
   checksumRechecks = 0;
   /** Requests in flight to an OST given up when the map marked it down (they fail over at once). */
   ostDownAborts = 0;
+  /** Bytes of large reads fetched straight into the caller's buffer, past the cache (directReadBytesMin). */
+  directReadBytes = 0;
   /** Reads of part of a block fetched exactly, without the block (no readahead window). */
   exactReads = 0;
   /** Bytes read from and written to files' parts on the MDS (data on the MDS). */

@@ -18,6 +18,7 @@ import { type EcRebuild, type EcSiblings, peekSiblings, type RebuildOf } from '.
 import type { FileLayout } from './layout.js';
 import { locateEcChunks, type ObjectTarget } from './locate.js';
 import type { MapView } from './map.js';
+import type { PartPlaces } from './object-transport.js';
 import { type RetryDeps, withRetries } from './retry.js';
 
 export interface EcReadDeps extends RetryDeps {
@@ -126,7 +127,7 @@ export class EcRead {
   /**
    * A readahead run of data chunk `chunk` (ObjectIo.readRun): from the chunk's own OST, or, where
    * the reader fetches the sibling runs too (`siblingsOf`), rebuilt around a chunk that is down,
-   * suspect or slow (copy-rules ecRunPlan).
+   * suspect or slow (copy-rules ecRunPlan). `into`: where parts read from the chunk itself land.
    */
   run(
     fileLayout: FileLayout,
@@ -136,12 +137,21 @@ export class EcRead {
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
     siblingsOf?: (index: number) => EcSiblings,
+    into?: PartPlaces,
   ): Promise<void> {
     const view = this.deps.mds.mapView;
     const targets = locateEcChunks(view, fileLayout, inode);
     const ost = targets[chunk]?.osts[0];
     const direct = () =>
-      this.deps.copies.readRun(view, targets[chunk] as ObjectTarget, ost, objectOffset, lengths, onPart);
+      this.deps.copies.readRun(
+        view,
+        targets[chunk] as ObjectTarget,
+        ost,
+        objectOffset,
+        lengths,
+        onPart,
+        into,
+      );
     if (!siblingsOf) return direct();
     const of = rebuildOf(view, fileLayout, targets, chunk);
     switch (ecRunPlan(view, this.deps.health, ost)) {

@@ -11,7 +11,7 @@ import { blockKey } from './cache.js';
 import type { ClientContext } from './context.js';
 import type { FileLayout } from './layout.js';
 import type { EcSiblings } from './object-io.js';
-import { planPrefetchRuns } from './prefetch-runs.js';
+import { type PrefetchRun, planPrefetchRuns } from './prefetch-runs.js';
 import { INITIAL_READAHEAD, onRead, type ReadaheadState } from './readahead.js';
 import { locateByte } from './striping.js';
 
@@ -62,8 +62,11 @@ export class FileReader {
     const exact = this.readahead.windowBytes === 0;
     const first = Math.floor(position / this.blockBytes);
     const last = Math.floor((end - 1) / this.blockBytes);
-    const blocks: Promise<void>[] = [];
+    const direct = this.directBlocks(first, last, position, end, size);
+    const blocks = this.readDirect(direct, target, targetOffset - position, size);
+    const isDirect = new Set(direct);
     for (let b = first; b <= last; b++) {
+      if (isDirect.has(b)) continue;
       const blockStart = b * this.blockBytes;
       const from = Math.max(position, blockStart);
       const to = Math.min(end, blockStart + this.blockBytes);
@@ -88,6 +91,86 @@ export class FileReader {
     this.dropBehind(first, last, end, size);
     this.ctx.counters.bytesRead += end - position;
     return end - position;
+  }
+
+  /**
+   * The blocks of a large read (directReadBytesMin) that it covers whole and that nothing has
+   * cached or is fetching, where their runs would be read from a stored copy (an ec chunk that
+   * must be rebuilt goes through the cache, where the rebuild finds its siblings). Not with a
+   * disk cache, which keeps what passes through the block cache.
+   */
+  private directBlocks(first: number, last: number, position: number, end: number, size: number): number[] {
+    const min = this.ctx.limits.directReadBytesMin;
+    if (min === 0 || end - position < min || this.diskName(first) !== undefined) return [];
+    const { layout } = this.fileLayout;
+    const asStored = new Map<number, boolean>();
+    const direct: number[] = [];
+    for (let b = first; b <= last; b++) {
+      const start = b * this.blockBytes;
+      if (start < position || start + this.blockLength(b, size) > end || this.comingOrCached(b)) continue;
+      const { objectIndex } = locateByte(layout, start);
+      let ok = asStored.get(objectIndex);
+      if (ok === undefined) {
+        ok = this.ctx.io.readsRunAsStored(this.fileLayout, this.inode, objectIndex);
+        asStored.set(objectIndex, ok);
+      }
+      if (ok) direct.push(b);
+    }
+    return direct;
+  }
+
+  /**
+   * Reads `blocks` straight into `target` (block b at b * blockBytes + shift), one request per run
+   * of blocks back to back in one object (prefetch-runs), with no cache block and no copy; they
+   * are not cached. What a run did not deliver is fetched block by block with every fail-over a
+   * read has, and copied in. Every returned promise settles only once nothing writes into `target`.
+   */
+  private readDirect(blocks: number[], target: Uint8Array, shift: number, size: number): Promise<void>[] {
+    if (blocks.length === 0) return [];
+    const runs = planPrefetchRuns(
+      this.fileLayout.layout,
+      this.blockBytes,
+      blocks,
+      (b) => this.blockLength(b, size),
+      this.ctx.limits.prefetchRequestBytesMax,
+      LIMITS.checksumBlockBytes,
+    );
+    this.ctx.counters.directReadBytes += blocks.reduce((sum, b) => sum + this.blockLength(b, size), 0);
+    return runs.map((run) => {
+      const places = run.blocks.map((b, i) =>
+        Buffer.from(target.buffer, target.byteOffset + shift + b * this.blockBytes, run.lengths[i] as number),
+      );
+      return this.directRun(run, places);
+    });
+  }
+
+  private async directRun(run: PrefetchRun, places: Buffer[]): Promise<void> {
+    const delivered = run.blocks.map(() => false);
+    const landed = (i: number, data: Buffer): void => {
+      const place = places[i] as Buffer;
+      if (data !== place) place.set(data);
+      delivered[i] = true;
+    };
+    const { objectIndex, objectOffset, lengths } = run;
+    try {
+      await this.ctx.io.readRun(
+        this.fileLayout,
+        this.inode,
+        objectIndex,
+        objectOffset,
+        lengths,
+        landed,
+        undefined,
+        (i) => places[i],
+      );
+    } catch {
+      // Not an error yet: the blocks it did not deliver are read one by one below, with every fail-over.
+    }
+    await Promise.all(
+      run.blocks.map(async (b, i) => {
+        if (!delivered[i]) (places[i] as Buffer).set(await this.fetch(b, lengths[i] as number));
+      }),
+    );
   }
 
   /**

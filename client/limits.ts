@@ -15,6 +15,12 @@ export const CLIENT_LIMITS = {
   cacheBlockBytes: 1 * MiB,
   /** Readahead fetches blocks back to back in one object in one request of up to this (client/prefetch-runs.ts). */
   prefetchRequestBytesMax: 4 * MiB,
+  /**
+   * A read of at least this many bytes takes the whole blocks that nothing has cached or is
+   * fetching straight into the caller's buffer, in runs of up to prefetchRequestBytesMax, without
+   * caching them (client/file-reader.ts). 0: every read goes through the cache.
+   */
+  directReadBytesMin: 4 * MiB,
   /** Requests in flight to one OSS. */
   inFlightPerOssMax: 8,
   /** Requests in flight to all OSSs. */

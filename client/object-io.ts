@@ -13,6 +13,7 @@ import type { BlockPool } from './block-pool.js';
 import { CopyIo, codeOf } from './copy-io.js';
 import {
   copiesToWrite,
+  ecRunPlan,
   endsAttempt,
   type Failure,
   flushVerdict,
@@ -25,8 +26,9 @@ import type { ClientCounters } from './counters.js';
 import { EcRead } from './ec-read.js';
 import { EcRebuild, type EcSiblings } from './ec-rebuild.js';
 import type { FileLayout } from './layout.js';
-import { locateObject, type ObjectTarget } from './locate.js';
+import { locateEcChunks, locateObject, type ObjectTarget } from './locate.js';
 import type { MapView } from './map.js';
+import type { PartPlaces } from './object-transport.js';
 import type { OssEndpoint, OssPool } from './oss-pool.js';
 import type { OstHealth } from './ost-health.js';
 import { isTransientRequestCode, type RetryDeps, withRetries } from './retry.js';
@@ -183,6 +185,8 @@ export class ObjectIo {
    * each part handed to `onPart` as it arrives. Whatever it did not hand over
    * (an error, a short copy, no healthy copy, no bulk path), the caller
    * fetches one by one, with every fail-over and rebuild a read has.
+   * `into`: where parts read from a copy land (a large read's own buffer);
+   * rebuilt parts come in buffers of their own.
    */
   readRun(
     fileLayout: FileLayout,
@@ -192,13 +196,26 @@ export class ObjectIo {
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
     siblingsOf?: (index: number) => EcSiblings,
+    into?: PartPlaces,
   ): Promise<void> {
     if (fileLayout.layout.pattern === 'ec')
-      return this.ec.run(fileLayout, inode, objectIndex, objectOffset, lengths, onPart, siblingsOf);
+      return this.ec.run(fileLayout, inode, objectIndex, objectOffset, lengths, onPart, siblingsOf, into);
     const view = this.deps.mds.mapView;
     const target = locateObject(view, fileLayout, inode, objectIndex);
     const ost = tryOrder(view, this.deps.health, target.osts)[0];
-    return this.copies.readRun(view, target, ost, objectOffset, lengths, onPart);
+    return this.copies.readRun(view, target, ost, objectOffset, lengths, onPart, into);
+  }
+
+  /**
+   * Whether a run of object `objectIndex` would be read from a copy as it is: always for raid0
+   * and replicated (a failed run falls back block by block), for an ec data chunk only while its
+   * OST is up, healthy and not slow (otherwise the run is a rebuild: copy-rules ecRunPlan).
+   */
+  readsRunAsStored(fileLayout: FileLayout, inode: number, objectIndex: number): boolean {
+    if (fileLayout.layout.pattern !== 'ec') return true;
+    const view = this.deps.mds.mapView;
+    const ost = locateEcChunks(view, fileLayout, inode)[objectIndex]?.osts[0];
+    return ecRunPlan(view, this.deps.health, ost) === 'direct';
   }
 
   /**

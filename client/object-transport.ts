@@ -10,6 +10,12 @@ export type { RunResult } from '../common/bulk/client.js';
 
 import type { RunResult } from '../common/bulk/client.js';
 
+/**
+ * Where part i of a run lands: exactly its length of the caller's memory (a large read's result
+ * buffer), handed to onPart as it is; undefined: a buffer of the transport's own (the block pool).
+ */
+export type PartPlaces = (index: number) => Buffer | undefined;
+
 export interface WriteOptions {
   /** The object ends at offset + data.length afterwards (an empty write at N cuts it to N bytes). */
   truncate?: boolean;
@@ -43,6 +49,7 @@ export interface ObjectTransport {
     offset: number,
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
+    into?: PartPlaces,
   ): Promise<RunResult>;
   /** fsync of the object at its OSS. */
   flush(ref: ObjectRef): Promise<void>;

@@ -18,7 +18,13 @@ import { BulkTransport } from './bulk-transport.js';
 import type { ClientCounters } from './counters.js';
 import { GrpcTransport } from './grpc-transport.js';
 import type { ClientLimits } from './limits.js';
-import type { ObjectTransport, TicketSource, TransportHooks, WriteOptions } from './object-transport.js';
+import type {
+  ObjectTransport,
+  PartPlaces,
+  TicketSource,
+  TransportHooks,
+  WriteOptions,
+} from './object-transport.js';
 
 /** Where one OST's OSS listens: gRPC always, the bulk path when it has one ('' otherwise). */
 export interface OssEndpoint {
@@ -167,13 +173,14 @@ export class OssPool {
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
     mayGiveUp?: () => boolean,
+    into?: PartPlaces,
   ): Promise<RunAnswer> {
     return this.bounded(endpoint, async (conn) => {
       const { transport } = conn;
       if (!transport.readRun) return RUN_NO_BULK;
       if (mayGiveUp?.()) return RUN_NOT_SENT_SUSPECT;
       this.counters.requests[transport.kind]++;
-      const result = await transport.readRun(ref, offset, lengths, onPart);
+      const result = await transport.readRun(ref, offset, lengths, onPart, into);
       return { sent: true, complete: result.complete };
     });
   }

@@ -36,6 +36,8 @@ export interface ClientStats {
   ostDownAborts: number;
   /** Partial-block reads fetched as asked, not as whole cache blocks (random access or readahead off). */
   exactReads: number;
+  /** Bytes of large reads (limits.directReadBytesMin) fetched straight into the caller's buffer, not cached. */
+  directReadBytes: number;
   /** Object reads and writes sent over the bulk data path and over gRPC. */
   requests: { bulk: number; grpc: number };
   /**
@@ -103,6 +105,7 @@ export function statsOf(ctx: ClientContext): ClientStats {
     checksumRechecks: counters.checksumRechecks,
     ostDownAborts: counters.ostDownAborts,
     exactReads: counters.exactReads,
+    directReadBytes: counters.directReadBytes,
     requests: { ...counters.requests },
     statahead: {
       batches: ctx.statahead.batches,

@@ -284,7 +284,9 @@ export class BulkClient {
    * part (the caller cuts parts on checksum-block boundaries). An answer
    * shorter than the parts (the object ends early) is consumed and resolves
    * `{ complete: false }` with no part handed over: the caller reads those
-   * parts another way.
+   * parts another way. `into`, when given, names where part i lands (exactly
+   * `lengths[i]` bytes of the caller's memory, handed to `onPart` as it is);
+   * `alloc` supplies the rest.
    */
   async readRun(
     ref: BulkRef,
@@ -292,14 +294,21 @@ export class BulkClient {
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
     alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
+    into?: (index: number) => Buffer | undefined,
   ): Promise<RunResult> {
     let delivered = 0;
     const counted = (index: number, data: Buffer): void => {
       delivered = index + 1;
       onPart(index, data);
     };
+    const place = (index: number, length: number): Buffer => {
+      const out = into?.(index) ?? alloc(length);
+      if (out.length !== length)
+        throw new Error(`bulk: part ${index} lands in ${out.length} bytes, not ${length}`);
+      return out;
+    };
     try {
-      return await this.readRunOnce(ref, offset, lengths, counted, alloc, this.waiveOssCheck);
+      return await this.readRunOnce(ref, offset, lengths, counted, place, this.waiveOssCheck);
     } catch (err) {
       this.recheckOrThrow(err);
       // The parts handed over passed; the rest is asked for again with the OSS's check.
@@ -310,7 +319,7 @@ export class BulkClient {
         offset + skipped,
         lengths.slice(first),
         (index, data) => onPart(first + index, data),
-        alloc,
+        (index, length) => place(first + index, length),
         false,
       );
     }
@@ -321,7 +330,7 @@ export class BulkClient {
     offset: number,
     lengths: readonly number[],
     onPart: (index: number, data: Buffer) => void,
-    alloc: (bytes: number) => Buffer,
+    place: (index: number, length: number) => Buffer,
     readerVerifies: boolean,
   ): Promise<RunResult> {
     const total = lengths.reduce((sum, n) => sum + n, 0);
@@ -363,7 +372,7 @@ export class BulkClient {
         }
         let at = offset;
         for (const [index, length] of lengths.entries()) {
-          const out = alloc(length);
+          const out = place(index, length);
           if (!(await this.receive(conn, ref, at, out, readerVerifies))) return this.errorAfterAbort(conn);
           onPart(index, out);
           at += length;

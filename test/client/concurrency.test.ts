@@ -210,7 +210,8 @@ describe('client concurrency and readahead on a real cluster', () => {
     const data = seededBytes(4 * MiB + 3, SEED + 70);
     await writer.writeFile('/c/drop-a', data, { layout: REP3 });
     await writer.writeFile('/c/drop-b', data, { layout: EC42 });
-    const reader = await connect();
+    // Every read through the cache (reads of 4 MiB and more skip it by default).
+    const reader = await connect({ directReadBytesMin: 0 });
     const fetched = () => fetchedBytes(reader.stats());
     const readBoth = async () => {
       for (const path of ['/c/drop-a', '/c/drop-b'])
@@ -239,7 +240,7 @@ describe('client concurrency and readahead on a real cluster', () => {
     await writer.writeFile('/c/warm', data, {
       layout: RAID0X4_1M,
     });
-    const reader = await connect({ cacheBytesMax: 64 * MiB });
+    const reader = await connect({ cacheBytesMax: 64 * MiB, directReadBytesMin: 0 });
     expect((await reader.readFile('/c/warm')).equals(data)).toBe(true);
     const first = reader.stats().cache.blocksAllocated;
     expect(first).toBeGreaterThanOrEqual(48);
@@ -249,6 +250,55 @@ describe('client concurrency and readahead on a real cluster', () => {
     // replaced by new ones (keeping a quarter of the cache, as before, made 32 new ones).
     expect(reader.stats().cache.blocksAllocated - first).toBeLessThanOrEqual(16);
     await reader.close();
+  });
+
+  it("a large read lands in the caller's buffer: whole uncached blocks in runs, not cached; cached blocks still used", async () => {
+    const size = 12 * MiB + 5;
+    const layouts: Layout[] = [{ ...REP3, stripeSize: MiB }, RAID0X4_1M, { ...EC42, stripeSize: MiB }];
+    for (const [i, layout] of layouts.entries()) {
+      const path = `/c/direct${i}`;
+      const data = seededBytes(size, SEED + 80 + i);
+      await writer.writeFile(path, data, { layout });
+      const reader = await connect();
+      // Block 0 read through the cache; its readahead brings block 1 too.
+      const head = await reader.open(path, 'r');
+      const first = Buffer.alloc(MiB);
+      await head.read(first, 0, MiB, 0);
+      await head.close();
+      await expect.poll(() => reader.stats().cache.sizeBytes).toBe(2 * MiB);
+      // Below directReadBytesMin (4 MiB) a read still goes through the cache.
+      const small = await reader.open(path, 'r');
+      const two = Buffer.alloc(2 * MiB);
+      await small.read(two, 0, two.length, 2 * MiB + 4096);
+      await small.close();
+      expect(two.equals(data.subarray(2 * MiB + 4096, 4 * MiB + 4096))).toBe(true);
+      expect(reader.stats().directReadBytes).toBe(0);
+      await reader.dropCache(path);
+      const again = await reader.open(path, 'r');
+      await again.read(first, 0, MiB, 0);
+      await again.close();
+      await expect.poll(() => reader.stats().cache.sizeBytes).toBe(2 * MiB);
+      const before = reader.stats();
+      const whole = await reader.readFile(path);
+      expect(whole.equals(data), `${layout.pattern} readFile`).toBe(true);
+      const after = reader.stats();
+      const throughCache = after.cache.sizeBytes - before.cache.sizeBytes;
+      // Every block but the two cached ones landed in place; an ec chunk whose OST is down for a
+      // moment is rebuilt through the cache instead (that is where a rebuild finds its siblings).
+      expect(after.directReadBytes + throughCache, layout.pattern).toBe(size - 2 * MiB);
+      expect(after.directReadBytes).toBeGreaterThan(0);
+      expect(after.cache.blocksAllocated - before.cache.blocksAllocated).toBe(throughCache / MiB);
+      // Runs of up to 4 blocks back to back in one object: 11 blocks over 2 or 4 objects, 4 requests.
+      if (layout.pattern !== 'ec') expect(after.requests.bulk - before.requests.bulk).toBe(4);
+      // A large read that starts inside a block: that block through the cache, the rest in place.
+      const h = await reader.open(path, 'r');
+      const out = Buffer.alloc(size - MiB / 2);
+      const { bytesRead } = await h.read(out, 0, out.length, MiB / 2);
+      await h.close();
+      expect(bytesRead).toBe(out.length);
+      expect(out.equals(data.subarray(MiB / 2)), `${layout.pattern} unaligned`).toBe(true);
+      await reader.close();
+    }
   });
 
   it('concurrent readers and writers on different files, every layout', async () => {
