@@ -11,6 +11,7 @@ import type { ObjectIo } from './object-io.js';
 import type { OpenCache } from './open-cache.js';
 import type { OstHealth } from './ost-health.js';
 import type { Statahead } from './statahead.js';
+import type { WriteBuffers } from './write-buffers.js';
 
 export interface ClientContext {
   mds: MdsClient;
@@ -18,6 +19,8 @@ export interface ClientContext {
   cache: BlockCache;
   /** The cache's memory: blocks reused once the cache lets them go. */
   blocks: BlockPool;
+  /** Buffers writers fill before they send, shared by every open file (client/write-buffers.ts). */
+  writeBuffers: WriteBuffers;
   /** OSTs this client saw fail or answer slowly (the order copies are tried in). */
   health: OstHealth;
   limits: ClientLimits;

@@ -150,10 +150,11 @@ export class StripeFileHandle {
   }
 
   /**
-   * Writes `buffer` at `position` without copying it (raid0 and replicated; ec copies as write()
-   * does). The handle keeps views of `buffer` until `released` settles: the caller must not change
-   * those bytes before. Each stripe unit the range covers is sent as one request, with no
-   * aggregation, so whole, unit-aligned buffers make whole requests.
+   * Writes `buffer` at `position` without copying it (raid0 and replicated; ec: the whole stripes
+   * from a stripe boundary, the rest copied as write() does). The handle keeps views of `buffer`
+   * until `released` settles: the caller must not change those bytes before. Each stripe unit the
+   * range covers is sent as one request, with no aggregation, so whole, unit-aligned buffers make
+   * whole requests.
    */
   async writeLent(buffer: Uint8Array, position: number): Promise<{ released: Promise<void> }> {
     const { at, data, writer } = this.prepareWrite(buffer, 0, buffer.length, position);

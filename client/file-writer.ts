@@ -3,17 +3,13 @@
 // sent; full units go out at once, in parallel with the next ones, up to a
 // byte budget of unacknowledged data (write-behind, memory bounded). flush()
 // returns when every byte sent so far is acknowledged by every copy.
-import { BufferPool } from '../common/bulk/buffer-pool.js';
 import { StripeError } from '../common/errors.js';
 import type { ClientContext } from './context.js';
-import { encodeParity } from './ec.js';
+import { encodeParity, encodeParityOf } from './ec.js';
 import type { FileLayout } from './layout.js';
 import { locateEcChunks, locateObject, type ObjectTarget } from './locate.js';
 import type { Touched } from './object-io.js';
 import { assembleStripe, ecStripeDataBytes, mapRange } from './striping.js';
-
-/** Idle write buffers one open file keeps for reuse, at most (rounded up to two buffers). */
-const WRITE_BUFFERS_IDLE_BYTES = 16 * 1024 * 1024;
 
 interface PendingUnit {
   unit: number;
@@ -39,11 +35,11 @@ export class FileWriter {
   /** ec: the file's size when this writer opened it; a partial stripe may not end before it. */
   private readonly sizeAtOpen: number;
   /**
-   * Whole-unit (raid0/replicated) or whole-stripe-with-parity (ec) buffers,
-   * reused once every copy acknowledged them: fresh memory is slow to touch
-   * the first time and large allocations showed up as GC time in profiles.
+   * The size of whole-unit (raid0/replicated) or whole-stripe-with-parity (ec) buffers, taken
+   * from the client's shared WriteBuffers and given back once every copy acknowledged them:
+   * fresh memory is slow to touch the first time and large allocations showed up as GC time.
    */
-  private readonly buffers: BufferPool;
+  private readonly bufferBytes: number;
 
   constructor(
     private readonly ctx: ClientContext,
@@ -58,12 +54,10 @@ export class FileWriter {
   ) {
     this.sizeAtOpen = appendAt;
     const { layout } = fileLayout;
-    const bytes =
+    this.bufferBytes =
       layout.pattern === 'ec'
         ? ((layout.k as number) + (layout.m as number)) * layout.stripeSize
         : layout.stripeSize;
-    // Sends take and acknowledgements give back about one for one: a few idle buffers suffice.
-    this.buffers = new BufferPool(bytes, Math.max(2, Math.ceil(WRITE_BUFFERS_IDLE_BYTES / bytes)));
   }
 
   get dirty(): boolean {
@@ -82,7 +76,7 @@ export class FileWriter {
         const unitLeft =
           this.fileLayout.layout.stripeSize - (e.fileOffset % this.fileLayout.layout.stripeSize);
         const buf =
-          unitLeft === this.buffers.bufferBytes ? this.buffers.take() : Buffer.allocUnsafe(unitLeft);
+          unitLeft === this.bufferBytes ? this.ctx.writeBuffers.take(unitLeft) : Buffer.allocUnsafe(unitLeft);
         this.pending = { ...e, buf, length: 0 };
       }
       const q = this.pending as PendingUnit;
@@ -96,7 +90,7 @@ export class FileWriter {
     if (this.pending === p) this.pending = undefined;
     // Every copy has it: nothing reads the buffer any more (on failure it is left to the collector).
     await this.sendPiece(p.objectIndex, p.objectOffset, p.buf.subarray(0, p.length), () =>
-      this.buffers.give(p.buf),
+      this.ctx.writeBuffers.give(p.buf),
     );
   }
 
@@ -121,15 +115,13 @@ export class FileWriter {
   /**
    * write() without the copy where the layout allows: raid0 and replicated units are sent as
    * views of `data` (no aggregation: each unit it covers is one request, so callers hand whole
-   * units); ec stripes are copied as write() copies them, parity being encoded beside the data.
+   * units); ec whole stripes from a stripe boundary too, their parity encoded into a buffer of its
+   * own (writeLentEc), and the rest of an ec write is copied as write() copies it.
    * Returns once the sends have started, as write() does; `released` settles once nothing holds
    * `data` any more (every copy answered; a failure surfaces at the next write or flush).
    */
   async writeLent(data: Uint8Array, position: number): Promise<{ released: Promise<void> }> {
-    if (this.fileLayout.layout.pattern === 'ec') {
-      await this.write(data, position);
-      return { released: Promise.resolve() };
-    }
+    if (this.fileLayout.layout.pattern === 'ec') return this.writeLentEc(data, position);
     this.throwIfFailed();
     if (this.pending) await this.sendUnit(this.pending);
     this.ctx.counters.bytesWritten += data.length;
@@ -141,6 +133,31 @@ export class FileWriter {
     return { released: Promise.all(sends).then(() => undefined) };
   }
 
+  /**
+   * ec writeLent: the whole stripes of `data`, when it starts on a stripe boundary with nothing
+   * buffered (at the append point, or as a run of whole stripes elsewhere: jumpEc), go out as
+   * views of `data` with their parity encoded beside; whatever else is copied as write() does.
+   */
+  private async writeLentEc(data: Uint8Array, position: number): Promise<{ released: Promise<void> }> {
+    const stripeBytes = ecStripeDataBytes(this.fileLayout.layout);
+    const wholeBytes = Math.floor(data.length / stripeBytes) * stripeBytes;
+    if (this.stripe !== undefined || position % stripeBytes !== 0 || wholeBytes === 0) {
+      await this.write(data, position);
+      return { released: Promise.resolve() };
+    }
+    this.throwIfFailed();
+    if (position !== this.appendAt) this.jumpEc(position, stripeBytes);
+    this.ctx.counters.bytesWritten += wholeBytes;
+    const sends: Promise<void>[] = [];
+    for (let at = 0; at < wholeBytes; at += stripeBytes) {
+      const stripe = (position + at) / stripeBytes;
+      sends.push((await this.sendStripeLent(stripe, data.subarray(at, at + stripeBytes))).settled);
+      this.appendAt = position + at + stripeBytes;
+    }
+    if (wholeBytes < data.length) await this.write(data.subarray(wholeBytes), position + wholeBytes);
+    return { released: Promise.all(sends).then(() => undefined) };
+  }
+
   private async writeEc(data: Uint8Array, position: number): Promise<void> {
     const stripeBytes = ecStripeDataBytes(this.fileLayout.layout);
     if (position !== this.appendAt) this.jumpEc(position, stripeBytes);
@@ -149,7 +166,7 @@ export class FileWriter {
       if (!this.stripe) {
         // Room for the parity too: a full stripe is encoded in place (data shards are its k units).
         // Bytes not yet appended are never sent (a partial stripe is sent as a copy of its filled part).
-        const stripe = this.buffers.take();
+        const stripe = this.ctx.writeBuffers.take(this.bufferBytes);
         const index = Math.floor(this.appendAt / stripeBytes);
         const fill = this.appendAt % stripeBytes;
         // Appending to a file whose last stripe is partial: that stripe is encoded again whole.
@@ -213,25 +230,49 @@ export class FileWriter {
     await this.send(unencoded.length, async () => {
       // On this thread: the SIMD kernel encodes faster than a worker round trip pays back (docs/ARCHITECTURE.md).
       encodeParity(unencoded, k, m);
-      const shards = unencoded;
-      const writes: Promise<Touched[]>[] = [];
-      // One version for the stripe: its chunks are one write, and recovery compares them by it.
-      const stamp = this.ctx.io.versions.next();
-      for (let j = 0; j < k + m; j++) {
-        const locate = (view: Parameters<typeof locateEcChunks>[0]): ObjectTarget =>
-          locateEcChunks(view, this.fileLayout, this.inode)[j] as ObjectTarget;
-        writes.push(
-          this.ctx.io.writeTarget(
-            locate,
-            stripe * layout.stripeSize,
-            shards.subarray(j * shardBytes, (j + 1) * shardBytes),
-            { stamp },
-          ),
-        );
-      }
-      for (const touched of await Promise.all(writes)) this.remember(touched);
-      if (inPlace) this.buffers.give(shards);
+      await this.sendChunks(stripe, (j) => unencoded.subarray(j * shardBytes, (j + 1) * shardBytes));
+      if (inPlace) this.ctx.writeBuffers.give(unencoded);
     });
+  }
+
+  /**
+   * A whole stripe sent from the caller's memory: the k data chunks are views of `data`, the
+   * parity is encoded into a buffer of its own (writeLent).
+   */
+  private sendStripeLent(stripe: number, data: Uint8Array): Promise<{ settled: Promise<void> }> {
+    const { layout } = this.fileLayout;
+    const k = layout.k as number;
+    const m = layout.m as number;
+    const unit = layout.stripeSize;
+    return this.send(data.length + m * unit, async () => {
+      const parity = this.ctx.writeBuffers.take(m * unit);
+      encodeParityOf(data, parity, k, m);
+      await this.sendChunks(stripe, (j) =>
+        j < k ? data.subarray(j * unit, (j + 1) * unit) : parity.subarray((j - k) * unit, (j - k + 1) * unit),
+      );
+      this.ctx.writeBuffers.give(parity);
+    });
+  }
+
+  /**
+   * Sends the k+m chunks of one stripe (`shard(j)`) in parallel under one version stamp: its
+   * chunks are one write, and recovery compares them by it. Settles once every chunk answered
+   * (nothing reads the shards afterwards), failing with the first failure.
+   */
+  private async sendChunks(stripe: number, shard: (j: number) => Uint8Array): Promise<void> {
+    const { layout } = this.fileLayout;
+    const total = (layout.k as number) + (layout.m as number);
+    const stamp = this.ctx.io.versions.next();
+    const writes: Promise<Touched[]>[] = [];
+    for (let j = 0; j < total; j++) {
+      const locate = (view: Parameters<typeof locateEcChunks>[0]): ObjectTarget =>
+        locateEcChunks(view, this.fileLayout, this.inode)[j] as ObjectTarget;
+      writes.push(this.ctx.io.writeTarget(locate, stripe * layout.stripeSize, shard(j), { stamp }));
+    }
+    for (const settled of await Promise.allSettled(writes)) {
+      if (settled.status === 'rejected') throw settled.reason;
+      this.remember(settled.value);
+    }
   }
 
   /**

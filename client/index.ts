@@ -44,6 +44,7 @@ import { Statahead } from './statahead.js';
 import { type ClientStats, statsOf } from './stats-report.js';
 import { readStreamOf, writeStreamOf } from './streams.js';
 import { checkTruncateSize, truncateObjects } from './truncate.js';
+import { WriteBuffers } from './write-buffers.js';
 
 export * from './dataset/index.js';
 export type { OpenFlags, StripeFileHandle } from './file-handle.js';
@@ -250,6 +251,8 @@ export class StripeClient {
       io,
       cache: new BlockCache(limits.cacheBytesMax, blocks),
       blocks,
+      // Idle write buffers: as many bytes as one writer may have in flight.
+      writeBuffers: new WriteBuffers(limits.writeBehindBytesMax),
       health,
       limits,
       counters,
@@ -541,10 +544,17 @@ export class StripeClient {
       ? await this.createWithData(path, bytes, given)
       : await this.open(path, 'w', options);
     if (!handle) return;
+    // The caller's bytes are sent as they are (no copy where the layout allows): writeFile holds
+    // them until it returns, as node:fs does.
+    let released: Promise<void> = Promise.resolve();
     try {
-      await handle.write(bytes, 0, bytes.length, 0);
+      ({ released } = await handle.writeLent(bytes, 0));
     } finally {
-      await handle.close();
+      try {
+        await handle.close();
+      } finally {
+        await released;
+      }
     }
   }
 

@@ -22,6 +22,8 @@ export interface ClientStats {
     blocksAllocated: number;
   };
   readahead: { hitBytes: number; wasteBytes: number };
+  /** Write buffers (whole units, ec stripes and parity) made so far, and bytes of them idle for reuse. */
+  writeBuffers: { allocated: number; idleBytes: number };
   bytesReadPerOst: Record<number, number>;
   bytesWrittenPerOst: Record<number, number>;
   retries: number;
@@ -76,10 +78,23 @@ export interface ClientStats {
   };
 }
 
+function cacheStats(ctx: ClientContext): ClientStats['cache'] {
+  const { cache } = ctx;
+  const lookups = cache.counters.hits + cache.counters.misses;
+  return {
+    hits: cache.counters.hits,
+    misses: cache.counters.misses,
+    hitRate: lookups === 0 ? 0 : cache.counters.hits / lookups,
+    sizeBytes: cache.sizeBytes,
+    evictions: cache.counters.evictions,
+    staleDrops: cache.counters.staleDrops,
+    blocksAllocated: ctx.blocks.allocated,
+  };
+}
+
 export function statsOf(ctx: ClientContext): ClientStats {
   const { counters, cache } = ctx;
   const elapsedMs = performance.now() - counters.startedMs;
-  const lookups = cache.counters.hits + cache.counters.misses;
   return {
     bytesRead: counters.bytesRead,
     bytesWritten: counters.bytesWritten,
@@ -87,16 +102,9 @@ export function statsOf(ctx: ClientContext): ClientStats {
     readBytesPerSec: elapsedMs > 0 ? (counters.bytesRead * 1000) / elapsedMs : 0,
     writeBytesPerSec: elapsedMs > 0 ? (counters.bytesWritten * 1000) / elapsedMs : 0,
     latency: counters.latencies.snapshot(),
-    cache: {
-      hits: cache.counters.hits,
-      misses: cache.counters.misses,
-      hitRate: lookups === 0 ? 0 : cache.counters.hits / lookups,
-      sizeBytes: cache.sizeBytes,
-      evictions: cache.counters.evictions,
-      staleDrops: cache.counters.staleDrops,
-      blocksAllocated: ctx.blocks.allocated,
-    },
+    cache: cacheStats(ctx),
     readahead: { hitBytes: cache.counters.readaheadHitBytes, wasteBytes: cache.counters.readaheadWasteBytes },
+    writeBuffers: { allocated: ctx.writeBuffers.allocated, idleBytes: ctx.writeBuffers.idleBytesNow },
     bytesReadPerOst: Object.fromEntries(counters.bytesReadPerOst),
     bytesWrittenPerOst: Object.fromEntries(counters.bytesWrittenPerOst),
     retries: counters.retries,

@@ -4,7 +4,7 @@
 // of common/gf-kernel.ts, which produces the same parity as
 // @subspace/reed-solomon-erasure.wasm several times faster; docs/ARCHITECTURE.md
 // "Client: erasure coding" has the measurements behind the choice.
-import { encodeShards, rebuildShards } from './gf256.js';
+import { encodeShards, encodeShardsInto, rebuildShards } from './gf256.js';
 
 function assertShape(shards: Uint8Array, k: number, m: number): number {
   if (!Number.isInteger(k) || !Number.isInteger(m) || k < 1 || m < 1)
@@ -18,6 +18,13 @@ function assertShape(shards: Uint8Array, k: number, m: number): number {
 export function encodeParity(shards: Uint8Array, k: number, m: number): void {
   assertShape(shards, k, m);
   encodeShards(shards, k, m);
+}
+
+/** Fills `parity` (m shards back to back) with the parity of `data` (k shards back to back), kept apart. */
+export function encodeParityOf(data: Uint8Array, parity: Uint8Array, k: number, m: number): void {
+  if (!Number.isInteger(k) || !Number.isInteger(m) || k < 1 || m < 1)
+    throw new Error(`bad ec geometry ${k}+${m}`);
+  encodeShardsInto(data, parity, k, m);
 }
 
 /**

@@ -217,6 +217,29 @@ export function rebuildShards(
   if (missingParity.length > 0) encodeRows(shards, size, k, missingParity);
 }
 
+/**
+ * Fills `parity` (m equal shards back to back) with the parity of `data` (k shards of the same
+ * size back to back), two separate buffers: the data may be a view of a caller's memory.
+ */
+export function encodeShardsInto(data: Uint8Array, parity: Uint8Array, k: number, m: number): void {
+  const size = data.length / k;
+  if (data.length === 0 || !Number.isInteger(size) || parity.length !== m * size)
+    throw new Error(
+      `${data.length} data and ${parity.length} parity bytes do not make ${k}+${m} equal shards`,
+    );
+  const encoding = encodingMatrix(k, m);
+  const shard = (buf: Uint8Array, i: number): Uint8Array => buf.subarray(i * size, (i + 1) * size);
+  gfMatMul(
+    nibbleTables(
+      Array.from({ length: m }, (_, r) => encoding[k + r] as Row),
+      k,
+      gfMul,
+    ),
+    Array.from({ length: k }, (_, j) => shard(data, j)),
+    Array.from({ length: m }, (_, r) => shard(parity, r)),
+  );
+}
+
 /** Fills the listed parity shards from the k data shards. */
 function encodeRows(shards: Uint8Array, size: number, k: number, parity: number[]): void {
   const total = shards.length / size;

@@ -1,7 +1,8 @@
 // writeLent: a handle writes the caller's buffer without copying it (raid0,
-// replicated; ec copies, since parity is encoded beside the data), holds it
-// until `released` settles, and a per-handle writeBehindBytesMax bounds what
-// it has in flight. Checked byte for byte through a real cluster.
+// replicated; ec whole stripes, their parity encoded into a buffer of its
+// own), holds it until `released` settles, and a per-handle writeBehindBytesMax
+// bounds what it has in flight. Writers share the client's write buffers.
+// Checked byte for byte through a real cluster.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
@@ -64,6 +65,48 @@ describe('lent writes on a real cluster', () => {
     const expected = Buffer.from(data);
     patch.copy(expected, 10);
     expect((await client.readFile('/lent-mixed')).equals(expected)).toBe(true);
+  });
+
+  it('ec: lent whole stripes are sent as they are; only parity buffers are made', async () => {
+    const fresh = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    try {
+      const data = seededBytes(12 * 4 * S, SEED + 2);
+      const handle = await fresh.open('/lent-ec-parity', 'w', {
+        layout: LAYOUTS.ec42 as Layout,
+        writeBehindBytesMax: 3 * 6 * S,
+      });
+      const { released } = await handle.writeLent(data, 0);
+      await handle.close();
+      await released;
+      const { allocated, idleBytes } = fresh.stats().writeBuffers;
+      // Parity of 2 chunks per stripe, a few stripes in flight; a copied stripe takes 6 chunks.
+      expect(allocated).toBeGreaterThan(0);
+      expect(allocated).toBeLessThanOrEqual(3);
+      expect(idleBytes).toBe(allocated * 2 * S);
+      expect((await fresh.readFile('/lent-ec-parity')).equals(data)).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("writers of many files share the client's write buffers instead of making their own", async () => {
+    const fresh = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    try {
+      const layout = LAYOUTS.rep2 as Layout;
+      const files = 20;
+      for (let i = 0; i < files; i++) {
+        const data = seededBytes(4 * S, SEED + 10 + i);
+        const handle = await fresh.open(`/shared-buffers-${i}`, 'w', { layout });
+        // Copied writes (write, not writeLent) in pieces smaller than a unit.
+        for (let at = 0; at < data.length; at += S / 4) await handle.write(data, at, S / 4, at);
+        await handle.close();
+        expect((await fresh.readFile(`/shared-buffers-${i}`)).equals(data)).toBe(true);
+      }
+      // At most the units of one file in flight at once; a pool per file made 4 per file (80).
+      expect(fresh.stats().writeBuffers.allocated).toBeLessThanOrEqual(4);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('refuses a write-behind bound below one byte with REQ_INVALID', async () => {
