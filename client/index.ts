@@ -34,7 +34,7 @@ import {
 } from './layout.js';
 import { type ClientLimits, clientLimits } from './limits.js';
 import type { ClientNetwork } from './map.js';
-import { MdsClient, type Opened, type OwnerFields } from './mds-client.js';
+import { type AuditReport, MdsClient, type Opened, type OwnerFields, type Whoami } from './mds-client.js';
 import { ObjectIo } from './object-io.js';
 import { OpenCache } from './open-cache.js';
 import { OssPool } from './oss-pool.js';
@@ -52,7 +52,7 @@ export type { Layout, LayoutInput, LayoutPattern } from './layout.js';
 export { checkLayout, formatLayout, parseLayout, stripedPartOf } from './layout.js';
 export type { ClientLimits } from './limits.js';
 export { CLIENT_NETWORKS, type ClientNetwork, ostAddressesOf } from './map.js';
-export type { OwnerFields } from './mds-client.js';
+export type { AuditReport, OwnerFields, Whoami } from './mds-client.js';
 export type { LayoutReport } from './report.js';
 export type { ClientStats } from './stats-report.js';
 
@@ -427,6 +427,16 @@ export class StripeClient {
 
   readlink(path: string): Promise<string> {
     return this.timed(this.ctx.mds.readlink(path));
+  }
+
+  /** Who this client signs as, as the MDS knows it (caps, allow-list, its address); undefined without auth. */
+  whoami(): Promise<Whoami | undefined> {
+    return this.timed(this.ctx.mds.whoami());
+  }
+
+  /** Writes refusals this process decided to the MDS's audit log (admin identities only). */
+  reportAudit(reports: AuditReport[], dropped = 0): Promise<void> {
+    return this.timed(this.ctx.mds.reportAudit(reports, dropped));
   }
 
   async statfs(): Promise<StatFs> {

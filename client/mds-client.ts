@@ -358,6 +358,29 @@ export class MdsClient {
     return ticket;
   }
 
+  /** Who this client signs as, as the MDS knows it; undefined when the MDS runs without auth. */
+  async whoami(): Promise<Whoami | undefined> {
+    try {
+      const { identity, address } = await call(this.channel(), 'AuthWhoami', {});
+      if (!identity) throw new StripeError('REQ_INTERNAL', 'AuthWhoami answered no identity');
+      return {
+        name: identity.name,
+        caps: identity.caps,
+        admin: identity.admin,
+        allow: identity.allow,
+        address,
+      };
+    } catch (err) {
+      if (err instanceof StripeError && err.code === 'REQ_INVALID') return undefined;
+      throw err;
+    }
+  }
+
+  /** Writes refusals this process decided to the MDS's audit log (admin identities only). */
+  async reportAudit(reports: AuditReport[], dropped: number): Promise<void> {
+    await call(this.channel(), 'ReportAudit', { reports, dropped });
+  }
+
   statfs(): Promise<StatfsResponse__Output> {
     return call(this.channel(), 'Statfs', {});
   }
@@ -393,6 +416,25 @@ export class MdsClient {
     this.watch?.cancel();
     for (const channel of this.channels) channel.close();
   }
+}
+
+/** An identity as the MDS holds it (AuthWhoami), with the caller's address as the MDS sees it. */
+export interface Whoami {
+  name: string;
+  caps: string;
+  admin: boolean;
+  allow: string[];
+  address: string;
+}
+
+/** A refusal decided outside the MDS, for its audit log (ReportAudit). */
+export interface AuditReport {
+  identity: string;
+  address: string;
+  op: string;
+  paths: string[];
+  result: string;
+  door: string;
 }
 
 /** Where a PG's data is, as of the MDS's map epoch `mapEpoch`. */

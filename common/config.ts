@@ -328,6 +328,11 @@ export const CONFIG_SCHEMA = {
     default: '',
     doc: 'A file of more S3 key pairs, one `ACCESS_KEY SECRET_KEY [NAME]` a line',
   },
+  's3.keyringDir': {
+    kind: { type: 'string' },
+    default: '',
+    doc: 'A folder of keyring files (NAME.keyring, mode 0600): identity NAME signs S3 requests as access key NAME with the secret `stripefs auth s3-key` prints, and the gateway acts as NAME, with its caps; a file added, replaced or removed counts within a second',
+  },
   's3.tlsCert': {
     kind: { type: 'string' },
     default: '',

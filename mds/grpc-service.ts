@@ -15,7 +15,7 @@ import type {
 import { pathsOf } from './audit/events.js';
 import { readAudit } from './audit/read.js';
 import { Gate, type MdsMethod } from './auth/access.js';
-import { authOps } from './auth/admin-ops.js';
+import { authOps, identityToWire } from './auth/admin-ops.js';
 import type { Principal } from './auth/guard.js';
 import type { ClusterService } from './cluster/service.js';
 import { stateToWire } from './cluster/wire.js';
@@ -112,7 +112,7 @@ export function mdsHandlers(
   gate: Gate = new Gate(undefined, ns),
 ): MdsServiceHandlers {
   return {
-    Mkdir: coded(metrics, gate, 'Mkdir', (r) => mkdir(ns, r)),
+    Mkdir: coded(metrics, gate, 'Mkdir', (r, who) => mkdir(ns, r, gate.makeCheck(who))),
     Rmdir: coded(metrics, gate, 'Rmdir', (r) => rmdir(ns, r)),
     Create: coded(metrics, gate, 'Create', (r) => create(ns, r)),
     Open: coded(metrics, gate, 'Open', (r) => open(ns, r)),
@@ -223,7 +223,9 @@ type AuthMethod =
   | 'ReadAudit'
   | 'ListClients'
   | 'EvictClient'
-  | 'GetTickets';
+  | 'GetTickets'
+  | 'AuthWhoami'
+  | 'ReportAudit';
 
 /** stripefs auth add|ls|get|caps|rotate|rm, audit and client ls|evict (admin-only by the gate). */
 function authHandlers(gate: Gate, metrics: MdsMetrics): Pick<MdsServiceHandlers, AuthMethod> {
@@ -250,6 +252,14 @@ function authHandlers(gate: Gate, metrics: MdsMetrics): Pick<MdsServiceHandlers,
     ReadAudit: coded(metrics, gate, 'ReadAudit', async (r) => {
       if (!gate.auditor) throw new StripeError('REQ_INVALID', 'this MDS keeps no audit log');
       return { lines: await readAudit(gate.auditor.log, gate.auditor.files, r) };
+    }),
+    AuthWhoami: coded(metrics, gate, 'AuthWhoami', async (_r, who) =>
+      who ? { identity: identityToWire(who.identity), address: who.address ?? '' } : authOff(),
+    ),
+    ReportAudit: coded(metrics, gate, 'ReportAudit', async (r, who) => {
+      if (!gate.auditor) throw new StripeError('REQ_INVALID', 'this MDS keeps no audit log');
+      await gate.auditor.reported(who, r);
+      return {};
     }),
   };
 }

@@ -1,15 +1,25 @@
-// Who may call the gateway. Access keys come from a CredentialStore: today a
-// static one built from configuration (s3.accessKey/s3.secretKey, and a
-// credentials file of more pairs); when stripefs has keyrings (identities
-// and path caps kept by the MDS), a store backed by them implements the same
-// interface, and its authorize() applies the identity's caps to the path.
-import { readFileSync } from 'node:fs';
+// Who may call the gateway, and as whom it then acts. Access keys come from a
+// CredentialStore: pairs from configuration (s3.accessKey/s3.secretKey and a
+// credentials file), which act as the gateway's own identity; and stripefs
+// identities (KeyringCredentials): access key NAME, secret s3SecretOf(its key),
+// acting as NAME, so the MDS checks that identity's caps on every call and the
+// OSSs its tickets (s3/actors.ts).
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  checkIdentityName,
+  type Identity as Keyring,
+  readKeyring,
+  s3SecretOf,
+} from '../common/auth/keyring.js';
 import { StripeError } from '../common/errors.js';
 
 export interface Identity {
-  /** The name the gateway logs and, with keyrings, the identity whose caps apply. */
+  /** The name the gateway logs: the stripefs identity it acts as, or a configured pair's name. */
   name: string;
   accessKeyId: string;
+  /** The stripefs identity to act as; undefined: the gateway's own (a configured pair). */
+  actAs?: Keyring;
 }
 
 export interface Credential {
@@ -17,17 +27,12 @@ export interface Credential {
   identity: Identity;
 }
 
-/** What the gateway asks of the bucket and key a request touches. */
-export type Access = 'read' | 'write' | 'list' | 'admin';
-
 export interface CredentialStore {
   /** The secret of an access key and the identity it proves; undefined for an unknown key. */
   lookup(accessKeyId: string): Promise<Credential | undefined>;
-  /** Whether `identity` may do `access` on the bucket (and key): false answers AccessDenied. */
-  authorize(identity: Identity, access: Access, bucket: string | undefined, key?: string): Promise<boolean>;
 }
 
-/** Fixed pairs: every known key may do everything (no caps until keyrings exist). */
+/** Fixed pairs, each acting as the gateway's own identity. */
 export class StaticCredentials implements CredentialStore {
   private readonly byKey = new Map<string, Credential>();
 
@@ -58,9 +63,98 @@ export class StaticCredentials implements CredentialStore {
   async lookup(accessKeyId: string): Promise<Credential | undefined> {
     return this.byKey.get(accessKeyId);
   }
+}
 
-  async authorize(): Promise<boolean> {
+/** How often, at most, a keyring file is looked at again (a replaced or removed one counts after it). */
+export const KEYRING_RECHECK_MS = 1_000;
+/** Keyrings kept in memory at once (the least recently checked is dropped first). */
+const KEYRINGS_CACHED_MAX = 4_096;
+
+interface Cached {
+  credential: Credential | undefined;
+  /** The file as last read (mtime and size): a change is read again. */
+  version: string;
+  checkedMs: number;
+}
+
+/**
+ * stripefs identities: the gateway's own (the keyring it signs with) and every NAME.keyring in
+ * `dir`. Access key NAME's secret is s3SecretOf of that keyring's key; the request is then made
+ * as NAME. A file is checked again at most every KEYRING_RECHECK_MS, so a rotated keyring put
+ * in its place, or one removed, counts without a restart.
+ */
+export class KeyringCredentials implements CredentialStore {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(
+    private readonly dir: string | undefined,
+    private readonly own: Keyring | undefined,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
+
+  async lookup(accessKeyId: string): Promise<Credential | undefined> {
+    if (this.own && accessKeyId === this.own.name)
+      return { secretKey: s3SecretOf(this.own.secret), identity: { name: accessKeyId, accessKeyId } };
+    if (this.dir === undefined || !isIdentityName(accessKeyId)) return undefined;
+    const nowMs = this.nowMs();
+    const cached = this.cache.get(accessKeyId);
+    if (cached && nowMs - cached.checkedMs < KEYRING_RECHECK_MS) return cached.credential;
+    const path = join(this.dir, `${accessKeyId}.keyring`);
+    const version = versionOf(path);
+    const credential =
+      cached && cached.version === version ? cached.credential : credentialOf(path, accessKeyId, version);
+    this.cache.delete(accessKeyId);
+    if (this.cache.size >= KEYRINGS_CACHED_MAX) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(accessKeyId, { credential, version, checkedMs: nowMs });
+    return credential;
+  }
+}
+
+function isIdentityName(name: string): boolean {
+  try {
+    checkIdentityName(name);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+function versionOf(path: string): string {
+  try {
+    const stat = statSync(path);
+    return `${stat.mtimeMs} ${stat.size} ${stat.ino}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/** The credential in a keyring file; undefined when it is missing, unreadable, or names another identity. */
+function credentialOf(path: string, accessKeyId: string, version: string): Credential | undefined {
+  if (version === 'missing') return undefined;
+  let keyring: Keyring;
+  try {
+    keyring = readKeyring(path);
+  } catch {
+    // A file others may read, or not a keyring: the key is not served (as if absent).
+    return undefined;
+  }
+  if (keyring.name !== accessKeyId) return undefined;
+  return {
+    secretKey: s3SecretOf(keyring.secret),
+    identity: { name: keyring.name, accessKeyId, actAs: keyring },
+  };
+}
+
+/** Looks in each store in turn: the first that knows the key answers. */
+export class CredentialChain implements CredentialStore {
+  constructor(private readonly stores: readonly CredentialStore[]) {}
+
+  async lookup(accessKeyId: string): Promise<Credential | undefined> {
+    for (const store of this.stores) {
+      const found = await store.lookup(accessKeyId);
+      if (found) return found;
+    }
+    return undefined;
   }
 }
 

@@ -100,7 +100,12 @@ export function wireOf(
       return named('ServiceUnavailable');
     case 'REQ_INTERNAL':
       return named('InternalError');
+    // The MDS no longer takes the identity's key (rotated or removed since the gateway read it).
+    case 'AUTH_INVALID':
+      return named('InvalidAccessKeyId');
     default:
+      // Refused by the MDS (caps, an allow-list, an eviction) or an OSS (a ticket): keeps its code.
+      if (err.code.startsWith('AUTH_') || err.code.startsWith('TICKET_')) return named('AccessDenied');
       // No S3 code says it better (a full OST, a conflict in the namespace): the registry's own.
       return { s3Code: err.code, http: ERROR_CODES[err.code].http, code: err.code };
   }

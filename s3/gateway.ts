@@ -1,12 +1,18 @@
 // The S3 gateway as a fastify app, built apart from listen() so tests can
-// inject requests. Every request is authenticated (AWS Signature V4), routed
-// by method, bucket, key and query to one operation (s3/ops/), and answered
-// with the operation's reply or an S3 error document.
+// inject requests. Every request is authenticated (AWS Signature V4), carried
+// out as the identity that signed it (s3/actors.ts), routed by method, bucket,
+// key and query to one operation (s3/ops/), and answered with the operation's
+// reply or an S3 error document. A refusal the gateway decides itself (no
+// key, a bad signature, an address outside an allow-list) goes to the MDS's
+// audit log through `reportRefusal`; those the MDS decides are logged there.
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { StripeClient } from '../client/index.js';
+import { StripeClient } from '../client/index.js';
+import type { RefusalReport } from '../common/auth/audit-reporter.js';
+import type { Identity as Keyring } from '../common/auth/keyring.js';
 import type { Logger } from '../common/logging.js';
+import { type Actor, Actors, actorOf } from './actors.js';
 import { ByteBudget } from './budget.js';
 import type { CredentialStore } from './credentials.js';
 import { type ErrorSubject, s3Error, wireOf } from './errors.js';
@@ -18,8 +24,17 @@ import { verifySignatureV2 } from './sigv2.js';
 import { type Authenticated, verifySignature } from './sigv4/verify.js';
 
 export interface GatewayOptions {
+  /** The gateway's own client: configured key pairs act as it. */
   client: StripeClient;
+  /** The identity the own client signs as (its folder under /.stripefs-s3/id); default 'gateway'. */
+  ownName?: string;
   credentials: CredentialStore;
+  /** A client that signs as a stripefs identity (default: StripeClient.connect to `mds`). */
+  connectAs?: (keyring: Keyring) => Promise<StripeClient>;
+  /** The MDS address identities' clients connect to (when connectAs is not given). */
+  mds?: string;
+  /** Where refusals the gateway decides go (the MDS's audit log); default: nowhere. */
+  reportRefusal?: (report: RefusalReport) => void;
   /** The region reported by GetBucketLocation and HeadBucket. */
   region: string;
   /** Virtual-hosted-style base domain (bucket.DOMAIN); '' for path style only. */
@@ -35,10 +50,12 @@ export interface GatewayOptions {
 
 const PASS_THROUGH_TYPE = 'application/x-stripefs-s3-body';
 
-/** What every operation may use. */
+/** What every operation may use: `client` and `scratch` are the acting identity's. */
 export interface Gateway {
   client: StripeClient;
-  credentials: CredentialStore;
+  /** The acting identity's own folder (staging files, multipart uploads). */
+  scratch: string;
+  actor: Actor;
   region: string;
   partBytesMin: number;
   uploads: ByteBudget;
@@ -123,9 +140,50 @@ async function authenticate(
   };
 }
 
+/** The access key a request names (unverified), for the audit record of its refusal. */
+function claimedAccessKey(raw: IncomingMessage): string {
+  const authorization = raw.headers.authorization ?? '';
+  const url = raw.url ?? '';
+  const found =
+    /Credential=([^/,\s]+)\//.exec(authorization) ??
+    /^AWS ([^:\s]+):/.exec(authorization) ??
+    /[?&]X-Amz-Credential=([^%&/]+)/.exec(url) ??
+    /[?&]AWSAccessKeyId=([^&]+)/.exec(url);
+  return (found?.[1] ?? '').slice(0, 128);
+}
+
+/** Refusals the gateway decides itself; the MDS audits its own (AUTH_DENIED and the like). */
+function decidedHere(err: unknown, code: string): boolean {
+  return (
+    code === 'S3_ACCESS_DENIED' ||
+    code === 'S3_SIGNATURE_MISMATCH' ||
+    (err as { details?: { door?: unknown } }).details?.door === 's3'
+  );
+}
+
+/** What every request shares; the acting identity's client and folder are added per request. */
+type Shared = Omit<Gateway, 'client' | 'scratch' | 'actor'> & { actors: Actors };
+
+/** Authenticates, acts as the identity that signed, and answers with the operation's reply. */
+async function answer(
+  shared: Shared,
+  options: GatewayOptions,
+  raw: IncomingMessage,
+  reply: FastifyReply,
+  context: { method: string; resource: string; requestId: string; subject: ErrorSubject },
+): Promise<void> {
+  const request = await authenticate(options, raw, context);
+  const { actor, release } = await shared.actors.acquire(request.auth.identity);
+  // Held until the answer is sent (a GET streams after its operation returns).
+  reply.raw.once('finish', release);
+  reply.raw.once('close', release);
+  const gateway: Gateway = { ...shared, client: actor.client, scratch: actor.scratch, actor };
+  await send(reply, await route(gateway, request, raw.socket?.remoteAddress), context.requestId);
+}
+
 /** Answers one request: its operation's reply, or the S3 error document of what it threw. */
 async function handle(
-  gateway: Gateway,
+  shared: Shared,
   options: GatewayOptions,
   raw: IncomingMessage,
   reply: FastifyReply,
@@ -138,15 +196,23 @@ async function handle(
     subject: 'bucket' as ErrorSubject,
   };
   try {
-    const request = await authenticate(options, raw, context);
-    await send(reply, await route(gateway, request), requestId);
+    await answer(shared, options, raw, reply, context);
   } catch (err) {
     const wire = wireOf(err, context.subject);
     if (wire.http >= 500)
-      gateway.log.warn(
+      shared.log.warn(
         { err, requestId, method: context.method, resource: context.resource },
         'S3 request failed',
       );
+    if (decidedHere(err, wire.code))
+      options.reportRefusal?.({
+        identity: claimedAccessKey(raw),
+        address: raw.socket?.remoteAddress ?? '',
+        op: `s3:${context.method}`,
+        paths: [context.resource.slice(0, 1024)],
+        result: wire.code,
+        door: 's3',
+      });
     const answer = errorReply(err, context.subject, context);
     const sizeBytes = (err as { details?: { sizeBytes?: unknown } }).details?.sizeBytes;
     if (wire.s3Code === 'InvalidRange' && typeof sizeBytes === 'number')
@@ -156,9 +222,15 @@ async function handle(
 }
 
 export function buildS3Gateway(options: GatewayOptions): FastifyInstance {
-  const gateway: Gateway = {
-    client: options.client,
-    credentials: options.credentials,
+  const mds = options.mds;
+  const connectAs =
+    options.connectAs ??
+    ((keyring: Keyring) => {
+      if (mds === undefined) throw new Error('buildS3Gateway needs mds or connectAs to act as identities');
+      return StripeClient.connect({ mds, keyring });
+    });
+  const shared: Shared = {
+    actors: new Actors(actorOf(options.ownName ?? 'gateway', options.client), connectAs),
     region: options.region,
     partBytesMin: options.partBytesMin,
     uploads: new ByteBudget(S3_LIMITS.uploadBytesInFlightMax, S3_LIMITS.uploadsQueuedMax),
@@ -171,6 +243,7 @@ export function buildS3Gateway(options: GatewayOptions): FastifyInstance {
     exposeHeadRoutes: false,
     ...(options.tls ? { https: options.tls } : {}),
   }) as unknown as FastifyInstance;
+  app.addHook('onClose', () => shared.actors.close());
   // Bodies are streamed by the operations themselves, never parsed by fastify: whatever
   // Content-Type a client sends (none, empty, not a media type at all) is set aside for the
   // handler, and fastify sees one it hands through untouched.
@@ -185,7 +258,7 @@ export function buildS3Gateway(options: GatewayOptions): FastifyInstance {
     const contentType = originalType.get(request.raw);
     if (contentType === undefined) delete request.raw.headers['content-type'];
     else request.raw.headers['content-type'] = contentType;
-    return handle(gateway, options, request.raw, reply);
+    return handle(shared, options, request.raw, reply);
   };
   app.route({ method: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'], url: '/*', handler });
   app.route({ method: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'], url: '/', handler });

@@ -4,14 +4,13 @@
 // empty segment as in 'a//b', '.' or '..', NUL, a segment over NAME_MAX) are
 // refused with InvalidObjectName instead of being rewritten: a rewritten key
 // would list back as another key. Gateway state (staging files, multipart
-// uploads) lives under /.stripefs-s3, a name no bucket can have.
+// uploads) lives under /.stripefs-s3, a name no bucket can have: each
+// identity's in its own folder there (s3/actors.ts, common/auth/scratch.ts).
 import { LIMITS } from '../common/limits.js';
 import { s3Error } from './errors.js';
 import { S3_LIMITS } from './limits.js';
 
 export const GATEWAY_ROOT = '/.stripefs-s3';
-export const STAGING_DIR = `${GATEWAY_ROOT}/tmp`;
-export const UPLOADS_DIR = `${GATEWAY_ROOT}/uploads`;
 
 const utf8 = new TextEncoder();
 

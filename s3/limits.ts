@@ -47,4 +47,11 @@ export const S3_LIMITS = {
   /** Staging files of interrupted PUTs older than this are removed by the gateway's sweep. */
   stagingMaxAgeMs: 24 * 3600 * 1000,
   stagingSweepIntervalMs: 3600 * 1000,
+  /**
+   * stripefs identities the gateway keeps a client for at once (the least recently used is closed
+   * first); each client has the library's own bounds (its block cache, readahead).
+   */
+  actorsMax: 16,
+  /** How long an identity's caps and allow-list, as the MDS answered them, are used before asking again. */
+  actorRulesTtlMs: 5_000,
 } as const;

@@ -1,6 +1,9 @@
 // Which operation a request is: S3 names operations by method, whether a
-// bucket and key are given, and query subresources (?uploads, ?delete ...).
-import type { Access } from './credentials.js';
+// bucket and key are given, and query subresources (?uploads, ?delete ...);
+// and what it does to the paths it names, for the S3 client's address check
+// (s3/actors.ts). Whether the identity may do it at all is the MDS's answer.
+import type { Access as CapAccess } from '../common/auth/caps.js';
+import { checkAddress } from './actors.js';
 import { s3Error } from './errors.js';
 import type { Gateway } from './gateway.js';
 import { checkBucketName } from './keys.js';
@@ -11,7 +14,7 @@ import {
   putBucketTagging,
 } from './ops/bucket-settings.js';
 import { createBucket, deleteBucket, headBucket, listBuckets } from './ops/buckets.js';
-import { copyObject } from './ops/copy-object.js';
+import { copyObject, parseCopySource } from './ops/copy-object.js';
 import { deleteObject } from './ops/delete-object.js';
 import { deleteObjects } from './ops/delete-objects.js';
 import { getObject } from './ops/get-object.js';
@@ -26,6 +29,11 @@ import type { S3Reply } from './reply.js';
 import type { S3Request } from './request.js';
 
 export type Operation = (gateway: Gateway, request: S3Request) => Promise<S3Reply>;
+
+/** What an operation does to the bucket or key it names. */
+export type Access = 'read' | 'write' | 'list' | 'admin';
+
+const CAP_ACCESS: Record<Access, CapAccess> = { read: 'r', write: 'w', list: 'lookup', admin: 'w' };
 
 /** Bucket subresources the gateway does not offer: asked for, they answer NotImplemented. */
 const UNSUPPORTED = [
@@ -119,7 +127,20 @@ function objectOperation(request: S3Request): [Operation, Access] {
   );
 }
 
-export async function route(gateway: Gateway, request: S3Request): Promise<S3Reply> {
+/** The paths a request names, each with what the operation does to it. */
+function targetsOf(request: S3Request, access: Access): [string, CapAccess][] {
+  if (request.bucket === undefined) return [];
+  const path = request.key === undefined ? `/${request.bucket}` : `/${request.bucket}/${request.key}`;
+  const targets: [string, CapAccess][] = [[path, CAP_ACCESS[access]]];
+  const source = request.headers['x-amz-copy-source'];
+  if (typeof source === 'string') {
+    const { bucket, key } = parseCopySource(source);
+    targets.push([`/${bucket}/${key}`, 'r']);
+  }
+  return targets;
+}
+
+export async function route(gateway: Gateway, request: S3Request, address?: string): Promise<S3Reply> {
   let operation: Operation;
   let access: Access;
   if (request.bucket === undefined) {
@@ -133,13 +154,6 @@ export async function route(gateway: Gateway, request: S3Request): Promise<S3Rep
     if (!(request.method === 'PUT' && request.key === undefined)) checkBucketName(request.bucket);
     [operation, access] = request.key === undefined ? bucketOperation(request) : objectOperation(request);
   }
-  const allowed = await gateway.credentials.authorize(
-    request.auth.identity,
-    access,
-    request.bucket,
-    request.key,
-  );
-  if (!allowed)
-    throw s3Error('AccessDenied', `${request.auth.identity.name} may not ${access} ${request.resource}`);
+  checkAddress(gateway.actor, await gateway.actor.rules(), address, targetsOf(request, access));
   return operation(gateway, request);
 }

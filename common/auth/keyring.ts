@@ -2,7 +2,7 @@
 // ("[name]" then "key = ..."), written 0600 and refused when others can read
 // them. The secret never leaves this file: the MDS stores only the stored key
 // derived from it (proof.ts), so a copy of its database cannot sign calls.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StripeError } from '../errors.js';
@@ -27,6 +27,16 @@ export function checkIdentityName(name: string): void {
 export function generateIdentity(name: string): Identity {
   checkIdentityName(name);
   return { name, secret: randomBytes(SECRET_BYTES) };
+}
+
+/**
+ * The S3 secret access key of an identity (its access key id is its name): derived from the
+ * secret, so the S3 gateway that holds the keyring can check a signature (SigV4 needs the
+ * secret at both ends) and a rotated key changes it too. It is not the keyring's secret: one
+ * copied into an S3 tool's settings signs S3 requests, never MDS calls.
+ */
+export function s3SecretOf(secret: Buffer): string {
+  return createHmac('sha256', secret).update('stripefs s3 secret').digest('base64url');
 }
 
 export function formatKeyring(identity: Identity): string {

@@ -5,6 +5,8 @@
 import type * as grpc from '@grpc/grpc-js';
 import { addressOfPeer } from '../../common/auth/cidr.js';
 import { AUTH_METADATA_KEY } from '../../common/auth/proof.js';
+import { LIMITS, StripeError } from '../../common/index.js';
+import type { ReportAuditRequest__Output } from '../../proto/index.js';
 import type { Principal } from '../auth/guard.js';
 import type { AuditLog, AuditRecord } from './log.js';
 
@@ -86,6 +88,29 @@ export class Auditor {
     void this.log.append({ ...this.recordOf(who, call, method, {}, code), paths });
   }
 
+  /**
+   * Writes the refusals another process decided (ReportAudit: the S3 gateway, an OSS), each with
+   * the door it came through and the reporting identity; resolves once they are on disk.
+   */
+  async reported(who: Principal | undefined, request: ReportAuditRequest__Output): Promise<void> {
+    checkReports(request);
+    const by = who?.identity.record.name ?? '';
+    const writes = request.reports.map((report, index) =>
+      this.log.append({
+        identity: report.identity,
+        client: '',
+        address: report.address,
+        op: report.op,
+        paths: report.paths.slice(0, RECORD_PATHS_MAX),
+        result: report.result,
+        door: report.door,
+        by,
+        ...(index === 0 && request.dropped > 0 ? { suppressed: request.dropped } : {}),
+      }),
+    );
+    await Promise.all(writes);
+  }
+
   private recordOf(
     who: Principal | undefined,
     call: Call | undefined,
@@ -102,5 +127,31 @@ export class Auditor {
       paths: pathsOf(request),
       result,
     };
+  }
+}
+
+const CODE_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
+const DOOR_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+/** Bytes of one reported field at most (an operation, an address, a claimed name). */
+const REPORT_FIELD_BYTES_MAX = 256;
+
+function checkReports(request: ReportAuditRequest__Output): void {
+  if (request.reports.length > LIMITS.namespaceBatchItemsMax)
+    throw new StripeError(
+      'REQ_TOO_LARGE',
+      `ReportAudit takes at most ${LIMITS.namespaceBatchItemsMax} reports`,
+    );
+  for (const report of request.reports) {
+    const fields = [report.identity, report.address, report.op];
+    const bad =
+      !CODE_PATTERN.test(report.result) ||
+      !DOOR_PATTERN.test(report.door) ||
+      fields.some((field) => field.length > REPORT_FIELD_BYTES_MAX) ||
+      report.paths.some((path) => path.length > LIMITS.pathBytesMax);
+    if (bad)
+      throw new StripeError(
+        'REQ_INVALID',
+        `a reported refusal needs a result code, a door of a-z 0-9 -, and fields of at most ${REPORT_FIELD_BYTES_MAX} bytes`,
+      );
   }
 }

@@ -26,7 +26,12 @@ export interface AuditRecord {
   op: string;
   paths: string[];
   result: string;
+  /** Refusals not written (over the rate limit, or dropped by a reporter) since the last one that was. */
   suppressed?: number;
+  /** Where a refusal another process reported came through (s3, oss-grpc, oss-bulk, oss-http, mds-http). */
+  door?: string;
+  /** The identity that reported it (ReportAudit). */
+  by?: string;
 }
 
 export interface AuditOptions {
@@ -68,16 +73,16 @@ export class AuditLog {
   /** Appends a record; resolves once it is on disk. A refusal over its address's budget is counted instead. */
   append(record: Omit<AuditRecord, 'time'>): Promise<void> {
     const denied = record.result !== 'OK';
-    let suppressed = 0;
+    let suppressed = record.suppressed ?? 0;
     if (denied) {
       const bucket = this.bucketOf(record.address);
       if (bucket.tokens < 1) {
-        bucket.dropped += 1;
+        bucket.dropped += 1 + suppressed;
         this.dropped += 1;
         return Promise.resolve();
       }
       bucket.tokens -= 1;
-      suppressed = bucket.dropped;
+      suppressed += bucket.dropped;
       bucket.dropped = 0;
     }
     const line = {

@@ -5,13 +5,13 @@
 // administration need --admin; the map, statfs and bad-chunk reports need only
 // a known identity. With auth off (mds.auth false) every call passes.
 import type * as grpc from '@grpc/grpc-js';
+import { type Access, checkCaps } from '../../common/auth/caps.js';
 import { LIMITS, StripeError } from '../../common/index.js';
 import type { MdsServiceHandlers } from '../../proto/gen/stripefs/v1/MdsService.js';
 import type { Auditor } from '../audit/events.js';
 import { KEYS } from '../keys.js';
 import type { Namespace } from '../namespace.js';
 import { type BackPointer, ROOT_INODE } from '../records.js';
-import { type Access, checkCaps } from './caps.js';
 import type { AuthGuard, Principal } from './guard.js';
 import { type Rights, stampTickets, subjectsOf, type TicketSubject } from './stamp.js';
 import type { TicketKeyRing } from './ticket-keys.js';
@@ -78,6 +78,8 @@ export const ACCESS = {
   EvictClient: admin,
   // Per inode, in the handler (the caps of each file's current path); service tickets need admin.
   GetTickets: known,
+  AuthWhoami: known,
+  ReportAudit: admin,
 } satisfies Record<Exclude<keyof MdsServiceHandlers, number>, AccessRule>;
 
 export type MdsMethod = keyof typeof ACCESS;
@@ -227,6 +229,11 @@ export class Gate {
   private async admitOpen(who: Principal, request: OpenItem): Promise<void> {
     if (request.inode) await this.admitInode(who, request.inode, 'lookup');
     else requirePath(who, request.path, 'lookup');
+  }
+
+  /** mkdir -p's check of each folder it makes (the call's own record says why it failed). */
+  makeCheck(who: Principal | undefined): ((path: string) => void) | undefined {
+    return who ? (path) => requirePath(who, path, 'w') : undefined;
   }
 
   /** The per-item check of a batch: throws for an item the principal may not touch. */

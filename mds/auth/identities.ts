@@ -2,14 +2,16 @@
 // in memory for the per-call check. A record holds the stored key derived from
 // the secret (common/auth/proof.ts), never the secret: the CLI makes secrets
 // and keyring files, the MDS sees only what verifies them.
+
+import { type Cap, formatCaps, parseCaps } from '../../common/auth/caps.js';
 import { type AllowList, allowListOf } from '../../common/auth/cidr.js';
 import { checkIdentityName, type Identity } from '../../common/auth/keyring.js';
 import { storedKeyOf } from '../../common/auth/proof.js';
+import { scratchCapOf } from '../../common/auth/scratch.js';
 import { type Clock, StripeError } from '../../common/index.js';
 import type { GroupCommitter } from '../commit.js';
 import type { MdsDb } from '../db.js';
 import { KEYS } from '../keys.js';
-import { type Cap, formatCaps, parseCaps } from './caps.js';
 
 /** Identities the MDS keeps at most (each is checked in memory on every call). */
 export const IDENTITIES_MAX = 10_000;
@@ -44,7 +46,8 @@ function known(record: IdentityRecord): KnownIdentity {
   return {
     record,
     storedKey: Buffer.from(record.storedKey, 'base64'),
-    caps: parseCaps(record.caps),
+    // Its own folder (common/auth/scratch.ts) besides what the record grants.
+    caps: [...parseCaps(record.caps), scratchCapOf(record.name)],
     allow: allowListOf(record.allow),
   };
 }

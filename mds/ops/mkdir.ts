@@ -1,6 +1,8 @@
 // mkdir, optionally with parents (mkdir -p). A new directory copies its
 // parent's default layout (inherited) unless one is given, as `lfs setstripe -d`
-// directories pass theirs on.
+// directories pass theirs on. With parents, every directory it makes is
+// checked by `mayMake` (the caller's caps: mkdir -p of a path in a cap must
+// not make the folders above the cap).
 import { StripeError } from '../../common/index.js';
 import type { MkdirRequest__Output, MkdirResponse } from '../../proto/index.js';
 import { KEYS } from '../keys.js';
@@ -9,7 +11,11 @@ import type { Namespace } from '../namespace.js';
 import { parsePath } from '../paths.js';
 import { type NodeRecord, newNode, toAttr } from '../records.js';
 
-export async function mkdir(ns: Namespace, request: MkdirRequest__Output): Promise<MkdirResponse> {
+export async function mkdir(
+  ns: Namespace,
+  request: MkdirRequest__Output,
+  mayMake?: (path: string) => void,
+): Promise<MkdirResponse> {
   const names = parsePath(request.path);
   const given = givenLayout(request.layout);
   if (names.length === 0) {
@@ -34,6 +40,7 @@ export async function mkdir(ns: Namespace, request: MkdirRequest__Output): Promi
       }
       if (!last && !request.parents)
         throw new StripeError('NS_NOT_FOUND', `${here} does not exist`, { path: here });
+      mayMake?.(here);
       const layout = last && given ? given : ns.dirDefault(dir);
       // mkdir -p: parents made on the way get the owner and the default mode, as mkdir(1) gives them.
       const owner = { mode: last ? request.mode : 0, uid: request.uid, gid: request.gid };

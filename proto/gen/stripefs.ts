@@ -4,6 +4,7 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 import type { AdminOstRequest as _stripefs_v1_AdminOstRequest, AdminOstRequest__Output as _stripefs_v1_AdminOstRequest__Output } from './stripefs/v1/AdminOstRequest.js';
 import type { AdminOstResponse as _stripefs_v1_AdminOstResponse, AdminOstResponse__Output as _stripefs_v1_AdminOstResponse__Output } from './stripefs/v1/AdminOstResponse.js';
 import type { Attr as _stripefs_v1_Attr, Attr__Output as _stripefs_v1_Attr__Output } from './stripefs/v1/Attr.js';
+import type { AuditReport as _stripefs_v1_AuditReport, AuditReport__Output as _stripefs_v1_AuditReport__Output } from './stripefs/v1/AuditReport.js';
 import type { AuthAddRequest as _stripefs_v1_AuthAddRequest, AuthAddRequest__Output as _stripefs_v1_AuthAddRequest__Output } from './stripefs/v1/AuthAddRequest.js';
 import type { AuthAddResponse as _stripefs_v1_AuthAddResponse, AuthAddResponse__Output as _stripefs_v1_AuthAddResponse__Output } from './stripefs/v1/AuthAddResponse.js';
 import type { AuthClient as _stripefs_v1_AuthClient, AuthClient__Output as _stripefs_v1_AuthClient__Output } from './stripefs/v1/AuthClient.js';
@@ -18,6 +19,8 @@ import type { AuthRotateRequest as _stripefs_v1_AuthRotateRequest, AuthRotateReq
 import type { AuthRotateResponse as _stripefs_v1_AuthRotateResponse, AuthRotateResponse__Output as _stripefs_v1_AuthRotateResponse__Output } from './stripefs/v1/AuthRotateResponse.js';
 import type { AuthSetCapsRequest as _stripefs_v1_AuthSetCapsRequest, AuthSetCapsRequest__Output as _stripefs_v1_AuthSetCapsRequest__Output } from './stripefs/v1/AuthSetCapsRequest.js';
 import type { AuthSetCapsResponse as _stripefs_v1_AuthSetCapsResponse, AuthSetCapsResponse__Output as _stripefs_v1_AuthSetCapsResponse__Output } from './stripefs/v1/AuthSetCapsResponse.js';
+import type { AuthWhoamiRequest as _stripefs_v1_AuthWhoamiRequest, AuthWhoamiRequest__Output as _stripefs_v1_AuthWhoamiRequest__Output } from './stripefs/v1/AuthWhoamiRequest.js';
+import type { AuthWhoamiResponse as _stripefs_v1_AuthWhoamiResponse, AuthWhoamiResponse__Output as _stripefs_v1_AuthWhoamiResponse__Output } from './stripefs/v1/AuthWhoamiResponse.js';
 import type { ClusterMap as _stripefs_v1_ClusterMap, ClusterMap__Output as _stripefs_v1_ClusterMap__Output } from './stripefs/v1/ClusterMap.js';
 import type { CommitRequest as _stripefs_v1_CommitRequest, CommitRequest__Output as _stripefs_v1_CommitRequest__Output } from './stripefs/v1/CommitRequest.js';
 import type { CommitResponse as _stripefs_v1_CommitResponse, CommitResponse__Output as _stripefs_v1_CommitResponse__Output } from './stripefs/v1/CommitResponse.js';
@@ -96,6 +99,8 @@ import type { RemoveXattrRequest as _stripefs_v1_RemoveXattrRequest, RemoveXattr
 import type { RemoveXattrResponse as _stripefs_v1_RemoveXattrResponse, RemoveXattrResponse__Output as _stripefs_v1_RemoveXattrResponse__Output } from './stripefs/v1/RemoveXattrResponse.js';
 import type { RenameRequest as _stripefs_v1_RenameRequest, RenameRequest__Output as _stripefs_v1_RenameRequest__Output } from './stripefs/v1/RenameRequest.js';
 import type { RenameResponse as _stripefs_v1_RenameResponse, RenameResponse__Output as _stripefs_v1_RenameResponse__Output } from './stripefs/v1/RenameResponse.js';
+import type { ReportAuditRequest as _stripefs_v1_ReportAuditRequest, ReportAuditRequest__Output as _stripefs_v1_ReportAuditRequest__Output } from './stripefs/v1/ReportAuditRequest.js';
+import type { ReportAuditResponse as _stripefs_v1_ReportAuditResponse, ReportAuditResponse__Output as _stripefs_v1_ReportAuditResponse__Output } from './stripefs/v1/ReportAuditResponse.js';
 import type { ReportBadChunkRequest as _stripefs_v1_ReportBadChunkRequest, ReportBadChunkRequest__Output as _stripefs_v1_ReportBadChunkRequest__Output } from './stripefs/v1/ReportBadChunkRequest.js';
 import type { ReportBadChunkResponse as _stripefs_v1_ReportBadChunkResponse, ReportBadChunkResponse__Output as _stripefs_v1_ReportBadChunkResponse__Output } from './stripefs/v1/ReportBadChunkResponse.js';
 import type { RmdirRequest as _stripefs_v1_RmdirRequest, RmdirRequest__Output as _stripefs_v1_RmdirRequest__Output } from './stripefs/v1/RmdirRequest.js';
@@ -145,6 +150,7 @@ export interface ProtoGrpcType {
       AdminOstRequest: MessageTypeDefinition<_stripefs_v1_AdminOstRequest, _stripefs_v1_AdminOstRequest__Output>
       AdminOstResponse: MessageTypeDefinition<_stripefs_v1_AdminOstResponse, _stripefs_v1_AdminOstResponse__Output>
       Attr: MessageTypeDefinition<_stripefs_v1_Attr, _stripefs_v1_Attr__Output>
+      AuditReport: MessageTypeDefinition<_stripefs_v1_AuditReport, _stripefs_v1_AuditReport__Output>
       AuthAddRequest: MessageTypeDefinition<_stripefs_v1_AuthAddRequest, _stripefs_v1_AuthAddRequest__Output>
       AuthAddResponse: MessageTypeDefinition<_stripefs_v1_AuthAddResponse, _stripefs_v1_AuthAddResponse__Output>
       AuthClient: MessageTypeDefinition<_stripefs_v1_AuthClient, _stripefs_v1_AuthClient__Output>
@@ -159,6 +165,8 @@ export interface ProtoGrpcType {
       AuthRotateResponse: MessageTypeDefinition<_stripefs_v1_AuthRotateResponse, _stripefs_v1_AuthRotateResponse__Output>
       AuthSetCapsRequest: MessageTypeDefinition<_stripefs_v1_AuthSetCapsRequest, _stripefs_v1_AuthSetCapsRequest__Output>
       AuthSetCapsResponse: MessageTypeDefinition<_stripefs_v1_AuthSetCapsResponse, _stripefs_v1_AuthSetCapsResponse__Output>
+      AuthWhoamiRequest: MessageTypeDefinition<_stripefs_v1_AuthWhoamiRequest, _stripefs_v1_AuthWhoamiRequest__Output>
+      AuthWhoamiResponse: MessageTypeDefinition<_stripefs_v1_AuthWhoamiResponse, _stripefs_v1_AuthWhoamiResponse__Output>
       ClusterMap: MessageTypeDefinition<_stripefs_v1_ClusterMap, _stripefs_v1_ClusterMap__Output>
       CommitRequest: MessageTypeDefinition<_stripefs_v1_CommitRequest, _stripefs_v1_CommitRequest__Output>
       CommitResponse: MessageTypeDefinition<_stripefs_v1_CommitResponse, _stripefs_v1_CommitResponse__Output>
@@ -241,6 +249,8 @@ export interface ProtoGrpcType {
       RemoveXattrResponse: MessageTypeDefinition<_stripefs_v1_RemoveXattrResponse, _stripefs_v1_RemoveXattrResponse__Output>
       RenameRequest: MessageTypeDefinition<_stripefs_v1_RenameRequest, _stripefs_v1_RenameRequest__Output>
       RenameResponse: MessageTypeDefinition<_stripefs_v1_RenameResponse, _stripefs_v1_RenameResponse__Output>
+      ReportAuditRequest: MessageTypeDefinition<_stripefs_v1_ReportAuditRequest, _stripefs_v1_ReportAuditRequest__Output>
+      ReportAuditResponse: MessageTypeDefinition<_stripefs_v1_ReportAuditResponse, _stripefs_v1_ReportAuditResponse__Output>
       ReportBadChunkRequest: MessageTypeDefinition<_stripefs_v1_ReportBadChunkRequest, _stripefs_v1_ReportBadChunkRequest__Output>
       ReportBadChunkResponse: MessageTypeDefinition<_stripefs_v1_ReportBadChunkResponse, _stripefs_v1_ReportBadChunkResponse__Output>
       RmdirRequest: MessageTypeDefinition<_stripefs_v1_RmdirRequest, _stripefs_v1_RmdirRequest__Output>

@@ -1,9 +1,12 @@
 // Buckets are the top-level directories (hidden ones, starting with '.', are
 // not buckets: /.stripefs-s3 holds the gateway's own state).
+import type { Stat } from '../../client/index.js';
+import { checkCaps } from '../../common/auth/caps.js';
 import { StripeError } from '../../common/errors.js';
+import { uploadsDirOf } from '../actors.js';
 import { s3Error } from '../errors.js';
 import type { Gateway } from '../gateway.js';
-import { bucketPath, checkNewBucketName, UPLOADS_DIR } from '../keys.js';
+import { bucketPath, checkNewBucketName } from '../keys.js';
 import { emptyReply, type S3Reply, xmlReply } from '../reply.js';
 import type { S3Request } from '../request.js';
 import { removeTree } from '../store/tree.js';
@@ -11,15 +14,33 @@ import { readBody } from './read-body.js';
 
 export const OWNER = { ID: 'stripefs', DisplayName: 'stripefs' };
 
-export async function listBuckets(gateway: Gateway, request: S3Request): Promise<S3Reply> {
-  const entries = await gateway.client.list('/');
+/**
+ * The top-level directories the acting identity can reach: all of them when it may list `/`,
+ * else those its caps lead into (it may look them up, as the folders above its caps).
+ */
+async function reachableBuckets(gateway: Gateway): Promise<{ name: string; stat: Stat }[]> {
+  const rules = await gateway.actor.rules();
+  if (!rules || checkCaps(rules.caps, '/', 'r', undefined) === 'ok') return gateway.client.list('/');
+  const names = new Set(rules.caps.map((cap) => cap.path.split('/')[1] ?? '').filter((name) => name !== ''));
+  const found = await Promise.all(
+    [...names].sort().map(async (name) => {
+      // Not there (yet), or not a directory: not a bucket. Any other refusal is the MDS's answer.
+      const stat = await gateway.client.stat(bucketPath(name)).catch((err: unknown) => {
+        if (err instanceof StripeError && err.code.startsWith('NS_')) return undefined;
+        throw err;
+      });
+      return stat ? { name, stat } : undefined;
+    }),
+  );
+  return found.filter((entry) => entry !== undefined);
+}
+
+export async function listBuckets(gateway: Gateway, _request: S3Request): Promise<S3Reply> {
+  const entries = await reachableBuckets(gateway);
   const buckets = entries
     .filter((e) => e.stat.isDirectory() && !e.name.startsWith('.'))
     .map((e) => ({ Name: e.name, CreationDate: new Date(e.stat.ctimeMs).toISOString() }));
-  const visible = [];
-  for (const bucket of buckets)
-    if (await gateway.credentials.authorize(request.auth.identity, 'list', bucket.Name)) visible.push(bucket);
-  return xmlReply('ListAllMyBucketsResult', { Owner: OWNER, Buckets: { Bucket: visible } });
+  return xmlReply('ListAllMyBucketsResult', { Owner: OWNER, Buckets: { Bucket: buckets } });
 }
 
 export async function createBucket(gateway: Gateway, request: S3Request): Promise<S3Reply> {
@@ -61,7 +82,8 @@ export async function deleteBucket(gateway: Gateway, request: S3Request): Promis
       throw s3Error('BucketNotEmpty', `the bucket ${bucket} is not empty`, { bucket });
     throw err;
   }
-  // Uploads never completed die with their bucket (a new bucket of that name starts clean).
-  await removeTree(gateway.client, `${UPLOADS_DIR}/${bucket}`);
+  // The deleting identity's uploads never completed die with their bucket (a new bucket of that
+  // name starts clean); another identity's fail at completion (NoSuchBucket).
+  await removeTree(gateway.client, `${uploadsDirOf(gateway.scratch)}/${bucket}`);
   return emptyReply(204);
 }

@@ -2,9 +2,10 @@
 import type { StripeClient } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
 import { Semaphore } from '../../common/semaphore.js';
+import { uploadsDirOf } from '../actors.js';
 import { s3Error } from '../errors.js';
 import type { Gateway } from '../gateway.js';
-import { compareKeys, UPLOADS_DIR } from '../keys.js';
+import { compareKeys } from '../keys.js';
 import { S3_LIMITS } from '../limits.js';
 import { type S3Reply, xmlReply } from '../reply.js';
 import type { S3Request } from '../request.js';
@@ -20,12 +21,12 @@ function countOf(text: string | undefined, name: string): number {
 export async function listParts(gateway: Gateway, request: S3Request): Promise<S3Reply> {
   const bucket = request.bucket as string;
   const uploadId = request.query.get('uploadId') as string;
-  const upload = await readUpload(gateway.client, bucket, uploadId);
+  const upload = await readUpload(gateway.client, gateway.scratch, bucket, uploadId);
   if (upload.key !== request.key)
     throw s3Error('NoSuchUpload', 'the upload is for another key', { uploadId });
   const maxParts = countOf(request.query.get('max-parts'), 'max-parts');
   const marker = Number(request.query.get('part-number-marker') ?? 0);
-  const { parts } = await readParts(gateway.client, uploadDir(bucket, uploadId));
+  const { parts } = await readParts(gateway.client, uploadDir(gateway.scratch, bucket, uploadId));
   const after = [...parts.values()]
     .filter((p) => p.partNumber > marker)
     .sort((a, b) => a.partNumber - b.partNumber);
@@ -58,8 +59,8 @@ interface Listed {
 }
 
 /** The bucket's uploads in progress, sorted by key then upload id (at most S3_LIMITS.uploadsListedMax read). */
-async function uploadsOf(client: StripeClient, bucket: string): Promise<Listed[]> {
-  const dir = `${UPLOADS_DIR}/${bucket}`;
+async function uploadsOf(client: StripeClient, scratch: string, bucket: string): Promise<Listed[]> {
+  const dir = `${uploadsDirOf(scratch)}/${bucket}`;
   const ids: string[] = [];
   let after: string | undefined;
   try {
@@ -77,7 +78,7 @@ async function uploadsOf(client: StripeClient, bucket: string): Promise<Listed[]
     ids.map((uploadId) =>
       slots.run(async () => {
         // Completed or aborted since it was listed: no longer in progress.
-        const record = await readUpload(client, bucket, uploadId).catch(() => undefined);
+        const record = await readUpload(client, scratch, bucket, uploadId).catch(() => undefined);
         return record ? { key: record.key, uploadId, initiatedMs: record.initiatedMs } : undefined;
       }),
     ),
@@ -100,7 +101,7 @@ export async function listUploads(gateway: Gateway, request: S3Request): Promise
   const prefixes: string[] = [];
   let truncated = false;
   let last: Listed | undefined;
-  for (const u of await uploadsOf(gateway.client, bucket)) {
+  for (const u of await uploadsOf(gateway.client, gateway.scratch, bucket)) {
     if (!u.key.startsWith(prefix)) continue;
     const order = compareKeys(u.key, keyMarker);
     if (keyMarker !== '' && (order < 0 || (order === 0 && (idMarker === '' || u.uploadId <= idMarker))))

@@ -43,7 +43,7 @@ export async function createUpload(gateway: Gateway, request: S3Request): Promis
     throw s3Error('InvalidArgument', "a key ending in '/' is a directory, not a multipart object");
   const layout = await layoutFor(gateway.client, bucket, target.path, key);
   const uploadId = newUploadId();
-  const dir = uploadDir(bucket, uploadId);
+  const dir = uploadDir(gateway.scratch, bucket, uploadId);
   await gateway.client.mkdir(dir, { recursive: true });
   await (await gateway.client.open(`${dir}/${DATA_NAME}`, 'wx', layout ? { layout } : {})).close();
   const record: UploadRecord = { key, initiatedMs: Date.now(), ...metaFromRequest(request.headers) };
@@ -54,12 +54,12 @@ export async function createUpload(gateway: Gateway, request: S3Request): Promis
 export async function abortUpload(gateway: Gateway, request: S3Request): Promise<S3Reply> {
   const bucket = request.bucket as string;
   const uploadId = request.query.get('uploadId') as string;
-  const upload = await readUpload(gateway.client, bucket, uploadId);
+  const upload = await readUpload(gateway.client, gateway.scratch, bucket, uploadId);
   if (upload.key !== request.key)
     throw s3Error('NoSuchUpload', 'the upload is for another key', { uploadId });
-  const dir = uploadDir(bucket, uploadId);
+  const dir = uploadDir(gateway.scratch, bucket, uploadId);
   await removeTree(gateway.client, dir);
-  forgetUpload(bucket, uploadId);
+  forgetUpload(gateway.scratch, bucket, uploadId);
   forgetSlot(dir);
   return emptyReply(204);
 }
@@ -194,7 +194,7 @@ async function finish(
     noReplace: noReplaceOf(request),
   });
   await removeTree(gateway.client, dir);
-  forgetUpload(bucket, request.query.get('uploadId') as string);
+  forgetUpload(gateway.scratch, bucket, request.query.get('uploadId') as string);
   forgetSlot(dir);
   return xmlDocument('CompleteMultipartUploadResult', {
     Location: `/${bucket}/${key}`,
@@ -207,11 +207,11 @@ async function finish(
 export async function completeUpload(gateway: Gateway, request: S3Request): Promise<S3Reply> {
   const bucket = request.bucket as string;
   const uploadId = request.query.get('uploadId') as string;
-  const upload = await readUpload(gateway.client, bucket, uploadId);
+  const upload = await readUpload(gateway.client, gateway.scratch, bucket, uploadId);
   if (upload.key !== request.key)
     throw s3Error('NoSuchUpload', 'the upload is for another key', { uploadId });
   noReplaceOf(request);
-  const dir = uploadDir(bucket, uploadId);
+  const dir = uploadDir(gateway.scratch, bucket, uploadId);
   const p = await plan(gateway, dir, requestedParts(await readBody(request)));
   const inPlace = p.fast ? await assembleInPlace(gateway, dir, p) : undefined;
   if (inPlace)

@@ -83,7 +83,7 @@ export async function putObject(gateway: Gateway, request: S3Request): Promise<S
   const meta = metaFromRequest(request.headers);
   const layout = await layoutFor(gateway.client, bucket, target.path, key);
   const etag = await gateway.uploads.run(budgetBytesOf(declared), async () => {
-    const staged = await createStaging(gateway.client, layout);
+    const staged = await createStaging(gateway.client, gateway.scratch, layout);
     try {
       const written = await writeBody(body, staged.handle, 0);
       if (written > S3_LIMITS.putObjectBytesMax)

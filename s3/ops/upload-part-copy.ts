@@ -4,7 +4,7 @@ import { keyPath } from '../keys.js';
 import { S3_LIMITS } from '../limits.js';
 import { type S3Reply, xmlReply } from '../reply.js';
 import type { S3Request } from '../request.js';
-import { authorizedSource, closeSource, copyRange, openSource } from './copy-object.js';
+import { closeSource, copyRange, openSource, parseCopySource } from './copy-object.js';
 import { partTarget, storePart } from './upload-part.js';
 
 /** [start, end] of x-amz-copy-source-range ('bytes=FIRST-LAST', inside the source), or the whole source. */
@@ -30,7 +30,7 @@ export function copySourceRange(
 
 export async function uploadPartCopy(gateway: Gateway, request: S3Request): Promise<S3Reply> {
   const { dir, partNumber } = await partTarget(gateway, request);
-  const named = await authorizedSource(gateway, request);
+  const named = parseCopySource(String(request.headers['x-amz-copy-source']));
   const from = keyPath(named.bucket, named.key);
   if (from.isDirectory) throw s3Error('NotImplemented', 'copying folder markers is not offered');
   const { handle: source, stat } = await openSource(gateway, request, named, from.path);

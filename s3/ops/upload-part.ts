@@ -77,10 +77,10 @@ export async function partTarget(
   const bucket = request.bucket as string;
   const uploadId = request.query.get('uploadId') as string;
   const partNumber = checkPartNumber(request.query.get('partNumber'));
-  const upload = await readUpload(gateway.client, bucket, uploadId);
+  const upload = await readUpload(gateway.client, gateway.scratch, bucket, uploadId);
   if (upload.key !== request.key)
     throw s3Error('NoSuchUpload', 'the upload is for another key', { uploadId });
-  return { dir: uploadDir(bucket, uploadId), uploadId, partNumber };
+  return { dir: uploadDir(gateway.scratch, bucket, uploadId), uploadId, partNumber };
 }
 
 /**

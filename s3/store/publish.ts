@@ -1,5 +1,6 @@
 // Objects appear whole or not at all. A PUT (or copy, or multipart
-// completion) writes a staging file under /.stripefs-s3, with the layout the
+// completion) writes a staging file in the acting identity's folder under
+// /.stripefs-s3 (s3/actors.ts), with the layout the
 // key's directory would give it and its metadata attribute set, then one
 // rename puts it in place: atomically replacing an older object, or with
 // noReplace failing if one exists (If-None-Match: *). A request that fails
@@ -8,8 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Layout, Stat, StripeClient, StripeFileHandle } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
+import { stagingDirOf } from '../actors.js';
 import { s3Error } from '../errors.js';
-import { bucketPath, parentOf, STAGING_DIR } from '../keys.js';
+import { bucketPath, parentOf } from '../keys.js';
 import { S3_LIMITS } from '../limits.js';
 
 function codeOf(err: unknown): string | undefined {
@@ -64,8 +66,13 @@ export interface Staged {
   handle: StripeFileHandle;
 }
 
-export async function createStaging(client: StripeClient, layout: Layout | undefined): Promise<Staged> {
-  const path = `${STAGING_DIR}/${stagingName()}`;
+/** A staging file in the acting identity's folder (`scratch`), where it may write. */
+export async function createStaging(
+  client: StripeClient,
+  scratch: string,
+  layout: Layout | undefined,
+): Promise<Staged> {
+  const path = `${stagingDirOf(scratch)}/${stagingName()}`;
   const handle = await client.open(path, 'wx', layout ? { layout } : {});
   return { path, handle };
 }

@@ -1,5 +1,6 @@
 // Multipart uploads on disk. Each upload is a directory
-// /.stripefs-s3/uploads/BUCKET/UPLOAD_ID holding:
+// SCRATCH/uploads/BUCKET/UPLOAD_ID, in the folder of the identity that made
+// it (s3/actors.ts: another identity's upload ids are not found), holding:
 //   - `data`: the object being assembled, created with the key's layout.
 //     Parts of the upload's slot size are written straight into it at
 //     (part number - 1) x slot size, in parallel, by grow-only handles.
@@ -13,8 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Layout, Stat, StripeClient } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
+import { uploadsDirOf } from '../actors.js';
 import { s3Error } from '../errors.js';
-import { UPLOADS_DIR } from '../keys.js';
 import { S3_LIMITS } from '../limits.js';
 import { SLOT_XATTR, UPLOAD_XATTR } from './meta.js';
 
@@ -38,8 +39,9 @@ export interface PartRecord {
   mtimeMs: number;
 }
 
-export function uploadDir(bucket: string, uploadId: string): string {
-  return `${UPLOADS_DIR}/${bucket}/${uploadId}`;
+/** The folder of one upload, in the acting identity's folder `scratch`. */
+export function uploadDir(scratch: string, bucket: string, uploadId: string): string {
+  return `${uploadsDirOf(scratch)}/${bucket}/${uploadId}`;
 }
 
 export function newUploadId(): string {
@@ -92,11 +94,12 @@ const UPLOAD_RECORDS_CACHED_MAX = 1_024;
 /** The upload's record (cached: it never changes), or NoSuchUpload. */
 export async function readUpload(
   client: StripeClient,
+  scratch: string,
   bucket: string,
   uploadId: string,
 ): Promise<UploadRecord> {
   checkUploadId(uploadId);
-  const dir = uploadDir(bucket, uploadId);
+  const dir = uploadDir(scratch, bucket, uploadId);
   const cached = records.get(dir);
   if (cached) return cached;
   let record: UploadRecord;
@@ -112,8 +115,8 @@ export async function readUpload(
   return record;
 }
 
-export function forgetUpload(bucket: string, uploadId: string): void {
-  records.delete(uploadDir(bucket, uploadId));
+export function forgetUpload(scratch: string, bucket: string, uploadId: string): void {
+  records.delete(uploadDir(scratch, bucket, uploadId));
 }
 
 /** Every part's latest record, by part number (older records of a part are listed in `stale`). */

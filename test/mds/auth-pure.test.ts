@@ -2,11 +2,11 @@
 // window, the signature's verification, and that the access table names every
 // MdsService method (a method without a rule would be a hole).
 import { describe, expect, it } from 'vitest';
+import { checkCaps, formatCaps, parseCaps } from '../../common/auth/caps.js';
 import { addressOfPeer, allowListOf } from '../../common/auth/cidr.js';
 import { formatKeyring, generateIdentity, parseKeyring } from '../../common/auth/keyring.js';
 import { CallSigner, parseSignedCall, storedKeyOf, verifySignedCall } from '../../common/auth/proof.js';
 import { ACCESS } from '../../mds/auth/access.js';
-import { checkCaps, formatCaps, parseCaps } from '../../mds/auth/caps.js';
 import { acceptSeq, REPLAY_WINDOW_CALLS, SessionTable } from '../../mds/auth/sessions.js';
 import { contract } from '../../proto/index.js';
 import { codeOf } from '../helpers/errors.js';

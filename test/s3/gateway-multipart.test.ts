@@ -80,7 +80,7 @@ describe('S3 gateway: multipart uploads and streaming', () => {
         'x-amz-meta-step': '1000',
         'content-type': 'application/x-weights',
       });
-      const dataInode = (await gw.client.stat(`/.stripefs-s3/uploads/${bucket}/${uploadId}/data`)).inode;
+      const dataInode = (await gw.client.stat(`${gw.scratch}/uploads/${bucket}/${uploadId}/data`)).inode;
       const etags = await uploadParts(bucket, 'big/model.bin', uploadId, parts);
       expect(etags).toEqual(parts.map((p) => `"${md5(p)}"`));
       const listed = await gw.send('GET', `/${bucket}/big/model.bin?uploadId=${uploadId}`);
@@ -104,7 +104,7 @@ describe('S3 gateway: multipart uploads and streaming', () => {
         'content-type': 'application/x-weights',
       });
       // The upload is gone: its directory, and its id.
-      await expect(gw.client.stat(`/.stripefs-s3/uploads/${bucket}/${uploadId}`)).rejects.toMatchObject({
+      await expect(gw.client.stat(`${gw.scratch}/uploads/${bucket}/${uploadId}`)).rejects.toMatchObject({
         code: 'NS_NOT_FOUND',
       });
       const again = await gw.send('GET', `/${bucket}/big/model.bin?uploadId=${uploadId}`);
@@ -145,7 +145,7 @@ describe('S3 gateway: multipart uploads and streaming', () => {
     await gw.send('PUT', '/mpu/copy-src/a', { body: source });
     await gw.send('PUT', '/ecb/copy-src/b', { body: other });
     const uploadId = await create('ecb', 'copied/model.bin');
-    const dataInode = (await gw.client.stat(`/.stripefs-s3/uploads/ecb/${uploadId}/data`)).inode;
+    const dataInode = (await gw.client.stat(`${gw.scratch}/uploads/ecb/${uploadId}/data`)).inode;
     const copyPart = (n: number, from: string, range?: string, headers: Record<string, string> = {}) =>
       gw.send('PUT', `/ecb/copied/model.bin?partNumber=${n}&uploadId=${uploadId}`, {
         headers: {
@@ -263,7 +263,7 @@ describe('S3 gateway: multipart uploads and streaming', () => {
     });
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const staging = await gw.client.listPage('/.stripefs-s3/tmp');
+      const staging = await gw.client.listPage(`${gw.scratch}/tmp`);
       if (staging.entries.length === 0) break;
       if (Date.now() > deadline)
         throw new Error(`staging files left: ${staging.entries.map((e) => e.name).join(', ')}`);

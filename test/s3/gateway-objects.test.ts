@@ -340,7 +340,7 @@ describe('S3 gateway: objects over a real cluster', () => {
     expect([wrongMd5.status, wrongMd5.code]).toEqual([400, 'BadDigest']);
     expect((await gw.send('GET', '/data/safe')).text).toBe('kept');
     // Nothing is left in the staging folder by the refused PUT.
-    expect((await gw.client.listPage('/.stripefs-s3/tmp')).entries).toEqual([]);
+    expect((await gw.client.listPage(`${gw.scratch}/tmp`)).entries).toEqual([]);
     const unsupported = await gw.send('GET', '/data?acl');
     expect([unsupported.status, unsupported.code]).toEqual([501, 'NotImplemented']);
     // Object tags: none are stored, so an object's tag set is empty and a write naming tags is refused.

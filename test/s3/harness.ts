@@ -1,11 +1,15 @@
-// A real cluster (1 MDS, 6 OSSs) with the S3 gateway built in-process over
-// a StripeClient, spoken to with signed requests through fastify inject.
+// A real cluster (1 MDS, 6 OSSs, auth on with the run's admin keyring) with
+// the S3 gateway built in-process over a StripeClient, spoken to with signed
+// requests through fastify inject. Its configured pair acts as the admin;
+// `keyringDir` adds stripefs identities (s3/credentials.ts).
 import type { FastifyInstance } from 'fastify';
 import { StripeClient } from '../../client/index.js';
+import type { RefusalReport } from '../../common/auth/audit-reporter.js';
+import { SCRATCH_ROOT, scratchPathOf } from '../../common/auth/scratch.js';
+import { resolveIdentity } from '../../common/auth/signing.js';
 import { silentLogger } from '../../common/logging.js';
-import { StaticCredentials } from '../../s3/credentials.js';
+import { CredentialChain, KeyringCredentials, StaticCredentials } from '../../s3/credentials.js';
 import { buildS3Gateway } from '../../s3/gateway.js';
-import { STAGING_DIR, UPLOADS_DIR } from '../../s3/keys.js';
 import { type Cluster, startCluster } from '../helpers/cluster.js';
 import { signChunked, signRequest } from './sign.js';
 
@@ -22,20 +26,26 @@ export interface Answer {
   code: string | undefined;
 }
 
+export interface SendOptions {
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+  unsigned?: boolean;
+  sign?: boolean;
+  /** Sign with this pair instead of the configured one. */
+  as?: { accessKeyId: string; secretKey: string };
+  /** The S3 client's address as the gateway sees it (default 127.0.0.1). */
+  remoteAddress?: string;
+}
+
 export interface Gateway {
   cluster: Cluster;
   client: StripeClient;
   app: FastifyInstance;
-  send(
-    method: string,
-    url: string,
-    options?: {
-      headers?: Record<string, string>;
-      body?: Buffer | string;
-      unsigned?: boolean;
-      sign?: boolean;
-    },
-  ): Promise<Answer>;
+  /** The folder of the identity the configured pair acts as (staging files, uploads). */
+  scratch: string;
+  /** Refusals the gateway reported for the audit log, in order. */
+  refusals: RefusalReport[];
+  send(method: string, url: string, options?: SendOptions): Promise<Answer>;
   /** A PUT with a signed aws-chunked body. */
   sendChunked(url: string, body: Buffer, chunkBytes: number, tamperAt?: number): Promise<Answer>;
   stop(): Promise<void>;
@@ -48,12 +58,14 @@ async function injectInto(
   url: string,
   headers: Record<string, string>,
   body: Buffer | undefined,
+  remoteAddress?: string,
 ): Promise<Answer> {
   const response = await app.inject({
     method: method as 'GET',
     url,
     headers,
     ...(body ? { payload: body } : {}),
+    ...(remoteAddress ? { remoteAddress } : {}),
   });
   const raw = response.rawPayload;
   const text = raw.toString('utf8');
@@ -66,14 +78,27 @@ async function injectInto(
   };
 }
 
-export async function startGateway(options: { partBytesMin?: number } = {}): Promise<Gateway> {
-  const cluster = await startCluster();
+export async function startGateway(
+  options: { partBytesMin?: number; keyringDir?: string; cluster?: Cluster } = {},
+): Promise<Gateway> {
+  const cluster = options.cluster ?? (await startCluster());
   const client = await StripeClient.connect({ mds: cluster.mdsAddress });
-  await client.mkdir(STAGING_DIR, { recursive: true });
-  await client.mkdir(UPLOADS_DIR, { recursive: true });
+  await client.mkdir(SCRATCH_ROOT, { recursive: true });
+  const own = resolveIdentity(undefined);
+  const refusals: RefusalReport[] = [];
   const app = buildS3Gateway({
     client,
-    credentials: new StaticCredentials([{ accessKeyId: ACCESS_KEY, secretKey: SECRET_KEY }]),
+    ownName: own?.name ?? 'gateway',
+    credentials: new CredentialChain([
+      new StaticCredentials([{ accessKeyId: ACCESS_KEY, secretKey: SECRET_KEY }]),
+      new KeyringCredentials(options.keyringDir, own),
+    ]),
+    mds: cluster.mdsAddress,
+    reportRefusal: (report) => {
+      refusals.push(report);
+      // As startS3Gateway's reporter does: into the MDS's audit log, as the gateway's own identity.
+      void client.reportAudit([report]);
+    },
     region: 'us-east-1',
     domain: '',
     partBytesMin: options.partBytesMin ?? 5 * MiB,
@@ -92,11 +117,11 @@ export async function startGateway(options: { partBytesMin?: number } = {}): Pro
             host: 'localhost',
             headers: o.headers,
             body,
-            accessKeyId: ACCESS_KEY,
-            secretKey: SECRET_KEY,
+            accessKeyId: o.as?.accessKeyId ?? ACCESS_KEY,
+            secretKey: o.as?.secretKey ?? SECRET_KEY,
             unsigned: o.unsigned,
           }).headers;
-    return inject(method, url, headers, body);
+    return injectInto(app, method, url, headers, body, o.remoteAddress);
   };
   const sendChunked: Gateway['sendChunked'] = async (url, data, chunkBytes, tamperAt) => {
     const signed = signChunked({
@@ -116,12 +141,14 @@ export async function startGateway(options: { partBytesMin?: number } = {}): Pro
     cluster,
     client,
     app,
+    scratch: scratchPathOf(own?.name ?? 'gateway'),
+    refusals,
     send,
     sendChunked,
     stop: async () => {
       await app.close();
       await client.close();
-      await cluster.stop();
+      if (!options.cluster) await cluster.stop();
     },
   };
 }

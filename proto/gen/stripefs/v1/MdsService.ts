@@ -16,6 +16,8 @@ import type { AuthRotateRequest as _stripefs_v1_AuthRotateRequest, AuthRotateReq
 import type { AuthRotateResponse as _stripefs_v1_AuthRotateResponse, AuthRotateResponse__Output as _stripefs_v1_AuthRotateResponse__Output } from '../../stripefs/v1/AuthRotateResponse.js';
 import type { AuthSetCapsRequest as _stripefs_v1_AuthSetCapsRequest, AuthSetCapsRequest__Output as _stripefs_v1_AuthSetCapsRequest__Output } from '../../stripefs/v1/AuthSetCapsRequest.js';
 import type { AuthSetCapsResponse as _stripefs_v1_AuthSetCapsResponse, AuthSetCapsResponse__Output as _stripefs_v1_AuthSetCapsResponse__Output } from '../../stripefs/v1/AuthSetCapsResponse.js';
+import type { AuthWhoamiRequest as _stripefs_v1_AuthWhoamiRequest, AuthWhoamiRequest__Output as _stripefs_v1_AuthWhoamiRequest__Output } from '../../stripefs/v1/AuthWhoamiRequest.js';
+import type { AuthWhoamiResponse as _stripefs_v1_AuthWhoamiResponse, AuthWhoamiResponse__Output as _stripefs_v1_AuthWhoamiResponse__Output } from '../../stripefs/v1/AuthWhoamiResponse.js';
 import type { CommitRequest as _stripefs_v1_CommitRequest, CommitRequest__Output as _stripefs_v1_CommitRequest__Output } from '../../stripefs/v1/CommitRequest.js';
 import type { CommitResponse as _stripefs_v1_CommitResponse, CommitResponse__Output as _stripefs_v1_CommitResponse__Output } from '../../stripefs/v1/CommitResponse.js';
 import type { CreateManyRequest as _stripefs_v1_CreateManyRequest, CreateManyRequest__Output as _stripefs_v1_CreateManyRequest__Output } from '../../stripefs/v1/CreateManyRequest.js';
@@ -56,6 +58,8 @@ import type { RemoveXattrRequest as _stripefs_v1_RemoveXattrRequest, RemoveXattr
 import type { RemoveXattrResponse as _stripefs_v1_RemoveXattrResponse, RemoveXattrResponse__Output as _stripefs_v1_RemoveXattrResponse__Output } from '../../stripefs/v1/RemoveXattrResponse.js';
 import type { RenameRequest as _stripefs_v1_RenameRequest, RenameRequest__Output as _stripefs_v1_RenameRequest__Output } from '../../stripefs/v1/RenameRequest.js';
 import type { RenameResponse as _stripefs_v1_RenameResponse, RenameResponse__Output as _stripefs_v1_RenameResponse__Output } from '../../stripefs/v1/RenameResponse.js';
+import type { ReportAuditRequest as _stripefs_v1_ReportAuditRequest, ReportAuditRequest__Output as _stripefs_v1_ReportAuditRequest__Output } from '../../stripefs/v1/ReportAuditRequest.js';
+import type { ReportAuditResponse as _stripefs_v1_ReportAuditResponse, ReportAuditResponse__Output as _stripefs_v1_ReportAuditResponse__Output } from '../../stripefs/v1/ReportAuditResponse.js';
 import type { ReportBadChunkRequest as _stripefs_v1_ReportBadChunkRequest, ReportBadChunkRequest__Output as _stripefs_v1_ReportBadChunkRequest__Output } from '../../stripefs/v1/ReportBadChunkRequest.js';
 import type { ReportBadChunkResponse as _stripefs_v1_ReportBadChunkResponse, ReportBadChunkResponse__Output as _stripefs_v1_ReportBadChunkResponse__Output } from '../../stripefs/v1/ReportBadChunkResponse.js';
 import type { RmdirRequest as _stripefs_v1_RmdirRequest, RmdirRequest__Output as _stripefs_v1_RmdirRequest__Output } from '../../stripefs/v1/RmdirRequest.js';
@@ -144,6 +148,15 @@ export interface MdsServiceClient extends grpc.Client {
   authSetCaps(argument: _stripefs_v1_AuthSetCapsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthSetCapsResponse__Output>): grpc.ClientUnaryCall;
   authSetCaps(argument: _stripefs_v1_AuthSetCapsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthSetCapsResponse__Output>): grpc.ClientUnaryCall;
   authSetCaps(argument: _stripefs_v1_AuthSetCapsRequest, callback: grpc.requestCallback<_stripefs_v1_AuthSetCapsResponse__Output>): grpc.ClientUnaryCall;
+  
+  AuthWhoami(argument: _stripefs_v1_AuthWhoamiRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthWhoamiResponse__Output>): grpc.ClientUnaryCall;
+  AuthWhoami(argument: _stripefs_v1_AuthWhoamiRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthWhoamiResponse__Output>): grpc.ClientUnaryCall;
+  AuthWhoami(argument: _stripefs_v1_AuthWhoamiRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthWhoamiResponse__Output>): grpc.ClientUnaryCall;
+  AuthWhoami(argument: _stripefs_v1_AuthWhoamiRequest, callback: grpc.requestCallback<_stripefs_v1_AuthWhoamiResponse__Output>): grpc.ClientUnaryCall;
+  authWhoami(argument: _stripefs_v1_AuthWhoamiRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthWhoamiResponse__Output>): grpc.ClientUnaryCall;
+  authWhoami(argument: _stripefs_v1_AuthWhoamiRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_AuthWhoamiResponse__Output>): grpc.ClientUnaryCall;
+  authWhoami(argument: _stripefs_v1_AuthWhoamiRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_AuthWhoamiResponse__Output>): grpc.ClientUnaryCall;
+  authWhoami(argument: _stripefs_v1_AuthWhoamiRequest, callback: grpc.requestCallback<_stripefs_v1_AuthWhoamiResponse__Output>): grpc.ClientUnaryCall;
   
   Commit(argument: _stripefs_v1_CommitRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
   Commit(argument: _stripefs_v1_CommitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
@@ -325,6 +338,15 @@ export interface MdsServiceClient extends grpc.Client {
   rename(argument: _stripefs_v1_RenameRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RenameResponse__Output>): grpc.ClientUnaryCall;
   rename(argument: _stripefs_v1_RenameRequest, callback: grpc.requestCallback<_stripefs_v1_RenameResponse__Output>): grpc.ClientUnaryCall;
   
+  ReportAudit(argument: _stripefs_v1_ReportAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReportAuditResponse__Output>): grpc.ClientUnaryCall;
+  ReportAudit(argument: _stripefs_v1_ReportAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReportAuditResponse__Output>): grpc.ClientUnaryCall;
+  ReportAudit(argument: _stripefs_v1_ReportAuditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReportAuditResponse__Output>): grpc.ClientUnaryCall;
+  ReportAudit(argument: _stripefs_v1_ReportAuditRequest, callback: grpc.requestCallback<_stripefs_v1_ReportAuditResponse__Output>): grpc.ClientUnaryCall;
+  reportAudit(argument: _stripefs_v1_ReportAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReportAuditResponse__Output>): grpc.ClientUnaryCall;
+  reportAudit(argument: _stripefs_v1_ReportAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReportAuditResponse__Output>): grpc.ClientUnaryCall;
+  reportAudit(argument: _stripefs_v1_ReportAuditRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReportAuditResponse__Output>): grpc.ClientUnaryCall;
+  reportAudit(argument: _stripefs_v1_ReportAuditRequest, callback: grpc.requestCallback<_stripefs_v1_ReportAuditResponse__Output>): grpc.ClientUnaryCall;
+  
   ReportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
   ReportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
   ReportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
@@ -446,6 +468,8 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   AuthSetCaps: grpc.handleUnaryCall<_stripefs_v1_AuthSetCapsRequest__Output, _stripefs_v1_AuthSetCapsResponse>;
   
+  AuthWhoami: grpc.handleUnaryCall<_stripefs_v1_AuthWhoamiRequest__Output, _stripefs_v1_AuthWhoamiResponse>;
+  
   Commit: grpc.handleUnaryCall<_stripefs_v1_CommitRequest__Output, _stripefs_v1_CommitResponse>;
   
   Create: grpc.handleUnaryCall<_stripefs_v1_CreateRequest__Output, _stripefs_v1_CreateResponse>;
@@ -486,6 +510,8 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   Rename: grpc.handleUnaryCall<_stripefs_v1_RenameRequest__Output, _stripefs_v1_RenameResponse>;
   
+  ReportAudit: grpc.handleUnaryCall<_stripefs_v1_ReportAuditRequest__Output, _stripefs_v1_ReportAuditResponse>;
+  
   ReportBadChunk: grpc.handleUnaryCall<_stripefs_v1_ReportBadChunkRequest__Output, _stripefs_v1_ReportBadChunkResponse>;
   
   Rmdir: grpc.handleUnaryCall<_stripefs_v1_RmdirRequest__Output, _stripefs_v1_RmdirResponse>;
@@ -520,6 +546,7 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   AuthRemove: MethodDefinition<_stripefs_v1_AuthRemoveRequest, _stripefs_v1_AuthRemoveResponse, _stripefs_v1_AuthRemoveRequest__Output, _stripefs_v1_AuthRemoveResponse__Output>
   AuthRotate: MethodDefinition<_stripefs_v1_AuthRotateRequest, _stripefs_v1_AuthRotateResponse, _stripefs_v1_AuthRotateRequest__Output, _stripefs_v1_AuthRotateResponse__Output>
   AuthSetCaps: MethodDefinition<_stripefs_v1_AuthSetCapsRequest, _stripefs_v1_AuthSetCapsResponse, _stripefs_v1_AuthSetCapsRequest__Output, _stripefs_v1_AuthSetCapsResponse__Output>
+  AuthWhoami: MethodDefinition<_stripefs_v1_AuthWhoamiRequest, _stripefs_v1_AuthWhoamiResponse, _stripefs_v1_AuthWhoamiRequest__Output, _stripefs_v1_AuthWhoamiResponse__Output>
   Commit: MethodDefinition<_stripefs_v1_CommitRequest, _stripefs_v1_CommitResponse, _stripefs_v1_CommitRequest__Output, _stripefs_v1_CommitResponse__Output>
   Create: MethodDefinition<_stripefs_v1_CreateRequest, _stripefs_v1_CreateResponse, _stripefs_v1_CreateRequest__Output, _stripefs_v1_CreateResponse__Output>
   CreateMany: MethodDefinition<_stripefs_v1_CreateManyRequest, _stripefs_v1_CreateManyResponse, _stripefs_v1_CreateManyRequest__Output, _stripefs_v1_CreateManyResponse__Output>
@@ -540,6 +567,7 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   RegisterOss: MethodDefinition<_stripefs_v1_RegisterOssRequest, _stripefs_v1_RegisterOssResponse, _stripefs_v1_RegisterOssRequest__Output, _stripefs_v1_RegisterOssResponse__Output>
   RemoveXattr: MethodDefinition<_stripefs_v1_RemoveXattrRequest, _stripefs_v1_RemoveXattrResponse, _stripefs_v1_RemoveXattrRequest__Output, _stripefs_v1_RemoveXattrResponse__Output>
   Rename: MethodDefinition<_stripefs_v1_RenameRequest, _stripefs_v1_RenameResponse, _stripefs_v1_RenameRequest__Output, _stripefs_v1_RenameResponse__Output>
+  ReportAudit: MethodDefinition<_stripefs_v1_ReportAuditRequest, _stripefs_v1_ReportAuditResponse, _stripefs_v1_ReportAuditRequest__Output, _stripefs_v1_ReportAuditResponse__Output>
   ReportBadChunk: MethodDefinition<_stripefs_v1_ReportBadChunkRequest, _stripefs_v1_ReportBadChunkResponse, _stripefs_v1_ReportBadChunkRequest__Output, _stripefs_v1_ReportBadChunkResponse__Output>
   Rmdir: MethodDefinition<_stripefs_v1_RmdirRequest, _stripefs_v1_RmdirResponse, _stripefs_v1_RmdirRequest__Output, _stripefs_v1_RmdirResponse__Output>
   SetAttr: MethodDefinition<_stripefs_v1_SetAttrRequest, _stripefs_v1_SetAttrResponse, _stripefs_v1_SetAttrRequest__Output, _stripefs_v1_SetAttrResponse__Output>

@@ -3,8 +3,9 @@
 // covers /a and everything under it (not /ab); the folders above a cap may be
 // looked up (stat, open) but not listed, so a client can reach its subtree and
 // sees nothing beside it. `from CIDR ...` limits a cap to callers' addresses.
-import { type AllowList, allowListOf } from '../../common/auth/cidr.js';
-import { StripeError } from '../../common/errors.js';
+
+import { StripeError } from '../errors.js';
+import { type AllowList, allowListOf } from './cidr.js';
 
 export type Right = 'r' | 'w';
 /** 'lookup' is a stat or open: allowed on a cap's ancestors too. */
