@@ -21,6 +21,9 @@ interface Record {
   paths: string[];
   result: string;
   suppressed?: number;
+  /** A refusal another process decided (the S3 gateway, an OSS): where, and who reported it. */
+  door?: string;
+  by?: string;
 }
 
 async function readAudit(contains: string, flags: AuditFlags): Promise<void> {
@@ -46,7 +49,8 @@ async function readAudit(contains: string, flags: AuditFlags): Promise<void> {
     const rows = lines.map((line) => {
       const r = JSON.parse(line) as Record;
       const suppressed = r.suppressed ? ` (+${r.suppressed} suppressed)` : '';
-      return [r.time, r.identity || '-', r.address, r.op, r.paths.join(' '), `${r.result}${suppressed}`];
+      const op = r.door ? `${r.op} (${r.door}, reported by ${r.by || '-'})` : r.op;
+      return [r.time, r.identity || '-', r.address, op, r.paths.join(' '), `${r.result}${suppressed}`];
     });
     process.stdout.write(`${table(['TIME', 'IDENTITY', 'ADDRESS', 'OP', 'PATHS', 'RESULT'], rows)}\n`);
   } finally {

@@ -1,6 +1,7 @@
 // stripefs auth add|ls|get|caps|rotate|rm: identities and their caps at the
 // MDS (admin identities only). Secrets are made here and written to keyring
 // files (mode 0600); the MDS receives only the stored key that verifies them.
+// auth whoami (any identity) and auth s3-key (no MDS: derived from a keyring).
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { AuthIdentity__Output } from '../../proto/index.js';
@@ -138,6 +139,38 @@ async function remove(name: string, flags: AuthFlags): Promise<void> {
   process.stdout.write(`removed ${name}: its keyring no longer signs\n`);
 }
 
+async function whoami(flags: AuthFlags): Promise<void> {
+  const who = await authCall(flags, (mds) => mds.whoami());
+  if (!who) throw new CliError('REQ_INVALID', 'this MDS runs without auth: it keeps no identities');
+  if (flags.json) {
+    printJson(who);
+    return;
+  }
+  process.stdout.write(
+    `${who.name}\n  caps: ${who.caps || '(none)'}\n  admin: ${who.admin ? 'yes' : 'no'}\n  allow: ${who.allow.join(' ') || 'any address'}\n  seen from: ${who.address}\n`,
+  );
+}
+
+/** The S3 access key pair of a keyring (the CLI's own by default): what `stripefs s3` checks signatures with. */
+async function s3Key(file: string | undefined, flags: AuthFlags): Promise<void> {
+  const [{ readKeyring, s3SecretOf }, { resolveIdentity }] = await Promise.all([
+    import('../../common/auth/keyring.js'),
+    import('../../common/auth/signing.js'),
+  ]);
+  const identity = file ? readKeyring(file) : resolveIdentity(undefined);
+  if (!identity)
+    throw new CliError(
+      'AUTH_KEYRING_INVALID',
+      'no keyring: name one (stripefs auth s3-key FILE), or use --keyring, $STRIPEFS_KEYRING or ./data/admin.keyring',
+    );
+  const pair = { accessKeyId: identity.name, secretAccessKey: s3SecretOf(identity.secret) };
+  if (flags.json) printJson(pair);
+  else
+    process.stdout.write(
+      `AWS_ACCESS_KEY_ID=${pair.accessKeyId}\nAWS_SECRET_ACCESS_KEY=${pair.secretAccessKey}\n`,
+    );
+}
+
 const collect = (value: string, previous: string[] = []): string[] => [
   ...previous,
   ...value
@@ -185,4 +218,14 @@ export function registerAuthCommands(program: Command): void {
       .option('-o, --output <file>', 'the keyring file to replace (default NAME.keyring)'),
   ).action(rotate);
   connect(auth.command('rm <name>').description('remove an identity')).action(remove);
+  connect(
+    auth.command('whoami').description('the identity this CLI signs as: caps, allow-list, address seen'),
+  ).action(whoami);
+  auth
+    .command('s3-key [keyring]')
+    .description(
+      "the S3 access key pair of a keyring (default: the CLI's): a `stripefs s3` that holds the keyring (s3.keyringDir) acts as that identity",
+    )
+    .option('--json', 'print JSON')
+    .action(s3Key);
 }

@@ -12,6 +12,7 @@ interface S3Flags extends ConnectFlags {
   accessKey?: string;
   secretKey?: string;
   credentialsFile?: string;
+  keyringDir?: string;
   tlsCert?: string;
   tlsKey?: string;
 }
@@ -27,6 +28,7 @@ async function runGateway(flags: S3Flags): Promise<void> {
       's3.accessKey': flags.accessKey,
       's3.secretKey': flags.secretKey,
       's3.credentialsFile': flags.credentialsFile,
+      's3.keyringDir': flags.keyringDir,
       's3.tlsCert': flags.tlsCert,
       's3.tlsKey': flags.tlsKey,
     },
@@ -46,6 +48,10 @@ async function runGateway(flags: S3Flags): Promise<void> {
         `  AWS_ACCESS_KEY_ID=${gateway.generated.accessKeyId} AWS_SECRET_ACCESS_KEY=${gateway.generated.secretKey}\n`,
     );
   }
+  if (config['s3.keyringDir'] !== '')
+    process.stderr.write(
+      `stripefs s3: identities with a keyring in ${config['s3.keyringDir']} sign as NAME (stripefs auth s3-key NAME.keyring)\n`,
+    );
   process.stderr.write(`  try: aws --endpoint-url ${endpoint} s3 ls\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -69,6 +75,10 @@ export function registerS3Commands(program: Command): void {
     .option('--access-key <id>', 'access key id (default STRIPEFS_S3_ACCESS_KEY)')
     .option('--secret-key <secret>', 'secret key (default STRIPEFS_S3_SECRET_KEY)')
     .option('--credentials-file <path>', 'more key pairs, one "ACCESS_KEY SECRET_KEY [NAME]" a line')
+    .option(
+      '--keyring-dir <dir>',
+      'keyrings of the identities it serves (NAME.keyring): access key NAME acts as NAME, with its caps',
+    )
     .option('--tls-cert <pem>', 'serve HTTPS with this certificate (and --tls-key)')
     .option('--tls-key <pem>', 'the private key of --tls-cert')
     .action(runGateway);

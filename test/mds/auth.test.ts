@@ -159,6 +159,51 @@ describe('MDS authentication and caps', () => {
     expect(await exists('/a/x')).toBe(true);
   });
 
+  it('mkdir -p makes no folder outside the caps; each identity may write its own folder only', async () => {
+    expect((await cli(['auth', 'add', 'dora', '--caps', 'rw /d1/d2'])).code).toBe(0);
+    const dora = as(join(dir, 'dora.keyring'));
+    try {
+      // /d1 is above the cap: mkdir -p may not make it, and makes nothing.
+      expect(await codeOf(dora.mkdir('/d1/d2/x', true))).toBe('AUTH_DENIED');
+      expect(await exists('/d1')).toBe(false);
+      await admin.mkdir('/d1', false);
+      expect(await codeOf(dora.mkdir('/d1/d2/x', true))).toBe('OK');
+      // Its own folder (common/auth/scratch.ts), once the folder above it exists; no one else's.
+      expect(await codeOf(dora.mkdir('/.stripefs-s3/id/dora/tmp', true))).toBe('AUTH_DENIED');
+      expect(await exists('/.stripefs-s3')).toBe(false);
+      await admin.mkdir('/.stripefs-s3/id', true);
+      expect(await codeOf(dora.mkdir('/.stripefs-s3/id/dora/tmp', true))).toBe('OK');
+      expect(
+        await codeOf(dora.create('/.stripefs-s3/id/dora/tmp/f', { exclusive: true, truncate: false })),
+      ).toBe('OK');
+      expect(await codeOf(dora.rename('/.stripefs-s3/id/dora/tmp/f', '/d1/d2/f'))).toBe('OK');
+      expect(await codeOf(dora.mkdir('/.stripefs-s3/id/alice', false))).toBe('AUTH_DENIED');
+      expect(await codeOf(dora.readdir('/.stripefs-s3/id', false, 100))).toBe('AUTH_DENIED');
+      // Any identity may ask who it is; only an admin may write refusals to the audit log.
+      expect(await dora.whoami()).toMatchObject({
+        name: 'dora',
+        caps: 'rw /d1/d2',
+        admin: false,
+        address: '127.0.0.1',
+      });
+      const report = {
+        identity: 'x',
+        address: '10.0.0.1',
+        op: 's3:GET',
+        paths: ['/x'],
+        result: 'S3_ACCESS_DENIED',
+        door: 's3',
+      };
+      expect(await codeOf(dora.reportAudit([report], 0))).toBe('AUTH_DENIED');
+      expect(await codeOf(admin.reportAudit([{ ...report, door: 'Not A Door' }], 0))).toBe('REQ_INVALID');
+      // The folder is not in the caps it is shown with.
+      const shown = JSON.parse((await cli(['auth', 'get', 'dora', '--json'])).stdout) as { caps: string };
+      expect(shown.caps).toBe('rw /d1/d2');
+    } finally {
+      dora.close();
+    }
+  });
+
   it('refuses an address outside the allow-list of the identity or of a cap', async () => {
     expect((await cli(['auth', 'add', 'far', '--caps', 'rw /', '--allow', '10.0.0.0/8'])).code).toBe(0);
     const near0 = await cli(['auth', 'add', 'near', '--caps', 'r /, rw /a from 10.0.0.0/8 192.168.0.0/16']);

@@ -19,7 +19,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchPathOf } from '../../common/auth/scratch.js';
+import { resolveIdentity } from '../../common/auth/signing.js';
 import { seedFromEnv } from '../../common/random.js';
+import { runCli } from '../helpers/cli.js';
 import { seededBytes } from '../helpers/clients.js';
 import { type Cluster, startCluster } from '../helpers/cluster.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
@@ -105,11 +108,20 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'stripefs-s3-clients-'));
   writeFileSync(join(work, 'aws-config'), '[default]\ns3 =\n  addressing_style = path\n');
   writeFileSync(join(work, 'aws-credentials'), '');
+  mkdirSync(join(work, 'keyrings'), { mode: 0o700 });
   cluster = await startCluster();
   const logFile = createWriteStream(join(work, 'gateway.log'));
   gateway = await startProcess({
     script: 'dist/cli/main.js',
-    args: ['s3', '--listen', '127.0.0.1:0', '--mds', cluster.mdsAddress],
+    args: [
+      's3',
+      '--listen',
+      '127.0.0.1:0',
+      '--mds',
+      cluster.mdsAddress,
+      '--keyring-dir',
+      join(work, 'keyrings'),
+    ],
     env: { STRIPEFS_S3_ACCESS_KEY: ACCESS, STRIPEFS_S3_SECRET_KEY: SECRET, STRIPEFS_LOG_LEVEL: 'debug' },
     logTo: logFile,
   });
@@ -482,11 +494,86 @@ for (const [name, python, tls] of pythons()) {
   });
 }
 
+describe("a stripefs identity's S3 key (stripefs auth s3-key), with awscli and boto3", () => {
+  const identityEnv = (pair: { accessKeyId: string; secretAccessKey: string }) => ({
+    ...awsEnv(),
+    AWS_ACCESS_KEY_ID: pair.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: pair.secretAccessKey,
+  });
+  const aws = existsSync('/usr/bin/aws') ? '/usr/bin/aws' : 'aws';
+
+  it('acts with its caps: its bucket round-trips, another bucket is AccessDenied and unchanged', async () => {
+    const cli = (args: string[]) => runCli([...args, '--mds', cluster.mdsAddress], { cwd: work });
+    const keyring = join(work, 'keyrings', 'alice.keyring');
+    expect((await cli(['auth', 'add', 'alice', '--caps', 'rw /ids-alice', '-o', keyring])).code).toBe(0);
+    const key = await runCli(['auth', 's3-key', keyring, '--json'], { cwd: work });
+    const alice = JSON.parse(key.stdout) as { accessKeyId: string; secretAccessKey: string };
+    const asAdmin = (...args: string[]) => run(aws, ['--endpoint-url', endpoint, ...args], awsEnv());
+    const asAlice = (...args: string[]) =>
+      run(aws, ['--endpoint-url', endpoint, ...args], identityEnv(alice));
+    const refused = (...args: string[]) =>
+      asAlice(...args).then(
+        () => 'allowed',
+        (err: Error) => (/AccessDenied/.test(err.message) ? 'AccessDenied' : err.message),
+      );
+    const file = join(work, 'ids.bin');
+    writeFileSync(file, seededBytes(9 * MiB + 3, SEED + 77));
+    await asAdmin('s3', 'mb', 's3://ids-alice');
+    await asAdmin('s3', 'mb', 's3://ids-other');
+    await asAdmin('s3', 'cp', file, 's3://ids-other/secret.bin');
+    await asAlice('s3', 'cp', file, 's3://ids-alice/mine.bin');
+    await asAlice('s3', 'cp', 's3://ids-alice/mine.bin', join(work, 'ids-back.bin'));
+    expect(sha256(join(work, 'ids-back.bin'))).toBe(sha256(file));
+    const buckets = (await asAlice('s3', 'ls')).stdout;
+    expect(buckets).toContain('ids-alice');
+    expect(buckets).not.toContain('ids-other');
+    expect(await refused('s3', 'ls', 's3://ids-other/')).toBe('AccessDenied');
+    expect(await refused('s3', 'cp', 's3://ids-other/secret.bin', join(work, 'stolen.bin'))).toBe(
+      'AccessDenied',
+    );
+    expect(await refused('s3', 'cp', file, 's3://ids-other/planted.bin')).toBe('AccessDenied');
+    expect(await refused('s3', 'rm', 's3://ids-other/secret.bin')).toBe('AccessDenied');
+    expect(await refused('s3', 'cp', 's3://ids-alice/mine.bin', 's3://ids-other/copied.bin')).toBe(
+      'AccessDenied',
+    );
+    expect(await refused('s3', 'rb', 's3://ids-other')).toBe('AccessDenied');
+    const other = (await asAdmin('s3', 'ls', 's3://ids-other/')).stdout;
+    expect(other).toContain('secret.bin');
+    expect(other).not.toContain('planted.bin');
+    expect(other).not.toContain('copied.bin');
+    await asAdmin('s3', 'cp', 's3://ids-other/secret.bin', join(work, 'ids-secret.bin'));
+    expect(sha256(join(work, 'ids-secret.bin'))).toBe(sha256(file));
+    // boto3: a presigned URL of alice's for another bucket is refused; one for hers is served.
+    const presigned = await run(
+      '/usr/bin/python3',
+      [
+        '-c',
+        [
+          'import sys, urllib.request, urllib.error, boto3',
+          "s3 = boto3.client('s3', endpoint_url=sys.argv[1])",
+          'def fetch(bucket, key):',
+          "    url = s3.generate_presigned_url('get_object', Params={'Bucket': bucket, 'Key': key})",
+          '    try:',
+          '        return urllib.request.urlopen(url).status',
+          '    except urllib.error.HTTPError as e:',
+          '        return e.code',
+          "print(fetch('ids-alice', 'mine.bin'), fetch('ids-other', 'secret.bin'))",
+        ].join('\n'),
+        endpoint,
+      ],
+      identityEnv(alice),
+    );
+    expect(presigned.stdout.trim()).toBe('200 403');
+  });
+});
+
 it('the gateway left no staging files behind', async () => {
   const { StripeClient } = await import('../../client/index.js');
   const client = await StripeClient.connect({ mds: cluster.mdsAddress });
   try {
-    expect((await client.listPage('/.stripefs-s3/tmp')).entries).toEqual([]);
+    const own = scratchPathOf(resolveIdentity(undefined)?.name ?? 'gateway');
+    expect((await client.listPage(`${own}/tmp`)).entries).toEqual([]);
+    expect((await client.listPage(`${scratchPathOf('alice')}/tmp`)).entries).toEqual([]);
   } finally {
     await client.close();
   }
