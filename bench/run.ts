@@ -24,6 +24,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   auth: async () => (await import('./auth.js')).runAuthBench,
   client: async () => (await import('./client.js')).runClientBench,
   smallfiles: async () => (await import('./smallfiles.js')).runSmallFilesBench,
+  smallops: async () => (await import('./smallops.js')).runSmallOpsBench,
   versions: async () => (await import('./versions.js')).runVersionsBench,
   checkpoint: async () => (await import('./checkpoint.js')).runCheckpointBench,
   s3: async () => (await import('./s3.js')).runS3Bench,
@@ -44,7 +45,7 @@ const OPT_IN_SUITES: Record<string, () => Promise<Suite>> = {
 };
 
 /** Suites handed the run's shared cluster (each starts its own when run alone from its file). */
-const CLUSTER_SUITES = new Set(['client', 'smallfiles', 'versions', 'checkpoint', 'mount', 's3']);
+const CLUSTER_SUITES = new Set(['client', 'smallfiles', 'smallops', 'versions', 'checkpoint', 'mount', 's3']);
 const MiB = 1024 * 1024;
 const RESULTS_DIR = 'bench/results';
 

@@ -152,7 +152,7 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
   );
   ns.onDestroyQueued = () => destroyer.wake();
 
-  const metrics = createMdsMetrics();
+  const metrics = createMdsMetrics(() => committer.writes);
   registerChannelGauge(metrics.registry, ossChannels);
   const gate = new Gate(auth?.guard, ns, openAudit(config, clock), auth?.tickets);
   const server = new grpc.Server(SERVER_OPTIONS);

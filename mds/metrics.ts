@@ -18,7 +18,8 @@ export interface MdsMetrics {
   detectorStalled: Gauge;
 }
 
-export function createMdsMetrics(): MdsMetrics {
+/** `groupWrites`: the group committer's count of synced writes, read at each scrape. */
+export function createMdsMetrics(groupWrites: () => number = () => 0): MdsMetrics {
   const registry = createRegistry('mds');
   return {
     registry,
@@ -49,6 +50,9 @@ export function createMdsMetrics(): MdsMetrics {
       name: 'stripefs_mds_group_writes',
       help: 'Synced group-commit writes since start',
       registers: [registry],
+      collect() {
+        this.set(groupWrites());
+      },
     }),
     detectorStalled: new Gauge({
       name: 'stripefs_mds_detector_stalled_seconds',

@@ -1,0 +1,36 @@
+// The small-operation profile on a real cluster with a few files: every row is
+// there, and the requests a 64 KiB writeFile and readFile cost are counted by
+// the servers themselves (counts, not times).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BenchCluster, startBenchCluster } from '../../bench/cluster.js';
+import { profileLayout, runSmallOpsBench, SMALLOPS_LAYOUTS } from '../../bench/smallops.js';
+
+describe('small-operation profile', () => {
+  let cluster: BenchCluster;
+  beforeAll(async () => {
+    cluster = await startBenchCluster();
+  }, 300_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('reports files/s, CPU per file of each process and requests per file for both layouts', async () => {
+    const results = await runSmallOpsBench({ quick: true, files: 40, cluster: async () => cluster });
+    const phases = ['write-64k', 'read-64k'];
+    const figures = ['', '.cpu-client', '.cpu-mds', '.cpu-oss', '.mds-calls', '.oss-requests'];
+    expect(results.map((r) => r.id)).toEqual(
+      ['rep3', 'ec21'].flatMap((l) => phases.flatMap((p) => figures.map((f) => `smallops.${l}.${p}${f}`))),
+    );
+    for (const r of results) expect(Number.isFinite(r.value) && r.value >= 0, r.id).toBe(true);
+  });
+
+  it('counts each copy written and read once per file', async () => {
+    const rep3 = SMALLOPS_LAYOUTS.find((l) => l.name === 'rep3');
+    const { write, read } = await profileLayout(cluster, 'rep3-counts', rep3!.layout, 32);
+    // Three copies, each written once; every file committed once.
+    expect(write.ossOpsPerFile.write).toBe(3);
+    expect(write.mdsCallsPerFile.commit).toBe(1);
+    // One copy read per file.
+    expect(read.ossOpsPerFile.read).toBe(1);
+  });
+});
