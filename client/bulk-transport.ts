@@ -11,6 +11,7 @@ import type {
   PartPlaces,
   TicketSource,
   TransportHooks,
+  WriteAnswer,
   WriteOptions,
 } from './object-transport.js';
 
@@ -45,10 +46,18 @@ export class BulkTransport implements ObjectTransport {
     checksum: number,
     checksums?: SegmentChecksums,
     options: WriteOptions = {},
-  ): Promise<number> {
-    const { truncate = false, stamp } = options;
-    const opts = { truncate, ...(checksums ? { checksums } : {}), ...(stamp ? { version: stamp } : {}) };
-    return (await this.retrying(ref, () => this.bulk.write(ref, offset, data, checksum, opts))).version;
+  ): Promise<WriteAnswer> {
+    const { truncate = false, stamp, sync = false } = options;
+    const opts = {
+      truncate,
+      sync,
+      ...(checksums ? { checksums } : {}),
+      ...(stamp ? { version: stamp } : {}),
+    };
+    const { version, durable } = await this.retrying(ref, () =>
+      this.bulk.write(ref, offset, data, checksum, opts),
+    );
+    return { version, durable };
   }
 
   read(ref: ObjectRef, offset: number, length: number): Promise<Buffer> {

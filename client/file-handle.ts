@@ -154,13 +154,21 @@ export class StripeFileHandle {
    * from a stripe boundary, the rest copied as write() does). The handle keeps views of `buffer`
    * until `released` settles: the caller must not change those bytes before. Each stripe unit the
    * range covers is sent as one request, with no aggregation, so whole, unit-aligned buffers make
-   * whole requests.
+   * whole requests. `final`: nothing else is written before sync() or close(), so an object this
+   * is the only write to is made durable by the write itself (FileWriter.writeLent).
    */
-  async writeLent(buffer: Uint8Array, position: number): Promise<{ released: Promise<void> }> {
+  async writeLent(
+    buffer: Uint8Array,
+    position: number,
+    options: { final?: boolean } = {},
+  ): Promise<{ released: Promise<void> }> {
     const { at, data, writer } = this.prepareWrite(buffer, 0, buffer.length, position);
     const { striped, stripedAt } = await this.writeDom(data, at);
+    const final = options.final === true;
     const lent =
-      striped.length > 0 ? await writer.writeLent(striped, stripedAt) : { released: Promise.resolve() };
+      striped.length > 0
+        ? await writer.writeLent(striped, stripedAt, final)
+        : { released: Promise.resolve() };
     this.wrote(at, buffer.length, position);
     return lent;
   }
@@ -189,10 +197,8 @@ export class StripeFileHandle {
     this.assertOpen();
     if (!this.writer) return;
     const started = performance.now();
-    await this.writer.flush();
-    const touched = [...this.writer.touched.values()];
-    this.writer.touched.clear();
-    await this.ctx.io.flushAll(touched);
+    await this.writer.flush(true);
+    await this.ctx.io.flushAll(this.writer.takeTouched());
     if (this.changed) {
       const size = this.growOnly ? this.writtenEndBytes : this.sizeBytes;
       await this.commit(size, this.growOnly);
@@ -213,7 +219,7 @@ export class StripeFileHandle {
     checkTruncateSize(sizeBytes);
     await this.writer.flush();
     const cut = await truncateObjects(this.ctx, this.inode, this.fileLayout, this.sizeBytes, sizeBytes);
-    await this.ctx.io.flushAll([...this.writer.touched.values(), ...cut]);
+    await this.ctx.io.flushAll([...this.writer.takeTouched(), ...cut]);
     const from = stripedBytesOf(this.fileLayout, Math.min(this.sizeBytes, sizeBytes));
     this.reader.invalidate(from, stripedBytesOf(this.fileLayout, Math.max(this.sizeBytes, sizeBytes)) - from);
     this.sizeBytes = sizeBytes;
@@ -243,6 +249,7 @@ export class StripeFileHandle {
       await this.sync();
     } finally {
       this.closed = true;
+      this.writer?.release();
     }
   }
 }

@@ -11,6 +11,9 @@ import { locateEcChunks, locateObject, type ObjectTarget } from './locate.js';
 import type { Touched } from './object-io.js';
 import { assembleStripe, ecStripeDataBytes, mapRange } from './striping.js';
 
+/** sentSinceSync's entry for an ec file's chunk objects (every stripe writes all of them). */
+const EC_CHUNKS = -1;
+
 interface PendingUnit {
   unit: number;
   objectIndex: number;
@@ -27,6 +30,11 @@ export class FileWriter {
   private failure: unknown;
   /** Objects written since the last sync, to Flush (fsync) at the OSSs. */
   readonly touched = new Map<string, Touched>();
+  /**
+   * Objects (by index; ec: EC_CHUNKS for every chunk object) written since the last sync: the last
+   * write before a sync or close to an object not among them may ask the OSS to sync it (no Flush).
+   */
+  private readonly sentSinceSync = new Set<number>();
   // ec only: the stripe being filled and how much of it was sent already.
   private stripe: Buffer | undefined;
   private stripeIndex = 0;
@@ -86,11 +94,16 @@ export class FileWriter {
     }
   }
 
-  private async sendUnit(p: PendingUnit): Promise<void> {
+  /** `sync`: the OSSs make the object durable before answering (a flush's write to an object not written since the last sync). */
+  private async sendUnit(p: PendingUnit, sync = false): Promise<void> {
     if (this.pending === p) this.pending = undefined;
     // Every copy has it: nothing reads the buffer any more (on failure it is left to the collector).
-    await this.sendPiece(p.objectIndex, p.objectOffset, p.buf.subarray(0, p.length), () =>
-      this.ctx.writeBuffers.give(p.buf),
+    await this.sendPiece(
+      p.objectIndex,
+      p.objectOffset,
+      p.buf.subarray(0, p.length),
+      () => this.ctx.writeBuffers.give(p.buf),
+      sync,
     );
   }
 
@@ -100,12 +113,15 @@ export class FileWriter {
     objectOffset: number,
     data: Uint8Array,
     acknowledged: () => void = () => {},
+    sync = false,
   ): Promise<{ settled: Promise<void> }> {
+    this.sentSinceSync.add(objectIndex);
     return this.send(data.length, async () => {
       const touched = await this.ctx.io.writeTarget(
         (view) => locateObject(view, this.fileLayout, this.inode, objectIndex),
         objectOffset,
         data,
+        { sync },
       );
       this.remember(touched);
       acknowledged();
@@ -119,16 +135,24 @@ export class FileWriter {
    * own (writeLentEc), and the rest of an ec write is copied as write() copies it.
    * Returns once the sends have started, as write() does; `released` settles once nothing holds
    * `data` any more (every copy answered; a failure surfaces at the next write or flush).
+   * `final`: nothing more is written before the sync or close, so a piece that is its object's only
+   * write since the last sync asks the OSSs to make it durable at once (writeFile).
    */
-  async writeLent(data: Uint8Array, position: number): Promise<{ released: Promise<void> }> {
-    if (this.fileLayout.layout.pattern === 'ec') return this.writeLentEc(data, position);
+  async writeLent(data: Uint8Array, position: number, final = false): Promise<{ released: Promise<void> }> {
+    if (this.fileLayout.layout.pattern === 'ec') return this.writeLentEc(data, position, final);
     this.throwIfFailed();
     if (this.pending) await this.sendUnit(this.pending);
     this.ctx.counters.bytesWritten += data.length;
+    const extents = mapRange(this.fileLayout.layout, position, data.length);
+    const piecesOf = new Map<number, number>();
+    for (const e of extents) piecesOf.set(e.objectIndex, (piecesOf.get(e.objectIndex) ?? 0) + 1);
+    const alone = (objectIndex: number) =>
+      final && piecesOf.get(objectIndex) === 1 && !this.sentSinceSync.has(objectIndex);
     const sends: Promise<void>[] = [];
-    for (const e of mapRange(this.fileLayout.layout, position, data.length)) {
+    for (const e of extents) {
       const piece = data.subarray(e.fileOffset - position, e.fileOffset - position + e.length);
-      sends.push((await this.sendPiece(e.objectIndex, e.objectOffset, piece)).settled);
+      const sync = alone(e.objectIndex);
+      sends.push((await this.sendPiece(e.objectIndex, e.objectOffset, piece, undefined, sync)).settled);
     }
     return { released: Promise.all(sends).then(() => undefined) };
   }
@@ -138,7 +162,11 @@ export class FileWriter {
    * buffered (at the append point, or as a run of whole stripes elsewhere: jumpEc), go out as
    * views of `data` with their parity encoded beside; whatever else is copied as write() does.
    */
-  private async writeLentEc(data: Uint8Array, position: number): Promise<{ released: Promise<void> }> {
+  private async writeLentEc(
+    data: Uint8Array,
+    position: number,
+    final: boolean,
+  ): Promise<{ released: Promise<void> }> {
     const stripeBytes = ecStripeDataBytes(this.fileLayout.layout);
     const wholeBytes = Math.floor(data.length / stripeBytes) * stripeBytes;
     if (this.stripe !== undefined || position % stripeBytes !== 0 || wholeBytes === 0) {
@@ -148,10 +176,13 @@ export class FileWriter {
     this.throwIfFailed();
     if (position !== this.appendAt) this.jumpEc(position, stripeBytes);
     this.ctx.counters.bytesWritten += wholeBytes;
+    // One whole stripe and nothing after it: the chunk objects' only write since the last sync.
+    const alone = final && wholeBytes === data.length && wholeBytes === stripeBytes;
+    const sync = alone && !this.sentSinceSync.has(EC_CHUNKS);
     const sends: Promise<void>[] = [];
     for (let at = 0; at < wholeBytes; at += stripeBytes) {
       const stripe = (position + at) / stripeBytes;
-      sends.push((await this.sendStripeLent(stripe, data.subarray(at, at + stripeBytes))).settled);
+      sends.push((await this.sendStripeLent(stripe, data.subarray(at, at + stripeBytes), sync)).settled);
       this.appendAt = position + at + stripeBytes;
     }
     if (wholeBytes < data.length) await this.write(data.subarray(wholeBytes), position + wholeBytes);
@@ -209,10 +240,21 @@ export class FileWriter {
         { inode: this.inode, position, stripeBytes },
       );
     }
-    this.stripe = undefined;
+    this.dropStripe();
     this.stripeFill = 0;
     this.stripeSent = 0;
     this.appendAt = position;
+  }
+
+  /** The buffered partial stripe goes back to the pool (sends take copies of a partial stripe, never this buffer). */
+  private dropStripe(): void {
+    if (this.stripe) this.ctx.writeBuffers.give(this.stripe);
+    this.stripe = undefined;
+  }
+
+  /** The handle is closed: what this writer holds goes back to the client's pools. */
+  release(): void {
+    this.dropStripe();
   }
 
   /**
@@ -220,7 +262,7 @@ export class FileWriter {
    * `whole`: a pooled buffer of (k+m) units whose start is `data`, a full stripe, encoded in place
    * and given back once every chunk is acknowledged.
    */
-  private async sendStripe(stripe: number, data: Buffer, whole?: Buffer): Promise<void> {
+  private async sendStripe(stripe: number, data: Buffer, whole?: Buffer, sync = false): Promise<void> {
     const { layout } = this.fileLayout;
     const k = layout.k as number;
     const m = layout.m as number;
@@ -230,7 +272,7 @@ export class FileWriter {
     await this.send(unencoded.length, async () => {
       // On this thread: the SIMD kernel encodes faster than a worker round trip pays back (docs/ARCHITECTURE.md).
       encodeParity(unencoded, k, m);
-      await this.sendChunks(stripe, (j) => unencoded.subarray(j * shardBytes, (j + 1) * shardBytes));
+      await this.sendChunks(stripe, (j) => unencoded.subarray(j * shardBytes, (j + 1) * shardBytes), sync);
       if (inPlace) this.ctx.writeBuffers.give(unencoded);
     });
   }
@@ -239,7 +281,11 @@ export class FileWriter {
    * A whole stripe sent from the caller's memory: the k data chunks are views of `data`, the
    * parity is encoded into a buffer of its own (writeLent).
    */
-  private sendStripeLent(stripe: number, data: Uint8Array): Promise<{ settled: Promise<void> }> {
+  private sendStripeLent(
+    stripe: number,
+    data: Uint8Array,
+    sync = false,
+  ): Promise<{ settled: Promise<void> }> {
     const { layout } = this.fileLayout;
     const k = layout.k as number;
     const m = layout.m as number;
@@ -247,8 +293,13 @@ export class FileWriter {
     return this.send(data.length + m * unit, async () => {
       const parity = this.ctx.writeBuffers.take(m * unit);
       encodeParityOf(data, parity, k, m);
-      await this.sendChunks(stripe, (j) =>
-        j < k ? data.subarray(j * unit, (j + 1) * unit) : parity.subarray((j - k) * unit, (j - k + 1) * unit),
+      await this.sendChunks(
+        stripe,
+        (j) =>
+          j < k
+            ? data.subarray(j * unit, (j + 1) * unit)
+            : parity.subarray((j - k) * unit, (j - k + 1) * unit),
+        sync,
       );
       this.ctx.writeBuffers.give(parity);
     });
@@ -257,17 +308,19 @@ export class FileWriter {
   /**
    * Sends the k+m chunks of one stripe (`shard(j)`) in parallel under one version stamp: its
    * chunks are one write, and recovery compares them by it. Settles once every chunk answered
-   * (nothing reads the shards afterwards), failing with the first failure.
+   * (nothing reads the shards afterwards), failing with the first failure. `sync`: each chunk is
+   * made durable before its OSS answers (the chunk objects' only write since the last sync).
    */
-  private async sendChunks(stripe: number, shard: (j: number) => Uint8Array): Promise<void> {
+  private async sendChunks(stripe: number, shard: (j: number) => Uint8Array, sync = false): Promise<void> {
     const { layout } = this.fileLayout;
+    this.sentSinceSync.add(EC_CHUNKS);
     const total = (layout.k as number) + (layout.m as number);
     const stamp = this.ctx.io.versions.next();
     const writes: Promise<Touched[]>[] = [];
     for (let j = 0; j < total; j++) {
       const locate = (view: Parameters<typeof locateEcChunks>[0]): ObjectTarget =>
         locateEcChunks(view, this.fileLayout, this.inode)[j] as ObjectTarget;
-      writes.push(this.ctx.io.writeTarget(locate, stripe * layout.stripeSize, shard(j), { stamp }));
+      writes.push(this.ctx.io.writeTarget(locate, stripe * layout.stripeSize, shard(j), { stamp, sync }));
     }
     for (const settled of await Promise.allSettled(writes)) {
       if (settled.status === 'rejected') throw settled.reason;
@@ -301,17 +354,34 @@ export class FileWriter {
     return { settled: running };
   }
 
+  /** A copy written twice since the last sync is flushed at the next (only a lone sync write is durable alone). */
   private remember(touched: Touched[]): void {
-    for (const t of touched) this.touched.set(`${t.ost}/${t.ref.objectId}`, t);
+    for (const t of touched) {
+      const key = `${t.ost}/${t.ref.objectId}`;
+      this.touched.set(key, this.touched.has(key) ? { ...t, durable: false } : t);
+    }
+  }
+
+  /** The copies written since the last sync, to flush (those not durable); the next sync starts afresh. */
+  takeTouched(): Touched[] {
+    const touched = [...this.touched.values()];
+    this.touched.clear();
+    this.sentSinceSync.clear();
+    return touched;
   }
 
   private throwIfFailed(): void {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /** Sends what is buffered (a partial ec stripe too) and waits until everything is acknowledged. */
-  async flush(): Promise<void> {
-    if (this.pending) await this.sendUnit(this.pending);
+  /**
+   * Sends what is buffered (a partial ec stripe too) and waits until everything is acknowledged.
+   * `final`: a sync or close follows, so the last write to an object not written since the last
+   * sync asks the OSSs to make it durable at once (no Flush round trip for it).
+   */
+  async flush(final = false): Promise<void> {
+    const pending = this.pending;
+    if (pending) await this.sendUnit(pending, final && !this.sentSinceSync.has(pending.objectIndex));
     if (this.stripe && this.stripeFill > this.stripeSent) {
       // A partial stripe has shorter shards: valid only as the file's last stripe.
       const end = this.stripeIndex * ecStripeDataBytes(this.fileLayout.layout) + this.stripeFill;
@@ -324,7 +394,13 @@ export class FileWriter {
       }
       this.stripeSent = this.stripeFill;
       // The stripe stays buffered: later appends re-send it whole (longer shards, same offset).
-      await this.sendStripe(this.stripeIndex, Buffer.from(this.stripe.subarray(0, this.stripeFill)));
+      // sendStripe lays the partial stripe out in a buffer of its own before it returns.
+      await this.sendStripe(
+        this.stripeIndex,
+        this.stripe.subarray(0, this.stripeFill),
+        undefined,
+        final && !this.sentSinceSync.has(EC_CHUNKS),
+      );
     }
     while (this.inflight.size > 0) await Promise.all([...this.inflight]);
     this.throwIfFailed();

@@ -13,7 +13,13 @@ import { OstRequests } from '../common/ost-requests.js';
 import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
 import type { ReadRangeResponse__Output } from '../proto/index.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
-import type { ObjectTransport, TicketSource, TransportHooks, WriteOptions } from './object-transport.js';
+import type {
+  ObjectTransport,
+  TicketSource,
+  TransportHooks,
+  WriteAnswer,
+  WriteOptions,
+} from './object-transport.js';
 
 export class GrpcTransport implements ObjectTransport {
   readonly kind = 'grpc';
@@ -58,10 +64,12 @@ export class GrpcTransport implements ObjectTransport {
     checksum: number,
     _checksums?: unknown,
     options: WriteOptions = {},
-  ): Promise<number> {
-    return this.ticketed(ref, (callOptions) =>
-      this.writeOnce(ref, offset, data, checksum, callOptions, options),
-    );
+  ): Promise<WriteAnswer> {
+    // WriteChunk has no sync flag: a sync write is answered not durable and flushed by the writer.
+    return this.ticketed(ref, async (callOptions) => ({
+      version: await this.writeOnce(ref, offset, data, checksum, callOptions, options),
+      durable: false,
+    }));
   }
 
   read(ref: ObjectRef, offset: number, length: number): Promise<Buffer> {

@@ -555,10 +555,11 @@ export class StripeClient {
       : await this.open(path, 'w', options);
     if (!handle) return;
     // The caller's bytes are sent as they are (no copy where the layout allows): writeFile holds
-    // them until it returns, as node:fs does.
+    // them until it returns, as node:fs does. The close follows at once: an object written once is
+    // made durable by its write (no Flush for it).
     let released: Promise<void> = Promise.resolve();
     try {
-      ({ released } = await handle.writeLent(bytes, 0));
+      ({ released } = await handle.writeLent(bytes, 0, { final: true }));
     } finally {
       try {
         await handle.close();

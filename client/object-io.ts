@@ -37,11 +37,13 @@ import { VersionClock } from './version-clock.js';
 
 export type { EcSiblings } from './ec-rebuild.js';
 
-/** A copy a write went to: flushed at sync. */
+/** A copy a write went to: flushed at sync unless the write was a sync write the OSS answered durable. */
 export interface Touched {
   ost: number;
   endpoint: OssEndpoint;
   ref: ObjectRef;
+  /** Every write of this copy acknowledged so far is durable: no Flush needed. */
+  durable: boolean;
 }
 
 /** What the placed copies of a replicated object gave: the whole range, or what failed and a short copy. */
@@ -222,15 +224,17 @@ export class ObjectIo {
    * Writes `data` at `offset` to the copies copy-rules copiesToWrite names, returning what to flush at sync.
    * `truncate`: each copy ends at offset + data.length afterwards (an empty write at N cuts the object to N bytes).
    * `stamp`: the write's version stamp (the writer of an ec stripe gives its chunks one); a new one by default.
+   * `sync`: each copy is made durable before it answers (a flush in the same request); the copies
+   * that say so come back `durable`, and need no flush.
    */
   async writeTarget(
     locate: (view: MapView) => ObjectTarget,
     offset: number,
     data: Uint8Array,
-    options: { truncate?: boolean; stamp?: number } = {},
+    options: { truncate?: boolean; stamp?: number; sync?: boolean } = {},
   ): Promise<Touched[]> {
     const stamp = options.stamp ?? this.versions.next();
-    const writeOptions = { truncate: options.truncate ?? false, stamp };
+    const writeOptions = { truncate: options.truncate ?? false, stamp, sync: options.sync ?? false };
     // Once for every replica and every retry: the bulk path's per-segment crcs, and from them the whole crc.
     const checksums = segmentChecksums(data, offset, LIMITS.checksumBlockBytes);
     const checksum = checksums.whole;
@@ -247,7 +251,7 @@ export class ObjectIo {
             objects: [target.objectId],
             osts: [ost],
           });
-        return { ost, endpoint, ref: this.copies.ref(target, ost) };
+        return { ost, endpoint, ref: this.copies.ref(target, ost), durable: false };
       });
       const results = await Promise.allSettled(
         touched.map((t) =>
@@ -261,7 +265,8 @@ export class ObjectIo {
         if (result.status === 'fulfilled') {
           counters.addOstBytes(counters.bytesWrittenPerOst, ost, data.length);
           // A copy already past this stamp (another writer's clock runs ahead): the next write is newer.
-          this.versions.observe(result.value);
+          this.versions.observe(result.value.version);
+          (touched[i] as Touched).durable = result.value.durable;
         } else failures.push({ ost, code: codeOf(result.reason) });
       });
       const sent = touched.map((t) => t.ost);
@@ -287,9 +292,10 @@ export class ObjectIo {
   }
 
   /**
-   * fsyncs every written copy at its OSS (each retried like any request). A copy whose OST the
-   * map marks down is not waited for (a flush in flight to it is given up when the map says so);
-   * what the object's flush comes to is copy-rules flushVerdict's.
+   * fsyncs every written copy at its OSS (each retried like any request), except copies a sync
+   * write already made durable. A copy whose OST the map marks down is not waited for (a flush in
+   * flight to it is given up when the map says so); what the object's flush comes to is
+   * copy-rules flushVerdict's, the durable copies counted as flushed.
    */
   async flushAll(touched: Touched[]): Promise<void> {
     const byObject = new Map<string, Touched[]>();
@@ -299,11 +305,14 @@ export class ObjectIo {
       if (copies) copies.push(t);
       else byObject.set(id, [t]);
     }
-    await Promise.all([...byObject.values()].map((copies) => this.flushCopies(copies)));
+    const unflushed = [...byObject.values()].filter((copies) => copies.some((t) => !t.durable));
+    await Promise.all(unflushed.map((copies) => this.flushCopies(copies)));
   }
 
   private async flushCopies(copies: Touched[]): Promise<void> {
-    const results = await Promise.allSettled(copies.map((t) => this.flushCopy(t)));
+    const results = await Promise.allSettled(
+      copies.map((t) => (t.durable ? Promise.resolve(true) : this.flushCopy(t))),
+    );
     // Copies not flushed: failed (their code), or not sent because their OST is down.
     const failures = copies.flatMap((t, i): Failure[] => {
       const r = results[i];

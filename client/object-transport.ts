@@ -21,6 +21,15 @@ export interface WriteOptions {
   truncate?: boolean;
   /** The writer's version stamp (client/version-clock.ts). */
   stamp?: number;
+  /** Ask the OSS to make the object durable before it answers (a Flush in the same request). */
+  sync?: boolean;
+}
+
+/** What a write came to: the copy's version afterwards, and whether a sync write's flush held. */
+export interface WriteAnswer {
+  version: number;
+  /** Every write of the object acknowledged so far is durable (only a sync write says so). */
+  durable: boolean;
 }
 
 export interface ObjectTransport {
@@ -28,7 +37,8 @@ export interface ObjectTransport {
   readonly kind: 'bulk' | 'grpc';
   /**
    * Stores `data` at `offset`; `checksums` (segmentChecksums of data at offset) may be shared by replicas and retries.
-   * Resolves with the copy's version afterwards.
+   * Resolves with the copy's version afterwards and, for a sync write, whether it is durable (a transport
+   * without sync writes answers not durable, and the writer flushes it).
    */
   write(
     ref: ObjectRef,
@@ -37,7 +47,7 @@ export interface ObjectTransport {
     checksum: number,
     checksums?: SegmentChecksums,
     options?: WriteOptions,
-  ): Promise<number>;
+  ): Promise<WriteAnswer>;
   /** Up to `length` bytes from `offset`; a shorter answer means the object ends there. */
   read(ref: ObjectRef, offset: number, length: number): Promise<Buffer>;
   /**

@@ -23,6 +23,7 @@ import type {
   PartPlaces,
   TicketSource,
   TransportHooks,
+  WriteAnswer,
   WriteOptions,
 } from './object-transport.js';
 
@@ -127,7 +128,8 @@ export class OssPool {
   }
 
   /**
-   * Stores `data` at `offset` of the object; resolves when the OSS has it (in its page cache).
+   * Stores `data` at `offset` of the object; resolves when the OSS has it (in its page cache, or on
+   * disk for a sync write that answers durable).
    * `checksums` (segmentChecksums of data at offset) is shared by every replica and retry of one write.
    */
   writeChunk(
@@ -138,7 +140,7 @@ export class OssPool {
     checksum = crc32c(data),
     checksums?: SegmentChecksums,
     options: WriteOptions = {},
-  ): Promise<number> {
+  ): Promise<WriteAnswer> {
     const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.length);
     return this.bounded(endpoint, (conn) => {
       this.refuseIfDown(ref);

@@ -125,7 +125,7 @@ async function handleWrite(
   }
   try {
     const res = await writeRequest(core, req, body());
-    socket.write(encodeOkResponse(res.objectSize, res.version, 0));
+    socket.write(encodeOkResponse(res.objectSize, res.version, 0, res.durable === true));
   } catch (err) {
     if (err instanceof FramingError) throw err;
     // Keep the connection in step: consume the segments the client is still sending.
@@ -318,5 +318,7 @@ function writeRequest(
 ): Promise<WriteResult> {
   if (req.refusal) return Promise.reject(req.refusal);
   const stamp = req.version ? { stamp: req.version } : {};
-  return core.write(req.ref, req.offset, req.length, req.crc32c, req.truncate, pieces, req.tag, stamp);
+  return core.write(req.ref, req.offset, req.length, req.crc32c, req.truncate, pieces, req.tag, stamp, {
+    sync: req.sync === true,
+  });
 }

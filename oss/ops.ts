@@ -146,6 +146,8 @@ export class OssCore {
     tag?: RequestTag,
     /** The writer's stamp (a client write) or the source version (a recovery copy): see WriteVersion. */
     version: WriteVersion = {},
+    /** `sync`: a flush after the write, in the same request (WriteParams.sync). */
+    options: { sync?: boolean } = {},
   ): Promise<WriteResult> {
     return this.timed(ref.ostId, { op: 'write', tag }, async (peer) => {
       const h = await this.begin(ref, 'write');
@@ -167,8 +169,9 @@ export class OssCore {
         }
       }
       const { poolId, pg, objectId } = ref;
+      const sync = options.sync ? { sync: true } : {};
       return h.ost.write(
-        { objectId, poolId, pg, offset, length, declaredCrc, truncate, ...version },
+        { objectId, poolId, pg, offset, length, declaredCrc, truncate, ...version, ...sync },
         throttled(),
       );
     });

@@ -98,6 +98,8 @@ function sendTicket(conn: Connection, ticket: string | undefined): void {
 export interface BulkWriteResult {
   objectSize: number;
   version: number;
+  /** A sync write whose flush held at the OSS (see the frame's sync flag). */
+  durable: boolean;
 }
 
 /** A run's outcome: every part handed over, or the object ended first (`bodyBytes` of the run's bytes exist; no part handed over). */
@@ -166,7 +168,7 @@ export class BulkClient {
     offset: number,
     data: Buffer,
     dataCrc32c: number,
-    opts: { truncate?: boolean; checksums?: SegmentChecksums; version?: number } = {},
+    opts: { truncate?: boolean; checksums?: SegmentChecksums; version?: number; sync?: boolean } = {},
   ): Promise<BulkWriteResult> {
     const bounds = segmentBounds(offset, data.length, this.blockBytes);
     const given = opts.checksums;
@@ -196,6 +198,7 @@ export class BulkClient {
           crc32c: dataCrc32c,
           truncate: !!opts.truncate,
           ...(opts.version ? { version: opts.version } : {}),
+          ...(opts.sync ? { sync: true } : {}),
         }),
       );
       for (let i = 0; i < bounds.length; i++) {
@@ -205,9 +208,9 @@ export class BulkClient {
       }
       socket.uncork();
       const header = await this.readHeader(conn);
-      return header.ok
-        ? { ok: true, value: { objectSize: header.value.objectSize, version: header.value.version } }
-        : header;
+      if (!header.ok) return header;
+      const { objectSize, version, durable } = header.value;
+      return { ok: true, value: { objectSize, version, durable: opts.sync === true && durable } };
     });
   }
 

@@ -9,10 +9,13 @@
 //   block per segment). A reader whose buffers start at such multiples, on block boundaries, gets
 //   segments that each fall in one buffer and receives them in few, large socket reads.
 //   flags: bit 0 (WRITE) truncate; bit 2 (WRITE) a version stamp u64 follows the object id (counted
-//   in idLen); bit 1 (READ) the reader verifies every segment against the
+//   in idLen); bit 3 (WRITE) sync: the OSS makes the object durable before it answers, as a Flush
+//   after the write would (the answer says whether that held); bit 1 (READ) the reader verifies every segment against the
 //   crcs sent, so the OSS may send whole checksum blocks with their stored crcs without reading
 //   them through crc32c first (partial blocks are still verified: their crc is computed).
-// Response (32 bytes):      magic u32 | status u8 | 0 u8 | 0 u16 | objectSize u64 | version u64 | bodyBytes u64
+// Response (32 bytes):      magic u32 | status u8 | flags u8 | 0 u16 | objectSize u64 | version u64 | bodyBytes u64
+//   flags: bit 0 (OK, WRITE) durable: a sync write's flush held (every write acknowledged so far
+//   is durable); without it a sync write is applied and the writer flushes it as any other.
 //   status ERROR: body = codeLen u16 | code | message (UTF-8).
 //   status OK, READ: `bodyBytes` data bytes in segments.
 // Segment (8 bytes + data): length u32 | crc32c u32 of the data. A segment length of SEGMENT_ABORT means
@@ -57,18 +60,24 @@ export interface BulkRequest {
   readerVerifies?: boolean;
   /** write: the writer's version stamp (flags bit 2); absent or 0: none. */
   version?: number;
+  /** write: make the object durable before answering (flags bit 3; see the format above). */
+  sync?: boolean;
 }
 
 const FLAG_TRUNCATE = 1;
 const FLAG_READER_VERIFIES = 2;
 const FLAG_VERSIONED = 4;
+const FLAG_SYNC = 8;
 const VERSION_BYTES = 8;
+const RESPONSE_FLAG_DURABLE = 1;
 
 export interface BulkResponseHeader {
   ok: boolean;
   objectSize: number;
   version: number;
   bodyBytes: number;
+  /** A sync write's flush held (response flags bit 0). */
+  durable: boolean;
 }
 
 function writeU64(buf: Buffer, value: number, at: number): void {
@@ -94,7 +103,8 @@ export function encodeRequest(req: BulkRequest): Buffer {
   buf.writeUInt8(
     (req.truncate ? FLAG_TRUNCATE : 0) |
       (req.op === 'read' && req.readerVerifies ? FLAG_READER_VERIFIES : 0) |
-      (versioned ? FLAG_VERSIONED : 0),
+      (versioned ? FLAG_VERSIONED : 0) |
+      (req.op === 'write' && req.sync ? FLAG_SYNC : 0),
     5,
   );
   buf.writeUInt16LE(tail, 6);
@@ -149,9 +159,10 @@ export function decodeRequest(fixed: Buffer, id: Buffer): BulkRequest {
     offset: readU64(fixed, 32),
     length: readU64(fixed, 40),
     ...(write
-      ? versioned
-        ? { version: readU64(id, idEnd) }
-        : {}
+      ? {
+          ...(versioned ? { version: readU64(id, idEnd) } : {}),
+          ...((flags & FLAG_SYNC) !== 0 ? { sync: true } : {}),
+        }
       : {
           segmentBytes: Math.min(fixed.readUInt32LE(20), SEGMENT_BYTES_MAX),
           readerVerifies: (flags & FLAG_READER_VERIFIES) !== 0,
@@ -159,9 +170,15 @@ export function decodeRequest(fixed: Buffer, id: Buffer): BulkRequest {
   };
 }
 
-export function encodeOkResponse(objectSize: number, version: number, bodyBytes: number): Buffer {
+export function encodeOkResponse(
+  objectSize: number,
+  version: number,
+  bodyBytes: number,
+  durable = false,
+): Buffer {
   const buf = Buffer.alloc(RESPONSE_FIXED_BYTES);
   buf.writeUInt32LE(RESPONSE_MAGIC, 0);
+  if (durable) buf.writeUInt8(RESPONSE_FLAG_DURABLE, 5);
   writeU64(buf, objectSize, 8);
   writeU64(buf, version, 16);
   writeU64(buf, bodyBytes, 24);
@@ -190,6 +207,7 @@ export function decodeResponseHeader(fixed: Buffer): BulkResponseHeader {
     objectSize: readU64(fixed, 8),
     version: readU64(fixed, 16),
     bodyBytes: readU64(fixed, 24),
+    durable: (fixed.readUInt8(5) & RESPONSE_FLAG_DURABLE) !== 0,
   };
   if (!header.ok && header.bodyBytes > ERROR_BODY_BYTES_MAX)
     throw new StripeError('REQ_INTERNAL', 'bulk: error too long');

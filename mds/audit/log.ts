@@ -2,21 +2,26 @@
 // or cluster administration, and every refused call (time, identity, client
 // session, address, operation, paths, result code), written by the MDS that
 // decided. Lines are appended in groups and fsynced before the group's
-// promise resolves; the file is rotated by size (audit.log -> audit.log.1 ...,
+// promise resolves, off the event loop (write and fdatasync on the thread
+// pool, one group at a time; lines appended meanwhile form the next group),
+// so the MDS serves other calls while the disk syncs; the file is rotated by size (audit.log -> audit.log.1 ...,
 // mds.auditFiles kept). Refusals are rate-limited per address, so a client
 // hammering with a wrong key cannot fill the disk: what is dropped is counted
 // in the next line that gets through (`suppressed`).
 import {
   closeSync,
+  fdatasync,
   fdatasyncSync,
   mkdirSync,
   openSync,
   renameSync,
   rmSync,
   statSync,
+  write,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 export interface AuditRecord {
   time: string;
@@ -48,11 +53,16 @@ const DENIAL_BUCKETS_MAX = 10_000;
 
 export const AUDIT_FILE = 'audit.log';
 
+const writeAsync = promisify(write);
+const fdatasyncAsync = promisify(fdatasync);
+
 export class AuditLog {
   private fd: number;
   private sizeBytes: number;
   private pending: string[] = [];
-  private flushing: Promise<void> | undefined;
+  /** The group being written and synced now, and the one that takes the lines appended meanwhile. */
+  private writing: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
   private readonly buckets = new Map<string, { tokens: number; atMs: number; dropped: number }>();
   private readonly nowMs: () => number;
   /** Lines written and refusals dropped, for metrics and tests. */
@@ -110,29 +120,44 @@ export class AuditLog {
   }
 
   /**
-   * The lines appended in one turn of the event loop are written and fsynced together at its end
-   * (the write is synchronous, so a line appended before it runs is in it).
+   * The lines appended in one turn of the event loop are written and fsynced together after it, or
+   * after the group being written now (one group at a time: the file's order is the appends').
    */
   private flushSoon(): Promise<void> {
-    if (this.flushing) return this.flushing;
-    this.flushing = new Promise<void>((resolve) => {
-      setImmediate(() => {
-        this.writePending();
-        this.flushing = undefined;
-        resolve();
-      });
+    if (this.next) return this.next;
+    const after = this.writing ?? new Promise<void>((resolve) => setImmediate(resolve));
+    const group = after.then(() => {
+      this.next = undefined;
+      this.writing = group;
+      return this.writePending();
     });
-    return this.flushing;
+    this.next = group;
+    void group.finally(() => {
+      if (this.writing === group) this.writing = undefined;
+    });
+    return group;
   }
 
-  private writePending(): void {
+  /**
+   * Writes and syncs what is pending. A failure stops the MDS as a failed group commit does: the
+   * change it records is already applied, and an MDS that cannot keep its audit log must not go on.
+   */
+  private async writePending(): Promise<void> {
     if (this.pending.length === 0) return;
     const text = Buffer.from(this.pending.join(''));
     const lines = this.pending.length;
     this.pending = [];
-    if (this.sizeBytes > 0 && this.sizeBytes + text.length > this.options.fileBytesMax) this.rotate();
-    writeSync(this.fd, text);
-    fdatasyncSync(this.fd);
+    try {
+      if (this.sizeBytes > 0 && this.sizeBytes + text.length > this.options.fileBytesMax) this.rotate();
+      for (let at = 0; at < text.length; )
+        at += (await writeAsync(this.fd, text, at, text.length - at)).bytesWritten;
+      await fdatasyncAsync(this.fd);
+    } catch (err) {
+      process.nextTick(() => {
+        throw err;
+      });
+      throw err;
+    }
     this.sizeBytes += text.length;
     this.written += lines;
   }
@@ -154,12 +179,16 @@ export class AuditLog {
 
   /** Resolves once every line appended so far is written. */
   flushed(): Promise<void> {
-    return this.flushing ?? Promise.resolve();
+    return this.next ?? this.writing ?? Promise.resolve();
   }
 
   async close(): Promise<void> {
-    await this.flushing;
-    this.writePending();
+    await this.flushed();
+    if (this.pending.length > 0) {
+      writeSync(this.fd, this.pending.join(''));
+      fdatasyncSync(this.fd);
+      this.pending = [];
+    }
     closeSync(this.fd);
   }
 }

@@ -17,7 +17,9 @@
 // - A read verifies every stored block before any of its bytes leave
 //   (OBJ_CHECKSUM), and refuses an object marked stale (OBJ_STALE).
 // - flush resolves only once every write acknowledged before it is durable
-//   (OBJ_NOT_DURABLE otherwise). Once making an object durable failed, its
+//   (OBJ_NOT_DURABLE otherwise). A write asked to `sync` is a write followed
+//   by that flush in one request: `durable` says whether the flush part held
+//   (the write itself is applied either way, as a write whose flush failed). Once making an object durable failed, its
 //   flushes keep failing until every byte of it was written again (or it
 //   was deleted): a later fsync succeeding says nothing of the pages lost.
 // - A crash may lose writes not flushed, but never serves a write's bytes
@@ -70,11 +72,15 @@ export interface WriteParams extends WriteVersion {
   declaredCrc: number;
   /** Set the size to offset + length afterwards (else it only grows). */
   truncate: boolean;
+  /** Make this write and every write acknowledged before it durable before answering (a flush after it). */
+  sync?: boolean;
 }
 
 export interface WriteResult {
   objectSize: number;
   version: number;
+  /** A `sync` write whose flush part held: every write acknowledged so far is durable. */
+  durable?: boolean;
 }
 
 export interface ReadPiece {

@@ -127,6 +127,8 @@ export class OstIndex {
     firstBlock: number,
     crcs: Uint32Array,
     clearUnsynced = false,
+    /** Write the batch synced: it and every change committed before it are durable once it resolves. */
+    sync = false,
   ): Promise<void> {
     const blocksTotal = Math.ceil(meta.size / this.blockBytes);
     const oldBlocks = Math.ceil((old?.size ?? 0) / this.blockBytes);
@@ -166,7 +168,7 @@ export class OstIndex {
     }
     if (clearUnsynced) batch.del(keys.unsynced(objectId));
     this.cache.changed(objectId);
-    await batch.write();
+    await batch.write({ sync });
     this.cache.remember(objectId, meta, written);
   }
 

@@ -253,9 +253,9 @@ export class Ost implements ObjectStore {
   /**
    * Makes every acknowledged write of the object durable: fsync its data, then the index log.
    * Succeeds only after both: a file that will not open or an fsync that fails is OBJ_NOT_DURABLE,
-   * never a flush skipped. A failed fsync marks the object (durably when the index still takes
-   * writes): Linux reports a writeback error once and may have dropped the pages, so a later fsync
-   * that succeeds proves nothing of them; its flushes fail until every byte was written again.
+   * never a flush skipped. A failed fsync marks the object (markUnsynced): Linux reports a
+   * writeback error once and may have dropped the pages, so a later fsync that succeeds proves
+   * nothing of them; its flushes fail until every byte was written again.
    */
   async flush(objectId: string): Promise<void> {
     await this.requireMeta(objectId);
@@ -279,8 +279,7 @@ export class Ost implements ObjectStore {
       this.faults.beforeFsync(objectId);
       await fh.sync();
     } catch (err) {
-      this.unsynced.set(objectId, 0);
-      await this.index.markUnsynced(objectId).catch(() => undefined); // the mark in memory holds until restart
+      await this.markUnsynced(objectId);
       throw notDurable(this.name, objectId, 'fsync failed', err);
     } finally {
       await fh.close();
@@ -290,6 +289,18 @@ export class Ost implements ObjectStore {
     } catch (err) {
       throw notDurable(this.name, objectId, 'the index log did not sync', err);
     }
+  }
+
+  /** Whether flushes of the object fail because an fsync of it failed (until it is written whole again). */
+  isUnsynced(objectId: string): boolean {
+    return this.unsynced.has(objectId);
+  }
+
+  /** An fsync of the object failed: its flushes fail until every byte of it was written again (kept in the index too). */
+  async markUnsynced(objectId: string): Promise<void> {
+    this.unsynced.set(objectId, 0);
+    // The mark in memory holds until a restart when the index takes no more writes.
+    await this.index.markUnsynced(objectId).catch(() => undefined);
   }
 
   private assertOpen(): void {

@@ -80,8 +80,7 @@ export async function writeObject(
     }
     if (tailBlock) builder.addBytes(tailBlock.subarray(end % B), false);
     if (newSize < oldSize) await fh.truncate(newSize);
-    const version = await commit(ost, p, old, newSize, builder);
-    return { objectSize: newSize, version };
+    return await commitSynced(ost, p, old, newSize, builder, fh);
   } catch (err) {
     // No write may land after the cleanup below (or after the file is closed).
     await writer?.abandon().catch(() => undefined);
@@ -150,13 +149,49 @@ async function receive(
   return received;
 }
 
-/** The data is in the file: makes it the object's next version in one index batch; returns that version. */
+/** Commits the write, a sync write with its flush first (fsync, then the index batch written synced). */
+async function commitSynced(
+  ost: Ost,
+  p: WriteParams,
+  old: ObjectMeta | undefined,
+  newSize: number,
+  builder: BlockCrcBuilder,
+  fh: FileHandle,
+): Promise<WriteResult> {
+  const fsyncFailure = p.sync && ost.opts.fsync ? await fsyncData(ost, p.objectId, fh) : undefined;
+  const synced = p.sync === true && ost.opts.fsync && fsyncFailure === undefined;
+  const version = await commit(ost, p, old, newSize, builder, synced);
+  // After the commit: a whole rewrite of an object an fsync failed for must not clear this failure's mark.
+  if (fsyncFailure !== undefined) await ost.markUnsynced(p.objectId);
+  const durable = p.sync === true && fsyncFailure === undefined && !ost.isUnsynced(p.objectId);
+  return { objectSize: newSize, version, ...(p.sync ? { durable } : {}) };
+}
+
+/**
+ * A sync write's flush of its data, before the index batch (then written synced): the failure, or
+ * undefined. The caller marks a failed object once the write is committed (Ost.markUnsynced).
+ */
+async function fsyncData(ost: Ost, objectId: string, fh: FileHandle): Promise<unknown> {
+  try {
+    ost.faults.beforeFsync(objectId);
+    await fh.datasync();
+    return undefined;
+  } catch (err) {
+    return err ?? new Error('fsync failed');
+  }
+}
+
+/**
+ * The data is in the file: makes it the object's next version in one index batch; returns that
+ * version. `synced`: the data was fsynced, and the batch is written synced (a flush in one step).
+ */
 async function commit(
   ost: Ost,
   p: WriteParams,
   old: ObjectMeta | undefined,
   newSize: number,
   builder: BlockCrcBuilder,
+  synced = false,
 ): Promise<number> {
   const meta: ObjectMeta = {
     size: newSize,
@@ -169,7 +204,7 @@ async function commit(
   // An object an fsync failed for is durable again once every byte of it was written again.
   const rewritten = ost.rewrittenAfter(p.objectId, p.offset, p.offset + p.length);
   const whole = rewritten !== undefined && rewritten >= newSize;
-  await ost.index.commitWrite(p.objectId, old, meta, builder.firstBlock, builder.finish(), whole);
+  await ost.index.commitWrite(p.objectId, old, meta, builder.firstBlock, builder.finish(), whole, synced);
   if (rewritten !== undefined) ost.noteRewritten(p.objectId, whole ? undefined : rewritten);
   ost.usedBytes += newSize - (old?.size ?? 0);
   if (!old) ost.objectCount++;

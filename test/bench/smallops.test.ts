@@ -24,13 +24,14 @@ describe('small-operation profile', () => {
     for (const r of results) expect(Number.isFinite(r.value) && r.value >= 0, r.id).toBe(true);
   });
 
-  it('counts each copy written and read once per file', async () => {
-    const rep3 = SMALLOPS_LAYOUTS.find((l) => l.name === 'rep3');
-    const { write, read } = await profileLayout(cluster, 'rep3-counts', rep3!.layout, 32);
-    // Three copies, each written once; every file committed once.
-    expect(write.ossOpsPerFile.write).toBe(3);
-    expect(write.mdsCallsPerFile.commit).toBe(1);
-    // One copy read per file.
-    expect(read.ossOpsPerFile.read).toBe(1);
-  });
+  for (const { name, layout } of SMALLOPS_LAYOUTS) {
+    it(`${name}: writes each copy once, made durable by the write itself (no Flush), and reads one copy`, async () => {
+      const { write, read } = await profileLayout(cluster, `${name}-counts`, layout, 32);
+      // Three copies (ec 2+1: three chunks), each written once with sync: no Flush request at all.
+      expect(write.ossOpsPerFile).toEqual({ write: 3 });
+      expect(write.mdsCallsPerFile.commit).toBe(1);
+      // One copy (ec: the data chunk) read per file.
+      expect(read.ossOpsPerFile).toEqual({ read: 1 });
+    });
+  }
 });

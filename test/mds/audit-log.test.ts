@@ -1,5 +1,5 @@
 // The audit log's file handling on a real folder with a test clock: lines are
-// JSON and on disk when append resolves, the file rotates at its size keeping
+// JSON and on disk when append resolves, in append order across groups, the file rotates at its size keeping
 // the configured number of old files, and refusals from one address beyond
 // its budget are counted in the next line that gets through.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -36,6 +36,25 @@ describe('audit log', () => {
     const numbers = kept.map((line) => Number((JSON.parse(line) as { paths: string[] }).paths[0]?.slice(2)));
     expect(numbers.sort((a, b) => a - b).at(-1)).toBe(199);
     expect(() => readFileSync(log.path(3))).toThrow();
+    await log.close();
+  });
+
+  it('writes groups one at a time, in append order, each line on disk when its append resolves', async () => {
+    const log = new AuditLog({ dir: join(dir, 'groups'), fileBytesMax: 1 << 20, files: 1, deniedPerSec: 10 });
+    const onDisk = (n: number) => readFileSync(log.path(0), 'utf8').includes(`"/d${n}"`);
+    const appends: Promise<void>[] = [];
+    for (let n = 0; n < 60; n++) {
+      // Lines arrive over several turns of the event loop, some while a group is being written.
+      if (n % 7 === 0) await new Promise((resolve) => setImmediate(resolve));
+      appends.push(log.append(record(n)).then(() => expect(onDisk(n), `line ${n}`).toBe(true)));
+    }
+    await Promise.all(appends);
+    const numbers = readFileSync(log.path(0), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => Number((JSON.parse(line) as { paths: string[] }).paths[0]?.slice(2)));
+    expect(numbers).toEqual(Array.from({ length: 60 }, (_, n) => n));
+    expect(log.written).toBe(60);
     await log.close();
   });
 

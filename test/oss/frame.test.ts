@@ -54,6 +54,12 @@ it('request headers round-trip, 64-bit fields included', () => {
   const stamped = encodeRequest({ ...req, version: 1_800_000_000_000 * 1024 + 5 });
   expect(stamped[5]).toBe(1 | 4);
   expect(decode(stamped)).toEqual({ ...req, version: 1_800_000_000_000 * 1024 + 5 });
+  // A sync write (flags bit 3) asks the OSS to make the object durable before it answers.
+  const synced = encodeRequest({ ...req, sync: true });
+  expect(synced[5]).toBe(1 | 8);
+  expect(decode(synced)).toEqual({ ...req, sync: true });
+  // A read never carries it.
+  expect(encodeRequest({ ...read, sync: true } as typeof read)[5]).toBe(0);
   const huge = encodeRequest({ ...read, segmentBytes: 2 ** 31 });
   expect(
     decodeRequest(huge.subarray(0, REQUEST_FIXED_BYTES), huge.subarray(REQUEST_FIXED_BYTES)).segmentBytes,
@@ -71,7 +77,12 @@ it('responses and coded errors round-trip', () => {
     objectSize: 10,
     version: 3,
     bodyBytes: 5,
+    durable: false,
   });
+  // A sync write's answer says whether its flush held (flags bit 0 of the response).
+  const durable = encodeOkResponse(10, 3, 0, true);
+  expect(durable[5]).toBe(1);
+  expect(decodeResponseHeader(durable).durable).toBe(true);
   const err = encodeErrorResponse('MAP_STALE', 'refresh');
   const head = decodeResponseHeader(err.subarray(0, RESPONSE_FIXED_BYTES));
   expect(head.ok).toBe(false);

@@ -34,8 +34,11 @@ describe('OSS round trips', () => {
       const data = randomBytes(random, size);
       const r = ref(h.oss.ostIds[0]!, `rt.${size}`);
       const w = await h.oss.bulk.write(r, 0, data, crc32c(data));
-      expect(w).toEqual({ objectSize: size, version: 1 });
+      expect(w).toEqual({ objectSize: size, version: 1, durable: false });
       expect((await h.oss.bulk.read(r, 0, size + 10)).equals(data)).toBe(true);
+      // A sync write is made durable before the OSS answers, and says so.
+      const synced = await h.oss.bulk.write(r, 0, data, crc32c(data), { sync: true, truncate: true });
+      expect(synced).toEqual({ objectSize: size, version: 2, durable: true });
       const viaGrpc = await grpcRead(h.oss.grpc, r, 0, size);
       expect(viaGrpc.data.equals(data)).toBe(true);
       expect(viaGrpc.crcOk).toBe(true);

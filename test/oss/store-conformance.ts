@@ -36,6 +36,7 @@ type WriteOptions = {
   pieceCrcs?: boolean;
   stamp?: number;
   copyOf?: number;
+  sync?: boolean;
 };
 
 /** What each scenario gets: fresh stores in temporary folders (closed and removed after it), and helpers. */
@@ -67,6 +68,7 @@ function write(store: ObjectStore, objectId: string, offset: number, data: Buffe
       truncate: opts.truncate ?? false,
       ...(opts.stamp === undefined ? {} : { stamp: opts.stamp }),
       ...(opts.copyOf === undefined ? {} : { copyOf: opts.copyOf }),
+      ...(opts.sync ? { sync: true } : {}),
     },
     piecesOf(data, opts.pieceBytes ?? 100_000, opts.pieceCrcs ?? true),
   );
@@ -405,6 +407,35 @@ async function flushFailures(h: Harness): Promise<void> {
   await again.flush('g');
 }
 
+async function syncWrites(h: Harness): Promise<void> {
+  const { B, fresh, reopen, write, read } = h;
+  const { store, dir } = await fresh();
+  const data = randomBytes(2 * B + 5);
+  // A sync write is a write and a flush in one: it says whether the flush held; a plain write says nothing.
+  expect(await write(store, 's', 0, data, { sync: true })).toEqual({
+    objectSize: data.length,
+    version: 1,
+    durable: true,
+  });
+  expect((await write(store, 'p', 0, data)).durable).toBeUndefined();
+  // Its fsync failing: the write is applied, not durable, and the object's flushes fail as after a failed flush.
+  h.setFsyncFails(true);
+  expect((await write(store, 's', B, data.subarray(0, B), { sync: true })).durable).toBe(false);
+  expect((await write(store, 'n', 0, data, { sync: true })).durable).toBe(false);
+  h.setFsyncFails(false);
+  expect(await codeOf(store.flush('n'))).toBe('OBJ_NOT_DURABLE');
+  const expected = Buffer.concat([data.subarray(0, B), data.subarray(0, B), data.subarray(2 * B)]);
+  expect((await read(store, 's')).equals(expected)).toBe(true);
+  // A later sync write of part of it is not durable either; one of every byte is, and clears the mark.
+  expect((await write(store, 's', 0, data.subarray(0, 10), { sync: true })).durable).toBe(false);
+  expect(await codeOf(store.flush('s'))).toBe('OBJ_NOT_DURABLE');
+  expect((await write(store, 's', 0, data, { sync: true })).durable).toBe(true);
+  await store.flush('s');
+  const again = await reopen(dir, store);
+  expect((await read(again, 's')).equals(data)).toBe(true);
+  expect(await codeOf(again.flush('n'))).toBe('OBJ_NOT_DURABLE');
+}
+
 async function serializesWriters(h: Harness): Promise<void> {
   const { B, fresh, write, read } = h;
   const { store } = await fresh();
@@ -442,6 +473,7 @@ const SCENARIOS: [string, (h: Harness) => Promise<void>][] = [
     flushFailures,
   ],
   ['serializes writers of one object and never shows a reader a half-applied write', serializesWriters],
+  ['makes a sync write durable before it answers, and says when its flush failed', syncWrites],
 ];
 
 export function describeObjectStore(name: string, backend: StoreUnderTest): void {
