@@ -4,8 +4,10 @@
 // (4 MiB writes through one handle, closed); the time an async save blocks
 // its caller against the time to its durable publish, with its parts copied
 // into staging memory (cold: its first save; warm: the next one) and with
-// them referenced; loading every part against a sequential read of the one
-// file. Each figure is the median of
+// them referenced; loading every part into memory the caller gives (a restored
+// model's tensors, in place) against a sequential read of the one file into a
+// reused buffer, and loading into new buffers against readFile of the one file
+// (new memory of the same size). Each figure is the median of
 // REPEATS runs, alternated with its baseline; the note gives their spread,
 // since this machine is shared. Loads are checked byte for byte against what
 // was saved, so a full run is also the multi-GiB round trip.
@@ -37,6 +39,8 @@ interface Sample {
   referenceDurableS: number;
   seqReadS: number;
   loadS: number;
+  seqReadNewS: number;
+  loadNewS: number;
 }
 
 function spread(values: number[]): string {
@@ -102,7 +106,37 @@ async function asyncSave(
   return { blockedS, durableS };
 }
 
-/** One round: the one-file baseline written and read, a save and its load, the async saves. */
+/**
+ * Loads of one checkpoint: into new buffers, then again into those same buffers given as `into`
+ * (warm memory, as a restore into a model's existing tensors), each checked byte for byte.
+ */
+async function measureLoads(
+  reader: StripeClient,
+  dir: string,
+  step: number,
+  named: [string, Buffer][],
+): Promise<{ loadNewS: number; loadS: number }> {
+  const check = (loaded: Map<string, Buffer>) => {
+    for (const [name, data] of named)
+      if (!loaded.get(name)?.equals(data)) throw new Error(`checkpoint ${step}: part ${name} differs`);
+  };
+  await reader.dropCache();
+  let loaded = new Map<string, Buffer>();
+  const loadNewS = await timed(async () => {
+    loaded = await checkpoints(reader, dir).load(step);
+  });
+  check(loaded);
+  for (const buffer of loaded.values()) buffer.fill(0);
+  await reader.dropCache();
+  const into = loaded;
+  const loadS = await timed(async () => {
+    loaded = await checkpoints(reader, dir).load(step, { into });
+  });
+  check(loaded);
+  return { loadNewS, loadS };
+}
+
+/** One round: the one-file baseline written and read, a save and its loads, the async saves. */
 async function measureRound(setup: Setup, ck: Checkpoints, round: number): Promise<Sample> {
   const { writer, reader, dir, parts, named, bytes } = setup;
   const one = `${dir}/one-file`;
@@ -111,17 +145,14 @@ async function measureRound(setup: Setup, ck: Checkpoints, round: number): Promi
   const seqReadS = await timed(async () => {
     if ((await readOneFile(reader, one)) !== bytes) throw new Error('the one-file baseline read short');
   });
+  await reader.dropCache();
+  const seqReadNewS = await timed(async () => {
+    if ((await reader.readFile(one)).length !== bytes) throw new Error('the readFile baseline read short');
+  });
   await writer.unlink(one);
   const step = 10 * round;
   const saveS = await timed(() => ck.save(step, named));
-  await reader.dropCache();
-  let loaded: Map<string, Buffer> | undefined;
-  const loadS = await timed(async () => {
-    loaded = await checkpoints(reader, dir).load(step);
-  });
-  for (const [name, data] of named)
-    if (!loaded?.get(name)?.equals(data)) throw new Error(`checkpoint ${step}: part ${name} differs`);
-  loaded = undefined;
+  const { loadNewS, loadS } = await measureLoads(reader, dir, step, named);
   await ck.remove(step);
   // Staging memory for a whole save: the async save returns once all of it is copied. A fresh
   // Checkpoints touches that memory for the first time (cold); its next save reuses it (warm).
@@ -142,6 +173,8 @@ async function measureRound(setup: Setup, ck: Checkpoints, round: number): Promi
     referenceDurableS: reference.durableS,
     seqReadS,
     loadS,
+    seqReadNewS,
+    loadNewS,
   };
 }
 
@@ -155,7 +188,15 @@ function figures(samples: Sample[], bytes: number, command: string): BenchResult
     value: seqWrite,
     name: 'one file of the same bytes, sequential 4 MiB writes, same run',
   };
-  const readBase = { value: seqRead, name: 'that file read sequentially in 4 MiB reads, same run' };
+  const readBase = {
+    value: seqRead,
+    name: 'that file read sequentially in 4 MiB reads into one buffer, same run',
+  };
+  const seqReadNew = bytes / GB / pick('seqReadNewS');
+  const readNewBase = {
+    value: seqReadNew,
+    name: 'that file read whole with readFile (new memory), same run',
+  };
   const size = `${PARTS} parts, ${(bytes / GB).toFixed(2)} GB`;
   const durable = (key: keyof Sample) => ({
     value: pick(key),
@@ -188,7 +229,23 @@ function figures(samples: Sample[], bytes: number, command: string): BenchResult
       "staging: 'reference', parts sent from the caller's buffers",
     ),
     result('ckpt.baseline.seq-read', seqRead, 'GB/s', command, undefined, note('seqReadS')),
-    result('ckpt.load', bytes / GB / pick('loadS'), 'GB/s', command, readBase, `${size}; ${note('loadS')}`),
+    result(
+      'ckpt.load',
+      bytes / GB / pick('loadS'),
+      'GB/s',
+      command,
+      readBase,
+      `${size} into the caller's buffers (load's into); ${note('loadS')}`,
+    ),
+    result('ckpt.baseline.seq-read-new', seqReadNew, 'GB/s', command, undefined, note('seqReadNewS')),
+    result(
+      'ckpt.load-new-buffers',
+      bytes / GB / pick('loadNewS'),
+      'GB/s',
+      command,
+      readNewBase,
+      `${size} into new buffers; ${note('loadNewS')}`,
+    ),
   ];
 }
 

@@ -15,7 +15,7 @@ import { checkParts, isBad, loadBuffers, type PartOutcome, partStream, readManif
 import type { Manifest, PartRecord } from './manifest.js';
 import { checkRank, checkStep, joinPath, STAGING_DIR, stepName } from './names.js';
 import { isCode } from './namespace.js';
-import type { Parts } from './parts.js';
+import { type LoadTargets, loadTargets, type Parts } from './parts.js';
 import { commitRanks, type Declared } from './ranks.js';
 import { checkRetention, type Retention, stepsToRemove } from './retention.js';
 import { type SaveHandle, type SaveOptions, type SaveResult, startSave } from './save.js';
@@ -129,10 +129,21 @@ export class Checkpoints {
     return readManifest(this.client, this.dir, checkStep(step));
   }
 
-  /** Every part (or those named) as a buffer, read in parallel and checked against its crc32c. */
-  async load(step: number, options: { parts?: string[] } = {}): Promise<Map<string, Buffer>> {
+  /**
+   * Every part (or those named) as a buffer, read in parallel and checked against its crc32c.
+   * `into` gives memory to load parts into in place (a restored model's own tensors, as PyTorch's
+   * distributed checkpoint loads): each exactly its part's size; the map then holds views of it.
+   * Parts without one get buffers of their own. After a failure `into` holds unspecified bytes.
+   */
+  async load(
+    step: number,
+    options: { parts?: string[]; into?: LoadTargets } = {},
+  ): Promise<Map<string, Buffer>> {
     const manifest = await this.manifest(step);
-    return loadBuffers(this.client, this.stepPath(step), this.select(manifest, options.parts), this.limits);
+    const into = options.into ? loadTargets(options.into) : new Map<string, Uint8Array>();
+    const selected = this.select(manifest, options.parts);
+    this.select(manifest, [...into.keys()]); // every part given memory exists (CKPT_NOT_FOUND)
+    return loadBuffers(this.client, this.stepPath(step), selected, this.limits, into);
   }
 
   /** Every part (or those named) as a stream, opened when first read; each fails with CKPT_CORRUPT if its crc32c differs. */

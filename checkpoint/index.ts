@@ -8,7 +8,7 @@ export { CHECKPOINT_BOUNDS, CHECKPOINT_LIMITS, type CheckpointLimits } from './l
 export type { PartOutcome } from './load.js';
 export type { Manifest, PartRecord } from './manifest.js';
 export { MANIFEST_NAME, STAGING_DIR, stepName, stepOfName, TRASH_DIR } from './names.js';
-export type { PartSource, Parts } from './parts.js';
+export type { LoadTargets, PartSource, Parts } from './parts.js';
 export type { Declared } from './ranks.js';
 export type { Retention } from './retention.js';
 export type { SaveEvent, SaveHandle, SaveOptions, SavePhase, SaveProgress, SaveResult } from './save.js';

@@ -12,6 +12,7 @@ import { CHECKPOINT_BOUNDS } from './limits.js';
 import { crcHex, decodeManifest, type Manifest, type PartRecord } from './manifest.js';
 import { joinPath, MANIFEST_NAME, stepName } from './names.js';
 import { isCode, mapBounded, readSmallFile } from './namespace.js';
+import { asBuffer } from './parts.js';
 
 export async function readManifest(client: StripeClient, dir: string, step: number): Promise<Manifest> {
   const path = joinPath(dir, stepName(step), MANIFEST_NAME);
@@ -130,14 +131,30 @@ function badPart(stepPath: string, o: PartOutcome): StripeError | undefined {
   return undefined;
 }
 
-/** Every part of `parts` read in parallel lanes into buffers of its own, each checked. */
+/**
+ * Every part of `parts` read in parallel lanes, each checked: into the caller's memory where
+ * `into` gives some (exactly the part's size: REQ_INVALID otherwise, before anything is read),
+ * else into a buffer of its own.
+ */
 export async function loadBuffers(
   client: StripeClient,
   stepPath: string,
   parts: readonly PartRecord[],
   limits: CheckpointLimits,
+  into: ReadonlyMap<string, Uint8Array> = new Map(),
 ): Promise<Map<string, Buffer>> {
-  const buffers = new Map(parts.map((p) => [p.name, Buffer.allocUnsafe(p.bytes)]));
+  const buffers = new Map(
+    parts.map((p) => {
+      const given = into.get(p.name);
+      if (given && given.length !== p.bytes)
+        throw new StripeError(
+          'REQ_INVALID',
+          `part ${p.name} has ${p.bytes} bytes; the memory given for it has ${given.length}`,
+          { part: p.name, bytes: p.bytes, given: given.length },
+        );
+      return [p.name, given ? asBuffer(given) : Buffer.allocUnsafe(p.bytes)];
+    }),
+  );
   let failure: StripeError | undefined;
   await mapBounded(lanesOf(parts, limits.loadLanesMax), limits.loadLanesMax, (lane) =>
     readLane(

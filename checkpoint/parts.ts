@@ -48,6 +48,35 @@ export function partEntries(parts: Parts): [string, PartSource][] {
   return pairs;
 }
 
+/** Memory a load fills in place, by part name (Checkpoints.load's `into`). */
+export type LoadTargets =
+  | Readonly<Record<string, Uint8Array>>
+  | ReadonlyMap<string, Uint8Array>
+  | Iterable<readonly [string, Uint8Array]>;
+
+/** The targets by name, each checked to be bytes; their sizes are checked against the manifest. */
+export function loadTargets(into: LoadTargets): Map<string, Uint8Array> {
+  const pairs =
+    into instanceof Map || isIterable(into)
+      ? [...(into as Iterable<readonly [string, Uint8Array]>)]
+      : Object.entries(into as Record<string, Uint8Array>);
+  const out = new Map<string, Uint8Array>();
+  for (const [name, target] of pairs) {
+    if (!(target instanceof Uint8Array))
+      throw new StripeError(
+        'REQ_INVALID',
+        `the memory given for part ${name} is not bytes (Uint8Array, Buffer)`,
+        {
+          part: name,
+        },
+      );
+    if (out.has(name))
+      throw new StripeError('REQ_INVALID', `part ${name} is given memory twice`, { part: name });
+    out.set(name, target);
+  }
+  return out;
+}
+
 export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -17,7 +17,7 @@ import { ByteBudget } from './budget.js';
 import type { CredentialStore } from './credentials.js';
 import { type ErrorSubject, s3Error, wireOf } from './errors.js';
 import { S3_LIMITS } from './limits.js';
-import { errorReply, type S3Reply } from './reply.js';
+import { errorReply, isPump, type S3Reply } from './reply.js';
 import { queryMap, type S3Request, splitUrl, targetOf } from './request.js';
 import { route } from './router.js';
 import { verifySignatureV2 } from './sigv2.js';
@@ -72,9 +72,21 @@ function subjectOf(request: {
 }
 
 async function send(reply: FastifyReply, answer: S3Reply, requestId: string): Promise<void> {
-  void reply
-    .status(answer.status)
-    .headers({ ...answer.headers, 'x-amz-request-id': requestId, server: 'stripefs' });
+  const headers = { ...answer.headers, 'x-amz-request-id': requestId, server: 'stripefs' };
+  if (isPump(answer.body)) {
+    // Written here, not by fastify: the pump reuses its buffers once the socket has taken them.
+    reply.hijack();
+    reply.raw.writeHead(answer.status, headers);
+    try {
+      await answer.body.pump(reply.raw);
+      reply.raw.end();
+    } catch (err) {
+      // The headers are out: a body that fails is cut short, as fastify does with a failed stream.
+      reply.raw.destroy(err as Error);
+    }
+    return;
+  }
+  void reply.status(answer.status).headers(headers);
   // No body: nothing for fastify to serialize (it would add a charset to a stored Content-Type).
   if (answer.body === undefined || answer.body === '') await reply.send();
   else await reply.send(answer.body);

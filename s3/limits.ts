@@ -42,6 +42,15 @@ export const S3_LIMITS = {
   smallBodyBytesMax: 64 * KiB,
   /** Read chunk of a GET stream (the client's readahead runs ahead of it). */
   getChunkBytes: 1 * MiB,
+  /**
+   * GETs of more than this are written from a few reused buffers of getPumpChunkBytes
+   * (getPumpDepth per GET, each reused once the socket took it), not a new buffer per chunk.
+   */
+  getPumpBytesMin: 8 * MiB,
+  getPumpChunkBytes: 4 * MiB,
+  getPumpDepth: 4,
+  /** Idle GET buffers the gateway keeps for the next GETs. */
+  getPumpIdleBuffersMax: 16,
   /** Tries of a publish whose parent directory was removed under it (an empty-directory cleanup racing it). */
   publishTriesMax: 5,
   /** Staging files of interrupted PUTs older than this are removed by the gateway's sweep. */

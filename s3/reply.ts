@@ -1,13 +1,25 @@
 // What an operation answers: a status, headers and a body (XML text, bytes,
 // or a stream), and the S3 error document every failure becomes.
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { type ErrorSubject, wireOf } from './errors.js';
 import { escapeXml, type XmlNode, xmlDocument } from './xml.js';
+
+/**
+ * A body the gateway writes to the response itself (large GETs): `pump` writes every byte of it
+ * to `out`, honouring its write callbacks, and settles when done; a rejection cuts the response.
+ */
+export interface BodyPump {
+  pump(out: Writable): Promise<void>;
+}
 
 export interface S3Reply {
   status: number;
   headers: Record<string, string | number>;
-  body?: string | Buffer | Readable;
+  body?: string | Buffer | Readable | BodyPump;
+}
+
+export function isPump(body: S3Reply['body']): body is BodyPump {
+  return typeof (body as BodyPump | undefined)?.pump === 'function';
 }
 
 /** An XML answer; `text` is the root's own text when it has no children (LocationConstraint). */

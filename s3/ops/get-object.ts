@@ -2,14 +2,15 @@
 // handle (the client library's readahead follows the sequential reads), so
 // the headers and the bytes describe the same file even if the key is
 // replaced meanwhile. Range gives 206; conditional headers 304 or 412.
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import type { Stat, StripeFileHandle } from '../../client/index.js';
+import { BufferPool } from '../../common/bulk/buffer-pool.js';
 import { StripeError } from '../../common/errors.js';
 import { s3Error } from '../errors.js';
 import type { Gateway } from '../gateway.js';
 import { keyPath } from '../keys.js';
 import { S3_LIMITS } from '../limits.js';
-import { emptyReply, type S3Reply } from '../reply.js';
+import { type BodyPump, emptyReply, type S3Reply } from '../reply.js';
 import type { S3Request } from '../request.js';
 import { evaluate, parseRange } from '../store/conditions.js';
 import { etagOf, type ObjectMeta, objectHeaders, readMeta } from '../store/meta.js';
@@ -52,6 +53,69 @@ export function rangeStream(handle: StripeFileHandle, start: number, endInclusiv
   // A read handle has nothing to flush: closing it cannot lose data, and the answer is sent already.
   stream.once('close', () => void handle.close().catch(() => undefined));
   return stream;
+}
+
+/** The gateway's GET buffers, reused across requests (fresh memory is slow to touch). */
+const pumpBuffers = new BufferPool(S3_LIMITS.getPumpChunkBytes, S3_LIMITS.getPumpIdleBuffersMax);
+
+/**
+ * [start, end] of an open file written to the response from getPumpDepth reused buffers: each is
+ * read into, written, and read into again once the socket has taken it (its write callback), so
+ * the next reads overlap the sending and no chunk is new memory. Closes the handle at the end.
+ */
+export function rangePump(handle: StripeFileHandle, start: number, endInclusive: number): BodyPump {
+  return {
+    async pump(out: Writable): Promise<void> {
+      const free: Buffer[] = [];
+      let taken = 0;
+      let wake: (() => void) | undefined;
+      let failed: Error | undefined;
+      const giveBack = (buffer: Buffer, err?: Error | null): void => {
+        if (err) failed ??= err;
+        free.push(buffer);
+        wake?.();
+      };
+      // A response closed early may never call back for what it held: stop waiting for it.
+      const closed = (): void => {
+        failed ??= new Error('the response was closed before its end');
+        wake?.();
+      };
+      out.once('close', closed);
+      try {
+        for (let position = start; position <= endInclusive; ) {
+          while (free.length === 0 && taken >= S3_LIMITS.getPumpDepth && !failed)
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+            });
+          if (failed || out.destroyed) throw failed ?? new Error('the response was closed');
+          let buffer = free.pop();
+          if (!buffer) {
+            buffer = pumpBuffers.take();
+            taken++;
+          }
+          const length = Math.min(buffer.length, endInclusive + 1 - position);
+          const { bytesRead } = await handle.read(buffer, 0, length, position);
+          if (bytesRead === 0)
+            throw s3Error('InternalError', `the object ended at ${position} bytes, before its size`);
+          position += bytesRead;
+          const chunk = buffer;
+          out.write(buffer.subarray(0, bytesRead), (err) => giveBack(chunk, err));
+        }
+        // Every buffer back: the socket has taken the last bytes.
+        while (free.length < taken && !failed)
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+        if (failed) throw failed;
+        // Only now, every write called back: a buffer of a failed response is left to the collector.
+        for (const buffer of free) pumpBuffers.give(buffer);
+      } finally {
+        out.off('close', closed);
+        // A read handle has nothing to flush: closing it cannot lose data.
+        await handle.close().catch(() => undefined);
+      }
+    },
+  };
 }
 
 export async function notFound(gateway: Gateway, request: S3Request, err: unknown): Promise<never> {
@@ -158,5 +222,9 @@ async function answer(
     await handle.close();
     return { status, headers, body: '' };
   }
-  return { status, headers, body: rangeStream(handle, start, end) };
+  const body =
+    end + 1 - start > S3_LIMITS.getPumpBytesMin
+      ? rangePump(handle, start, end)
+      : rangeStream(handle, start, end);
+  return { status, headers, body };
 }

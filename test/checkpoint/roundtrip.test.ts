@@ -64,6 +64,14 @@ describe('checkpoints on a real cluster', () => {
           expect(result.stagedMs).toBeLessThanOrEqual(result.durableMs);
         } else await ck.save(step, parts);
         expectSameParts(await ck.load(step), specs);
+        // Loaded in place into memory the caller gives (a restored model's tensors) for some parts.
+        const into = new Map(specs.slice(0, 30).map((s) => [s.name, Buffer.alloc(s.data.length, 0xaa)]));
+        const inPlace = await ck.load(step, { into });
+        expectSameParts(inPlace, specs);
+        for (const [name, given] of into) {
+          const loaded = inPlace.get(name) as Buffer;
+          expect(loaded.buffer === given.buffer && loaded.byteOffset === given.byteOffset, name).toBe(true);
+        }
         const streams = await ck.loadStreams(step, { parts: specs.slice(0, 12).map((s) => s.name) });
         for (const s of specs.slice(0, 12))
           expect((await readAll(streams.get(s.name) as Readable)).equals(s.data)).toBe(true);
@@ -214,6 +222,9 @@ describe('checkpoints on a real cluster', () => {
     expect(await codeOf(ck.save(6, {}, { async: true, staging: 'disk' }))).toBe('REQ_INVALID');
     expect(await codeOf(ck.load(7))).toBe('CKPT_NOT_FOUND');
     expect(await codeOf(ck.load(5, { parts: ['nope'] }))).toBe('CKPT_NOT_FOUND');
+    expect(await codeOf(ck.load(5, { into: { a: Buffer.alloc(3) } }))).toBe('REQ_INVALID');
+    expect(await codeOf(ck.load(5, { into: { nope: Buffer.alloc(4) } }))).toBe('CKPT_NOT_FOUND');
+    expect(await codeOf(ck.load(5, { into: { a: 'kept' as unknown as Buffer } }))).toBe('REQ_INVALID');
     expect(await codeOf(ck.remove(7))).toBe('CKPT_NOT_FOUND');
     expect(() => checkpoints(env.client, 'relative')).toThrow(StripeError);
     expect(() => checkpoints(env.client, '/x', { keepLast: 0 })).toThrow(StripeError);

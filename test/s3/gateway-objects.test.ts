@@ -3,10 +3,13 @@
 // signatures and checksums. The real S3 clients (awscli, s3cmd, rclone,
 // boto3) run in `npm run test:s3`.
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
 import { seededBytes } from '../helpers/clients.js';
-import { all, type Gateway, MiB, startGateway } from './harness.js';
+import { ACCESS_KEY, all, type Gateway, MiB, SECRET_KEY, startGateway } from './harness.js';
+import { signRequest } from './sign.js';
 
 const SEED = seedFromEnv();
 console.log(`s3 gateway objects seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -386,5 +389,67 @@ describe('S3 gateway: bodies of any content type', () => {
     }
     expect((await gw.send('HEAD', '/types/json')).headers['content-type']).toBe('application/json');
     expect((await gw.send('HEAD', '/types/empty')).headers['content-type']).toBe('binary/octet-stream');
+  });
+});
+
+describe('S3 gateway: large GETs from reused buffers', () => {
+  let gw: Gateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+    await gw.send('PUT', '/big');
+  });
+  afterAll(async () => {
+    await gw?.stop();
+  });
+
+  it('a large object and a large range round-trip; a client that leaves mid-GET does not stop the next', async () => {
+    const data = seededBytes(21 * MiB + 17, SEED + 90);
+    const put = await gw.send('PUT', '/big/object', { body: data });
+    expect(put.status).toBe(200);
+    // Over S3_LIMITS.getPumpBytesMin (8 MiB): written from the gateway's reused 4 MiB buffers.
+    const whole = await gw.send('GET', '/big/object');
+    expect([whole.status, whole.headers['content-length'], whole.headers.etag]).toEqual([
+      200,
+      String(data.length),
+      `"${md5(data)}"`,
+    ]);
+    expect(whole.headers['x-amz-request-id']).toMatch(/^[0-9A-F]{16}$/);
+    expect(whole.body.equals(data)).toBe(true);
+    const range = await gw.send('GET', '/big/object', { headers: { range: `bytes=${MiB + 5}-${11 * MiB}` } });
+    expect([range.status, range.headers['content-range']]).toEqual([
+      206,
+      `bytes ${MiB + 5}-${11 * MiB}/${data.length}`,
+    ]);
+    expect(range.body.equals(data.subarray(MiB + 5, 11 * MiB + 1))).toBe(true);
+    // Over a real socket: a client that reads a little and leaves, then one that reads it all.
+    await gw.app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (gw.app.server.address() as AddressInfo).port;
+    const get = (leaveAfterBytes: number) => {
+      const { headers } = signRequest({
+        method: 'GET',
+        url: '/big/object',
+        host: `127.0.0.1:${port}`,
+        accessKeyId: ACCESS_KEY,
+        secretKey: SECRET_KEY,
+        unsigned: true,
+      });
+      return new Promise<Buffer>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/big/object', headers }, (res) => {
+          const pieces: Buffer[] = [];
+          let bytes = 0;
+          res.on('data', (piece: Buffer) => {
+            pieces.push(piece);
+            bytes += piece.length;
+            if (bytes >= leaveAfterBytes) req.destroy();
+          });
+          res.on('end', () => resolve(Buffer.concat(pieces)));
+          res.on('error', () => resolve(Buffer.concat(pieces)));
+        });
+        req.on('error', (err) => (leaveAfterBytes < data.length ? resolve(Buffer.alloc(0)) : reject(err)));
+        req.end();
+      });
+    };
+    await get(MiB);
+    expect((await get(Number.POSITIVE_INFINITY)).equals(data)).toBe(true);
   });
 });
