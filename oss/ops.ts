@@ -53,6 +53,8 @@ export class OssCore {
    * MDS answers again, before the MDS can have accepted a write that skipped it.
    */
   private readLeaseUntilMs = 0;
+  /** The sending time (monotonic ms) of the newest registration or heartbeat the MDS answered. */
+  private lastAnswerSentAtMs = Number.NEGATIVE_INFINITY;
   /** Reads refused because the lease had lapsed (or was never given). */
   leaseRefusals = 0;
   /** Sends a heartbeat now and resolves once it is answered or failed (set by the MDS link once registered). */
@@ -250,6 +252,7 @@ export class OssCore {
     );
     const until = answer.readLeaseMs > 0 ? answer.sentAtMs + answer.readLeaseMs : Number.POSITIVE_INFINITY;
     this.readLeaseUntilMs = Math.max(this.readLeaseUntilMs, until);
+    this.lastAnswerSentAtMs = Math.max(this.lastAnswerSentAtMs, answer.sentAtMs);
   }
 
   /** The clock the lease is kept on (monotonic ms): the MDS link stamps its calls with it. */
@@ -263,19 +266,32 @@ export class OssCore {
   }
 
   /**
-   * A lapsed lease is renewed first: the read waits (at most LEASE_RENEW_WAIT_MS) for a heartbeat
-   * sent now, whose answer lists every skip the MDS accepted before it, then is served or refused.
+   * A lapsed lease is renewed first: the read waits (at most LEASE_RENEW_WAIT_MS) for the answer
+   * to a heartbeat sent after it began. That answer lists every skip the MDS accepted before the
+   * read began (a skip is recorded before its write is acknowledged), so the read is safe once it
+   * is applied, however late it came: a loaded MDS whose answers take longer than the lease itself
+   * delays reads by one round trip instead of refusing them all.
    */
   private async refuseWithoutLease(h: OstHandle): Promise<void> {
     if (this.leaseHolds()) return;
     if (this.renewLease && this.readLeaseUntilMs > 0) {
+      const beganMs = this.clock.monotonicMs();
       let timer: NodeJS.Timeout | undefined;
+      let waitedOut = false;
       const waited = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, LEASE_RENEW_WAIT_MS);
+        timer = setTimeout(() => {
+          waitedOut = true;
+          resolve();
+        }, LEASE_RENEW_WAIT_MS);
       });
-      await Promise.race([this.renewLease(), waited]);
+      // A renewal already in flight may have been sent before this read began: then one more.
+      while (!waitedOut && this.lastAnswerSentAtMs < beganMs) {
+        const before = this.lastAnswerSentAtMs;
+        await Promise.race([this.renewLease(), waited]);
+        if (this.lastAnswerSentAtMs === before) break; // not answered (MDS away) or waited out
+      }
       clearTimeout(timer);
-      if (this.leaseHolds()) return;
+      if (this.leaseHolds() || this.lastAnswerSentAtMs >= beganMs) return;
     }
     this.leaseRefusals++;
     throw new StripeError(
