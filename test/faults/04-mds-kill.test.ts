@@ -1,7 +1,8 @@
 // Scenario 4: SIGKILL the MDS while 100 writers create, write and close files.
-//   workload  100 concurrent writers, each writing small replicated:3 and
-//             ec:4+2 files (up to 128 KiB) in a loop; a file counts as
-//             acknowledged when its close (the size commit) returned
+//   workload  100 concurrent writers, each writing small replicated:3,
+//             ec:4+2 and data-on-MDS files (dom:64K before replicated:3; up to
+//             128 KiB, so some spill past the MDS's part) in a loop; a file
+//             counts as acknowledged when its close (the size commit) returned
 //   fault     SIGKILL the MDS mid-way (once 50 closes were acknowledged),
 //             start it again on the same port, stop once 50 more were
 //   safety    every writer's operation ends: success or a coded error
@@ -30,6 +31,9 @@ const REP3: Layout = {
   stripeSize: S,
 };
 const EC42: Layout = { pattern: 'ec', k: 4, m: 2, failureDomain: 'host', stripeSize: S };
+/** The first 64 KiB in the MDS's database with the namespace record, the rest replicated:3. */
+const DOM: Layout = { pattern: 'dom', domBytes: S, rest: REP3 };
+const LAYOUTS = [REP3, EC42, DOM];
 const WRITERS = 100;
 /** Closes acknowledged before the kill, and again after the restart, before the writers stop. */
 const ACKS_PER_PHASE = 50;
@@ -39,6 +43,8 @@ describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged c
   let client: StripeClient;
   const work = new Workload(SEED, 128 * 1024);
   const attempted = new Set<string>();
+  /** Acknowledged files whose first bytes live on the MDS. */
+  const domFiles = new Set<string>();
 
   beforeAll(async () => {
     cluster = await startCluster({ oss: rackLayout(6, 2), mdsGrpcPort: await freePortRange(2), pgCount: 32 });
@@ -57,7 +63,9 @@ describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged c
       for (let i = 0; running; i++) {
         const path = `/w/${w}-${i}`;
         attempted.add(path);
-        const result = await settle(work.write(client, path, (w + i) % 2 === 0 ? REP3 : EC42));
+        const layout = LAYOUTS[(w + i) % LAYOUTS.length] as Layout;
+        const result = await settle(work.write(client, path, layout));
+        if (result.ok && layout === DOM) domFiles.add(path);
         if (!result.ok) {
           const code = result.code;
           expect(isErrorCode(code), `${path}: ${code}`).toBe(true);
@@ -92,6 +100,8 @@ describe('scenario 4: an MDS killed under 100 writers keeps every acknowledged c
 
   it('converges: every acknowledged close is present with its size and bytes', async () => {
     for (const [path, data] of work.files) expect((await client.stat(path)).size, path).toBe(data.length);
+    expect(domFiles.size).toBeGreaterThan(0);
+    for (const path of domFiles) expect((await client.stat(path)).layout?.pattern, path).toBe('dom');
     expect(await work.verify(client)).toEqual([]);
   });
 
