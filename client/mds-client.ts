@@ -63,6 +63,9 @@ type CreateItem = {
   data?: Uint8Array;
 } & OwnerFields;
 
+/** A commit of size and mtime without dom bytes (those go alone, see commit). */
+type CommitItem = { inode: number; size: number; mtimeMs: number; growOnly: boolean };
+
 /** Bytes written at an offset of a file's part on the MDS (sent with a commit). */
 export interface DomPatch {
   offset: number;
@@ -98,6 +101,15 @@ export class MdsClient {
   readonly openBatcher: CallBatcher<string, Opened>;
   readonly createBatcher: CallBatcher<CreateItem, Created>;
   readonly unlinkBatcher: CallBatcher<string, void>;
+  /** Commits without dom bytes (commit()); its transport calls the MDS only once the client is built. */
+  readonly commitBatcher: CallBatcher<CommitItem, Attr__Output> = new CallBatcher({
+    itemsMax: LIMITS.namespaceBatchItemsMax,
+    one: async (item) => must((await call(this.channel(), 'Commit', item)).attr),
+    many: async (items) =>
+      (await call(this.channel(), 'CommitMany', { items })).results.map((r) =>
+        r.error ? errorOfItem(r.error) : must(r.attr),
+      ),
+  });
   private view: MapView | undefined;
   private watch: grpc.ClientReadableStream<{ map: ClusterMap__Output | null }> | undefined;
   private closed = false;
@@ -309,7 +321,11 @@ export class MdsClient {
       ? this.unlinkBatcher.submit(path)
       : call(this.channel(), 'Unlink', { path }).then(() => undefined);
   }
-  /** Size and mtime, and for a file with a dom part the bytes written into it (`dom`), in one MDS transaction. */
+  /**
+   * Size and mtime, and for a file with a dom part the bytes written into it (`dom`), in one MDS
+   * transaction. Concurrent commits share one CommitMany; one with dom bytes goes alone (a batch
+   * of them could outgrow a message).
+   */
   async commit(
     inode: number,
     size: number,
@@ -317,10 +333,14 @@ export class MdsClient {
     growOnly = false,
     dom?: DomPatch,
   ): Promise<Attr__Output> {
-    const domFields = dom ? { domOffset: dom.offset, domData: dom.data } : {};
-    return must(
-      (await call(this.channel(), 'Commit', { inode, size, mtimeMs, growOnly, ...domFields })).attr,
-    );
+    const item: CommitItem = { inode, size, mtimeMs, growOnly };
+    if (dom)
+      return must(
+        (await call(this.channel(), 'Commit', { ...item, domOffset: dom.offset, domData: dom.data })).attr,
+      );
+    return this.batching
+      ? this.commitBatcher.submit(item)
+      : must((await call(this.channel(), 'Commit', item)).attr);
   }
   async setLayout(path: string, layout: Layout): Promise<Attr__Output> {
     return must((await call(this.channel(), 'SetLayout', { path, layout })).attr);

@@ -23,7 +23,7 @@ import type { MdsMetrics } from './metrics.js';
 import type { Namespace } from './namespace.js';
 import { commit } from './ops/commit.js';
 import { create } from './ops/create.js';
-import { createMany, unlinkMany } from './ops/many.js';
+import { commitMany, createMany, unlinkMany } from './ops/many.js';
 import { mkdir } from './ops/mkdir.js';
 import { open, openMany } from './ops/open.js';
 import { readdir } from './ops/readdir.js';
@@ -142,6 +142,9 @@ export function mdsHandlers(
         (e) => metrics.errors.inc({ op: 'create', code: e.code }),
         gate.itemCheck(who, 'w', 'CreateMany'),
       ),
+    ),
+    CommitMany: coded(metrics, gate, 'CommitMany', (r, who) =>
+      commitMany(ns, r, (e) => metrics.errors.inc({ op: 'commit', code: e.code }), gate.commitCheck(who)),
     ),
     UnlinkMany: coded(metrics, gate, 'UnlinkMany', (r, who) =>
       unlinkMany(

@@ -22,6 +22,7 @@ const AUDITED = new Set([
   'Unlink',
   'UnlinkMany',
   'Commit',
+  'CommitMany',
   'SetLayout',
   'SetAttr',
   'SetXattr',
@@ -49,8 +50,9 @@ export function pathsOf(request: Req): string[] {
   for (const key of ['path', 'fromPath', 'toPath'] as const)
     if (typeof request[key] === 'string') out.push(request[key] as string);
   if (Array.isArray(request.items))
-    for (const item of request.items as { path?: unknown }[])
+    for (const item of request.items as { path?: unknown; inode?: unknown }[])
       if (typeof item.path === 'string') out.push(item.path);
+      else if (typeof item.inode === 'number' && item.inode > 0) out.push(`inode:${item.inode}`);
   if (typeof request.inode === 'number' && request.inode > 0) out.push(`inode:${request.inode}`);
   if (typeof request.name === 'string' && out.length === 0) out.push(`identity:${request.name}`);
   if (typeof request.ostId === 'number' && out.length === 0) out.push(`ost:${request.ostId}`);

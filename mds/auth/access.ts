@@ -49,6 +49,7 @@ export const ACCESS = {
   },
   Unlink: on('w'),
   Commit: { kind: 'inode' },
+  CommitMany: items,
   SetLayout: on('w'),
   CreateMany: items,
   UnlinkMany: items,
@@ -220,6 +221,18 @@ export class Gate {
               [String(item.inode ? `inode:${item.inode}` : item.path)],
               code,
             );
+            throw err;
+          })
+      : undefined;
+  }
+
+  /** The per-item check of CommitMany: each commit on its inode's current path, as Commit. */
+  commitCheck(who: Principal | undefined): ((item: { inode?: unknown }) => Promise<void>) | undefined {
+    return who
+      ? (item) =>
+          this.admitInode(who, item.inode, 'w').catch((err: unknown) => {
+            const code = (err as { code?: string }).code ?? 'REQ_INTERNAL';
+            this.auditor?.refused(who, undefined, 'CommitMany', [`inode:${String(item.inode)}`], code);
             throw err;
           })
       : undefined;

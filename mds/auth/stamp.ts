@@ -1,5 +1,5 @@
 // Tickets in answers: every file attribute the MDS returns from Create, Open,
-// OpenMany, Stat, StatMany, CreateMany, Commit and SetAttr carries a
+// OpenMany, Stat, StatMany, CreateMany, Commit, CommitMany and SetAttr carries a
 // data-path ticket for that file, rw when the caller's caps allow writing its
 // path, r when they allow reading it, none otherwise (a lookup-only stat).
 // Files only: directories and symlinks have no objects.
@@ -29,6 +29,8 @@ export function subjectsOf(method: string, request: Req, response: unknown): Tic
       return request.inode ? [byInode(res.attr)] : [{ attr: res.attr, path: request.path }];
     case 'Commit':
       return res.attr ? [byInode(res.attr)] : [];
+    case 'CommitMany':
+      return (res.results ?? []).flatMap((r) => (r.attr ? [byInode(r.attr)] : []));
     case 'StatMany':
       return (res.results ?? []).flatMap((r, i) =>
         r.attr ? [{ attr: r.attr, path: (request.paths as unknown[])[i] }] : [],

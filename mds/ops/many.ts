@@ -1,11 +1,14 @@
-// CreateMany and UnlinkMany: the calls a client coalesces from concurrent
-// callers. Each item is its own operation (its own transaction and atomic
+// CreateMany, UnlinkMany and CommitMany: the calls a client coalesces from
+// concurrent callers. Each item is its own operation (its own transaction and atomic
 // batch; the group commit merges their writes) and fails alone with the
 // error the single call would raise. All items start at once: each reaches
 // the namespace mutex before its first await, so they are applied in item
 // order, and the reply waits until every item's write is on disk.
 import { LIMITS, StripeError } from '../../common/index.js';
 import type {
+  CommitManyRequest__Output,
+  CommitManyResponse,
+  CommitRequest__Output,
   CreateManyRequest__Output,
   CreateManyResponse,
   ItemError,
@@ -13,6 +16,7 @@ import type {
   UnlinkManyResponse,
 } from '../../proto/index.js';
 import type { Namespace } from '../namespace.js';
+import { commit } from './commit.js';
 import { create } from './create.js';
 import { itemError } from './item-error.js';
 import { unlink } from './remove.js';
@@ -93,4 +97,46 @@ export async function unlinkMany(
     allow,
   );
   return { results: outcomes.map((o) => ({ error: o.error })) };
+}
+
+/**
+ * Commits of size and mtime (and dom bytes) by inode, as Commit each. The caller's check (its caps on
+ * each inode's current path) runs for every item first; then the commits start at once, in item order.
+ */
+export async function commitMany(
+  ns: Namespace,
+  request: CommitManyRequest__Output,
+  onError: OnItemError = () => {},
+  allow?: (item: CommitRequest__Output) => Promise<void>,
+): Promise<CommitManyResponse> {
+  if (request.items.length > LIMITS.namespaceBatchItemsMax) {
+    throw new StripeError('REQ_INVALID', `CommitMany takes at most ${LIMITS.namespaceBatchItemsMax} items`, {
+      count: request.items.length,
+    });
+  }
+  const refused = await Promise.all(
+    request.items.map((item) =>
+      allow
+        ? allow(item).then(
+            () => undefined,
+            (err: unknown) => err,
+          )
+        : undefined,
+    ),
+  );
+  const outcomes = await eachItem(
+    request.items.map((item, i) => ({ item, refused: refused[i] })),
+    'CommitMany',
+    async ({ item, refused: why }) => {
+      if (why !== undefined) throw why;
+      return commit(ns, item);
+    },
+    onError,
+    ({ item }) => `inode:${item.inode}`,
+  );
+  return {
+    results: outcomes.map((o) =>
+      o.error ? { attr: null, error: o.error } : { attr: o.value.attr, error: null },
+    ),
+  };
 }

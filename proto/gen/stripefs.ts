@@ -22,6 +22,9 @@ import type { AuthSetCapsResponse as _stripefs_v1_AuthSetCapsResponse, AuthSetCa
 import type { AuthWhoamiRequest as _stripefs_v1_AuthWhoamiRequest, AuthWhoamiRequest__Output as _stripefs_v1_AuthWhoamiRequest__Output } from './stripefs/v1/AuthWhoamiRequest.js';
 import type { AuthWhoamiResponse as _stripefs_v1_AuthWhoamiResponse, AuthWhoamiResponse__Output as _stripefs_v1_AuthWhoamiResponse__Output } from './stripefs/v1/AuthWhoamiResponse.js';
 import type { ClusterMap as _stripefs_v1_ClusterMap, ClusterMap__Output as _stripefs_v1_ClusterMap__Output } from './stripefs/v1/ClusterMap.js';
+import type { CommitManyRequest as _stripefs_v1_CommitManyRequest, CommitManyRequest__Output as _stripefs_v1_CommitManyRequest__Output } from './stripefs/v1/CommitManyRequest.js';
+import type { CommitManyResponse as _stripefs_v1_CommitManyResponse, CommitManyResponse__Output as _stripefs_v1_CommitManyResponse__Output } from './stripefs/v1/CommitManyResponse.js';
+import type { CommitManyResult as _stripefs_v1_CommitManyResult, CommitManyResult__Output as _stripefs_v1_CommitManyResult__Output } from './stripefs/v1/CommitManyResult.js';
 import type { CommitRequest as _stripefs_v1_CommitRequest, CommitRequest__Output as _stripefs_v1_CommitRequest__Output } from './stripefs/v1/CommitRequest.js';
 import type { CommitResponse as _stripefs_v1_CommitResponse, CommitResponse__Output as _stripefs_v1_CommitResponse__Output } from './stripefs/v1/CommitResponse.js';
 import type { CreateManyRequest as _stripefs_v1_CreateManyRequest, CreateManyRequest__Output as _stripefs_v1_CreateManyRequest__Output } from './stripefs/v1/CreateManyRequest.js';
@@ -168,6 +171,9 @@ export interface ProtoGrpcType {
       AuthWhoamiRequest: MessageTypeDefinition<_stripefs_v1_AuthWhoamiRequest, _stripefs_v1_AuthWhoamiRequest__Output>
       AuthWhoamiResponse: MessageTypeDefinition<_stripefs_v1_AuthWhoamiResponse, _stripefs_v1_AuthWhoamiResponse__Output>
       ClusterMap: MessageTypeDefinition<_stripefs_v1_ClusterMap, _stripefs_v1_ClusterMap__Output>
+      CommitManyRequest: MessageTypeDefinition<_stripefs_v1_CommitManyRequest, _stripefs_v1_CommitManyRequest__Output>
+      CommitManyResponse: MessageTypeDefinition<_stripefs_v1_CommitManyResponse, _stripefs_v1_CommitManyResponse__Output>
+      CommitManyResult: MessageTypeDefinition<_stripefs_v1_CommitManyResult, _stripefs_v1_CommitManyResult__Output>
       CommitRequest: MessageTypeDefinition<_stripefs_v1_CommitRequest, _stripefs_v1_CommitRequest__Output>
       CommitResponse: MessageTypeDefinition<_stripefs_v1_CommitResponse, _stripefs_v1_CommitResponse__Output>
       CreateManyRequest: MessageTypeDefinition<_stripefs_v1_CreateManyRequest, _stripefs_v1_CreateManyRequest__Output>

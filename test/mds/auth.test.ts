@@ -142,6 +142,16 @@ describe('MDS authentication and caps', () => {
       expect(created.results.map((r) => r.error?.code ?? 'OK')).toEqual(['OK', 'AUTH_DENIED']);
       const unlinked = await call(alice.grpc, 'UnlinkMany', { items: [{ path: '/b/f' }, { path: '/a/m1' }] });
       expect(unlinked.results.map((r) => r.error?.code ?? 'OK')).toEqual(['AUTH_DENIED', 'OK']);
+      // CommitMany: each item on its inode's current path, the one outside the caps refused alone.
+      const mine = (await admin.stat('/a/x/f')).inode;
+      const committed = await call(alice.grpc, 'CommitMany', {
+        items: [
+          { inode: mine, size: 3, mtimeMs: 1 },
+          { inode, size: 10, mtimeMs: 1 },
+        ],
+      });
+      expect(committed.results.map((r) => r.error?.code ?? 'OK')).toEqual(['OK', 'AUTH_DENIED']);
+      expect(committed.results[0]?.attr?.ticket).not.toBe('');
       // Admin calls need --admin.
       expect(await codeOf(call(alice.grpc, 'AuthList', {}))).toBe('AUTH_DENIED');
       expect(
@@ -294,6 +304,7 @@ describe('MDS authentication and caps', () => {
     expect(seen('AUTH_DENIED', 'Mkdir', '/c/x')).toBe(true);
     expect(seen('AUTH_DENIED', 'Rename', '/c/x')).toBe(true);
     expect(seen('AUTH_DENIED', 'CreateMany', '/c/m2')).toBe(true); // a batch item, refused alone
+    expect(seen('AUTH_DENIED', 'CommitMany')).toBe(true);
     expect(seen('AUTH_DENIED', 'AuthList')).toBe(true);
     expect(seen('AUTH_ADDRESS_DENIED', 'Mkdir', '/far')).toBe(true);
     expect(refused.every((r) => r.address === '127.0.0.1')).toBe(true);

@@ -1,5 +1,5 @@
-// Batched namespace calls against a real MDS process: CreateMany, UnlinkMany
-// and StatMany answer per item, in item order, each failure exactly the error
+// Batched namespace calls against a real MDS process: CreateMany, UnlinkMany,
+// CommitMany and StatMany answer per item, in item order, each failure exactly the error
 // the single call raises; and the client's coalescing (MdsClient) keeps
 // per-call errors and the order calls were issued in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +35,11 @@ async function singleError(
     return { code: err.code, message: err.message, details: { ...err.details } };
   }
   throw new Error('expected the call to fail');
+}
+
+function must<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) throw new Error('expected a value');
+  return value;
 }
 
 function asError(e: ItemError__Output | null | undefined) {
@@ -108,12 +113,66 @@ describe('batched calls on the wire', () => {
     expect(after.results.map((r) => r.found)).toEqual([false, false]);
   });
 
+  it('CommitMany: one result per item, in item order, errors as Commit raises them', async () => {
+    const a = must((await call(c(), 'Create', { path: '/b/c1' })).attr).inode;
+    const b = must((await call(c(), 'Create', { path: '/b/c2' })).attr).inode;
+    const dir = must((await call(c(), 'Stat', { path: '/b/sub' })).attr).inode;
+    const items = [
+      { inode: a, size: 10, mtimeMs: 1_000 },
+      { inode: a, size: 4, mtimeMs: 2_000 }, // applied after the first: the file ends at 4
+      { inode: 999_999, size: 1, mtimeMs: 1 },
+      { inode: dir, size: 1, mtimeMs: 1 },
+      { inode: b, size: 7, mtimeMs: 3_000, growOnly: true },
+      { inode: 0, size: 1, mtimeMs: 1 },
+    ];
+    const res = await call(c(), 'CommitMany', { items });
+    expect(res.results.map((r) => r.error?.code ?? 'OK')).toEqual([
+      'OK',
+      'OK',
+      'NS_NOT_FOUND',
+      'NS_IS_DIR',
+      'OK',
+      'REQ_INVALID',
+    ]);
+    for (const i of [2, 3, 5])
+      expect(asError(res.results[i]!.error)).toEqual(await singleError(call(c(), 'Commit', items[i]!)));
+    expect(res.results[1]!.attr).toMatchObject({ inode: a, size: 4, mtimeMs: 2_000 });
+    const after = await call(c(), 'StatMany', { paths: ['/b/c1', '/b/c2'] });
+    expect(after.results.map((r) => [r.attr?.size, r.attr?.change])).toEqual([
+      [4, 2],
+      [7, 1],
+    ]);
+  });
+
+  it('commits issued together go out as one CommitMany, each answer or error its own', async () => {
+    const client = new MdsClient(address);
+    try {
+      const inode = must((await call(c(), 'Create', { path: '/b/c3' })).attr).inode;
+      const answers = await Promise.all([
+        client.commit(inode, 5, 1_000),
+        client.commit(inode, 9, 2_000),
+        client.commit(999_998, 1, 1).then(
+          () => 'OK',
+          (e: unknown) => (e instanceof StripeError ? e.code : String(e)),
+        ),
+      ]);
+      expect(answers.map((x) => (typeof x === 'string' ? x : x.size))).toEqual([5, 9, 'NS_NOT_FOUND']);
+      expect(client.commitBatcher.batchesSent).toBe(1);
+      expect(client.commitBatcher.itemsBatched).toBe(3);
+      expect(must((await call(c(), 'Stat', { path: '/b/c3' })).attr).size).toBe(9);
+    } finally {
+      client.close();
+    }
+  });
+
   it('refuses more items than the limit as a whole, and an empty batch answers nothing', async () => {
     const tooMany = Array.from({ length: LIMITS.namespaceBatchItemsMax + 1 }, (_, i) => ({
       path: `/b/m${i}`,
     }));
     expect((await singleError(call(c(), 'CreateMany', { items: tooMany }))).code).toBe('REQ_INVALID');
     expect((await singleError(call(c(), 'UnlinkMany', { items: tooMany }))).code).toBe('REQ_INVALID');
+    const commits = tooMany.map(() => ({ inode: 1, size: 0, mtimeMs: 0 }));
+    expect((await singleError(call(c(), 'CommitMany', { items: commits }))).code).toBe('REQ_INVALID');
     expect((await call(c(), 'StatMany', { paths: ['/b/m0'] })).results[0]!.found).toBe(false);
     expect((await call(c(), 'CreateMany', { items: [] })).results).toEqual([]);
   });

@@ -18,6 +18,8 @@ import type { AuthSetCapsRequest as _stripefs_v1_AuthSetCapsRequest, AuthSetCaps
 import type { AuthSetCapsResponse as _stripefs_v1_AuthSetCapsResponse, AuthSetCapsResponse__Output as _stripefs_v1_AuthSetCapsResponse__Output } from '../../stripefs/v1/AuthSetCapsResponse.js';
 import type { AuthWhoamiRequest as _stripefs_v1_AuthWhoamiRequest, AuthWhoamiRequest__Output as _stripefs_v1_AuthWhoamiRequest__Output } from '../../stripefs/v1/AuthWhoamiRequest.js';
 import type { AuthWhoamiResponse as _stripefs_v1_AuthWhoamiResponse, AuthWhoamiResponse__Output as _stripefs_v1_AuthWhoamiResponse__Output } from '../../stripefs/v1/AuthWhoamiResponse.js';
+import type { CommitManyRequest as _stripefs_v1_CommitManyRequest, CommitManyRequest__Output as _stripefs_v1_CommitManyRequest__Output } from '../../stripefs/v1/CommitManyRequest.js';
+import type { CommitManyResponse as _stripefs_v1_CommitManyResponse, CommitManyResponse__Output as _stripefs_v1_CommitManyResponse__Output } from '../../stripefs/v1/CommitManyResponse.js';
 import type { CommitRequest as _stripefs_v1_CommitRequest, CommitRequest__Output as _stripefs_v1_CommitRequest__Output } from '../../stripefs/v1/CommitRequest.js';
 import type { CommitResponse as _stripefs_v1_CommitResponse, CommitResponse__Output as _stripefs_v1_CommitResponse__Output } from '../../stripefs/v1/CommitResponse.js';
 import type { CreateManyRequest as _stripefs_v1_CreateManyRequest, CreateManyRequest__Output as _stripefs_v1_CreateManyRequest__Output } from '../../stripefs/v1/CreateManyRequest.js';
@@ -166,6 +168,15 @@ export interface MdsServiceClient extends grpc.Client {
   commit(argument: _stripefs_v1_CommitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
   commit(argument: _stripefs_v1_CommitRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
   commit(argument: _stripefs_v1_CommitRequest, callback: grpc.requestCallback<_stripefs_v1_CommitResponse__Output>): grpc.ClientUnaryCall;
+  
+  CommitMany(argument: _stripefs_v1_CommitManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CommitManyResponse__Output>): grpc.ClientUnaryCall;
+  CommitMany(argument: _stripefs_v1_CommitManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CommitManyResponse__Output>): grpc.ClientUnaryCall;
+  CommitMany(argument: _stripefs_v1_CommitManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CommitManyResponse__Output>): grpc.ClientUnaryCall;
+  CommitMany(argument: _stripefs_v1_CommitManyRequest, callback: grpc.requestCallback<_stripefs_v1_CommitManyResponse__Output>): grpc.ClientUnaryCall;
+  commitMany(argument: _stripefs_v1_CommitManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CommitManyResponse__Output>): grpc.ClientUnaryCall;
+  commitMany(argument: _stripefs_v1_CommitManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CommitManyResponse__Output>): grpc.ClientUnaryCall;
+  commitMany(argument: _stripefs_v1_CommitManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CommitManyResponse__Output>): grpc.ClientUnaryCall;
+  commitMany(argument: _stripefs_v1_CommitManyRequest, callback: grpc.requestCallback<_stripefs_v1_CommitManyResponse__Output>): grpc.ClientUnaryCall;
   
   Create(argument: _stripefs_v1_CreateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
   Create(argument: _stripefs_v1_CreateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_CreateResponse__Output>): grpc.ClientUnaryCall;
@@ -472,6 +483,8 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   Commit: grpc.handleUnaryCall<_stripefs_v1_CommitRequest__Output, _stripefs_v1_CommitResponse>;
   
+  CommitMany: grpc.handleUnaryCall<_stripefs_v1_CommitManyRequest__Output, _stripefs_v1_CommitManyResponse>;
+  
   Create: grpc.handleUnaryCall<_stripefs_v1_CreateRequest__Output, _stripefs_v1_CreateResponse>;
   
   CreateMany: grpc.handleUnaryCall<_stripefs_v1_CreateManyRequest__Output, _stripefs_v1_CreateManyResponse>;
@@ -548,6 +561,7 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   AuthSetCaps: MethodDefinition<_stripefs_v1_AuthSetCapsRequest, _stripefs_v1_AuthSetCapsResponse, _stripefs_v1_AuthSetCapsRequest__Output, _stripefs_v1_AuthSetCapsResponse__Output>
   AuthWhoami: MethodDefinition<_stripefs_v1_AuthWhoamiRequest, _stripefs_v1_AuthWhoamiResponse, _stripefs_v1_AuthWhoamiRequest__Output, _stripefs_v1_AuthWhoamiResponse__Output>
   Commit: MethodDefinition<_stripefs_v1_CommitRequest, _stripefs_v1_CommitResponse, _stripefs_v1_CommitRequest__Output, _stripefs_v1_CommitResponse__Output>
+  CommitMany: MethodDefinition<_stripefs_v1_CommitManyRequest, _stripefs_v1_CommitManyResponse, _stripefs_v1_CommitManyRequest__Output, _stripefs_v1_CommitManyResponse__Output>
   Create: MethodDefinition<_stripefs_v1_CreateRequest, _stripefs_v1_CreateResponse, _stripefs_v1_CreateRequest__Output, _stripefs_v1_CreateResponse__Output>
   CreateMany: MethodDefinition<_stripefs_v1_CreateManyRequest, _stripefs_v1_CreateManyResponse, _stripefs_v1_CreateManyRequest__Output, _stripefs_v1_CreateManyResponse__Output>
   EvictClient: MethodDefinition<_stripefs_v1_EvictClientRequest, _stripefs_v1_EvictClientResponse, _stripefs_v1_EvictClientRequest__Output, _stripefs_v1_EvictClientResponse__Output>
