@@ -15,6 +15,7 @@
 import { fileURLToPath } from 'node:url';
 import { type Layout, StripeClient } from '../client/index.js';
 import { CONFIG_SCHEMA } from '../common/config.js';
+import { adminFetch } from '../test/helpers/admin-http.js';
 import { seededBytes } from '../test/helpers/clients.js';
 import type { Cluster } from '../test/helpers/cluster.js';
 import { BENCH_HEARTBEAT_INTERVAL_MS, HEARTBEATS_PER_TIMEOUT, startBenchCluster } from './cluster.js';
@@ -40,7 +41,7 @@ const OUT_GRACE_MS = 1_000;
 const SETTLE_HEARTBEATS = 3;
 
 async function admin<T>(cluster: Cluster, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`http://127.0.0.1:${cluster.mds.ready.adminPort}${path}`, {
+  const res = await adminFetch(`http://127.0.0.1:${cluster.mds.ready.adminPort}${path}`, {
     method: body === undefined ? 'GET' : 'PUT',
     ...(body === undefined
       ? {}

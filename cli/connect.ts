@@ -65,15 +65,22 @@ export function adminUrlOf(flags: ConnectFlags): string {
 
 const ADMIN_TIMEOUT_MS = 10_000;
 
-/** GET or POST to an admin API; coded errors from the server come back as StripeError. */
+/**
+ * GET or POST to an admin API, signed as the CLI's identity (common/auth/http-auth.ts); coded
+ * errors from the server come back as StripeError.
+ */
 export async function adminRequest<T>(
   url: string,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' = 'GET',
   body?: unknown,
 ): Promise<T> {
+  const { adminHttpHeaders } = await import('../common/auth/http-auth.js');
   const response = await fetch(url, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: {
+      ...adminHttpHeaders(method, url),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS),
   }).catch((err: unknown) => {

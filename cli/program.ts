@@ -7,6 +7,7 @@ import { registerAuthCommands } from './commands/auth.js';
 import { registerCheckpointCommands } from './commands/ckpt.js';
 import { registerClientCommands } from './commands/clients.js';
 import { registerClusterCommands } from './commands/cluster.js';
+import { registerDashboardCommand } from './commands/dashboard.js';
 import { registerDatasetCommands } from './commands/dataset.js';
 import { registerFileCommands } from './commands/files.js';
 import { registerFsckCommands } from './commands/fsck.js';
@@ -42,5 +43,6 @@ export function buildProgram(): Command {
   registerMountCommands(program);
   registerS3Commands(program);
   registerTopCommand(program);
+  registerDashboardCommand(program);
   return program;
 }

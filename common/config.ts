@@ -192,6 +192,11 @@ export const CONFIG_SCHEMA = {
     env: 'STRIPEFS_KEYRING',
     doc: "The keyring file whose identity signs this process's calls (the CLI, the library and OSSs); empty: ./data/admin.keyring when it exists. The MDS makes it its first admin on a new database (creating it when missing)",
   },
+  'auth.metricsOpen': {
+    kind: { type: 'bool' },
+    default: false,
+    doc: 'Serve GET /metrics on the MDS and OSS admin ports without a key (for a Prometheus without one); every other admin HTTP route, /healthz aside, needs an admin identity whatever this says',
+  },
   'mds.auth': {
     kind: { type: 'bool' },
     default: true,

@@ -17,6 +17,7 @@ import {
 import { contract } from '../proto/index.js';
 import { buildAdmin } from './admin.js';
 import { Gate } from './auth/access.js';
+import { guardAdminHttp } from './auth/http.js';
 import { openAudit, openAuth, ticketing } from './auth/open.js';
 import { ClusterService } from './cluster/service.js';
 import { GroupCommitter } from './commit.js';
@@ -71,6 +72,12 @@ async function openCluster(
   );
   await cluster.init();
   return cluster;
+}
+
+/** The port a listening fastify server got (`fallback` when it says none). */
+function portOf(app: { server: { address(): unknown } }, fallback: number): number {
+  const address = app.server.address();
+  return typeof address === 'object' && address ? (address as { port: number }).port : fallback;
 }
 
 export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsHandle> {
@@ -164,12 +171,12 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
   server.addService(v1.HealthService.service, healthHandlers(cluster));
   const grpcPort = await bindServer(server, config['mds.bindHost'], config['mds.grpcPort']);
   const admin = buildAdmin(cluster, metrics, () => destroyer.view(), recoveryView(healing));
+  guardAdminHttp(admin, gate, config['auth.metricsOpen'], clock);
   registerRecoveryAdmin(admin, healing);
   registerRecoveryMetrics(metrics.registry, healing);
   watch.serve(admin, metrics.registry, cluster, logger);
   await admin.listen({ host: config['mds.bindHost'], port: config['mds.adminPort'] });
-  const address = admin.server.address();
-  const adminPort = typeof address === 'object' && address ? address.port : config['mds.adminPort'];
+  const adminPort = portOf(admin, config['mds.adminPort']);
   cluster.start();
   tickets.start();
   destroyer.start();

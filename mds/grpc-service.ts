@@ -190,12 +190,12 @@ function clusterHandlers(
         heartbeatIntervalMs: cluster.heartbeatIntervalMs,
         staleCopies: recovery?.staleCopiesOf([...ids.values()]) ?? [],
         readLeaseMs: cluster.readLeaseMs,
-        ...gate.tickets?.forOss(),
+        ...gate.forOss(),
       };
     }),
     Heartbeat: coded(metrics, gate, 'Heartbeat', async (r) => ({
       ...(await heartbeat(cluster, recovery, r)),
-      ...gate.tickets?.forOss(),
+      ...gate.forOss(),
     })),
     ReportBadChunk: coded(metrics, gate, 'ReportBadChunk', async (r) => {
       if (!recovery) {

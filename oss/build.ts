@@ -2,6 +2,7 @@
 // path, the admin server and the MDS link. Tests start it on port 0.
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
+import { AuditReporter, type RefusalReport } from '../common/auth/audit-reporter.js';
 import { checksumBackend } from '../common/checksum.js';
 import type { Config } from '../common/config.js';
 import { StripeError } from '../common/errors.js';
@@ -15,6 +16,7 @@ import { startBulkServer } from './bulk-server.js';
 import { adopterOf, type BulkSocketPath, chooseBulkSocketPath } from './bulk-socket.js';
 import { type FaultKnobs, OstFaults, parseFaultKnobs } from './faults.js';
 import { ossServiceHandlers } from './grpc-service.js';
+import { guardOssHttp } from './http-auth.js';
 import { SHUTDOWN_GRACE_MS } from './limits.js';
 import { MapView } from './map-view.js';
 import { MdsLink } from './mds-link.js';
@@ -96,15 +98,39 @@ function metricsOf(handles: OstHandle[]): OssMetrics {
   );
 }
 
-/** The OSS's ticket guard, its keys kept in <oss.dataDir>/ticket-keys.json, its refusals counted. */
+/**
+ * The OSS's ticket guard, its keys kept in <oss.dataDir>/ticket-keys.json, its refusals counted;
+ * and the reporter that sends refusals to the MDS's audit log once `send` is set (the MDS link).
+ */
 function openTickets(config: Config, ossId: string, clock: Clock, metrics: OssMetrics, logger: Logger) {
   const tickets = new TicketGuard(
     join(config['oss.dataDir'], 'ticket-keys.json'),
     () => clock.nowMs(),
     ossId,
   );
-  watchTicketRefusals(tickets, metrics.registry, logger, () => clock.nowMs());
-  return tickets;
+  const to: { send?: (reports: RefusalReport[], dropped: number) => Promise<void> } = {};
+  const reporter = new AuditReporter(
+    (reports, dropped) =>
+      to.send ? to.send(reports, dropped) : Promise.reject(new Error('not linked to the MDS yet')),
+    (err) => logger.warn({ err: (err as Error).message }, 'cannot write refusals to the MDS audit log'),
+  );
+  watchTicketRefusals(
+    tickets,
+    metrics.registry,
+    logger,
+    () => clock.nowMs(),
+    (r) => reporter.report(r),
+  );
+  return { tickets, reporter, to };
+}
+
+/** What the admin HTTP API's gate needs of the configuration and the clock. */
+function httpAuthOptions(config: Config, clock: Clock) {
+  return {
+    metricsOpen: config['auth.metricsOpen'],
+    windowMs: config['mds.authWindowMs'],
+    nowMs: () => clock.nowMs(),
+  };
 }
 
 export async function buildOss(config: Config, deps: OssDeps = {}): Promise<BuiltOss> {
@@ -139,7 +165,7 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
   const publicHost = config['oss.publicHost'];
 
   // Data-path tickets: checked on both doors, minted for this OSS's own calls to the others.
-  const tickets = openTickets(config, ossId, clock, metrics, logger);
+  const { tickets, reporter, to } = openTickets(config, ossId, clock, metrics, logger);
   const sources = new SourcePool(tickets);
   const recoverer = new Recoverer(core, sources, logger);
   let link: MdsLink | undefined;
@@ -180,6 +206,7 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
     tickets,
   );
   const admin = buildAdminApp({ core, metrics, ossId, bulkSocketPath: socket.path });
+  guardOssHttp(admin, tickets, httpAuthOptions(config, clock), (r) => reporter.report(r));
   registerRecoveryRoutes(admin, scrubber, recoverer);
   await admin.listen({ host: bindHost, port: config['oss.adminPort'] });
   const adminPort = (admin.server.address() as { port: number }).port;
@@ -209,6 +236,7 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
     random,
     tickets,
   );
+  to.send = (reports, dropped) => (link as MdsLink).reportAudit(reports, dropped);
   const registered = link.start();
   scrubber.start();
   // An OST without a persisted id cannot be addressed yet: wait for the first registration.
@@ -219,6 +247,7 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
     closing ??= (async () => {
       scrubber.stop();
       await core.drain(SHUTDOWN_GRACE_MS);
+      await reporter.close();
       link?.stop();
       sources.close();
       await Promise.all([shutdownServer(grpcServer, 1_000), bulk.close(), admin.close()]);

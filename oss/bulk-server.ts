@@ -40,9 +40,13 @@ type TaggedRequest = BulkRequest & {
 };
 
 /** The ticket's coded refusal of `req`; undefined when it is allowed or the OSS checks no tickets. */
-function ticketRefusal(tickets: TicketGuard | undefined, req: TaggedRequest): StripeError | undefined {
+function ticketRefusal(
+  tickets: TicketGuard | undefined,
+  req: TaggedRequest,
+  address: string | undefined,
+): StripeError | undefined {
   try {
-    tickets?.check(req.ticket, req.ref.objectId, req.op, 'bulk');
+    tickets?.check(req.ticket, req.ref.objectId, req.op, 'bulk', { address, op: `bulk ${req.op}` });
     return undefined;
   } catch (err) {
     return asStripe(err);
@@ -251,7 +255,7 @@ async function serveConnection(
       } catch (err) {
         throw new FramingError(asStripe(err).code, asStripe(err).message);
       }
-      const refusal = ticketRefusal(tickets, req);
+      const refusal = ticketRefusal(tickets, req, socket.remoteAddress);
       if (req.op === 'write') await handleWrite(core, socket, reader, { ...req, refusal });
       else if (refusal) socket.write(encodeErrorResponse(refusal.code, refusal.message));
       else await handleRead(core, socket, req);

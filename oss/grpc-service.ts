@@ -1,6 +1,7 @@
 // OssService over gRPC: the contract's request path, and the fallback data
 // path when a client cannot use the bulk port. Thin: OssCore does the work.
 import type * as grpc from '@grpc/grpc-js';
+import { addressOfPeer } from '../common/auth/cidr.js';
 import { crc32cCombine } from '../common/bulk/crc-combine.js';
 import { StripeError } from '../common/errors.js';
 import { toGrpcError, unary } from '../common/grpc.js';
@@ -48,7 +49,10 @@ function writeChunk(
       const first = await messages.next();
       const header = first.done ? undefined : first.value.header;
       if (!header) throw new StripeError('REQ_INVALID', 'WriteChunk must start with a header message');
-      tickets?.check(ticketOfCall(call), header.ref?.objectId ?? '', 'write', 'grpc');
+      tickets?.check(ticketOfCall(call), header.ref?.objectId ?? '', 'write', 'grpc', {
+        address: addressOfPeer(call.getPeer()),
+        op: 'WriteChunk',
+      });
       async function* pieces(): AsyncGenerator<WritePiece> {
         for (;;) {
           const next = await messages.next();

@@ -4,6 +4,7 @@
 // Heartbeat with OstHealth, and the map by WatchMap with GetMap as fallback.
 
 import * as grpc from '@grpc/grpc-js';
+import type { RefusalReport } from '../common/auth/audit-reporter.js';
 import { resolveIdentity, signingOptions } from '../common/auth/signing.js';
 import { CLIENT_OPTIONS, call, deadlineIn } from '../common/grpc.js';
 import type { Logger } from '../common/logging.js';
@@ -211,6 +212,11 @@ export class MdsLink {
   }): Promise<boolean> {
     const res = await call(this.client, 'ReportBadChunk', bad, this.deadline());
     return res.repairScheduled;
+  }
+
+  /** Refusals this OSS decided (tickets, its admin HTTP API), for the MDS's audit log. */
+  async reportAudit(reports: RefusalReport[], dropped: number): Promise<void> {
+    await call(this.client, 'ReportAudit', { reports, dropped }, this.deadline());
   }
 
   async fetchMap(): Promise<void> {

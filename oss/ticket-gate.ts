@@ -5,6 +5,7 @@
 // so its handler checks it there (grpc-service.ts). With no keys from the MDS
 // (auth off) the guard passes everything.
 import type * as grpc from '@grpc/grpc-js';
+import { addressOfPeer } from '../common/auth/cidr.js';
 import { type ObjectAccess, TICKET_METADATA_KEY } from '../common/auth/ticket.js';
 import { toGrpcError } from '../common/grpc.js';
 import type { OssServiceHandlers } from '../proto/gen/stripefs/v1/OssService.js';
@@ -33,7 +34,11 @@ export function ticketOfCall(call: { metadata: grpc.Metadata }): string | undefi
   return typeof value === 'string' ? value : undefined;
 }
 
-type AnyCall = { metadata: grpc.Metadata; request?: { ref?: { objectId?: string } | null } };
+type AnyCall = {
+  metadata: grpc.Metadata;
+  request?: { ref?: { objectId?: string } | null };
+  getPeer(): string;
+};
 type AnyHandler = (
   call: AnyCall & { emit(event: 'error', err: unknown): boolean },
   callback?: (err: unknown) => void,
@@ -48,7 +53,10 @@ export function guardHandlers(handlers: OssServiceHandlers, guard: TicketGuard):
     const wrapped: AnyHandler = (call, callback) => {
       try {
         const objectId = rule.kind === 'object' ? (call.request?.ref?.objectId ?? '') : undefined;
-        guard.check(ticketOfCall(call), objectId, rule.kind === 'object' ? rule.access : 'write', 'grpc');
+        guard.check(ticketOfCall(call), objectId, rule.kind === 'object' ? rule.access : 'write', 'grpc', {
+          address: addressOfPeer(call.getPeer()),
+          op: method,
+        });
       } catch (err) {
         if (callback) callback(toGrpcError(err));
         else call.emit('error', toGrpcError(err));

@@ -1,11 +1,13 @@
-// The OSS's check of data-path tickets (common/auth/ticket.ts). The keys and
-// the revoked client sessions come from the MDS at registration and with
+// The OSS's check of data-path tickets (common/auth/ticket.ts). The keys,
+// the revoked client sessions and the admin identities' stored keys (for the
+// admin HTTP API, oss/http-auth.ts) come from the MDS at registration and with
 // every heartbeat; an OSS that was given no keys (its MDS runs without auth)
 // checks nothing. The keys are kept in <oss.dataDir>/ticket-keys.json (0600)
 // so a restarted OSS checks tickets from its first request, before the MDS
 // answers again. Its own calls to other OSSs (recovery copies, scrub) carry a
 // service ticket it mints with the newest key.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { type AllowList, allowListOf } from '../common/auth/cidr.js';
 import {
   checkTicket,
   mintTicket,
@@ -25,18 +27,33 @@ export const SERVICE_KEY_SETTLE_MS = 5_000;
 /** Which door a request came through, for the refusal counters. */
 export type TicketDoor = 'grpc' | 'bulk';
 
+/** Who sent a refused request and what it asked, for the audit log. */
+export interface RequestContext {
+  address?: string | undefined;
+  op?: string;
+}
+
 export interface TicketState {
   ticketKeys: readonly { id: number; key: Buffer | Uint8Array }[];
   revokedClients: readonly string[];
+  adminKeys?: readonly { name: string; storedKey: Buffer | Uint8Array; allow: readonly string[] }[];
+}
+
+/** An admin identity as the OSS knows it: what verifies its signed HTTP requests. */
+export interface AdminKeyEntry {
+  storedKey: Buffer;
+  allow: AllowList;
 }
 
 export class TicketGuard {
   private keys = new Map<number, Buffer>();
   private revoked = new Set<string>();
+  private admins = new Map<string, AdminKeyEntry>();
   /** When this OSS first held each key (0: loaded from its file). */
   private readonly seenMs = new Map<number, number>();
   /** Called on every refusal (metrics and the log). */
-  onRefused: (code: string, door: TicketDoor, error: StripeError) => void = () => undefined;
+  onRefused: (code: string, door: TicketDoor, error: StripeError, context: RequestContext) => void = () =>
+    undefined;
 
   constructor(
     /** Where the keys are kept between runs (none: memory only). */
@@ -60,6 +77,12 @@ export class TicketGuard {
     for (const id of keys.keys()) if (!this.seenMs.has(id)) this.seenMs.set(id, this.nowMs());
     for (const id of this.seenMs.keys()) if (!keys.has(id)) this.seenMs.delete(id);
     this.revoked = new Set(state.revokedClients);
+    this.admins = new Map(
+      (state.adminKeys ?? []).map((a) => [
+        a.name,
+        { storedKey: Buffer.from(a.storedKey), allow: allowListOf([...a.allow]) },
+      ]),
+    );
     if (changed && this.file) {
       const stored = [...keys].map(([id, key]) => ({ id, key: key.toString('base64') }));
       writeFileSync(`${this.file}.tmp`, JSON.stringify(stored), { mode: 0o600 });
@@ -71,12 +94,22 @@ export class TicketGuard {
     return this.keys.size > 0;
   }
 
+  /** An admin identity's key, for the admin HTTP API (undefined: not an admin, or not told yet). */
+  adminKey(name: string): AdminKeyEntry | undefined {
+    return this.admins.get(name);
+  }
+
+  isRevoked(clientId: string): boolean {
+    return this.revoked.has(clientId);
+  }
+
   /** Throws the coded refusal unless `ticket` allows `access` to `objectId` (undefined: service only). */
   check(
     ticket: string | undefined,
     objectId: string | undefined,
     access: ObjectAccess,
     door: TicketDoor,
+    context: RequestContext = {},
   ): void {
     if (this.keys.size === 0) return;
     try {
@@ -84,7 +117,7 @@ export class TicketGuard {
     } catch (err) {
       const error =
         err instanceof StripeError ? err : new StripeError('REQ_INTERNAL', (err as Error).message);
-      this.onRefused(error.code, door, error);
+      this.onRefused(error.code, door, error, context);
       throw error;
     }
   }

@@ -6,7 +6,7 @@
 // HMAC, recovers clientKey and checks that it hashes to storedKey. So the MDS
 // database (storedKey) is not enough to sign a call, and the proof, seen on the
 // wire, gives away neither key. The sequence number lets the MDS refuse a replay
-// (mds/auth/sessions.ts) and the time bounds how long a session is remembered.
+// (common/auth/sessions.ts) and the time bounds how long a session is remembered.
 // The request body is not signed: on an untrusted network, use TLS.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { StripeError } from '../errors.js';

@@ -1,35 +1,12 @@
 // Where a client's identity comes from, and the gRPC interceptor that signs
 // each of its calls. One CallSigner per client: its id and rising sequence
 // numbers are what the MDS lists as a session and checks for replays.
-import { existsSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
-import { loadConfig } from '../config.js';
-import { type Identity, readKeyring } from './keyring.js';
+import type { Identity } from './keyring.js';
 import { AUTH_METADATA_KEY, CallSigner } from './proof.js';
 import { TICKET_METADATA_KEY } from './ticket.js';
 
-/** The keyring `stripefs cluster up` writes, which the CLI run from that folder uses without flags. */
-export const DEFAULT_KEYRING_PATH = 'data/admin.keyring';
-
-/** A keyring path, an identity, or null for none at all (a caller that signs nothing). */
-export type IdentitySource = string | Identity | null;
-
-/**
- * The identity to sign with: the one given; else the keyring named by auth.keyring
- * (STRIPEFS_KEYRING); else ./data/admin.keyring when it exists; else none (the MDS then
- * answers AUTH_REQUIRED, unless it runs without auth).
- */
-export function resolveIdentity(
-  source: IdentitySource | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): Identity | undefined {
-  if (source === null) return undefined;
-  if (typeof source === 'string') return readKeyring(source);
-  if (source) return source;
-  const configured = loadConfig({ env })['auth.keyring'];
-  if (configured !== '') return readKeyring(configured);
-  return existsSync(DEFAULT_KEYRING_PATH) ? readKeyring(DEFAULT_KEYRING_PATH) : undefined;
-}
+export { DEFAULT_KEYRING_PATH, type IdentitySource, resolveIdentity } from './identity-source.js';
 
 /** Adds the signed metadata to every call (unary and streaming) of a client. */
 export function signingInterceptor(signer: CallSigner): grpc.Interceptor {

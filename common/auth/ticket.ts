@@ -18,6 +18,11 @@ const MAC_BYTES = 16;
 export const SERVICE_SCOPE = '*';
 /** The client id of a service ticket (the MDS's and OSSs' own calls, admins' tools). */
 export const SERVICE_CLIENT_ID = 'service';
+/**
+ * The scope of an admin HTTP ticket (the dashboard's token): read-only requests to the MDS's admin
+ * HTTP API; it names no object, so no OSS serves a byte for it.
+ */
+export const HTTP_SCOPE = '@http';
 
 export interface TicketFields {
   keyId: number;
@@ -91,6 +96,8 @@ export function checkTicket(
   access: ObjectAccess,
   nowMs: number,
   isRevoked: (clientId: string) => boolean = () => false,
+  /** The one scope accepted besides an object's file (default: the service scope). */
+  wildScope: string = SERVICE_SCOPE,
 ): TicketFields {
   if (text === undefined)
     throw new StripeError(
@@ -113,10 +120,7 @@ export function checkTicket(
     throw new StripeError('TICKET_EXPIRED', `the ticket expired ${nowMs - ticket.expiresMs} ms ago`, {
       identity: ticket.name,
     });
-  if (
-    ticket.scope !== SERVICE_SCOPE &&
-    (objectId === undefined || inodeOfObjectId(objectId) !== ticket.scope)
-  )
+  if (ticket.scope !== wildScope && (objectId === undefined || inodeOfObjectId(objectId) !== ticket.scope))
     throw new StripeError(
       'TICKET_WRONG_OBJECT',
       `the ticket is for the objects of inode ${ticket.scope}, not ${objectId ?? 'this call'}`,
@@ -128,4 +132,14 @@ export function checkTicket(
       objectId,
     });
   return ticket;
+}
+
+/** Checks an admin HTTP ticket (HTTP_SCOPE): MAC, revocation, expiry, scope; throws the coded refusal. */
+export function checkHttpTicket(
+  text: string,
+  keys: ReadonlyMap<number, Buffer>,
+  nowMs: number,
+  isRevoked: (clientId: string) => boolean,
+): TicketFields {
+  return checkTicket(text, keys, undefined, 'read', nowMs, isRevoked, HTTP_SCOPE);
 }

@@ -6,8 +6,10 @@
 // a known identity. With auth off (mds.auth false) every call passes.
 import type * as grpc from '@grpc/grpc-js';
 import { type Access, checkCaps } from '../../common/auth/caps.js';
+import type { TicketKey } from '../../common/auth/ticket.js';
 import { LIMITS, StripeError } from '../../common/index.js';
 import type { MdsServiceHandlers } from '../../proto/gen/stripefs/v1/MdsService.js';
+import type { AdminKey } from '../../proto/index.js';
 import type { Auditor } from '../audit/events.js';
 import { KEYS } from '../keys.js';
 import type { Namespace } from '../namespace.js';
@@ -123,6 +125,23 @@ export class Gate {
     /** The keys that sign data-path tickets (none: auth is off and OSSs check no tickets). */
     readonly tickets?: TicketKeyRing,
   ) {}
+
+  /**
+   * What every RegisterOss and Heartbeat answer carries: the ticket keys and revoked sessions, and
+   * the admin identities' stored keys (an OSS checks signed requests to its admin HTTP API).
+   */
+  forOss(): { ticketKeys?: TicketKey[]; revokedClients?: string[]; adminKeys?: AdminKey[] } {
+    if (!this.guard || !this.tickets) return {};
+    const adminKeys = this.guard.identities
+      .list()
+      .filter((identity) => identity.record.admin)
+      .map((identity) => ({
+        name: identity.record.name,
+        storedKey: identity.storedKey,
+        allow: identity.record.allow,
+      }));
+    return { ...this.tickets.forOss(), adminKeys };
+  }
 
   /** Puts a data-path ticket on every file attribute of an answer (none when auth is off). */
   async stamp(who: Principal | undefined, method: MdsMethod, request: Req, response: unknown): Promise<void> {

@@ -1,10 +1,11 @@
 // The identity administration calls (stripefs auth add|ls|get|caps|rotate|rm),
 // admin-only by the gate. A change is on disk before it is answered and in
 // effect for the next call: no restart.
+
+import type { Session, SessionTable } from '../../common/auth/sessions.js';
 import { StripeError } from '../../common/index.js';
 import type { AuthClient, AuthIdentity } from '../../proto/index.js';
 import type { IdentityStore, KnownIdentity } from './identities.js';
-import type { Session, SessionTable } from './sessions.js';
 
 export function identityToWire(identity: KnownIdentity): AuthIdentity {
   const { name, caps, admin, allow, createdMs, rotatedMs } = identity.record;

@@ -47,6 +47,7 @@ export async function openAuth(
     config['mds.ticketTtlMs'],
     config['mds.ticketKeyRotateMs'],
     KEY_SETTLE_HEARTBEATS * config['mds.heartbeatIntervalMs'],
+    2 * config['mds.authWindowMs'],
   );
   await tickets.init();
   return { guard: new AuthGuard(store, clock, config['mds.authWindowMs']), tickets };

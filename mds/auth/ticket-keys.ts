@@ -45,6 +45,11 @@ export class TicketKeyRing {
     readonly rotateMs: number,
     /** How long a new key is handed to OSSs before it signs. */
     private readonly settleMs: number,
+    /**
+     * How long a revoked session stays on the list sent to OSSs: its last ticket's life, and at
+     * least as long as a session is remembered (an OSS's admin HTTP API refuses it meanwhile).
+     */
+    private readonly revokeMs: number = ttlMs,
   ) {}
 
   async init(): Promise<void> {
@@ -106,11 +111,21 @@ export class TicketKeyRing {
   /** OSSs refuse this client's tickets from their next heartbeat until the last one has expired. */
   revoke(clientId: string): void {
     this.revoked.delete(clientId);
-    this.revoked.set(clientId, this.clock.nowMs() + this.ttlMs);
+    this.revoked.set(clientId, this.clock.nowMs() + Math.max(this.ttlMs, this.revokeMs));
     for (const oldest of this.revoked.keys()) {
       if (this.revoked.size <= REVOKED_CLIENTS_MAX) break;
       this.revoked.delete(oldest);
     }
+  }
+
+  /** The keys by id, for checking a ticket here (the admin HTTP API's bearer tickets). */
+  keysById(): Map<number, Buffer> {
+    return new Map(this.valid().map((k) => [k.id, k.key]));
+  }
+
+  isRevoked(clientId: string): boolean {
+    const untilMs = this.revoked.get(clientId);
+    return untilMs !== undefined && untilMs > this.clock.nowMs();
   }
 
   /** The revoked client ids whose tickets may still be unexpired. */

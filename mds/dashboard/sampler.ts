@@ -6,6 +6,7 @@
 // and gRPC calls only store counts, and the history is a fixed ring.
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../common/random.js';
+import { internalHeadersOf } from '../auth/http.js';
 import type { JobStats } from '../jobs/index.js';
 import {
   type Answers,
@@ -119,7 +120,11 @@ export class DashboardSampler {
   }
 
   private async get<T>(url: string): Promise<T> {
-    const res = await this.parts.app.inject({ method: 'GET', url });
+    const res = await this.parts.app.inject({
+      method: 'GET',
+      url,
+      headers: internalHeadersOf(this.parts.app),
+    });
     if (res.statusCode !== 200)
       throw new Error(`dashboard sample: GET ${url} answered ${res.statusCode}: ${res.body}`);
     return res.json() as T;

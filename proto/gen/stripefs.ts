@@ -1,6 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
+import type { AdminKey as _stripefs_v1_AdminKey, AdminKey__Output as _stripefs_v1_AdminKey__Output } from './stripefs/v1/AdminKey.js';
 import type { AdminOstRequest as _stripefs_v1_AdminOstRequest, AdminOstRequest__Output as _stripefs_v1_AdminOstRequest__Output } from './stripefs/v1/AdminOstRequest.js';
 import type { AdminOstResponse as _stripefs_v1_AdminOstResponse, AdminOstResponse__Output as _stripefs_v1_AdminOstResponse__Output } from './stripefs/v1/AdminOstResponse.js';
 import type { Attr as _stripefs_v1_Attr, Attr__Output as _stripefs_v1_Attr__Output } from './stripefs/v1/Attr.js';
@@ -150,6 +151,7 @@ type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> 
 export interface ProtoGrpcType {
   stripefs: {
     v1: {
+      AdminKey: MessageTypeDefinition<_stripefs_v1_AdminKey, _stripefs_v1_AdminKey__Output>
       AdminOstRequest: MessageTypeDefinition<_stripefs_v1_AdminOstRequest, _stripefs_v1_AdminOstRequest__Output>
       AdminOstResponse: MessageTypeDefinition<_stripefs_v1_AdminOstResponse, _stripefs_v1_AdminOstResponse__Output>
       Attr: MessageTypeDefinition<_stripefs_v1_Attr, _stripefs_v1_Attr__Output>

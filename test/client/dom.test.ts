@@ -11,6 +11,7 @@ import { ClassicLevel } from 'classic-level';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLayout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { runCli } from '../helpers/cli.js';
 import { seededBytes } from '../helpers/clients.js';
 import { type Cluster, startCluster, waitForMap } from '../helpers/cluster.js';
@@ -23,7 +24,7 @@ const K = 1024;
 
 /** Calls of one MDS operation so far, from its Prometheus histogram. */
 async function mdsCalls(cluster: Cluster, op: string): Promise<number> {
-  const text = await (await fetch(`${cluster.mdsAdminUrl}/metrics`)).text();
+  const text = await (await adminFetch(`${cluster.mdsAdminUrl}/metrics`)).text();
   if (!text.includes('stripefs_mds_request_seconds_count'))
     throw new Error('no MDS request counts in /metrics');
   const pattern = new RegExp(`^stripefs_mds_request_seconds_count\\{[^}]*\\bop="${op}"[^}]*\\} (\\d+)$`, 'm');

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { adminFetch } from '../helpers/admin-http.js';
 import { CLI_SCRIPT, type CliResult, runCli } from '../helpers/cli.js';
 import { freePortRange } from '../helpers/ports.js';
 
@@ -152,7 +153,7 @@ describe('the lifecycle of a running cluster: grow, lose a host, drain, remove',
       killed: ['oss-host1'],
     });
     const pause = (paused: boolean) =>
-      fetch(`${admin}/api/recovery`, {
+      adminFetch(`${admin}/api/recovery`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ paused }),

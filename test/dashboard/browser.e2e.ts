@@ -134,8 +134,14 @@ describe('the dashboard in chromium', () => {
   async function checkPage(connected: string, gone: string): Promise<void> {
     const scrub = (await cli('scrub')) as { id: number; state: string; errorsFound: number };
     expect(scrub).toMatchObject({ state: 'done', errorsFound: 0 });
+    // Without a token the page says how to sign in; with the one `stripefs dashboard` prints it is live.
     await page.goto(`${cluster.mdsAdminUrl}/dashboard/`);
+    await page.waitForSelector('[data-testid=connection][data-state=refused]', { timeout: WAIT_MS });
+    const { url } = (await cli('dashboard')) as { url: string };
+    await page.goto('about:blank'); // a new load, not a change of the fragment alone
+    await page.goto(url);
     await page.waitForSelector('[data-testid=connection][data-state=live]', { timeout: WAIT_MS });
+    expect(page.url()).not.toContain('token=');
     const df = (await cli('df')) as DfRow[];
     for (const row of df) {
       const ost = page.locator(

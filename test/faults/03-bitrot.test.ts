@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OssIo } from '../../cli/fsck/oss-io.js';
 import type { Layout, StripeClient } from '../../client/index.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { serviceTicket } from '../helpers/auth.js';
 import { runCli } from '../helpers/cli.js';
 import { connectReader } from '../helpers/clients.js';
@@ -80,7 +81,7 @@ describe('scenario 3: bitrot in data and parity is detected, read around, counte
   const scrubAll = async (): Promise<ScrubReport[]> =>
     Promise.all(
       cluster.specs.map(async (spec) => {
-        const res = await fetch(`${cluster.adminUrlOf(spec.id)}/api/scrub`, { method: 'POST' });
+        const res = await adminFetch(`${cluster.adminUrlOf(spec.id)}/api/scrub`, { method: 'POST' });
         expect(res.ok).toBe(true);
         return (await res.json()) as ScrubReport;
       }),
@@ -111,7 +112,7 @@ describe('scenario 3: bitrot in data and parity is detected, read around, counte
     // The OSSs count what their checksums caught.
     let checksumErrors = 0;
     for (const spec of cluster.specs) {
-      const text = await (await fetch(`${cluster.adminUrlOf(spec.id)}/metrics`)).text();
+      const text = await (await adminFetch(`${cluster.adminUrlOf(spec.id)}/metrics`)).text();
       for (const line of text.split('\n'))
         if (line.startsWith('stripefs_oss_checksum_errors_total'))
           checksumErrors += Number(line.split(' ').pop());

@@ -29,6 +29,7 @@ import { isErrorCode, StripeError } from '../../common/errors.js';
 import { call } from '../../common/grpc.js';
 import { seededRandom } from '../../common/random.js';
 import { contract } from '../../proto/index.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { serviceTicket, signedClientOptions, ticketedClientOptions } from '../helpers/auth.js';
 import { connectReader } from '../helpers/clients.js';
 import { adminJson, type Cluster, rackLayout, startCluster } from '../helpers/cluster.js';
@@ -306,13 +307,13 @@ describe('scenario 8: servers survive bad input and keep the data intact', () =>
         ],
       ];
       for (const [url, init] of cases) {
-        const res = await fetch(url, init);
+        const res = await adminFetch(url, init);
         expect(res.status, url).toBeGreaterThanOrEqual(400);
         const body = (await res.json()) as { code?: string };
         expect(isErrorCode(body.code), `${url}: ${JSON.stringify(body)}`).toBe(true);
       }
     }
-    const mdsBad = await fetch(`${cluster.mdsAdminUrl}/api/osts/abc/out`, { method: 'POST' });
+    const mdsBad = await adminFetch(`${cluster.mdsAdminUrl}/api/osts/abc/out`, { method: 'POST' });
     expect(mdsBad.status).toBeGreaterThanOrEqual(400);
   });
 

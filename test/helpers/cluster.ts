@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MdsClient } from '../../client/mds-client.js';
 import { ensureKeyring } from '../../common/auth/keyring.js';
+import { adminFetch } from './admin-http.js';
 import { eventually } from './eventually.js';
 import { type StartedProcess, startProcess } from './process.js';
 
@@ -318,7 +319,7 @@ export function waitOut(mdsAddress: string, count: number): Promise<number> {
 
 /** GET (or another method with a JSON body) on an admin URL, as JSON; a non-2xx answer throws. */
 export async function adminJson<T>(url: string, init?: { method: string; body?: unknown }): Promise<T> {
-  const res = await fetch(url, {
+  const res = await adminFetch(url, {
     method: init?.method ?? 'GET',
     signal: AbortSignal.timeout(30_000),
     ...(init?.body !== undefined

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import type { ClientView, JobView } from '../../mds/jobs/index.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { runCli } from '../helpers/cli.js';
 import { fetchedBytes, seededBytes } from '../helpers/clients.js';
 import { type Cluster, rackLayout, startCluster } from '../helpers/cluster.js';
@@ -49,7 +50,7 @@ async function watchEvents(
   done: (sample: Sample) => boolean,
   timeoutMs: number,
 ): Promise<Sample> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  const res = await adminFetch(url, { signal: AbortSignal.timeout(timeoutMs) });
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
@@ -131,7 +132,7 @@ describe('job statistics and the dashboard on a real cluster', () => {
       expect(mine).toMatchObject({ jobIds: ['train-1'], connected: true });
       expect(mine?.name).toMatch(/:\d+$/);
 
-      const metrics = await (await fetch(`${cluster.mdsAdminUrl}/metrics`)).text();
+      const metrics = await (await adminFetch(`${cluster.mdsAdminUrl}/metrics`)).text();
       expect(metrics).toMatch(
         new RegExp(`^stripefs_job_write_bytes_total\\{job_id="train-1"[^}]*\\} ${SIZE}$`, 'm'),
       );
@@ -162,7 +163,7 @@ describe('job statistics and the dashboard on a real cluster', () => {
   });
 
   it('serves the page and its vendored assets from the MDS, with a CSP that allows no other origin', async () => {
-    const page = await fetch(`${cluster.mdsAdminUrl}/dashboard/`);
+    const page = await adminFetch(`${cluster.mdsAdminUrl}/dashboard/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await page.text();
@@ -174,11 +175,11 @@ describe('job statistics and the dashboard on a real cluster', () => {
       'vendor/uPlot.iife.min.js',
       'vendor/uPlot.min.css',
     ]) {
-      const res = await fetch(`${cluster.mdsAdminUrl}/dashboard/${asset}`);
+      const res = await adminFetch(`${cluster.mdsAdminUrl}/dashboard/${asset}`);
       expect(res.status, asset).toBe(200);
       expect((await res.arrayBuffer()).byteLength, asset).toBeGreaterThan(100);
     }
-    const missing = await fetch(`${cluster.mdsAdminUrl}/dashboard/../../etc/passwd`);
+    const missing = await adminFetch(`${cluster.mdsAdminUrl}/dashboard/../../etc/passwd`);
     expect(missing.status).toBe(404);
   });
 

@@ -6,8 +6,8 @@ import { checkCaps, formatCaps, parseCaps } from '../../common/auth/caps.js';
 import { addressOfPeer, allowListOf } from '../../common/auth/cidr.js';
 import { formatKeyring, generateIdentity, parseKeyring } from '../../common/auth/keyring.js';
 import { CallSigner, parseSignedCall, storedKeyOf, verifySignedCall } from '../../common/auth/proof.js';
+import { acceptSeq, REPLAY_WINDOW_CALLS, SessionTable } from '../../common/auth/sessions.js';
 import { ACCESS } from '../../mds/auth/access.js';
-import { acceptSeq, REPLAY_WINDOW_CALLS, SessionTable } from '../../mds/auth/sessions.js';
 import { contract } from '../../proto/index.js';
 import { codeOf } from '../helpers/errors.js';
 

@@ -11,6 +11,7 @@ import {
   type MdsServiceClient,
   type WatchMapResponse__Output,
 } from '../../proto/index.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { codeOf } from '../helpers/errors.js';
 import { eventually } from '../helpers/eventually.js';
 import { registerOss, startMds, stopMds, tempDir } from './helpers.js';
@@ -119,7 +120,7 @@ describe('cluster map', () => {
     });
     const c = mds.client;
     const stalledSeconds = async (): Promise<number> => {
-      const metrics = await (await fetch(`${mds.adminUrl}/metrics`)).text();
+      const metrics = await (await adminFetch(`${mds.adminUrl}/metrics`)).text();
       return Number(/stripefs_mds_detector_stalled_seconds\{[^}]*\} (\S+)/.exec(metrics)?.[1] ?? 0);
     };
     try {
@@ -182,17 +183,17 @@ describe('cluster map', () => {
       expect(await codeOf(call(c, 'AdminOst', { ostId: 1, action: 'OST_ACTION_REWEIGHT', weight: -1 }))).toBe(
         'REQ_INVALID',
       );
-      const httpOut = await fetch(`${mds.adminUrl}/api/osts/3/out`, { method: 'POST' });
+      const httpOut = await adminFetch(`${mds.adminUrl}/api/osts/3/out`, { method: 'POST' });
       expect(httpOut.status).toBe(200);
-      const httpIn = await fetch(`${mds.adminUrl}/api/osts/3/in`, { method: 'POST' });
+      const httpIn = await adminFetch(`${mds.adminUrl}/api/osts/3/in`, { method: 'POST' });
       expect(((await httpIn.json()) as { mapEpoch: number }).mapEpoch).toBe(epochBefore + 4);
-      const rw = await fetch(`${mds.adminUrl}/api/osts/4/reweight`, {
+      const rw = await adminFetch(`${mds.adminUrl}/api/osts/4/reweight`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ weight: 2 }),
       });
       expect(rw.status).toBe(200);
-      const missing = await fetch(`${mds.adminUrl}/api/osts/42/out`, { method: 'POST' });
+      const missing = await adminFetch(`${mds.adminUrl}/api/osts/42/out`, { method: 'POST' });
       expect(missing.status).toBe(404);
       expect(((await missing.json()) as { code: string }).code).toBe('MAP_UNKNOWN_OST');
       const old = (await call(c, 'GetMap', { epoch: epochBefore })).map!;
@@ -208,19 +209,21 @@ describe('cluster map', () => {
       expect(await codeOf(call(c, 'RegisterOss', bad))).toBe('REQ_INVALID');
       expect(await codeOf(call(c, 'RegisterOss', { ...bad, ossId: 'ok', osts: [] }))).toBe('REQ_INVALID');
       await call(c, 'Create', { path: '/pg-probe' }); // creates the raid0 pool: the sixth change
-      const pgs = (await (await fetch(`${mds.adminUrl}/api/pgs`)).json()) as {
+      const pgs = (await (await adminFetch(`${mds.adminUrl}/api/pgs`)).json()) as {
         total: number;
         byPool: Record<string, unknown>;
       };
       expect(pgs.total).toBe(128);
       expect(Object.keys(pgs.byPool)).toEqual(['raid0']);
-      const health = await (await fetch(`${mds.adminUrl}/healthz`)).json();
+      const health = await (await adminFetch(`${mds.adminUrl}/healthz`)).json();
       expect(health).toMatchObject({ status: 'ok', mapEpoch: epochBefore + 6 });
-      const cluster = (await (await fetch(`${mds.adminUrl}/api/cluster`)).json()) as {
+      const cluster = (await (await adminFetch(`${mds.adminUrl}/api/cluster`)).json()) as {
         counts: Record<string, number>;
       };
       expect(cluster.counts).toMatchObject({ osts: 6, up: 6, in: 5 });
-      expect(await (await fetch(`${mds.adminUrl}/metrics`)).text()).toContain('stripefs_mds_request_seconds');
+      expect(await (await adminFetch(`${mds.adminUrl}/metrics`)).text()).toContain(
+        'stripefs_mds_request_seconds',
+      );
       const health2 = new (contract().HealthService)(
         `127.0.0.1:${mds.proc.ready.grpcPort}`,
         grpc.credentials.createInsecure(),

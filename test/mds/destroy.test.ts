@@ -7,11 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../../common/index.js';
 import type { DestroyQueueView } from '../../mds/admin.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { eventually } from '../helpers/eventually.js';
 import { registerOss, startFakeOss, startMds, stopMds, tempDir } from './helpers.js';
 
 async function queueView(adminUrl: string): Promise<DestroyQueueView> {
-  return (await (await fetch(`${adminUrl}/api/destroy-queue`)).json()) as DestroyQueueView;
+  return (await (await adminFetch(`${adminUrl}/api/destroy-queue`)).json()) as DestroyQueueView;
 }
 
 async function queueLength(adminUrl: string): Promise<number> {

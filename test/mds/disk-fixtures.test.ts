@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StripeClient } from '../../client/index.js';
 import { call } from '../../common/index.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
 import { type MdsUnderTest, startMds, stopMds, tempDir } from './helpers.js';
 
@@ -86,7 +87,7 @@ describe(`the MDS database written by ${manifest.writtenBy.commit.slice(0, 12)}`
     const deadline = Date.now() + READY_TIMEOUT_MS;
     let cluster: { counts: { up: number }; map: { pools: { id: number; pgCount: number; rule: unknown }[] } };
     for (;;) {
-      cluster = (await (await fetch(`${adminUrl}/api/cluster`)).json()) as typeof cluster;
+      cluster = (await (await adminFetch(`${adminUrl}/api/cluster`)).json()) as typeof cluster;
       if (cluster.counts.up === manifest.osts.length) break;
       if (Date.now() > deadline) throw new Error(`OSTs not up: ${JSON.stringify(cluster.counts)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));

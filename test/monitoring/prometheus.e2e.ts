@@ -53,7 +53,8 @@ describe('Prometheus and Grafana against a real cluster', () => {
       ...spec,
       env: { STRIPEFS_OSS_OST_CAPACITY_BYTES: String(4096 * MiB) },
     }));
-    cluster = await startCluster({ oss, pgCount: 16 });
+    // A Prometheus holds no keyring: the MDS and OSSs serve /metrics without one (auth.metricsOpen).
+    cluster = await startCluster({ oss, pgCount: 16, extraEnv: { STRIPEFS_AUTH_METRICS_OPEN: 'true' } });
     // prometheus-local.yml's jobs and labels, pointed at this cluster's ports, scraped every second.
     const local = parse(readFileSync('monitoring/prometheus-local.yml', 'utf8')) as {
       global: Record<string, string>;

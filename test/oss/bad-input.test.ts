@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BulkClient } from '../../common/bulk/client.js';
 import { call } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { codeOf } from '../helpers/errors.js';
 import { eventually } from '../helpers/eventually.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
@@ -13,7 +14,7 @@ import { crc32c, grpcWrite, type OssUnderTest, ref, startOss, tempDir } from './
 const CAPACITY_BYTES = 8 * 1024 * 1024;
 
 async function setOstFaults(oss: OssUnderTest, ostId: number, body: unknown): Promise<Response> {
-  return fetch(`${oss.adminUrl}/api/osts/${ostId}/faults`, {
+  return adminFetch(`${oss.adminUrl}/api/osts/${ostId}/faults`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -100,7 +101,7 @@ describe('OSS bad input and faults', () => {
     mds.publish([ost0]);
     await eventually(
       async () =>
-        ((await (await fetch(`${oss.adminUrl}/healthz`)).json()) as { mapEpoch: number }).mapEpoch ===
+        ((await (await adminFetch(`${oss.adminUrl}/healthz`)).json()) as { mapEpoch: number }).mapEpoch ===
         mds.epoch(),
       { timeoutMs: 30_000, what: `the OSS to learn map epoch ${mds.epoch()}` },
     );
@@ -121,19 +122,22 @@ describe('OSS bad input and faults', () => {
     const started = performance.now();
     await oss.bulk.read(r, 0, 4);
     expect(performance.now() - started).toBeGreaterThanOrEqual(190);
-    await fetch(`${oss.adminUrl}/api/osts/${ostId}/faults`, { method: 'DELETE' });
+    await adminFetch(`${oss.adminUrl}/api/osts/${ostId}/faults`, { method: 'DELETE' });
     await setOstFaults(oss, ostId, { hang: true });
     const impatient = new BulkClient(oss.bulk.address, { timeoutMs: 300 });
     expect(await codeOf(impatient.read(r, 0, 4))).toBe('REQ_TIMEOUT');
     impatient.close();
-    await fetch(`${oss.adminUrl}/api/osts/${ostId}/faults`, { method: 'DELETE' });
+    await adminFetch(`${oss.adminUrl}/api/osts/${ostId}/faults`, { method: 'DELETE' });
     expect((await oss.bulk.read(r, 0, 4)).toString()).toBe('data');
     const bad = await setOstFaults(oss, ostId, { latencyMs: -1 });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { code: string }).code).toBe('REQ_INVALID');
     expect((await setOstFaults(oss, ostId, { nope: 1 })).status).toBe(400);
     expect((await setOstFaults(oss, 77, { hang: true })).status).toBe(404);
-    const osts = (await (await fetch(`${oss.adminUrl}/api/osts`)).json()) as { id: number; faults: object }[];
+    const osts = (await (await adminFetch(`${oss.adminUrl}/api/osts`)).json()) as {
+      id: number;
+      faults: object;
+    }[];
     expect(osts.map((o) => o.id)).toEqual(oss.ostIds);
   });
 });

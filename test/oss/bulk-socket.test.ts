@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SocketReader } from '../../common/bulk/socket-reader.js';
 import { adoptWithUserBuffer, checkUserBuffer, chooseBulkSocketPath } from '../../oss/bulk-socket.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
 import { crc32c, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
 
@@ -74,9 +75,9 @@ describe.each<{ path: string; env: Record<string, string> }>([
 
   it('reports the path in its ready line, /healthz and metrics', async () => {
     expect((oss.proc.ready as { bulkSocketPath?: string }).bulkSocketPath).toBe(path);
-    const health = (await (await fetch(`${oss.adminUrl}/healthz`)).json()) as { bulkSocketPath: string };
+    const health = (await (await adminFetch(`${oss.adminUrl}/healthz`)).json()) as { bulkSocketPath: string };
     expect(health.bulkSocketPath).toBe(path);
-    const metrics = await (await fetch(`${oss.adminUrl}/metrics`)).text();
+    const metrics = await (await adminFetch(`${oss.adminUrl}/metrics`)).text();
     expect(metrics).toMatch(new RegExp(`^stripefs_oss_bulk_socket_path\\{path="${path}"[^}]*\\} 1$`, 'm'));
     expect(metrics).toMatch(/^stripefs_oss_bulk_socket_fallbacks_total(\{[^}]*\})? 0$/m);
   });

@@ -17,6 +17,7 @@ import { call } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
 import { seededRandom, seedFromEnv } from '../../common/random.js';
 import { fanoutOf } from '../../oss/object-id.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { codeOf, settle } from '../helpers/errors.js';
 import { grpcRead, grpcWrite, ref, useOss } from './helpers.js';
 
@@ -37,7 +38,7 @@ describe('OSS fault sites', () => {
   const ostId = () => h.oss.ostIds[0]!;
   const fileOf = (objectId: string) => join(h.dir, 'ost0', 'objects', fanoutOf(objectId), objectId);
   async function setKnobs(knobs: Record<string, number> | null): Promise<void> {
-    const res = await fetch(`${h.oss.adminUrl}/api/osts/${ostId()}/faults`, {
+    const res = await adminFetch(`${h.oss.adminUrl}/api/osts/${ostId()}/faults`, {
       method: knobs ? 'PUT' : 'DELETE',
       ...(knobs ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(knobs) } : {}),
     });
@@ -52,7 +53,7 @@ describe('OSS fault sites', () => {
   const flushCode = (objectId: string) => codeOf(call(h.oss.grpc, 'Flush', { ref: ref(ostId(), objectId) }));
   /** The OST as its OSS counts it, against its own listing (objects and bytes). */
   async function counted(): Promise<{ objectCount: number; usedBytes: number }> {
-    const osts = (await (await fetch(`${h.oss.adminUrl}/api/osts`)).json()) as {
+    const osts = (await (await adminFetch(`${h.oss.adminUrl}/api/osts`)).json()) as {
       name: string;
       objectCount: number;
       usedBytes: number;

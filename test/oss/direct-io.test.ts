@@ -6,13 +6,14 @@
 // the one each OSS runs.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminFetch } from '../helpers/admin-http.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
 import { crc32c, grpcWrite, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
 
 const MiB = 1024 * 1024;
 
 async function gauge(oss: OssUnderTest, name: string, ost: string): Promise<number> {
-  const text = await (await fetch(`${oss.adminUrl}/metrics`)).text();
+  const text = await (await adminFetch(`${oss.adminUrl}/metrics`)).text();
   const m = text.match(new RegExp(`^${name}\\{ost="${ost}"[^}]*\\} (\\d+)`, 'm'));
   if (!m) throw new Error(`${name} for ${ost} not in /metrics`);
   return Number(m[1]);
@@ -44,7 +45,7 @@ describe('OSS O_DIRECT writes', () => {
 
   it('names its crc32c implementation in /metrics: the SSE4.2 addon, or the fallback when told', async () => {
     const backend = async (oss: OssUnderTest) =>
-      (await (await fetch(`${oss.adminUrl}/metrics`)).text()).match(
+      (await (await adminFetch(`${oss.adminUrl}/metrics`)).text()).match(
         /^stripefs_oss_crc32c_backend\{backend="([^"]+)"[^}]*\} 1$/m,
       )?.[1];
     expect(await backend(direct)).toBe(process.arch === 'x64' ? 'stripefs-sse42' : '@node-rs/crc32');

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
 import { fanoutOf } from '../../oss/object-id.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { codeOf } from '../helpers/errors.js';
 import { crc32c, grpcRead, grpcWrite, ref, useOss } from './helpers.js';
 
@@ -54,7 +55,7 @@ describe('OSS integrity', () => {
     // a partial overwrite of the corrupt block must not bless it
     const patch = Buffer.from('xyz');
     expect(await codeOf(h.oss.bulk.write(r, B + 5, patch, crc32c(patch)))).toBe('OBJ_CHECKSUM');
-    const metrics = await (await fetch(`${h.oss.adminUrl}/metrics`)).text();
+    const metrics = await (await adminFetch(`${h.oss.adminUrl}/metrics`)).text();
     expect(metrics).toMatch(/stripefs_oss_checksum_errors_total\{[^}]*ost="ost0"[^}]*\} [4-9]/);
   });
 
@@ -103,7 +104,7 @@ describe('OSS integrity', () => {
     const data = Buffer.alloc(2 * B, 9);
     const r = ref(ostId, 'corrupt.0');
     await h.oss.bulk.write(r, 0, data, crc32c(data));
-    const put = await fetch(`${h.oss.adminUrl}/api/osts/${ostId}/faults`, {
+    const put = await adminFetch(`${h.oss.adminUrl}/api/osts/${ostId}/faults`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ corruptReadRate: 1, seed: 7 }),
@@ -121,7 +122,7 @@ describe('OSS integrity', () => {
     expect(h.oss.bulk.checksumRechecks).toBe(rechecks + 1);
     const viaGrpc = await grpcRead(h.oss.grpc, r, 0, data.length);
     expect(viaGrpc.crcOk).toBe(false);
-    await fetch(`${h.oss.adminUrl}/api/osts/${ostId}/faults`, { method: 'DELETE' });
+    await adminFetch(`${h.oss.adminUrl}/api/osts/${ostId}/faults`, { method: 'DELETE' });
     expect((await h.oss.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
   });
 });

@@ -15,11 +15,13 @@ import { GrpcTransport } from '../../client/grpc-transport.js';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { MdsClient } from '../../client/mds-client.js';
 import { parseTicket } from '../../common/auth/ticket.js';
+import { call } from '../../common/grpc.js';
 import { BulkClient } from '../../common/bulk/client.js';
 import { ChannelCache } from '../../common/channels.js';
 import { crc32c } from '../../common/checksum.js';
 import { seedFromEnv } from '../../common/random.js';
 import { contract } from '../../proto/index.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { runCli } from '../helpers/cli.js';
 import { seededBytes } from '../helpers/clients.js';
 import { type Cluster, rackLayout, startCluster } from '../helpers/cluster.js';
@@ -294,8 +296,8 @@ describe('data-path tickets at the OSS doors', () => {
     await storedUnchanged();
   });
 
-  it('counts every refusal in the OSS metrics, by code and door', async () => {
-    const text = await (await fetch(`${targets.a.adminUrl}/metrics`)).text();
+  it('counts every refusal in the OSS metrics, by code and door, and the MDS audit log has each', async () => {
+    const text = await (await adminFetch(`${targets.a.adminUrl}/metrics`)).text();
     for (const [key, made] of refusals) {
       const [code, door] = key.split(' ');
       const line = text
@@ -305,6 +307,29 @@ describe('data-path tickets at the OSS doors', () => {
       expect(Number(line?.split(' ').at(-1))).toBeGreaterThanOrEqual(made);
     }
     expect(refusals.size).toBeGreaterThanOrEqual(12);
+    // Each code at each door reached the MDS's audit log (ReportAudit), reported by the OSS.
+    const audited = await eventually(
+      async () => {
+        const { lines } = await call(adminMds.grpc, 'ReadAudit', {
+          limit: 10_000,
+          contains: 'TICKET_',
+          identity: '',
+          op: '',
+          result: '',
+        });
+        const seen = new Set(
+          lines
+            .map((line) => JSON.parse(line) as { result: string; door?: string; by?: string })
+            .filter((r) => r.door?.startsWith('oss-') && r.by === 'admin')
+            .map((r) => `${r.result} ${r.door?.slice('oss-'.length)}`),
+        );
+        const missing = [...refusals.keys()].filter((key) => !seen.has(key));
+        if (missing.length > 0) throw new Error(`not in the audit log yet: ${missing.join(', ')}`);
+        return seen;
+      },
+      { timeoutMs: 60_000, what: 'every ticket refusal in the MDS audit log' },
+    );
+    expect(audited.size).toBeGreaterThanOrEqual(refusals.size);
   });
 
   it("the destroy queue deletes an unlinked file's object with the MDS service ticket", async () => {

@@ -19,6 +19,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { runCli } from '../helpers/cli.js';
 import { seededBytes } from '../helpers/clients.js';
 import { type Cluster, type PgsAnswer, waitCleanPgs } from '../helpers/cluster.js';
@@ -323,7 +324,7 @@ describe('deep scrub compares copies and repairs', () => {
     }
     expect(queue, 'the destroy queue did not empty within 60 s').toMatchObject({ files: 0 });
     expect(queue.completed).toBeGreaterThan(0);
-    const metrics = await (await fetch(`${cluster.mdsAdminUrl}/metrics`)).text();
+    const metrics = await (await adminFetch(`${cluster.mdsAdminUrl}/metrics`)).text();
     const channels = Number(/^stripefs_mds_oss_channels(?:\{[^}]*\})? (\d+)$/m.exec(metrics)?.[1]);
     // Three workers with a cache each held up to three channels per OSS.
     expect(channels).toBeGreaterThan(0);

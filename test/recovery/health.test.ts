@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { seededBytes } from '../helpers/clients.js';
 import { type Cluster, setOstFaults } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
@@ -105,7 +106,9 @@ describe('slow disks and scrub', () => {
     expect(slow.map((v) => v.ostId)).toEqual([SLOW_OST]);
     const map = await cluster.admin<{ map: { osts: { id: number; slow?: boolean }[] } }>('/api/cluster');
     expect(map.map.osts.filter((o) => o.slow).map((o) => o.id)).toEqual([SLOW_OST]);
-    const metrics = await (await fetch(`http://127.0.0.1:${cluster.mds.ready.adminPort}/metrics`)).text();
+    const metrics = await (
+      await adminFetch(`http://127.0.0.1:${cluster.mds.ready.adminPort}/metrics`)
+    ).text();
     expect(metrics).toMatch(new RegExp(`stripefs_ost_slow\\{ost="ost${SLOW_OST}"[^}]*\\} 1`));
     await setOstFaults(cluster, SLOW_OST, null);
   });
@@ -119,7 +122,7 @@ describe('slow disks and scrub', () => {
     const repairedBefore = (await cluster.admin<RecoveryAnswer>('/api/recovery')).totals.objectsRepaired;
     const bad: ScrubReport['bad'] = [];
     for (const [oss] of targets) {
-      const res = await fetch(`http://127.0.0.1:${cluster.oss[oss]!.ready.adminPort}/api/scrub`, {
+      const res = await adminFetch(`http://127.0.0.1:${cluster.oss[oss]!.ready.adminPort}/api/scrub`, {
         method: 'POST',
       });
       const report = (await res.json()) as ScrubReport;
@@ -138,7 +141,7 @@ describe('slow disks and scrub', () => {
     );
     expect(repaired).toBe(2);
     for (const [oss] of targets) {
-      const res = await fetch(`http://127.0.0.1:${cluster.oss[oss]!.ready.adminPort}/api/scrub`, {
+      const res = await adminFetch(`http://127.0.0.1:${cluster.oss[oss]!.ready.adminPort}/api/scrub`, {
         method: 'POST',
       });
       expect(((await res.json()) as ScrubReport).errorsFound).toBe(0);

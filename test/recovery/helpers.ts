@@ -7,6 +7,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { call } from '../../common/grpc.js';
 import { contract } from '../../proto/index.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { signedClientOptions } from '../helpers/auth.js';
 import { type Cluster, OSS_SCRIPT, type PgsAnswer, startCluster } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
@@ -71,7 +72,7 @@ export function waitUsageReported<T extends { counts: { usedBytes: number } }>(c
     async () => {
       let stored = 0;
       for (const p of cluster.oss) {
-        const res = await fetch(`http://127.0.0.1:${p.ready.adminPort}/api/osts`);
+        const res = await adminFetch(`http://127.0.0.1:${p.ready.adminPort}/api/osts`);
         for (const ost of (await res.json()) as { usedBytes: number }[]) stored += ost.usedBytes;
       }
       const answer = await cluster.admin<T>('/api/cluster');

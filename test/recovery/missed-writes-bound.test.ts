@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
 import { seedFromEnv } from '../../common/random.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { runCli } from '../helpers/cli.js';
 import { connectReader, seededBytes } from '../helpers/clients.js';
 import { type Cluster, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
@@ -119,7 +120,7 @@ describe('missed writes past the per-PG bound turn into a full backfill', () => 
       expect(pg.holders).not.toContain(first!.ostId);
       expect(pg.missedWrites).toContainEqual({ ostId: first!.ostId, logged: 0, backfill: true });
     }
-    const metrics = await (await fetch(`${cluster.mdsAdminUrl}/metrics`)).text();
+    const metrics = await (await adminFetch(`${cluster.mdsAdminUrl}/metrics`)).text();
     expect(metrics).toMatch(
       new RegExp(`^stripefs_mds_missed_write_backfills(\\{[^}]*\\})? ${over.length}$`, 'm'),
     );

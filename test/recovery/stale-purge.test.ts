@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { connectReader, seededBytes } from '../helpers/clients.js';
 import { type Cluster, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
@@ -58,7 +59,7 @@ describe('purging stale copies', () => {
     );
     const adminOf = (port: number) => `http://127.0.0.1:${port}`;
     const objectsOn = async (port: number): Promise<number> =>
-      ((await (await fetch(`${adminOf(port)}/api/osts`)).json()) as { objectCount: number }[]).reduce(
+      ((await (await adminFetch(`${adminOf(port)}/api/osts`)).json()) as { objectCount: number }[]).reduce(
         (sum, o) => sum + o.objectCount,
         0,
       );
@@ -88,7 +89,7 @@ describe('purging stale copies', () => {
     cluster.oss[index] = back;
     await waitForOsts(cluster.mdsAddress, 12, 10);
     const failedDeletes = async (): Promise<number> => {
-      const text = await (await fetch(`${adminOf(back.ready.adminPort)}/metrics`)).text();
+      const text = await (await adminFetch(`${adminOf(back.ready.adminPort)}/metrics`)).text();
       let sum = 0;
       for (const m of text.matchAll(
         /^stripefs_oss_ops_total\{[^}]*op="delete"[^}]*result="FAULT_INJECTED"[^}]*\} (\d+)/gm,
@@ -107,7 +108,7 @@ describe('purging stale copies', () => {
     expect(await objectsOn(back.ready.adminPort)).toBe(held);
 
     for (const id of ostIds)
-      await fetch(`${adminOf(back.ready.adminPort)}/api/osts/${id}/faults`, { method: 'DELETE' });
+      await adminFetch(`${adminOf(back.ready.adminPort)}/api/osts/${id}/faults`, { method: 'DELETE' });
     await eventually(
       async () => {
         const status = await cluster.admin<RecoveryStatus>('/api/recovery');

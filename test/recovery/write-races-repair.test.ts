@@ -14,6 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { connectReader, seededBytes } from '../helpers/clients.js';
 import { type Cluster, setOstFaults, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
@@ -40,7 +41,7 @@ interface RecoveryStatus {
 
 /** ListObjects requests answered by the OSS of `ostId` (its /metrics, summed over its OSTs). */
 async function listsAnswered(cluster: Cluster, ostId: number): Promise<number> {
-  const text = await (await fetch(`${cluster.adminUrlOf(cluster.ossOfOst(ostId).id)}/metrics`)).text();
+  const text = await (await adminFetch(`${cluster.adminUrlOf(cluster.ossOfOst(ostId).id)}/metrics`)).text();
   const lines = text
     .split('\n')
     .filter((l) => l.startsWith('stripefs_oss_ops_total{') && l.includes('op="list"'));

@@ -343,4 +343,35 @@ function connect() {
   });
 }
 
-connect();
+/**
+ * The MDS's admin API needs an admin identity. `stripefs dashboard` prints this page's URL with a
+ * read-only token after '#': it is traded for a cookie (HttpOnly, this origin only) at once, taken
+ * out of the address bar, and renewed at half its life while the page is open.
+ */
+async function renew(headers = {}) {
+  const res = await fetch('/api/auth/token', { method: 'POST', headers, credentials: 'same-origin' }).catch(
+    () => undefined,
+  );
+  if (!res) return 'unreachable';
+  if (res.status === 400) return 'no-auth'; // an MDS without auth needs no token
+  if (!res.ok) return 'refused';
+  const { expiresMs } = await res.json();
+  setTimeout(() => void renew(), Math.max(10_000, (expiresMs - Date.now()) / 2));
+  return 'ok';
+}
+
+async function signIn() {
+  const match = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (match) history.replaceState(null, '', location.pathname + location.search);
+  const state = await renew(match ? { authorization: `Bearer ${decodeURIComponent(match[1])}` } : {});
+  if (state === 'refused') {
+    const connection = $('connection');
+    connection.textContent = 'not signed in: run `stripefs dashboard` and open the address it prints';
+    connection.dataset.state = 'refused';
+  }
+  return state;
+}
+
+signIn().then((state) => {
+  if (state !== 'refused') connect();
+});

@@ -2,6 +2,7 @@
 
 import type { StaleCopies as _stripefs_v1_StaleCopies, StaleCopies__Output as _stripefs_v1_StaleCopies__Output } from '../../stripefs/v1/StaleCopies.js';
 import type { TicketKey as _stripefs_v1_TicketKey, TicketKey__Output as _stripefs_v1_TicketKey__Output } from '../../stripefs/v1/TicketKey.js';
+import type { AdminKey as _stripefs_v1_AdminKey, AdminKey__Output as _stripefs_v1_AdminKey__Output } from '../../stripefs/v1/AdminKey.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface HeartbeatResponse {
@@ -10,6 +11,7 @@ export interface HeartbeatResponse {
   'readLeaseMs'?: (number);
   'ticketKeys'?: (_stripefs_v1_TicketKey)[];
   'revokedClients'?: (string)[];
+  'adminKeys'?: (_stripefs_v1_AdminKey)[];
 }
 
 export interface HeartbeatResponse__Output {
@@ -18,4 +20,5 @@ export interface HeartbeatResponse__Output {
   'readLeaseMs': (number);
   'ticketKeys': (_stripefs_v1_TicketKey__Output)[];
   'revokedClients': (string)[];
+  'adminKeys': (_stripefs_v1_AdminKey__Output)[];
 }
