@@ -10,15 +10,17 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrpcTransport } from '../../client/grpc-transport.js';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { MdsClient } from '../../client/mds-client.js';
+import { ticketOptions } from '../../common/auth/signing.js';
 import { parseTicket } from '../../common/auth/ticket.js';
 import { BulkClient } from '../../common/bulk/client.js';
 import { ChannelCache } from '../../common/channels.js';
 import { crc32c } from '../../common/checksum.js';
-import { call } from '../../common/grpc.js';
+import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
 import { seedFromEnv } from '../../common/random.js';
 import { contract } from '../../proto/index.js';
 import { adminFetch } from '../helpers/admin-http.js';
@@ -192,6 +194,72 @@ describe('data-path tickets at the OSS doors', () => {
       bulk: 'TICKET_READ_ONLY',
     });
     await storedUnchanged();
+  });
+
+  it('calls that name no one object (listings, recovery, scrub, digests, stale marks) need a service ticket', async () => {
+    const a = targets.a;
+    const fileTicket = (await adminMds.stat('/t/a')).ticket;
+    const service = await adminMds.serviceTicket();
+    const stale = { ostId: a.ref.ostId, objectIds: [a.ref.objectId], stalePgs: [] };
+    const calls: [string, unknown][] = [
+      ['ListObjects', { ostId: a.ref.ostId, poolId: a.ref.poolId, pg: a.ref.pg, cursor: '', limit: 10 }],
+      [
+        'DigestObjects',
+        { ostId: a.ref.ostId, poolId: a.ref.poolId, pg: a.ref.pg, objectIds: [a.ref.objectId] },
+      ],
+      ['MarkStale', stale],
+      [
+        'RecoverPg',
+        { poolId: a.ref.poolId, pg: a.ref.pg, targetOstId: a.ref.ostId, mapEpoch: a.ref.mapEpoch },
+      ],
+      ['ScrubPg', { poolId: a.ref.poolId, pg: a.ref.pg, mapEpoch: a.ref.mapEpoch, repair: true }],
+    ];
+    const codesWith = async (ticket: string | undefined, only = calls) => {
+      const raw = new (contract().OssService)(a.grpcAddress, grpc.credentials.createInsecure(), {
+        ...CLIENT_OPTIONS,
+        ...ticketOptions(() => ticket),
+      });
+      try {
+        const codes: string[] = [];
+        for (const [method, request] of only)
+          codes.push(`${method} ${await codeOf(call(raw as never, method as never, request as never))}`);
+        return codes;
+      } finally {
+        raw.close();
+      }
+    };
+    const every = (code: string) => calls.map(([method]) => `${method} ${code}`);
+    expect(await codesWith(undefined)).toEqual(every('TICKET_REQUIRED'));
+    expect(await codesWith(fileTicket)).toEqual(every('TICKET_WRONG_OBJECT'));
+    expect(await codesWith(forged(service))).toEqual(every('TICKET_INVALID'));
+    // The service ticket is served (the reads only: a stale mark or a repair would change the OST).
+    expect(await codesWith(service, calls.slice(0, 2))).toEqual(['ListObjects OK', 'DigestObjects OK']);
+    await storedUnchanged();
+  });
+
+  it("rotating an identity's key stops its sessions' tickets at the OSSs, without a restart", async () => {
+    const added = await runCli(['auth', 'add', 'rotated', '--caps', 'r /t', '--mds', cluster.mdsAddress], {
+      cwd: dir,
+    });
+    expect(added.code, added.stderr).toBe(0);
+    const rotatedMds = new MdsClient(cluster.mdsAddress, { keyring: join(dir, 'rotated.keyring') });
+    try {
+      const ticket = (await rotatedMds.stat('/t/a')).ticket;
+      expect(await attempt(targets.a, ticket, 'read')).toEqual({ grpc: 'OK', bulk: 'OK' });
+      const rotated = await runCli(['auth', 'rotate', 'rotated', '--mds', cluster.mdsAddress], { cwd: dir });
+      expect(rotated.code, rotated.stderr).toBe(0);
+      const codes = await eventually(
+        async () => {
+          const answer = await attempt(targets.a, ticket, 'read');
+          if (answer.grpc === 'OK' || answer.bulk === 'OK') throw new Error('the OSS has not heard yet');
+          return answer;
+        },
+        { timeoutMs: 60_000, what: "the OSS to refuse the rotated identity's ticket" },
+      );
+      expect(codes).toEqual({ grpc: 'TICKET_REVOKED', bulk: 'TICKET_REVOKED' });
+    } finally {
+      rotatedMds.close();
+    }
   });
 
   it('refuses an expired ticket; a handle opened before keeps reading (its client renews)', async () => {
