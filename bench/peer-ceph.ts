@@ -83,11 +83,17 @@ function ensureCeph(): string | undefined {
   if (hasCeph()) return undefined;
   if (process.getuid?.() !== 0) return 'Ceph is not installed and installing it needs root';
   process.stderr.write(`peer-ceph: installing ${CEPH_PACKAGES.join(' ')} with apt-get\n`);
-  const update = spawnSync('apt-get', ['update'], { stdio: 'inherit' });
-  const install = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...CEPH_PACKAGES], {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
+  // Waits for another apt-get or dpkg instead of failing at once.
+  const lockWait = ['-o', 'DPkg::Lock::Timeout=600'];
+  const update = spawnSync('apt-get', [...lockWait, 'update'], { stdio: 'inherit' });
+  const install = spawnSync(
+    'apt-get',
+    [...lockWait, 'install', '-y', '--no-install-recommends', ...CEPH_PACKAGES],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    },
+  );
   if (update.status !== 0 || install.status !== 0 || !hasCeph()) return 'apt-get could not install Ceph';
   return undefined;
 }

@@ -89,7 +89,7 @@ main() {
   log "no registry gave ${missing[*]}: building local stand-ins"
   if ! command -v debootstrap >/dev/null; then
     log 'installing debootstrap'
-    apt-get install -y debootstrap >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y debootstrap >/dev/null; }
+    apt-get -o DPkg::Lock::Timeout=600 install -y debootstrap >/dev/null 2>&1 || { apt-get -o DPkg::Lock::Timeout=600 update >/dev/null && apt-get -o DPkg::Lock::Timeout=600 install -y debootstrap >/dev/null; }
   fi
   WORK=$(mktemp -d /tmp/stripefs-base-images.XXXXXX)
   trap 'rm -rf "$WORK"' EXIT

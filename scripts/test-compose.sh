@@ -29,9 +29,9 @@ install_docker() {
   [ ${#need[@]} -gt 0 ] || return 0
   [ "$(id -u)" = 0 ] || skip "${need[*]} missing and not root, so apt-get cannot install them"
   log "installing ${need[*]} with apt-get"
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y "${need[@]}" >/tmp/stripefs-compose-apt.log 2>&1; then
-    apt-get update >>/tmp/stripefs-compose-apt.log 2>&1 || true
-    DEBIAN_FRONTEND=noninteractive apt-get install -y "${need[@]}" >>/tmp/stripefs-compose-apt.log 2>&1 ||
+  if ! DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y "${need[@]}" >/tmp/stripefs-compose-apt.log 2>&1; then
+    apt-get -o DPkg::Lock::Timeout=600 update >>/tmp/stripefs-compose-apt.log 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y "${need[@]}" >>/tmp/stripefs-compose-apt.log 2>&1 ||
       skip "apt-get could not install ${need[*]} (see /tmp/stripefs-compose-apt.log)"
   fi
 }

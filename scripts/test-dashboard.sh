@@ -21,9 +21,9 @@ chromium="${STRIPEFS_CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "$chromium" ]; then
   [ "$(id -u)" = 0 ] || skip "$chromium missing and not root, so apt-get cannot install chromium"
   log "installing chromium with apt-get"
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >/tmp/stripefs-chromium-apt.log 2>&1; then
-    apt-get update >>/tmp/stripefs-chromium-apt.log 2>&1 || true
-    DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >>/tmp/stripefs-chromium-apt.log 2>&1 ||
+  if ! DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y chromium >/tmp/stripefs-chromium-apt.log 2>&1; then
+    apt-get -o DPkg::Lock::Timeout=600 update >>/tmp/stripefs-chromium-apt.log 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y chromium >>/tmp/stripefs-chromium-apt.log 2>&1 ||
       skip "apt-get could not install chromium (see /tmp/stripefs-chromium-apt.log)"
   fi
 fi

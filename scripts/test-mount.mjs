@@ -6,6 +6,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
+/** Waits for another apt-get or dpkg (another suite, unattended upgrades) instead of failing at once. */
+const APT_LOCK_WAIT = ['-o', 'DPkg::Lock::Timeout=600'];
 const PACKAGES = [
   { pkg: 'fuse3', has: () => existsSync('/usr/bin/fusermount3') || existsSync('/usr/bin/fusermount') },
   {
@@ -38,8 +40,11 @@ const missing = PACKAGES.filter((p) => !p.has()).map((p) => p.pkg);
 if (missing.length > 0) {
   console.error(`test:mount: installing ${missing.join(' ')} with apt-get`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  const install = spawnSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env });
+  const update = spawnSync('apt-get', [...APT_LOCK_WAIT, 'update', '-qq'], { stdio: 'inherit', env });
+  const install = spawnSync('apt-get', [...APT_LOCK_WAIT, 'install', '-y', '-qq', ...missing], {
+    stdio: 'inherit',
+    env,
+  });
   if (update.status !== 0 || install.status !== 0)
     console.error(
       `test:mount: apt-get could not install ${missing.join(' ')}: the tests that need them will fail`,

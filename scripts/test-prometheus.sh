@@ -21,9 +21,9 @@ skip() {
 if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then
   [ "$(id -u)" = 0 ] || skip "prometheus missing and not root, so apt-get cannot install it"
   log "installing prometheus with apt-get"
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus >/tmp/stripefs-prometheus-apt.log 2>&1; then
-    apt-get update >>/tmp/stripefs-prometheus-apt.log 2>&1 || true
-    DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus >>/tmp/stripefs-prometheus-apt.log 2>&1 ||
+  if ! DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y prometheus >/tmp/stripefs-prometheus-apt.log 2>&1; then
+    apt-get -o DPkg::Lock::Timeout=600 update >>/tmp/stripefs-prometheus-apt.log 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y prometheus >>/tmp/stripefs-prometheus-apt.log 2>&1 ||
       skip "apt-get could not install prometheus (see /tmp/stripefs-prometheus-apt.log)"
   fi
 fi

@@ -27,9 +27,9 @@ command -v rclone >/dev/null || need+=(rclone)
 if [ ${#need[@]} -gt 0 ]; then
   [ "$(id -u)" = 0 ] || skip "${need[*]} missing and not root, so apt-get cannot install them"
   log "installing ${need[*]} with apt-get"
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y "${need[@]}" >/tmp/stripefs-s3-apt.log 2>&1; then
-    apt-get update >>/tmp/stripefs-s3-apt.log 2>&1 || true
-    DEBIAN_FRONTEND=noninteractive apt-get install -y "${need[@]}" >>/tmp/stripefs-s3-apt.log 2>&1 ||
+  if ! DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y "${need[@]}" >/tmp/stripefs-s3-apt.log 2>&1; then
+    apt-get -o DPkg::Lock::Timeout=600 update >>/tmp/stripefs-s3-apt.log 2>&1 || true
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y "${need[@]}" >>/tmp/stripefs-s3-apt.log 2>&1 ||
       skip "apt-get could not install ${need[*]} (see /tmp/stripefs-s3-apt.log)"
   fi
 fi
