@@ -192,6 +192,11 @@ export const CONFIG_SCHEMA = {
     env: 'STRIPEFS_KEYRING',
     doc: "The keyring file whose identity signs this process's calls (the CLI, the library and OSSs); empty: ./data/admin.keyring when it exists. The MDS makes it its first admin on a new database (creating it when missing)",
   },
+  'auth.ossKeyring': {
+    kind: { type: 'string' },
+    default: '',
+    doc: 'The MDS makes the identity of this keyring (created when missing, named oss) a service identity when it has none of that name: OSSs sign with it (their auth.keyring) and may register, heartbeat and report refusals, not change the namespace or identities. Empty: OSSs need an admin or service keyring made otherwise',
+  },
   'auth.metricsOpen': {
     kind: { type: 'bool' },
     default: false,

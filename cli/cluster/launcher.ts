@@ -6,6 +6,7 @@ import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
+import { ensureKeyring, OSS_SERVICE_NAME } from '../../common/auth/keyring.js';
 import { resolveIdentity, signingOptions } from '../../common/auth/signing.js';
 import { StripeError } from '../../common/errors.js';
 import { CLIENT_OPTIONS, call, deadlineIn } from '../../common/grpc.js';
@@ -13,7 +14,7 @@ import { contract } from '../../proto/index.js';
 import { packagePath } from '../package-root.js';
 import { type StartedProcess, startProcess } from '../process.js';
 import { buildControlApp } from './control.js';
-import { addToPlan, type ClusterPlan, keyringOf, type PlannedProcess } from './plan.js';
+import { addToPlan, type ClusterPlan, keyringOf, ossKeyringOf, type PlannedProcess } from './plan.js';
 import { readSettings, updateSettings } from './settings.js';
 
 export interface RunningCluster {
@@ -95,13 +96,22 @@ async function waitForOsts(
   }
 }
 
+/**
+ * The data folder's logs folder, and the OSSs' service keyring, made before the MDS starts (it
+ * adds that identity) and the OSSs read it.
+ */
+function prepareDataDir(plan: ClusterPlan): void {
+  mkdirSync(join(plan.options.dataDir, 'logs'), { recursive: true });
+  ensureKeyring(ossKeyringOf(plan.options), OSS_SERVICE_NAME);
+}
+
 export async function launchCluster(
   initialPlan: ClusterPlan,
   options: LaunchOptions,
 ): Promise<RunningCluster> {
   let plan = initialPlan;
   const dataDir = plan.options.dataDir;
-  mkdirSync(join(dataDir, 'logs'), { recursive: true });
+  prepareDataDir(plan);
   const children = new Map<string, StartedProcess>();
   const expectedExit = new Set<string>();
   const paused = new Set<string>();

@@ -13,13 +13,22 @@ export interface ClusterPlanOptions {
   defaultLayout?: string;
   ostCapacityBytes?: number;
   heartbeatIntervalMs?: number;
-  /** The admin keyring every process signs with (default <dataDir>/admin.keyring; the MDS makes it). */
+  /** The admin keyring the MDS makes its first admin (default <dataDir>/admin.keyring; the MDS makes it). */
   keyring?: string;
 }
 
-/** The keyring a plan's processes sign with. */
+/** The admin keyring of a plan (the CLI and the launcher sign with it). */
 export function keyringOf(options: ClusterPlanOptions): string {
   return options.keyring ?? `${options.dataDir}/admin.keyring`;
+}
+
+/**
+ * The keyring the OSSs sign with: a service identity's (registration, heartbeats, refusal
+ * reports; no namespace or identity administration), which the launcher makes before the MDS
+ * starts and the MDS adds (auth.ossKeyring).
+ */
+export function ossKeyringOf(options: ClusterPlanOptions): string {
+  return `${options.dataDir}/oss.keyring`;
 }
 
 export const DEFAULT_PLAN_OPTIONS: ClusterPlanOptions = {
@@ -91,6 +100,7 @@ export function planCluster(options: ClusterPlanOptions): ClusterPlan {
       'mds.defaultLayout': options.defaultLayout,
       'mds.heartbeatIntervalMs': options.heartbeatIntervalMs,
       'auth.keyring': keyringOf(options),
+      'auth.ossKeyring': ossKeyringOf(options),
     }),
   };
   const plan: ClusterPlan = { options, controlPort: basePort + 2, mds, oss: [], ostCount: 0 };
@@ -133,7 +143,7 @@ function plannedOss(options: ClusterPlanOptions, index: number, host: string, ra
       'oss.osts': options.ostsPerHost,
       'oss.ostIds': Array.from({ length: options.ostsPerHost }, (_, i) => firstOstId + i).join(','),
       'oss.ostCapacityBytes': options.ostCapacityBytes,
-      'auth.keyring': keyringOf(options),
+      'auth.keyring': ossKeyringOf(options),
     }),
   };
 }

@@ -15,6 +15,7 @@ interface AuthFlags {
   json?: boolean;
   caps?: string;
   admin?: boolean;
+  service?: boolean;
   allow?: string[];
   output?: string;
 }
@@ -43,7 +44,7 @@ function show(identity: AuthIdentity__Output | null, flags: AuthFlags, keyring?:
     return;
   }
   process.stdout.write(
-    `${identity.name}\n  caps: ${identity.caps || '(none)'}\n  admin: ${identity.admin ? 'yes' : 'no'}\n  allow: ${identity.allow.join(' ') || 'any address'}\n${keyring ? `  keyring: ${keyring} (mode 0600)\n` : ''}`,
+    `${identity.name}\n  caps: ${identity.caps || '(none)'}\n  admin: ${identity.admin ? 'yes' : 'no'}${identity.service ? '\n  service: yes (an OSS)' : ''}\n  allow: ${identity.allow.join(' ') || 'any address'}\n${keyring ? `  keyring: ${keyring} (mode 0600)\n` : ''}`,
   );
 }
 
@@ -69,6 +70,7 @@ async function add(name: string, flags: AuthFlags): Promise<void> {
         caps: flags.caps ?? '',
         admin: flags.admin ?? false,
         allow: flags.allow ?? [],
+        service: flags.service ?? false,
       }),
     );
     show(answer.identity, flags, path);
@@ -108,10 +110,11 @@ async function list(flags: AuthFlags): Promise<void> {
   const rows = identities.map((i) => [
     i.name,
     i.admin ? 'yes' : 'no',
+    i.service ? 'yes' : 'no',
     i.caps || '-',
     i.allow.join(' ') || 'any',
   ]);
-  process.stdout.write(`${table(['NAME', 'ADMIN', 'CAPS', 'ALLOW'], rows)}\n`);
+  process.stdout.write(`${table(['NAME', 'ADMIN', 'SERVICE', 'CAPS', 'ALLOW'], rows)}\n`);
 }
 
 async function get(name: string, flags: AuthFlags): Promise<void> {
@@ -127,6 +130,7 @@ async function caps(name: string, capsText: string, flags: AuthFlags): Promise<v
       caps: capsText,
       admin: flags.admin ?? false,
       allow: flags.allow ?? [],
+      service: flags.service ?? false,
     }),
   );
   show(answer.identity, flags);
@@ -192,6 +196,7 @@ export function registerAuthCommands(program: Command): void {
   const grants = (command: Command) =>
     command
       .option('--admin', 'may run admin commands (auth, ost, cluster map changes)')
+      .option('--service', "an OSS's identity: may register OSTs, heartbeat and report refusals")
       .option('--allow <cidr>', 'connect only from these address ranges (repeat or comma-separate)', collect);
   grants(
     connect(

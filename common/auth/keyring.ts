@@ -14,6 +14,8 @@ export interface Identity {
 }
 
 export const SECRET_BYTES = 32;
+/** The name of the OSSs' service identity when its keyring is made for them (auth.ossKeyring). */
+export const OSS_SERVICE_NAME = 'oss';
 const NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
 export function checkIdentityName(name: string): void {

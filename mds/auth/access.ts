@@ -23,6 +23,7 @@ type OpenItem = { inode?: unknown; path?: unknown };
 export type AccessRule =
   | { kind: 'known' }
   | { kind: 'admin' }
+  | { kind: 'service' }
   | { kind: 'items' }
   | { kind: 'inode' }
   | { kind: 'open' }
@@ -30,6 +31,8 @@ export type AccessRule =
 
 const known: AccessRule = { kind: 'known' };
 const admin: AccessRule = { kind: 'admin' };
+/** An OSS's calls: a service identity (or an admin). */
+const service: AccessRule = { kind: 'service' };
 const items: AccessRule = { kind: 'items' };
 const on = (access: Access): AccessRule => ({ kind: 'paths', paths: (r) => [[r.path, access]] });
 
@@ -67,8 +70,8 @@ export const ACCESS = {
   WatchMap: known,
   GetPgHolders: known,
   ReportBadChunk: known,
-  RegisterOss: admin,
-  Heartbeat: admin,
+  RegisterOss: service,
+  Heartbeat: service,
   AdminOst: admin,
   AuthAdd: admin,
   AuthList: admin,
@@ -82,7 +85,7 @@ export const ACCESS = {
   // Per inode, in the handler (the caps of each file's current path); service tickets need admin.
   GetTickets: known,
   AuthWhoami: known,
-  ReportAudit: admin,
+  ReportAudit: service,
 } satisfies Record<Exclude<keyof MdsServiceHandlers, number>, AccessRule>;
 
 export type MdsMethod = keyof typeof ACCESS;
@@ -219,6 +222,12 @@ export class Gate {
         {
           identity: who.identity.record.name,
         },
+      );
+    if (rule.kind === 'service' && !who.identity.record.admin && !who.identity.record.service)
+      throw new StripeError(
+        'AUTH_DENIED',
+        `${method} needs a service identity (an OSS's) or an admin; ${who.identity.record.name} is neither`,
+        { identity: who.identity.record.name },
       );
     if (rule.kind === 'paths')
       for (const [path, access] of rule.paths(request)) requirePath(who, path, access);

@@ -8,8 +8,8 @@ import type { AuthClient, AuthIdentity } from '../../proto/index.js';
 import type { IdentityStore, KnownIdentity } from './identities.js';
 
 export function identityToWire(identity: KnownIdentity): AuthIdentity {
-  const { name, caps, admin, allow, createdMs, rotatedMs } = identity.record;
-  return { name, caps, admin, allow, createdMs, rotatedMs };
+  const { name, caps, admin, allow, createdMs, rotatedMs, service } = identity.record;
+  return { name, caps, admin, allow, createdMs, rotatedMs, service: service === true };
 }
 
 type Named = { name: string };
@@ -49,13 +49,15 @@ export function authOps(
       revoke(session.clientId);
       return { client: clientToWire(session) };
     },
-    add: async (r: Named & { storedKey: Buffer; caps: string; admin: boolean; allow: string[] }) => ({
+    add: async (
+      r: Named & { storedKey: Buffer; caps: string; admin: boolean; allow: string[]; service: boolean },
+    ) => ({
       identity: identityToWire(await store.add(r)),
     }),
     list: async () => ({ identities: store.list().map(identityToWire) }),
     get: async (r: Named) => ({ identity: identityToWire(store.must(r.name)) }),
-    setCaps: async (r: Named & { caps: string; admin: boolean; allow: string[] }) => ({
-      identity: identityToWire(await store.setCaps(r.name, r.caps, r.admin, r.allow)),
+    setCaps: async (r: Named & { caps: string; admin: boolean; allow: string[]; service: boolean }) => ({
+      identity: identityToWire(await store.setCaps(r.name, r.caps, r.admin, r.allow, r.service)),
     }),
     rotate: async (r: Named & { storedKey: Buffer }) => {
       const identity = await store.rotate(r.name, r.storedKey);

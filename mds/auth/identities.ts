@@ -25,6 +25,8 @@ export interface IdentityRecord {
   allow: string[];
   createdMs: number;
   rotatedMs: number;
+  /** A service identity (an OSS); absent in records written before there were any. */
+  service?: boolean;
 }
 
 export interface KnownIdentity {
@@ -40,6 +42,7 @@ export interface IdentitySpec {
   caps: string;
   admin: boolean;
   allow: string[];
+  service?: boolean;
 }
 
 function known(record: IdentityRecord): KnownIdentity {
@@ -126,13 +129,26 @@ export class IdentityStore {
       allow: spec.allow,
       createdMs: nowMs,
       rotatedMs: nowMs,
+      ...(spec.service ? { service: true } : {}),
     });
   }
 
-  async setCaps(name: string, caps: string, admin: boolean, allow: string[]): Promise<KnownIdentity> {
-    const current = this.must(name).record;
+  async setCaps(
+    name: string,
+    caps: string,
+    admin: boolean,
+    allow: string[],
+    service = false,
+  ): Promise<KnownIdentity> {
+    const { service: _was, ...current } = this.must(name).record;
     allowListOf(allow);
-    return this.put({ ...current, caps: formatCaps(parseCaps(caps)), admin, allow });
+    return this.put({
+      ...current,
+      caps: formatCaps(parseCaps(caps)),
+      admin,
+      allow,
+      ...(service ? { service } : {}),
+    });
   }
 
   async rotate(name: string, storedKey: Buffer): Promise<KnownIdentity> {

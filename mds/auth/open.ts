@@ -1,10 +1,12 @@
 // Auth at MDS start: the identities from the database and, on a database that
 // has none, the first admin from the keyring auth.keyring names (or
 // <mds.dataDir>/admin.keyring), made with a new secret when the file is missing;
-// and the ring of keys that sign data-path tickets.
+// the OSSs' service identity from auth.ossKeyring when it names one; and the
+// ring of keys that sign data-path tickets.
 import { join } from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
-import { ensureKeyring } from '../../common/auth/keyring.js';
+import { ensureKeyring, OSS_SERVICE_NAME } from '../../common/auth/keyring.js';
+import { storedKeyOf } from '../../common/auth/proof.js';
 import { cachedTicket, ticketOptions } from '../../common/auth/signing.js';
 import type { Clock, Config, Logger } from '../../common/index.js';
 import { Auditor } from '../audit/events.js';
@@ -40,6 +42,7 @@ export async function openAuth(
     await store.bootstrap(identity);
     logger.info({ keyring: path, identity: identity.name, created }, 'first admin identity from its keyring');
   }
+  await serviceFromKeyring(store, config['auth.ossKeyring'], logger);
   const tickets = new TicketKeyRing(
     db,
     committer,
@@ -51,6 +54,36 @@ export async function openAuth(
   );
   await tickets.init();
   return { guard: new AuthGuard(store, clock, config['mds.authWindowMs']), tickets };
+}
+
+/**
+ * The OSSs' service identity from the keyring `path` names (made when missing): added when no
+ * identity has its name; one that exists is left as it is (rotate or change it with the CLI).
+ */
+async function serviceFromKeyring(store: IdentityStore, path: string, logger: Logger): Promise<void> {
+  if (path === '') return;
+  const { identity, created } = ensureKeyring(path, OSS_SERVICE_NAME);
+  const existing = store.get(identity.name);
+  if (existing) {
+    if (!existing.record.service || !existing.storedKey.equals(storedKeyOf(identity.secret)))
+      logger.warn(
+        { keyring: path, identity: identity.name },
+        'auth.ossKeyring names an identity that exists with another key or without the service role: left as it is',
+      );
+    return;
+  }
+  await store.add({
+    name: identity.name,
+    storedKey: storedKeyOf(identity.secret),
+    caps: '',
+    admin: false,
+    allow: [],
+    service: true,
+  });
+  logger.info(
+    { keyring: path, identity: identity.name, created },
+    'service identity for the OSSs from its keyring',
+  );
 }
 
 /** The audit log in <mds.dataDir>/audit (kept with auth on or off). */

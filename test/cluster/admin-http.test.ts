@@ -243,7 +243,7 @@ describe('admin HTTP APIs need an admin identity', () => {
       },
       { timeoutMs: 60_000, what: "the OSS's refusals in the MDS audit log" },
     );
-    expect(lines.every((r) => r.by === 'admin')).toBe(true);
+    expect(lines.every((r) => r.by === 'oss')).toBe(true); // the OSS's service identity
     expect(
       lines.some(
         (r) => r.op === `HTTP DELETE /api/osts/${ostId}/faults` && r.identity === 'ops' && r.result === 'OK',

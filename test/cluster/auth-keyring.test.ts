@@ -1,5 +1,6 @@
 // `stripefs cluster up` (what `npm start` runs) with no keyring configured:
-// the MDS writes the admin keyring into the data folder (mode 0600), and the
+// the MDS writes the admin keyring into the data folder (mode 0600), the OSSs sign
+// with a service identity's keyring beside it, and the
 // CLI run from the folder above it signs with it without any flag, so the
 // README's tour works; from another folder the same command is refused with
 // AUTH_REQUIRED and says where a keyring comes from.
@@ -62,9 +63,15 @@ describe('cluster up makes the admin keyring the CLI uses', () => {
 
     const listed = await runCli(['auth', 'ls', '--json'], { cwd: home, env });
     expect(listed.code, listed.stderr).toBe(0);
+    // The OSSs sign as a service identity of their own (data/oss.keyring), not as the admin.
     expect(JSON.parse(listed.stdout)).toEqual([
-      expect.objectContaining({ name: 'admin', caps: 'rw /', admin: true }),
+      expect.objectContaining({ name: 'admin', caps: 'rw /', admin: true, service: false }),
+      expect.objectContaining({ name: 'oss', caps: '', admin: false, service: true }),
     ]);
+    expect(statSync(join(home, 'data', 'oss.keyring')).mode & 0o777).toBe(0o600);
+    const sessions = await runCli(['client', 'ls', '--json'], { cwd: home, env });
+    const byIdentity = (JSON.parse(sessions.stdout) as { identity: string }[]).map((c) => c.identity);
+    expect(byIdentity).toContain('oss');
     writeFileSync(join(home, 'sample.bin'), Buffer.alloc(100_000, 7));
     const put = await runCli(['put', join(home, 'sample.bin'), '/sample.bin'], { cwd: home, env });
     expect(put.code, put.stderr).toBe(0);

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MdsClient } from '../../client/mds-client.js';
-import { ensureKeyring } from '../../common/auth/keyring.js';
+import { ensureKeyring, OSS_SERVICE_NAME } from '../../common/auth/keyring.js';
 import { adminFetch } from './admin-http.js';
 import { eventually } from './eventually.js';
 import { type StartedProcess, startProcess } from './process.js';
@@ -92,6 +92,7 @@ export function rackLayout(hosts: number, perRack: number, osts = 2): OssSpec[] 
 function ossEnv(spec: OssSpec, common: Record<string, string>, mdsAddress: string, dir: string) {
   return {
     ...common,
+    STRIPEFS_KEYRING: join(dir, 'oss.keyring'),
     STRIPEFS_MDS: mdsAddress,
     STRIPEFS_OSS_ID: spec.id,
     STRIPEFS_OSS_HOST: spec.host,
@@ -240,10 +241,14 @@ export function ensureRunKeyring(): void {
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   ensureRunKeyring();
   const dir = mkdtempSync(join(tmpdir(), 'stripefs-cluster-'));
+  // The OSSs sign as a service identity of their own, as `stripefs cluster up` has them do.
+  const ossKeyring = join(dir, 'oss.keyring');
+  ensureKeyring(ossKeyring, OSS_SERVICE_NAME);
   const common = commonEnv(options);
   const mdsHost = options.mdsHost ?? '127.0.0.1';
   const mdsEnv: Record<string, string> = {
     ...common,
+    STRIPEFS_AUTH_OSS_KEYRING: ossKeyring,
     STRIPEFS_MDS_BIND_HOST: mdsHost,
     STRIPEFS_MDS_GRPC_PORT: String(options.mdsGrpcPort ?? 0),
     STRIPEFS_MDS_ADMIN_PORT: String(options.mdsGrpcPort ? options.mdsGrpcPort + 1 : 0),

@@ -214,6 +214,38 @@ describe('MDS authentication and caps', () => {
     }
   });
 
+  it("a service identity (an OSS's) registers and heartbeats, and administers nothing", async () => {
+    const added = await cli(['auth', 'add', 'svc', '--service', '--json']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ name: 'svc', service: true, admin: false, caps: '' });
+    const svc = as(join(dir, 'svc.keyring'));
+    const plain = as(join(dir, 'alice.keyring'));
+    try {
+      expect(await codeOf(registerOss(svc.grpc, { ossId: 'oss-svc', host: 'hsvc' }))).toBe('OK');
+      const report = {
+        identity: '',
+        address: '10.0.0.1',
+        op: 'ReadRange',
+        paths: [],
+        result: 'TICKET_REQUIRED',
+        door: 'oss-grpc',
+      };
+      expect(await codeOf(svc.reportAudit([report], 0))).toBe('OK');
+      // A service identity changes no namespace and no identity; a plain one registers no OSS.
+      expect(await codeOf(svc.mkdir('/svc', false))).toBe('AUTH_DENIED');
+      expect(await codeOf(call(svc.grpc, 'AuthList', {}))).toBe('AUTH_DENIED');
+      expect(await codeOf(svc.serviceTicket())).toBe('AUTH_DENIED');
+      expect(await codeOf(registerOss(plain.grpc, { ossId: 'oss-plain', host: 'hplain' }))).toBe(
+        'AUTH_DENIED',
+      );
+      const listed = await cli(['auth', 'ls']);
+      expect(listed.stdout).toMatch(/svc\s+no\s+yes/);
+    } finally {
+      svc.close();
+      plain.close();
+    }
+  });
+
   it('refuses an address outside the allow-list of the identity or of a cap', async () => {
     expect((await cli(['auth', 'add', 'far', '--caps', 'rw /', '--allow', '10.0.0.0/8'])).code).toBe(0);
     const near0 = await cli(['auth', 'add', 'near', '--caps', 'r /, rw /a from 10.0.0.0/8 192.168.0.0/16']);

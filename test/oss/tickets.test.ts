@@ -388,7 +388,7 @@ describe('data-path tickets at the OSS doors', () => {
         const seen = new Set(
           lines
             .map((line) => JSON.parse(line) as { result: string; door?: string; by?: string })
-            .filter((r) => r.door?.startsWith('oss-') && r.by === 'admin')
+            .filter((r) => r.door?.startsWith('oss-') && r.by === 'oss')
             .map((r) => `${r.result} ${r.door?.slice('oss-'.length)}`),
         );
         const missing = [...refusals.keys()].filter((key) => !seen.has(key));

@@ -7,6 +7,7 @@ export interface AuthAddRequest {
   'caps'?: (string);
   'admin'?: (boolean);
   'allow'?: (string)[];
+  'service'?: (boolean);
 }
 
 export interface AuthAddRequest__Output {
@@ -15,4 +16,5 @@ export interface AuthAddRequest__Output {
   'caps': (string);
   'admin': (boolean);
   'allow': (string)[];
+  'service': (boolean);
 }

@@ -9,6 +9,7 @@ export interface AuthIdentity {
   'allow'?: (string)[];
   'createdMs'?: (number | string | Long);
   'rotatedMs'?: (number | string | Long);
+  'service'?: (boolean);
 }
 
 export interface AuthIdentity__Output {
@@ -18,4 +19,5 @@ export interface AuthIdentity__Output {
   'allow': (string)[];
   'createdMs': (number);
   'rotatedMs': (number);
+  'service': (boolean);
 }

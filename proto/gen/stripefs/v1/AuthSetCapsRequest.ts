@@ -6,6 +6,7 @@ export interface AuthSetCapsRequest {
   'caps'?: (string);
   'admin'?: (boolean);
   'allow'?: (string)[];
+  'service'?: (boolean);
 }
 
 export interface AuthSetCapsRequest__Output {
@@ -13,4 +14,5 @@ export interface AuthSetCapsRequest__Output {
   'caps': (string);
   'admin': (boolean);
   'allow': (string)[];
+  'service': (boolean);
 }
