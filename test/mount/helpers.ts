@@ -39,8 +39,12 @@ export interface Mounted {
   stop(): Promise<void>;
 }
 
-/** `stripefs mount` of the cluster at `mdsAddress` on a fresh folder. */
-export async function mountCluster(mdsAddress: string, args: string[] = []): Promise<Mounted> {
+/** `stripefs mount` of the cluster at `mdsAddress` on a fresh folder (`env`: more of its environment). */
+export async function mountCluster(
+  mdsAddress: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Mounted> {
   const base = mkdtempSync(join(tmpdir(), 'stripefs-mnt-'));
   const mountpoint = join(base, 'mnt');
   const runDir = join(base, 'run');
@@ -54,6 +58,7 @@ export async function mountCluster(mdsAddress: string, args: string[] = []): Pro
     proc = await startProcess({
       script: CLI_SCRIPT,
       args: ['mount', mountpoint, '--mds', mdsAddress, '--run-dir', runDir, '--json', ...args],
+      env,
       readyTimeoutMs: MOUNT_READY_TIMEOUT_MS,
     });
   } catch (err) {
