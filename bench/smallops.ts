@@ -17,6 +17,7 @@
 import { randomFillSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { type Layout, StripeClient } from '../client/index.js';
 import { seededRandom } from '../common/random.js';
@@ -33,18 +34,19 @@ const COMMAND = 'npm run bench -- --only smallops';
 /** MDS calls that are the cluster's own, not a client's (left out of the per-file counts). */
 const BACKGROUND_MDS_OPS = new Set(['heartbeat', 'registerOss', 'watchMap', 'getMap']);
 
-export const SMALLOPS_LAYOUTS: { name: 'rep3' | 'ec21'; layout: Layout }[] = [
-  {
-    name: 'rep3',
-    layout: {
-      pattern: 'replicated',
-      stripeSize: 4 * MiB,
-      stripeCount: 1,
-      replicas: 3,
-      failureDomain: 'host',
-    },
-  },
+const REP3: Layout = {
+  pattern: 'replicated',
+  stripeSize: 4 * MiB,
+  stripeCount: 1,
+  replicas: 3,
+  failureDomain: 'host',
+};
+
+export const SMALLOPS_LAYOUTS: { name: 'rep3' | 'ec21' | 'dom'; layout: Layout }[] = [
+  { name: 'rep3', layout: REP3 },
   { name: 'ec21', layout: { pattern: 'ec', stripeSize: 1 * MiB, k: 2, m: 1, failureDomain: 'host' } },
+  // Data on the MDS: each 64 KiB file whole in the MDS database (issue 25's small files).
+  { name: 'dom', layout: { pattern: 'dom', domBytes: 64 * KiB, rest: REP3 } },
 ];
 
 /** CPU ms of this process, or of a child from /proc (clock ticks of 10 ms): user and system. */
@@ -113,6 +115,8 @@ export interface PhaseProfile {
   cpuMsPerFile: { client: number; mds: number; oss: number; total: number };
   /** The system (kernel) part of each. */
   systemMsPerFile: { client: number; mds: number; oss: number };
+  /** The client's garbage-collection pauses (part of its CPU). */
+  clientGcMsPerFile: number;
   mdsCallsPerFile: Record<string, number>;
   ossOpsPerFile: Record<string, number>;
   groupWritesPerFile: number;
@@ -132,6 +136,22 @@ function delta(
   return out;
 }
 
+/** Sums the garbage-collection pauses of this process from now until stop(). */
+function gcTimer(): { stop(): number } {
+  let ms = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) ms += entry.duration;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: () => {
+      for (const entry of observer.takeRecords()) ms += entry.duration;
+      observer.disconnect();
+      return ms;
+    },
+  };
+}
+
 /** A server counts a request once it has answered, which may be just after the client heard it. */
 const COUNTS_SETTLE_MS = 300;
 
@@ -145,11 +165,13 @@ export async function profilePhase(
   const gate = new Semaphore(IN_FLIGHT);
   const countsBefore = await counts(cluster);
   if (profiled) signalAll(cluster);
+  const gc = gcTimer();
   const cpuBefore = cpuNow(cluster);
   const started = performance.now();
   await Promise.all(Array.from({ length: files }, (_, i) => gate.run(() => op(i))));
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = cpuNow(cluster);
+  const clientGcMs = gc.stop();
   if (profiled) signalAll(cluster);
   await new Promise((resolve) => setTimeout(resolve, COUNTS_SETTLE_MS));
   const countsAfter = await counts(cluster);
@@ -164,6 +186,7 @@ export async function profilePhase(
     files,
     perSec: files / seconds,
     cpuMsPerFile: { ...cpu, total: cpu.client + cpu.mds + cpu.oss },
+    clientGcMsPerFile: clientGcMs / files,
     systemMsPerFile: {
       client: per(cpuBefore.client.system, cpuAfter.client.system),
       mds: per(cpuBefore.mds.system, cpuAfter.mds.system),
@@ -242,7 +265,7 @@ function describe(p: PhaseProfile): string {
   const c = p.cpuMsPerFile;
   const s = p.systemMsPerFile;
   return (
-    `CPU ms/file (system part) client ${c.client.toFixed(2)} (${s.client.toFixed(2)}), ` +
+    `CPU ms/file (system part) client ${c.client.toFixed(2)} (${s.client.toFixed(2)}; GC ${p.clientGcMsPerFile.toFixed(2)}), ` +
     `MDS ${c.mds.toFixed(2)} (${s.mds.toFixed(2)}), OSSs ${c.oss.toFixed(2)} (${s.oss.toFixed(2)}); ` +
     `MDS calls/file: ${calls(p.mdsCallsPerFile)}; OSS requests/file: ${calls(p.ossOpsPerFile)}; ` +
     `synced MDS writes/file ${p.groupWritesPerFile.toFixed(2)}; load ${loadavg()[0]?.toFixed(1)}`

@@ -8,7 +8,7 @@
 //
 // A failed write is fatal: operations after it were decided on state that may
 // not exist on disk, so the process must restart from what the disk holds.
-import type { BatchOp, MdsDb } from './db.js';
+import { type BatchOp, levelOps, type MdsDb } from './db.js';
 
 /** Ops in one synced batch at most; a larger backlog is split over several writes. */
 export const GROUP_OPS_MAX = 20_000;
@@ -66,7 +66,7 @@ export class GroupCommitter {
       const group = this.takeGroup();
       const ops = group.flatMap((w) => w.ops);
       try {
-        await this.db.batch(ops, { sync: true });
+        await this.db.batch(levelOps(ops), { sync: true });
         this.writes++;
         this.opsWritten += ops.length;
         for (const w of group) w.resolve();

@@ -3,7 +3,7 @@
 // check it (its crc32c, its length against the file's record), and a record
 // no live file owns is named. Nothing can be repaired: the MDS database is the
 // one copy (rewriting the file replaces its record).
-import { type DomRecord, decodeDom } from './dom.js';
+import { decodeDom } from './dom.js';
 import { inodeOfDestroyKey, KEYS } from './keys.js';
 import type { Namespace } from './namespace.js';
 import type { BackPointer, NodeRecord } from './records.js';
@@ -36,7 +36,10 @@ export async function verifyDom(ns: Namespace): Promise<DomVerifyReport> {
     corrupt: [],
     orphans: [],
   };
-  for await (const [key, value] of ns.db.iterator({ ...KEYS.domRange })) {
+  for await (const [key, value] of ns.db.iterator<string, Buffer>({
+    ...KEYS.domRange,
+    valueEncoding: 'buffer',
+  })) {
     const ino = inodeOfDestroyKey(key);
     const node = await ownerOf(ns, ino);
     if (!node) {
@@ -45,7 +48,7 @@ export async function verifyDom(ns: Namespace): Promise<DomVerifyReport> {
       continue;
     }
     try {
-      const data = decodeDom(ino, value as DomRecord, node.domStored ?? 0);
+      const data = decodeDom(ino, value, node.domStored ?? 0);
       report.files++;
       report.bytes += data.length;
     } catch (err) {

@@ -1,5 +1,7 @@
 // Data on the MDS (Lustre's DoM): a file whose layout has a dom component keeps
-// its first domBytes in the MDS database, under B/<inode>, written in the same
+// its first domBytes in the MDS database, under B/<inode> as raw bytes (a
+// version byte, the crc32c, the data; records from before were JSON with the
+// data in base64, and are still read), written in the same
 // transaction (and so the same synced group commit) as the namespace change
 // that made them: a create carrying its content, or a writer's commit of size
 // and mtime. Each record carries a crc32c of its bytes, checked on every read
@@ -13,10 +15,23 @@ import { KEYS } from './keys.js';
 import type { NodeRecord } from './records.js';
 import type { Reader, Txn } from './txn.js';
 
-export interface DomRecord {
+/** A record as older MDSs wrote it: JSON, the data in base64 (read, never written now). */
+interface JsonDomRecord {
   crc: number;
-  /** base64 (the database stores JSON values). */
   data: string;
+}
+
+/** The first byte of a raw record (a JSON record starts with '{'). */
+const RAW_RECORD_V1 = 1;
+const RAW_HEADER_BYTES = 5;
+
+/** The raw record of `data`: version, crc32c (little-endian), the bytes. */
+export function encodeDom(data: Uint8Array): Buffer {
+  const record = Buffer.allocUnsafe(RAW_HEADER_BYTES + data.length);
+  record[0] = RAW_RECORD_V1;
+  record.writeUInt32LE(crc32c(data), 1);
+  record.set(data, RAW_HEADER_BYTES);
+  return record;
 }
 
 /** What the MDS holds for data on the MDS, as statfs and df report it. */
@@ -39,13 +54,25 @@ function corrupt(ino: number, why: string): StripeError {
   );
 }
 
+/** A record's crc and data: raw, or JSON as older MDSs wrote it. */
+function parseRecord(ino: number, record: Buffer): { crc: number; data: Buffer } {
+  if (record[0] === RAW_RECORD_V1 && record.length >= RAW_HEADER_BYTES)
+    return { crc: record.readUInt32LE(1), data: record.subarray(RAW_HEADER_BYTES) };
+  try {
+    const old = JSON.parse(record.toString('utf8')) as JsonDomRecord;
+    return { crc: old.crc, data: Buffer.from(old.data, 'base64') };
+  } catch {
+    throw corrupt(ino, 'are not a record this MDS can read');
+  }
+}
+
 /** A stored record's bytes, checked against its crc and the length the file's record expects. */
-export function decodeDom(ino: number, record: DomRecord | undefined, expectedBytes: number): Buffer {
+export function decodeDom(ino: number, record: Buffer | undefined, expectedBytes: number): Buffer {
   if (!record) throw corrupt(ino, `are missing (${expectedBytes} expected)`);
-  const data = Buffer.from(record.data, 'base64');
+  const { crc, data } = parseRecord(ino, record);
   if (data.length !== expectedBytes)
     throw corrupt(ino, `hold ${data.length} bytes, ${expectedBytes} expected`);
-  if (crc32c(data) !== record.crc) throw corrupt(ino, 'fail their checksum');
+  if (crc32c(data) !== crc) throw corrupt(ino, 'fail their checksum');
   return data;
 }
 
@@ -67,7 +94,7 @@ export class DomStore {
   async read(reader: Reader, node: NodeRecord): Promise<Buffer> {
     const stored = node.domStored ?? 0;
     if (stored === 0) return Buffer.alloc(0);
-    return decodeDom(node.ino, await reader.get<DomRecord>(KEYS.dom(node.ino)), stored);
+    return decodeDom(node.ino, await reader.getRaw(KEYS.dom(node.ino)), stored);
   }
 
   /**
@@ -78,7 +105,8 @@ export class DomStore {
   async write(txn: Txn, node: NodeRecord, patch: DomPatch | null, keepBytes: number): Promise<void> {
     const before = node.domStored ?? 0;
     const covered = patch !== null && patch.offset === 0 && patch.data.length >= Math.min(before, keepBytes);
-    let bytes = covered || before === 0 ? Buffer.alloc(0) : await this.read(txn, node);
+    // A copy: the stored bytes may be a view of a record still being written, and are patched here.
+    let bytes = covered || before === 0 ? Buffer.alloc(0) : Buffer.from(await this.read(txn, node));
     if (patch && patch.data.length > 0) {
       const end = patch.offset + patch.data.length;
       if (end > bytes.length) bytes = Buffer.concat([bytes, Buffer.alloc(end - bytes.length)]);
@@ -87,8 +115,7 @@ export class DomStore {
     if (bytes.length > keepBytes) bytes = bytes.subarray(0, keepBytes);
     if (bytes.length === before && patch === null) return;
     if (bytes.length === 0) txn.del(KEYS.dom(node.ino));
-    else
-      txn.put(KEYS.dom(node.ino), { crc: crc32c(bytes), data: bytes.toString('base64') } satisfies DomRecord);
+    else txn.putRaw(KEYS.dom(node.ino), encodeDom(bytes));
     this.count(txn, (bytes.length > 0 ? 1 : 0) - (before > 0 ? 1 : 0), bytes.length - before);
     if (bytes.length > 0) node.domStored = bytes.length;
     else delete node.domStored;

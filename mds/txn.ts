@@ -4,10 +4,12 @@
 // mutation sees them, and leave the overlay when their synced write is done.
 // Reads outside mutations (stat, readdir) go to the database only, so they see
 // acknowledged state and nothing that could still vanish in a crash.
-import type { BatchOp, MdsDb } from './db.js';
+import { type BatchOp, getRawSync, type MdsDb } from './db.js';
 
 export interface Reader {
   get<T>(key: string): Promise<T | undefined>;
+  /** A value put raw (as its bytes; mds/db.ts), or undefined. */
+  getRaw(key: string): Promise<Buffer | undefined>;
 }
 
 const DELETED = Symbol('deleted');
@@ -51,6 +53,9 @@ export class DbReader implements Reader {
   async get<T>(key: string): Promise<T | undefined> {
     return (await this.db.get(key)) as T | undefined;
   }
+  async getRaw(key: string): Promise<Buffer | undefined> {
+    return this.db.get<string, Buffer>(key, { valueEncoding: 'buffer' });
+  }
 }
 
 /** Iteration bound for emptiness checks: pending deletes plus one live entry. */
@@ -90,9 +95,21 @@ export class Txn implements Reader {
     return this.db.getSync(key) as T | undefined;
   }
 
+  /** A raw value (its bytes, not JSON): pending readers see the Buffer, getRaw reads it back. */
+  async getRaw(key: string): Promise<Buffer | undefined> {
+    const seen = this.peek(key);
+    if (seen.hit) return seen.value as Buffer | undefined;
+    return getRawSync(this.db, key);
+  }
+
   put(key: string, value: unknown): void {
     this.local.set(key, value);
     this.ops.push({ type: 'put', key, value });
+  }
+
+  putRaw(key: string, value: Buffer): void {
+    this.local.set(key, value);
+    this.ops.push({ type: 'put', key, value, raw: true });
   }
 
   del(key: string): void {

@@ -12,7 +12,7 @@ import type {
   OpenRequest__Output,
   OpenResponse,
 } from '../../proto/index.js';
-import { type DomRecord, decodeDom } from '../dom.js';
+import { decodeDom } from '../dom.js';
 import { KEYS } from '../keys.js';
 import type { Namespace } from '../namespace.js';
 import { parsePath } from '../paths.js';
@@ -73,7 +73,10 @@ export async function openMany(
     ),
   );
   const withData = nodes.flatMap((n) => (n.node?.type === 'file' && n.node.domStored ? [n.node] : []));
-  const records = (await ns.db.getMany(withData.map((n) => KEYS.dom(n.ino)))) as (DomRecord | undefined)[];
+  const records = await ns.db.getMany<string, Buffer>(
+    withData.map((n) => KEYS.dom(n.ino)),
+    { valueEncoding: 'buffer' },
+  );
   const recordOf = new Map(withData.map((n, i) => [n.ino, records[i]]));
   let budgetBytes = LIMITS.domBatchBytesMax;
   const results = nodes.map(({ node, error }): OpenManyResult => {

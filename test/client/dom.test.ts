@@ -287,26 +287,32 @@ describe('data on the MDS', () => {
     }));
     await Promise.all(files.map((f) => client.writeFile(f.path, f.data)));
     const ino = (await client.stat('/durable/f7')).inode;
+    const ino9 = (await client.stat('/durable/f9')).inode;
     await cluster.killMds();
     await restartMds();
     await withCold(async (cold) => {
       for (const f of files) expect((await cold.readFile(f.path)).equals(f.data), f.path).toBe(true);
     });
     await cluster.killMds();
-    const db = new ClassicLevel<string, { crc: number; data: string }>(join(cluster.dir, 'mds'), {
-      valueEncoding: 'json',
-    });
-    const key = `B/${ino.toString(16).padStart(16, '0')}`;
+    const db = new ClassicLevel<string, Buffer>(join(cluster.dir, 'mds'), { valueEncoding: 'buffer' });
+    const keyOf = (inode: number) => `B/${inode.toString(16).padStart(16, '0')}`;
+    const key = keyOf(ino);
+    // A record is a version byte, the crc32c and the bytes: one byte of the bytes flipped.
     const record = await db.get(key);
     if (!record) throw new Error(`no record ${key}`);
-    const bytes = Buffer.from(record.data, 'base64');
-    bytes[0] = (bytes[0] as number) ^ 0xff;
-    await db.put(key, { crc: record.crc, data: bytes.toString('base64') });
+    expect(record[0]).toBe(1);
+    record[5] = (record[5] as number) ^ 0xff;
+    await db.put(key, record);
+    // A record as MDSs before raw records wrote it (JSON, the bytes in base64) is still read.
+    const f9 = (await db.get(keyOf(ino9))) as Buffer;
+    const json = { crc: f9.readUInt32LE(1), data: f9.subarray(5).toString('base64') };
+    await db.put(keyOf(ino9), Buffer.from(JSON.stringify(json)));
     await db.close();
     await restartMds();
     await withCold(async (cold) => {
       expect(await codeOf(cold.readFile('/durable/f7'))).toBe('NS_DOM_CORRUPT');
       expect((await cold.readFile('/durable/f8')).equals(files[8]!.data)).toBe(true);
+      expect((await cold.readFile('/durable/f9')).equals(files[9]!.data)).toBe(true);
     });
     const fsck = await runCli(['fsck', '--mds', cluster.mdsAddress, '--json'], { timeoutMs: 120_000 });
     const report = JSON.parse(fsck.stdout) as {
