@@ -38,6 +38,14 @@ const AUDITED = new Set([
   // Data-path tickets handed out apart from an open (renewals, admins' service tickets).
   'GetTickets',
 ]);
+/**
+ * Audited calls that change nothing (opens and listings): answered without waiting for their line's
+ * fsync (the line is written in order, in the next group, and synced with it). A call that changes
+ * the namespace, identities or the cluster is answered only once its line is on disk. Why: the
+ * audit fsync was the bound of small-file reads (64 KiB readFile 250 -> 503 files/s in one run).
+ */
+const CHANGES_NOTHING = new Set(['Open', 'OpenMany', 'Readdir']);
+
 /** Paths named in one record at most (a batch's first ones). */
 const RECORD_PATHS_MAX = 16;
 
@@ -73,10 +81,17 @@ export class Auditor {
     readonly files: number,
   ) {}
 
-  /** Records a finished call of an audited method; resolves once the line is on disk. */
+  /**
+   * Records a finished call of an audited method; resolves once the line is on disk, or at once for
+   * a call that changes nothing (CHANGES_NOTHING: its line follows in the next synced group).
+   */
   done(who: Principal | undefined, call: Call, method: string, request: Req, result: string): Promise<void> {
     if (!AUDITED.has(method)) return Promise.resolve();
-    return this.log.append(this.recordOf(who, call, method, request, result));
+    const written = this.log.append(this.recordOf(who, call, method, request, result));
+    if (!CHANGES_NOTHING.has(method)) return written;
+    // A failed write stops the MDS (AuditLog.writePending); nothing to answer here.
+    written.catch(() => undefined);
+    return Promise.resolve();
   }
 
   /** Records a refusal (rate-limited per address); never waits for the disk. */

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Auditor } from '../../mds/audit/events.js';
 import { AuditLog } from '../../mds/audit/log.js';
 
 describe('audit log', () => {
@@ -56,6 +57,26 @@ describe('audit log', () => {
     expect(numbers).toEqual(Array.from({ length: 60 }, (_, n) => n));
     expect(log.written).toBe(60);
     await log.close();
+  });
+
+  it('answers a change once its line is on disk, an open or a listing at once (its line follows)', async () => {
+    // A log whose lines never reach the disk: what waits for them never resolves.
+    const appended: string[] = [];
+    const stuck = {
+      append: (r: { op: string }) => {
+        appended.push(r.op);
+        return new Promise<void>(() => undefined);
+      },
+    };
+    const auditor = new Auditor(stuck as unknown as AuditLog, 1);
+    const call = { metadata: { get: () => [] }, getPeer: () => 'ipv4:10.0.0.1:1' } as never;
+    const settled = async (p: Promise<void>) =>
+      Promise.race([p.then(() => 'resolved'), new Promise((r) => setImmediate(() => r('pending')))]);
+    for (const op of ['Open', 'OpenMany', 'Readdir'])
+      expect(await settled(auditor.done(undefined, call, op, { path: '/d' }, 'OK')), op).toBe('resolved');
+    for (const op of ['Mkdir', 'Create', 'CommitMany', 'GetTickets'])
+      expect(await settled(auditor.done(undefined, call, op, { path: '/d' }, 'OK')), op).toBe('pending');
+    expect(appended).toEqual(['Open', 'OpenMany', 'Readdir', 'Mkdir', 'Create', 'CommitMany', 'GetTickets']);
   });
 
   it('rate-limits refusals per address and counts what it dropped', async () => {
