@@ -260,7 +260,7 @@ export class StripeClient {
       blocksRebuilding: new Set(),
       prefetchInFlight: { bytes: 0 },
       openCache,
-      statahead: new Statahead(mds, openCache, limits.stataheadBatchEntries),
+      statahead: new Statahead(mds, openCache, limits.stataheadBatchEntries, limits.stataheadBatchesAhead),
       diskCache,
     };
     return new StripeClient(ctx, pool, tag);

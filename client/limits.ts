@@ -74,6 +74,11 @@ export const CLIENT_LIMITS = {
    * once a scan follows its directory's listing or counting names. 0: off.
    */
   stataheadBatchEntries: 256,
+  /**
+   * Batches a scan may have fetched ahead (in flight or not yet reached): the MDS answers one while
+   * the scan uses another, so a scan is not one batch's round trip at a time.
+   */
+  stataheadBatchesAhead: 4,
   /** Ignored reads between readahead decisions: none. Smallest window a sequential read starts with. */
   readaheadMinBytes: 64 * KiB,
 } as const;

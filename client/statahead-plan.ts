@@ -4,8 +4,9 @@
 // statahead and agl see them: the listing's order (readdir, then stat or open
 // of each entry), and names that count up (img_000041.jpg, img_000042.jpg ...).
 // A scan is a pattern after STATAHEAD_STREAK_MIN steps in a row; one access
-// off the pattern ends it. Names are fetched a batch at a time, at most one
-// batch ahead of what was fetched but not yet reached.
+// off the pattern ends it. Names are fetched a batch at a time, at most
+// `batchesAhead` batches ahead of what was fetched but not yet reached (the
+// next batch is asked for once less than that minus half a batch is left).
 
 /** Steps in a row that make a scan a pattern. */
 export const STATAHEAD_STREAK_MIN = 2;
@@ -77,12 +78,17 @@ export function indexIn(listed: readonly string[], name: string, after: number):
   return listed[lo] === name ? lo : -1;
 }
 
-/** One stat or open of `name` in the directory: the next state and the names to fetch ahead (may be none). */
+/**
+ * One stat or open of `name` in the directory: the next state and the names to fetch ahead (may be
+ * none); for names that follow the listing, `after` is the listed name just before them ('' at its
+ * start), where a listing page of them begins.
+ */
 export function onAccess(
   state: ScanState,
   name: string,
   batchEntries: number,
-): { state: ScanState; fetch: string[] } {
+  batchesAhead = 1,
+): { state: ScanState; fetch: string[]; after?: string } {
   const index = state.listed ? indexIn(state.listed, name, state.lastIndex) : -1;
   const counter = counterOf(name);
   const inOrder = index > 0 && index === state.lastIndex + 1;
@@ -95,12 +101,14 @@ export function onAccess(
   }
   const at = by === 'listing' ? index : (counter as Counter).value;
   const from = next.aheadBy === by && next.aheadTo > at ? next.aheadTo : at + 1;
-  // Fetch once what was fetched ahead runs low (half a batch left), never more than a batch ahead.
-  if (from - at > batchEntries / 2) return { state: next, fetch: [] };
+  // Fetch once what was fetched ahead runs low, never more than batchesAhead batches ahead.
+  if (from - at > batchEntries * (batchesAhead - 0.5)) return { state: next, fetch: [] };
   const to =
     by === 'listing' ? Math.min(from + batchEntries, state.listed?.length ?? 0) : from + batchEntries;
   const fetch: string[] = [];
   for (let v = from; v < to; v++)
     fetch.push(by === 'listing' ? (state.listed?.[v] as string) : nameOf(counter as Counter, v));
-  return { state: { ...next, aheadTo: Math.max(to, from), aheadBy: by }, fetch };
+  const ahead: ScanState = { ...next, aheadTo: Math.max(to, from), aheadBy: by };
+  if (by === 'counter') return { state: ahead, fetch };
+  return { state: ahead, fetch, after: from > 0 ? (state.listed?.[from - 1] as string) : '' };
 }

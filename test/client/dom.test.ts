@@ -243,7 +243,8 @@ describe('data on the MDS', () => {
     const names = Array.from({ length: 300 }, (_, i) => `img_${String(i).padStart(6, '0')}.jpg`);
     const data = (i: number) => seededBytes(100 + i, SEED + 300 + i);
     await Promise.all(names.map((n, i) => client.writeFile(`/scan/${n}`, data(i))));
-    const limits = { openCacheTtlMs: 3_600_000, stataheadBatchEntries: 64 };
+    // One batch ahead at a time, so what was fetched is settled when the counts are read.
+    const limits = { openCacheTtlMs: 3_600_000, stataheadBatchEntries: 64, stataheadBatchesAhead: 1 };
     const connect = () => StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED, limits });
     const scanner = await connect();
     try {
@@ -257,6 +258,19 @@ describe('data on the MDS', () => {
       expect(await mdsLookups()).toBe(before + 3 + 5);
     } finally {
       await scanner.close();
+    }
+    // A readdir-then-stat scan reads ahead by pages of the listing with attributes: no look-ups.
+    const lister = await connect();
+    try {
+      const listed = await lister.readdir('/scan');
+      const readdirs = await mdsCalls(cluster, 'readdir');
+      const before = await mdsLookups();
+      for (const [i, n] of listed.entries()) expect((await lister.stat(`/scan/${n}`)).size).toBe(100 + i);
+      expect(lister.stats().statahead).toEqual({ batches: 5, entries: 297, hits: 297, waste: 0 });
+      expect(await mdsLookups()).toBe(before + 3);
+      expect(await mdsCalls(cluster, 'readdir')).toBe(readdirs + 5);
+    } finally {
+      await lister.close();
     }
     const counter = await connect();
     try {

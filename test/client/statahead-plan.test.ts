@@ -23,6 +23,25 @@ describe('statahead plan', () => {
     expect(fetched).toEqual([listed.slice(3, 11), listed.slice(11, 19), listed.slice(19, 20)]);
   });
 
+  it('keeps several batches ahead when asked, and says where each batch starts in the listing', () => {
+    let state = newScan(listed);
+    const fetched: { fetch: string[]; after: string | undefined }[] = [];
+    for (const name of listed.slice(0, 6)) {
+      const step = onAccess(state, name, 4, 3);
+      state = step.state;
+      if (step.fetch.length > 0) fetched.push({ fetch: step.fetch, after: step.after });
+    }
+    // A pattern at the third access: then a batch per access until three are ahead.
+    expect(fetched).toEqual([
+      { fetch: listed.slice(3, 7), after: 'f02' },
+      { fetch: listed.slice(7, 11), after: 'f06' },
+      { fetch: listed.slice(11, 15), after: 'f10' },
+      { fetch: listed.slice(15, 19), after: 'f14' },
+    ]);
+    // Counting names carry no place in a listing.
+    expect(onAccess(onAccess(newScan(), 'a1', 4).state, 'a2', 4).after).toBeUndefined();
+  });
+
   it('follows counting names without a listing, keeping their zero padding', () => {
     const names = ['img_000007.jpg', 'img_000008.jpg', 'img_000009.jpg', 'img_000010.jpg'];
     const { fetched } = run(newScan(), names, 4);
