@@ -37,11 +37,13 @@ const SUITES: Record<string, () => Promise<Suite>> = {
 
 /**
  * Suites run only when named with --only: they install and start another
- * system (peer-ceph: Ceph from Debian) and take minutes. Their table goes to
+ * system (peer-ceph: Ceph from Debian) or work at a scale (smallfiles-scale:
+ * 100,000 files and a 1,000,000-entry directory) and take minutes to an hour. Their table goes to
  * bench/results/<name>.md and the README's <!-- <name>:start --> section.
  */
 const OPT_IN_SUITES: Record<string, () => Promise<Suite>> = {
   'peer-ceph': async () => (await import('./peer-ceph.js')).runPeerCephBench,
+  'smallfiles-scale': async () => (await import('./smallfiles-scale.js')).runSmallFilesScaleBench,
 };
 
 /** Suites handed the run's shared cluster (each starts its own when run alone from its file). */

@@ -23,8 +23,19 @@ const WRITE_CONCURRENCY = 64;
 /** Samples per getMany: a training batch. */
 const BATCH_SAMPLES = 256;
 const SHARD_BYTES = 64 * 1024 * KiB;
-const LOOSE_LAYOUT: Layout = { pattern: 'raid0', stripeSize: 1024 * KiB, stripeCount: 1 };
+export const LOOSE_LAYOUT: Layout = { pattern: 'raid0', stripeSize: 1024 * KiB, stripeCount: 1 };
 const SEED = 2525;
+
+/** File sizes of a loader dataset: 10-100 KiB, seeded. */
+export function loaderSizes(files: number): number[] {
+  const random = seededRandom(SEED);
+  return Array.from({ length: files }, () => 10 * KiB + random.int(90 * KiB + 1));
+}
+
+/** File i's bytes (seeded by i). */
+export const loaderBody = (sizes: number[]) => (i: number) => seededBytes(sizes[i] as number, SEED + i);
+
+export const LOADER_SEED = SEED;
 
 export interface LoaderFigures {
   files: number;
@@ -35,7 +46,7 @@ export interface LoaderFigures {
   epoch2: { perSec: number; p99Ms: number; ossBytes: number; diskHits: number };
 }
 
-function permutation(count: number, seed: number): number[] {
+export function permutation(count: number, seed: number): number[] {
   const random = seededRandom(seed);
   const order = Array.from({ length: count }, (_, i) => i);
   for (let i = count - 1; i > 0; i--) {
@@ -45,13 +56,13 @@ function permutation(count: number, seed: number): number[] {
   return order;
 }
 
-function p99(latenciesMs: number[]): number {
+export function p99(latenciesMs: number[]): number {
   const sorted = [...latenciesMs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
 }
 
 /** Reads order[n] for every n, `CONCURRENCY` at a time: items per second and the p99 of one read. */
-async function timedEpoch(order: number[], read: (i: number) => Promise<number>, sizes: number[]) {
+export async function timedEpoch(order: number[], read: (i: number) => Promise<number>, sizes: number[]) {
   const gate = new Semaphore(CONCURRENCY);
   const latencies: number[] = [];
   const started = performance.now();
@@ -68,10 +79,10 @@ async function timedEpoch(order: number[], read: (i: number) => Promise<number>,
   return { perSec: order.length / ((performance.now() - started) / 1000), p99Ms: p99(latencies) };
 }
 
-const nameOf = (i: number) => `f${String(i).padStart(6, '0')}`;
+export const nameOf = (i: number) => `f${String(i).padStart(6, '0')}`;
 
 /** The packed side: pack the local folder, then getMany in batches of the permutation by a fresh client. */
-async function packedEpoch(mds: string, src: string, dest: string, order: number[], sizes: number[]) {
+export async function packedEpoch(mds: string, src: string, dest: string, order: number[], sizes: number[]) {
   const packer = await StripeClient.connect({ mds, seed: 11 });
   try {
     await packer.packDataset(dest, await localSamples(src), { shardBytes: SHARD_BYTES });
@@ -103,15 +114,8 @@ async function packedEpoch(mds: string, src: string, dest: string, order: number
   }
 }
 
-/** Loose stripefs files read twice through a disk cache folder, the second time by a client started again. */
-async function diskCacheEpochs(
-  mds: string,
-  dir: string,
-  cacheDir: string,
-  order: number[],
-  sizes: number[],
-  body: (i: number) => Buffer,
-) {
+/** Writes file i of `body` into `dir` (created with the loose layout) for every i of `order`, 64 in flight. */
+export async function writeLoose(mds: string, dir: string, order: number[], body: (i: number) => Buffer) {
   const writer = await StripeClient.connect({ mds, seed: 13, diskCache: null });
   try {
     await writer.mkdir(dir, { layout: LOOSE_LAYOUT });
@@ -120,6 +124,21 @@ async function diskCacheEpochs(
   } finally {
     await writer.close();
   }
+}
+
+/**
+ * Loose stripefs files read twice through a disk cache folder, the second time by a client started
+ * again; `body` writes them first (none: `dir` holds them already, see writeLoose).
+ */
+export async function diskCacheEpochs(
+  mds: string,
+  dir: string,
+  cacheDir: string,
+  order: number[],
+  sizes: number[],
+  body?: (i: number) => Buffer,
+) {
+  if (body) await writeLoose(mds, dir, order, body);
   const diskCache = { dir: cacheDir, bytesMax: 64 * 1024 * 1024 * KiB };
   const epoch = async (seed: number) => {
     const reader = await StripeClient.connect({ mds, seed, diskCache });
@@ -152,9 +171,8 @@ export async function loaderFigures(
   files: number,
   cleanUp: (paths: string[]) => Promise<void>,
 ): Promise<LoaderFigures> {
-  const random = seededRandom(SEED);
-  const sizes = Array.from({ length: files }, () => 10 * KiB + random.int(90 * KiB + 1));
-  const body = (i: number) => seededBytes(sizes[i] as number, SEED + i);
+  const sizes = loaderSizes(files);
+  const body = loaderBody(sizes);
   const root = join(localDir, `loader-${process.pid}`);
   const src = join(root, 'src');
   rmSync(root, { recursive: true, force: true });

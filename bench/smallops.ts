@@ -163,39 +163,65 @@ export async function profilePhase(
   profiled = false,
 ): Promise<PhaseProfile> {
   const gate = new Semaphore(IN_FLIGHT);
+  const run = () => Promise.all(Array.from({ length: files }, (_, i) => gate.run(() => op(i))));
+  return (await measured(cluster, files, run, profiled)).profile;
+}
+
+/**
+ * Runs `work`, `items` operations of some kind, and profiles it per item: rate, CPU of each
+ * process, MDS calls and OSS requests (what bounds a small-file workload).
+ */
+export async function measured<T>(
+  cluster: BenchCluster,
+  items: number,
+  work: () => Promise<T>,
+  profiled = false,
+): Promise<{ value: T; profile: PhaseProfile }> {
   const countsBefore = await counts(cluster);
   if (profiled) signalAll(cluster);
   const gc = gcTimer();
   const cpuBefore = cpuNow(cluster);
   const started = performance.now();
-  await Promise.all(Array.from({ length: files }, (_, i) => gate.run(() => op(i))));
+  const value = await work();
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = cpuNow(cluster);
   const clientGcMs = gc.stop();
   if (profiled) signalAll(cluster);
   await new Promise((resolve) => setTimeout(resolve, COUNTS_SETTLE_MS));
   const countsAfter = await counts(cluster);
-  const per = (a: number, b: number) => (b - a) / files;
+  const per = (a: number, b: number) => (b - a) / items;
   const perCpu = (a: Cpu, b: Cpu) => per(a.user + a.system, b.user + b.system);
   const cpu = {
     client: perCpu(cpuBefore.client, cpuAfter.client),
     mds: perCpu(cpuBefore.mds, cpuAfter.mds),
     oss: perCpu(cpuBefore.oss, cpuAfter.oss),
   };
-  return {
-    files,
-    perSec: files / seconds,
+  const profile: PhaseProfile = {
+    files: items,
+    perSec: items / seconds,
     cpuMsPerFile: { ...cpu, total: cpu.client + cpu.mds + cpu.oss },
-    clientGcMsPerFile: clientGcMs / files,
+    clientGcMsPerFile: clientGcMs / items,
     systemMsPerFile: {
       client: per(cpuBefore.client.system, cpuAfter.client.system),
       mds: per(cpuBefore.mds.system, cpuAfter.mds.system),
       oss: per(cpuBefore.oss.system, cpuAfter.oss.system),
     },
-    mdsCallsPerFile: delta(countsBefore.mdsCalls, countsAfter.mdsCalls, files, BACKGROUND_MDS_OPS),
-    ossOpsPerFile: delta(countsBefore.ossOps, countsAfter.ossOps, files),
+    mdsCallsPerFile: delta(countsBefore.mdsCalls, countsAfter.mdsCalls, items, BACKGROUND_MDS_OPS),
+    ossOpsPerFile: delta(countsBefore.ossOps, countsAfter.ossOps, items),
     groupWritesPerFile: per(countsBefore.groupWrites, countsAfter.groupWrites),
   };
+  return { value, profile };
+}
+
+/** What bounds a phase, per item, in a line a bench note can carry. */
+export function boundsOf(p: PhaseProfile, item = 'file'): string {
+  const c = p.cpuMsPerFile;
+  const sumOf = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+  return (
+    `CPU ms/${item}: client ${c.client.toFixed(2)}, MDS ${c.mds.toFixed(2)}, OSSs ${c.oss.toFixed(2)}; ` +
+    `MDS calls/${item} ${sumOf(p.mdsCallsPerFile).toFixed(2)}, OSS requests/${item} ${sumOf(p.ossOpsPerFile).toFixed(2)}; ` +
+    `load ${loadavg()[0]?.toFixed(1)}`
+  );
 }
 
 /** Starts or stops the CPU profile of every process (bench/profile-preload.cjs). */

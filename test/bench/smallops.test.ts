@@ -14,17 +14,28 @@ describe('small-operation profile', () => {
     await cluster?.stop();
   });
 
-  it('reports files/s, CPU per file of each process and requests per file for both layouts', async () => {
+  it('reports files/s, CPU per file of each process and requests per file for every layout', async () => {
     const results = await runSmallOpsBench({ quick: true, files: 40, cluster: async () => cluster });
     const phases = ['write-64k', 'read-64k'];
     const figures = ['', '.cpu-client', '.cpu-mds', '.cpu-oss', '.mds-calls', '.oss-requests'];
     expect(results.map((r) => r.id)).toEqual(
-      ['rep3', 'ec21'].flatMap((l) => phases.flatMap((p) => figures.map((f) => `smallops.${l}.${p}${f}`))),
+      ['rep3', 'ec21', 'dom'].flatMap((l) =>
+        phases.flatMap((p) => figures.map((f) => `smallops.${l}.${p}${f}`)),
+      ),
     );
     for (const r of results) expect(Number.isFinite(r.value) && r.value >= 0, r.id).toBe(true);
   });
 
-  for (const { name, layout } of SMALLOPS_LAYOUTS) {
+  it('dom: a file is one create, no OSS request, and its read one open, no OSS request', async () => {
+    const dom = SMALLOPS_LAYOUTS.find((l) => l.name === 'dom');
+    const { write, read } = await profileLayout(cluster, 'dom-counts', dom!.layout, 32);
+    expect(write.ossOpsPerFile).toEqual({});
+    expect(Object.keys(write.mdsCallsPerFile).filter((k) => !k.startsWith('create'))).toEqual([]);
+    expect(read.ossOpsPerFile).toEqual({});
+    expect(Object.keys(read.mdsCallsPerFile).filter((k) => !k.startsWith('open'))).toEqual([]);
+  });
+
+  for (const { name, layout } of SMALLOPS_LAYOUTS.filter((l) => l.name !== 'dom')) {
     it(`${name}: writes each copy once, made durable by the write itself (no Flush), and reads one copy`, async () => {
       const { write, read } = await profileLayout(cluster, `${name}-counts`, layout, 32);
       // Three copies (ec 2+1: three chunks), each written once with sync: no Flush request at all.
