@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { type Layout, StripeClient } from '../client/index.js';
 import { seededRandom } from '../common/random.js';
 import { Semaphore } from '../common/semaphore.js';
+import { adminFetch } from '../test/helpers/admin-http.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
 import { type BenchResult, result, type SuiteOptions } from './types.js';
 
@@ -85,7 +86,11 @@ interface Counts {
 
 /** What the servers counted so far: MDS calls by method, OSS requests by op, synced MDS writes. */
 async function counts(cluster: BenchCluster): Promise<Counts> {
-  const text = async (url: string) => (await fetch(`${url}/metrics`)).text();
+  const text = async (url: string) => {
+    const answer = await adminFetch(`${url}/metrics`);
+    if (!answer.ok) throw new Error(`${url}/metrics answered ${answer.status}`);
+    return answer.text();
+  };
   const mdsText = await text(cluster.mdsAdminUrl);
   const ossTexts = await Promise.all(cluster.specs.map((s) => text(cluster.adminUrlOf(s.id))));
   const ossOps = new Map<string, number>();
