@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { addToPlan, DEFAULT_PLAN_OPTIONS, type PlannedProcess, planCluster } from '../../cli/cluster/plan.js';
+import { DEFAULT_KEYRING_PATH } from '../../common/auth/identity-source.js';
 import { type Config, knownEnvNames, loadConfig } from '../../common/config.js';
 
 interface Service {
@@ -75,9 +76,13 @@ function checkOss(name: string, service: Service | undefined, planned: PlannedPr
   expect(service!.command).toEqual([planned.script]);
   expect(service!.depends_on?.mds?.condition).toBe('service_healthy');
   expect(service!.healthcheck?.test.join(' ')).toContain('/dev/tcp/127.0.0.1/$STRIPEFS_OSS_ADMIN_PORT');
-  expect(service!.volumes).toHaveLength(1);
-  expect(service!.volumes![0]).toBe(`${name}-data:${config['oss.dataDir']}`);
+  expect(service!.volumes).toEqual([`${name}-data:${config['oss.dataDir']}`, `${KEYRING_DIR}:/keyring:ro`]);
+  // It signs as the OSSs' service identity, whose keyring the MDS makes there.
+  expect(config['auth.keyring']).toBe('/keyring/oss.keyring');
 }
+
+/** The host folder every service finds the keyrings in (the MDS writes them), as interpolated. */
+const KEYRING_DIR = './data';
 
 describe('docker-compose.yml', () => {
   it('keeps to what Compose v1 (1.29) accepts: no top-level name or version', () => {
@@ -124,9 +129,19 @@ describe('docker-compose.yml', () => {
     expect(mds.healthcheck?.test.join(' ')).toContain(`/dev/tcp/127.0.0.1/${mdsConfig['mds.adminPort']}`);
   });
 
-  it('keeps each service on its own named volume', () => {
+  it('runs with auth: the MDS makes the admin and OSS keyrings in the host folder the CLI reads', () => {
+    const mds = configOf(compose.services.mds!);
+    expect(mds['mds.auth']).toBe(true);
+    expect(mds['auth.keyring']).toBe('/keyring/admin.keyring');
+    expect(mds['auth.ossKeyring']).toBe('/keyring/oss.keyring');
+    expect(compose.services.mds!.volumes).toContain(`${KEYRING_DIR}:/keyring`);
+    // Run from the compose file's folder, the host CLI's default keyring is that folder's.
+    expect(`${KEYRING_DIR}/admin.keyring`).toBe(`./${DEFAULT_KEYRING_PATH}`);
+  });
+
+  it('keeps each service on its own named volume (the keyring folder and /work are host folders)', () => {
     const used = Object.values(compose.services).flatMap((s) =>
-      (s.volumes ?? []).map((v) => v.split(':')[0] as string).filter((v) => v !== '.'),
+      (s.volumes ?? []).map((v) => v.split(':')[0] as string).filter((v) => v !== '.' && v !== KEYRING_DIR),
     );
     expect(new Set(used).size).toBe(used.length);
     expect(used.sort()).toEqual(Object.keys(compose.volumes ?? {}).sort());

@@ -5,11 +5,13 @@
 // file reads back again, from the host and from the CLI inside the network; everything is
 // reconnected and started and the cluster returns to HEALTH_OK; a paused container is marked
 // down and read around; compose/rack3.yml grows the cluster by a rack, which fills and settles;
-// `down -v` leaves no container, network or volume. It prints what it measured: image build,
-// image size, up, time to healthy.
+// `down -v` leaves no container, network or volume. Auth is on: the MDS writes the admin and
+// OSS keyrings into the host folder STRIPEFS_KEYRING_DIR (here a temporary one), the host CLI
+// signs with that admin keyring and is refused without it. It prints what it measured: image
+// build, image size, up, time to healthy.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -36,13 +38,24 @@ interface Ran {
   ms: number;
 }
 
-function run(file: string, args: string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<Ran> {
+function run(
+  file: string,
+  args: string[],
+  timeoutMs = COMMAND_TIMEOUT_MS,
+  env: Record<string, string> = {},
+): Promise<Ran> {
   const started = performance.now();
   return new Promise((resolveRun, reject) => {
     execFile(
       file,
       args,
-      { cwd: ROOT, maxBuffer: 2 * FILE_BYTES, timeout: timeoutMs, encoding: 'latin1' },
+      {
+        cwd: ROOT,
+        maxBuffer: 2 * FILE_BYTES,
+        timeout: timeoutMs,
+        encoding: 'latin1',
+        env: { ...process.env, ...env },
+      },
       (err, stdout, stderr) => {
         if (err) reject(new Error(`${file} ${args.join(' ')} failed: ${err.message}\n${stderr}`));
         else resolveRun({ stdout, stderr, ms: performance.now() - started });
@@ -84,6 +97,8 @@ async function composeFiles(dir: string): Promise<{ files: string[]; mdsPort: nu
 
 describe('docker compose, end to end', () => {
   const dir = mkdtempSync(join(tmpdir(), 'stripefs-compose-'));
+  /** Where the MDS writes the keyrings (docker-compose.yml's STRIPEFS_KEYRING_DIR). */
+  const keyringDir = join(dir, 'keyrings');
   let files = FILES.map((f) => join(ROOT, f));
   let grown = false;
   /** docker compose with the base file, and after growth the rack3 file too. */
@@ -100,6 +115,7 @@ describe('docker compose, end to end', () => {
         ...args,
       ],
       timeoutMs,
+      { STRIPEFS_KEYRING_DIR: keyringDir },
     );
   const measured: Record<string, string> = {};
 
@@ -113,7 +129,10 @@ describe('docker compose, end to end', () => {
     const startedMs = performance.now();
     const chosen = await composeFiles(dir);
     files = chosen.files;
-    const env = { STRIPEFS_MDS: `127.0.0.1:${chosen.mdsPort}` };
+    const env = {
+      STRIPEFS_MDS: `127.0.0.1:${chosen.mdsPort}`,
+      STRIPEFS_KEYRING: join(keyringDir, 'admin.keyring'),
+    };
     const cli = async (args: string[]) => {
       const started = performance.now();
       const result = await runCli(args, { env, timeoutMs: COMMAND_TIMEOUT_MS });
@@ -130,6 +149,16 @@ describe('docker compose, end to end', () => {
     const healthy = await cli(['health', '--wait', '240', '--expect-osts', String(OSTS)]);
     measured['up to HEALTH_OK'] = `${((up.ms + healthy.ms) / 1000).toFixed(1)} s`;
     expect(healthy.stdout).toMatch(/^HEALTH_OK/);
+    // Auth is on: the keyrings are the MDS's (0600), and a CLI without the admin's is refused.
+    for (const name of ['admin.keyring', 'oss.keyring'])
+      expect(statSync(join(keyringDir, name)).mode & 0o777, name).toBe(0o600);
+    const refused = await runCli(['ls', '/'], { env: { ...env, STRIPEFS_KEYRING: '' }, cwd: dir });
+    expect(refused.stderr).toContain('AUTH_REQUIRED');
+    const identities = JSON.parse((await cli(['auth', 'ls', '--json'])).stdout) as {
+      name: string;
+      service: boolean;
+    }[];
+    expect(identities.map((i) => `${i.name} ${i.service}`)).toEqual(['admin false', 'oss true']);
 
     // Every OSS announced its configured OST ids, whatever order the containers started in.
     const df = JSON.parse((await cli(['df', '--json'])).stdout) as { id: number; host: string }[];
