@@ -25,6 +25,17 @@ export interface Failure {
   code: ErrorCode;
 }
 
+/**
+ * The refusal every copy answered when each refused the client itself (its ticket or its
+ * identity: revoked, read-only, another file's): no other copy or later try can help, so the
+ * read fails with that code, not as degraded IO (which callers retry).
+ */
+export function refusedByEvery(failures: readonly Failure[]): ErrorCode | undefined {
+  const first = failures[0]?.code;
+  const refusal = (code: ErrorCode) => code.startsWith('TICKET_') || code.startsWith('AUTH_');
+  return first !== undefined && refusal(first) && failures.every((f) => refusal(f.code)) ? first : undefined;
+}
+
 export function isUp(view: MapView, ost: number | undefined): boolean {
   return ost !== undefined && (view.osts.get(ost)?.up ?? false);
 }

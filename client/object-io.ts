@@ -18,6 +18,7 @@ import {
   type Failure,
   flushVerdict,
   holdersToRead,
+  refusedByEvery,
   replicaVerdict,
   tryOrder,
   writeVerdict,
@@ -99,12 +100,23 @@ export class ObjectIo {
         case 'look-again':
           lookedAgain = true;
           return attempt(this.deps.mds.mapView);
-        default:
+        default: {
+          const refused = refusedByEvery(failures);
+          if (refused)
+            throw new StripeError(
+              refused,
+              `every copy of ${target.objectId} refused this client (${refused})`,
+              {
+                objects: [target.objectId],
+                failures,
+              },
+            );
           throw new StripeError('IO_DEGRADED', `no replica of ${target.objectId} could be read`, {
             objects: [target.objectId],
             osts: target.osts,
             failures,
           });
+        }
       }
     };
     return withRetries(this.deps, attempt);

@@ -24,6 +24,7 @@ import {
   mayGiveUp,
   parityForRun,
   rebuildOrder,
+  refusedByEvery,
   replicaVerdict,
   tryOrder,
   writeVerdict,
@@ -237,6 +238,24 @@ describe('a replicated read once every placed copy was tried', () => {
   );
   it.each(verdicts)('%s', (_, { seen, expected }) => {
     expect(replicaVerdict(seen)).toEqual(expected);
+  });
+
+  it('a read every copy refused for the client itself fails with that refusal, not as degraded IO', () => {
+    expect(
+      refusedByEvery([
+        { ost: 1, code: 'TICKET_REVOKED' },
+        { ost: 2, code: 'TICKET_REVOKED' },
+      ]),
+    ).toBe('TICKET_REVOKED');
+    expect(refusedByEvery([{ ost: 1, code: 'AUTH_EVICTED' }])).toBe('AUTH_EVICTED');
+    // One copy down or timed out: another try may read it, so the read stays degraded (retried).
+    expect(
+      refusedByEvery([
+        { ost: 1, code: 'TICKET_REVOKED' },
+        { ost: 2, code: 'REQ_TIMEOUT' },
+      ]),
+    ).toBeUndefined();
+    expect(refusedByEvery([])).toBeUndefined();
   });
 
   const holders = scenarios(
