@@ -1,7 +1,16 @@
 // The launcher's control API on 127.0.0.1 (base port + 2): `stripefs cluster
 // add|kill|revive|pause|resume|status` talk to it, so revived processes stay the launcher's
-// own children.
+// own children. With auth on, each request is signed (common/auth/http-auth.ts) by the
+// identity of the cluster's admin keyring, read again at each request (a rotated keyring put
+// in its place counts at once): another local user cannot stop or pause the cluster.
+import { existsSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { allowListOf } from '../../common/auth/cidr.js';
+import { credentialOf, httpSignedMethod } from '../../common/auth/http-auth.js';
+import { readKeyring } from '../../common/auth/keyring.js';
+import { storedKeyOf } from '../../common/auth/proof.js';
+import { SignatureVerifier, type VerifiableIdentity } from '../../common/auth/verifier.js';
+import { StripeError } from '../../common/errors.js';
 import type { RunningCluster } from './launcher.js';
 import { type AddRequest, addToPlan, hostsToAdd, selectOss } from './plan.js';
 
@@ -17,8 +26,41 @@ function targetsOf(cluster: RunningCluster, body: TargetBody | undefined) {
   return { chosen, target };
 }
 
-export function buildControlApp(cluster: RunningCluster): FastifyInstance {
+/** How far a signed request's time may be from the launcher's clock. */
+const CONTROL_WINDOW_MS = 5 * 60_000;
+
+/** Refuses every request not signed by the identity of the keyring at `keyringPath`. */
+function guardControl(app: FastifyInstance, keyringPath: string): void {
+  const verifier = new SignatureVerifier<VerifiableIdentity>(
+    (name) => {
+      if (!existsSync(keyringPath)) return undefined;
+      const admin = readKeyring(keyringPath);
+      return admin.name === name
+        ? { storedKey: storedKeyOf(admin.secret), allow: allowListOf([]) }
+        : undefined;
+    },
+    Date.now,
+    CONTROL_WINDOW_MS,
+  );
+  app.addHook('onRequest', async (request, reply) => {
+    const credential = credentialOf(request.headers.authorization);
+    try {
+      if (credential.kind !== 'signed')
+        throw new StripeError('AUTH_REQUIRED', `the launcher takes requests signed with ${keyringPath}`);
+      const method = httpSignedMethod(request.method, request.headers.host ?? '', request.url);
+      verifier.verify(credential.value, method, request.socket.remoteAddress);
+    } catch (err) {
+      const coded =
+        err instanceof StripeError ? err : new StripeError('REQ_INTERNAL', (err as Error).message);
+      return reply.code(coded.httpStatus).send({ ...coded.toJSON(), message: coded.message });
+    }
+  });
+}
+
+/** The control API; with `keyringPath` (auth on), only requests that keyring's identity signed. */
+export function buildControlApp(cluster: RunningCluster, keyringPath?: string): FastifyInstance {
   const app = Fastify({ logger: false });
+  if (keyringPath !== undefined) guardControl(app, keyringPath);
   const badTarget = (target: TargetBody) => ({
     code: 'REQ_INVALID',
     errno: 'EINVAL',

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as grpc from '@grpc/grpc-js';
 import { ensureKeyring, OSS_SERVICE_NAME } from '../../common/auth/keyring.js';
 import { resolveIdentity, signingOptions } from '../../common/auth/signing.js';
+import { loadConfig } from '../../common/config.js';
 import { StripeError } from '../../common/errors.js';
 import { CLIENT_OPTIONS, call, deadlineIn } from '../../common/grpc.js';
 import { contract } from '../../proto/index.js';
@@ -234,7 +235,10 @@ export async function launchCluster(
     },
   };
 
-  const control = buildControlApp(cluster);
+  const control = buildControlApp(
+    cluster,
+    loadConfig({ env: process.env })['mds.auth'] ? keyringOf(plan.options) : undefined,
+  );
   await control.listen({ host: '127.0.0.1', port: plan.controlPort });
   writeFileSync(
     join(dataDir, STATE_FILE),

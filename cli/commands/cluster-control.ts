@@ -2,7 +2,7 @@
 // kill|revive|pause|resume|status|add`. The launcher is found by --base-port, else the
 // <data>/cluster.json of an explicit --data, else the MDS address (--mds or STRIPEFS_MDS: the
 // control port is the MDS port + 2), else <cwd>/data/cluster.json, else the default port.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_PLAN_OPTIONS } from '../cluster/plan.js';
@@ -65,6 +65,16 @@ export function launcherOf(flags: TargetFlags, command: Command): Launcher {
   return local(DEFAULT_PLAN_OPTIONS.basePort + 2, 'the default base port');
 }
 
+/**
+ * The keyring that signs requests to the launcher: the CLI's own when one is configured, else
+ * the admin keyring of the --data folder named (the launcher's), else the default.
+ */
+function controlKeyring(flags: TargetFlags, command: Command): string | undefined {
+  if (process.env.STRIPEFS_KEYRING) return undefined;
+  const inData = join(flags.data, 'admin.keyring');
+  return command.getOptionValueSource('data') === 'cli' && existsSync(inData) ? inData : undefined;
+}
+
 /** What an action sends: the hosts or racks it acts on, or what `add` starts. */
 function bodyOf(path: string, flags: TargetFlags): Record<string, unknown> | undefined {
   if (path === '/status') return undefined;
@@ -85,9 +95,14 @@ function bodyOf(path: string, flags: TargetFlags): Record<string, unknown> | und
 export async function control(path: string, flags: TargetFlags, command: Command): Promise<void> {
   const body = bodyOf(path, flags);
   const launcher = launcherOf(flags, command);
+  const method = body === undefined ? 'GET' : 'POST';
+  const { adminHttpHeaders } = await import('../../common/auth/http-auth.js');
   const response = await fetch(`${launcher.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    method,
+    headers: {
+      ...adminHttpHeaders(method, `${launcher.url}${path}`, controlKeyring(flags, command)),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   }).catch(() => {
     throw new CliError(

@@ -9,6 +9,9 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { httpAuthorization } from '../../common/auth/http-auth.js';
+import { generateIdentity } from '../../common/auth/keyring.js';
+import { CallSigner } from '../../common/auth/proof.js';
 import { CLI_SCRIPT, runCli } from '../helpers/cli.js';
 import { freePortRange } from '../helpers/ports.js';
 
@@ -88,5 +91,24 @@ describe('cluster up makes the admin keyring the CLI uses', () => {
     });
     expect(flagged.code, flagged.stderr).toBe(0);
     expect(flagged.stdout).toContain('sample.bin');
+
+    // The launcher's control API takes only requests the admin keyring signed.
+    const control = `http://127.0.0.1:${basePort + 2}`;
+    const codeAt = async (path: string, init: RequestInit = {}) =>
+      ((await (await fetch(`${control}${path}`, init)).json()) as { code?: string }).code ?? 'OK';
+    const stranger = CallSigner.of(generateIdentity('admin'));
+    const body = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"all":true}' };
+    expect(await codeAt('/status')).toBe('AUTH_REQUIRED');
+    expect(await codeAt('/pause', body)).toBe('AUTH_REQUIRED');
+    expect(
+      await codeAt('/status', {
+        headers: { authorization: httpAuthorization(stranger, 'GET', `${control}/status`) },
+      }),
+    ).toBe('AUTH_INVALID');
+    const status = await runCli(['cluster', 'status', '--json'], { cwd: home, env });
+    expect(status.code, status.stderr).toBe(0);
+    const processes = (JSON.parse(status.stdout) as { processes: { running: boolean; paused: boolean }[] })
+      .processes;
+    expect(processes.every((p) => p.running && !p.paused)).toBe(true);
   });
 });
