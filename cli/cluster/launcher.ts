@@ -106,6 +106,11 @@ function prepareDataDir(plan: ClusterPlan): void {
   ensureKeyring(ossKeyringOf(plan.options), OSS_SERVICE_NAME);
 }
 
+/** The keyring whose identity may use the control API; none (anyone local) with auth off. */
+function controlKeyringOf(plan: ClusterPlan): string | undefined {
+  return loadConfig({ env: process.env })['mds.auth'] ? keyringOf(plan.options) : undefined;
+}
+
 export async function launchCluster(
   initialPlan: ClusterPlan,
   options: LaunchOptions,
@@ -235,10 +240,7 @@ export async function launchCluster(
     },
   };
 
-  const control = buildControlApp(
-    cluster,
-    loadConfig({ env: process.env })['mds.auth'] ? keyringOf(plan.options) : undefined,
-  );
+  const control = buildControlApp(cluster, controlKeyringOf(plan));
   await control.listen({ host: '127.0.0.1', port: plan.controlPort });
   writeFileSync(
     join(dataDir, STATE_FILE),
