@@ -28,6 +28,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   versions: async () => (await import('./versions.js')).runVersionsBench,
   checkpoint: async () => (await import('./checkpoint.js')).runCheckpointBench,
   s3: async () => (await import('./s3.js')).runS3Bench,
+  cli: async () => (await import('./cli.js')).runCliBench,
   // Needs root, /dev/fuse and fio; without them it says so and adds no figures.
   mount: async () => (await import('./mount.js')).runMountBench,
   // After the shared cluster's users: it starts its own (it kills hosts, with its own timers).
@@ -47,7 +48,16 @@ const OPT_IN_SUITES: Record<string, () => Promise<Suite>> = {
 };
 
 /** Suites handed the run's shared cluster (each starts its own when run alone from its file). */
-const CLUSTER_SUITES = new Set(['client', 'smallfiles', 'smallops', 'versions', 'checkpoint', 'mount', 's3']);
+const CLUSTER_SUITES = new Set([
+  'client',
+  'smallfiles',
+  'smallops',
+  'versions',
+  'checkpoint',
+  'mount',
+  's3',
+  'cli',
+]);
 const MiB = 1024 * 1024;
 const RESULTS_DIR = 'bench/results';
 

@@ -1,6 +1,6 @@
 // File commands through the client library: put, get, ls, stat, mkdir, mv,
 // rm, setstripe, getstripe; put and get print the client's own numbers with --stats.
-import { createReadStream, createWriteStream } from 'node:fs';
+// The copies themselves are cli/transfer.ts's.
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { Transform } from 'node:stream';
@@ -12,6 +12,7 @@ import { type ConnectFlags, clientNetworkOf, cliJobId, mdsAddressOf, mdsUnreacha
 import { formatBytes, parseSize, table } from '../format.js';
 import { CliError, intOption, printJson } from '../output.js';
 import { Progress } from '../progress.js';
+import { copyAll, getRemoteFile, putLocalFile, TRANSFER_LIMITS } from '../transfer.js';
 
 interface Flags extends ConnectFlags {
   json?: boolean;
@@ -111,16 +112,22 @@ async function putFile(
   local: string,
   remote: string,
   layout: Layout | undefined,
+  buffers: number = TRANSFER_LIMITS.buffersPerFile,
 ): Promise<number> {
   const size = local === '-' ? 0 : (await stat(local)).size;
   const progress = new Progress(`put ${remote}`, size);
-  const source = local === '-' ? process.stdin : createReadStream(local, { highWaterMark: 4 * 1024 * 1024 });
   const existed = await client.stat(remote).then(
     () => true,
     () => false,
   );
   try {
-    await pipeline(source, counter(progress), client.createWriteStream(remote, layout ? { layout } : {}));
+    if (local === '-')
+      await pipeline(
+        process.stdin,
+        counter(progress),
+        client.createWriteStream(remote, layout ? { layout } : {}),
+      );
+    else await putLocalFile(client, local, remote, { layout, progress, buffers });
   } catch (err) {
     // A file this put created and could not fill is removed, not left behind empty (its size was
     // never committed); one that existed keeps what it had committed.
@@ -139,27 +146,41 @@ async function put(local: string, remote: string, flags: CopyFlags & LayoutFlags
       await reportCopy(client, flags, { files: 1, bytes }, undefined);
       return;
     }
-    let files = 0;
-    let bytes = 0;
+    // The folders first (parents before children), then the files, several at once.
+    const files: [string, string][] = [];
     const walk = async (from: string, to: string): Promise<void> => {
       await client.mkdir(to, { recursive: true });
       for (const entry of await readdir(from, { withFileTypes: true })) {
         if (entry.isDirectory()) await walk(join(from, entry.name), posix.join(to, entry.name));
-        else if (entry.isFile()) {
-          bytes += await putFile(client, join(from, entry.name), posix.join(to, entry.name), layout);
-          files++;
-        }
+        else if (entry.isFile()) files.push([join(from, entry.name), posix.join(to, entry.name)]);
       }
     };
     await walk(local, remote);
-    await reportCopy(client, flags, { files, bytes }, `put ${files} files, ${formatBytes(bytes)}\n`);
+    let bytes = 0;
+    await copyAll(files, async ([from, to]) => {
+      // Not `bytes += await ...`: that reads `bytes` before the await and loses the others' additions.
+      const copied = await putFile(client, from, to, layout, TRANSFER_LIMITS.buffersPerFolderFile);
+      bytes += copied;
+    });
+    await reportCopy(
+      client,
+      flags,
+      { files: files.length, bytes },
+      `put ${files.length} files, ${formatBytes(bytes)}\n`,
+    );
   });
 }
 
-async function getFile(client: StripeClient, remote: string, local: string, size: number): Promise<number> {
+async function getFile(
+  client: StripeClient,
+  remote: string,
+  local: string,
+  size: number,
+  buffers: number = TRANSFER_LIMITS.buffersPerFile,
+): Promise<number> {
   const progress = new Progress(`get ${remote}`, size);
-  const target = local === '-' ? process.stdout : createWriteStream(local);
-  await pipeline(client.createReadStream(remote), counter(progress), target);
+  if (local === '-') await pipeline(client.createReadStream(remote), counter(progress), process.stdout);
+  else await getRemoteFile(client, remote, local, { progress, buffers });
   return progress.finish().bytes;
 }
 
@@ -173,21 +194,29 @@ async function get(remote: string, local: string, flags: CopyFlags): Promise<voi
     }
     if (local === '-')
       throw new CliError('REQ_INVALID', `${remote} is a directory; give a local folder, not -`);
-    let files = 0;
-    let bytes = 0;
+    // The folders first (parents before children), then the files, several at once.
+    const files: { from: string; to: string; size: number }[] = [];
     const walk = async (from: string, to: string): Promise<void> => {
       await mkdir(to, { recursive: true });
       for (const entry of await client.list(from)) {
         const next = posix.join(from, entry.name);
         if (entry.stat.isDirectory()) await walk(next, join(to, entry.name));
-        else {
-          bytes += await getFile(client, next, join(to, entry.name), entry.stat.size);
-          files++;
-        }
+        else files.push({ from: next, to: join(to, entry.name), size: entry.stat.size });
       }
     };
     await walk(remote, local);
-    await reportCopy(client, flags, { files, bytes }, `got ${files} files, ${formatBytes(bytes)}\n`);
+    let bytes = 0;
+    await copyAll(files, async (f) => {
+      // Not `bytes += await ...`: that reads `bytes` before the await and loses the others' additions.
+      const copied = await getFile(client, f.from, f.to, f.size, TRANSFER_LIMITS.buffersPerFolderFile);
+      bytes += copied;
+    });
+    await reportCopy(
+      client,
+      flags,
+      { files: files.length, bytes },
+      `got ${files.length} files, ${formatBytes(bytes)}\n`,
+    );
   });
 }
 

@@ -155,6 +155,44 @@ describe('stripefs CLI against a running cluster', () => {
     expect((await json<{ name: string }[]>(['ls', '/'])).map((e) => e.name)).toEqual(['tree']);
   });
 
+  it('put and get copy large files piece by piece and folders several files at once, byte for byte', async () => {
+    const MiB = 1024 * 1024;
+    // Larger than a put's pieces (whole stripe rows of 4 MiB and more) and a get's (8 MiB).
+    const big = randomBytes(13 * MiB + 5);
+    const local = join(dataDir, 'big.bin');
+    writeFileSync(local, big);
+    for (const layout of [
+      ['--replicas', '2'],
+      ['--ec', '4+2'],
+    ]) {
+      const remote = `/big${layout[1]}.bin`;
+      expect((await cli(['put', ...layout, local, remote])).code).toBe(0);
+      const back = join(dataDir, 'big-back.bin');
+      const got = await cli(['get', remote, back]);
+      expect(got.code, got.stderr).toBe(0);
+      expect(readFileSync(back).equals(big), layout.join(' ')).toBe(true);
+      expect((await cli(['rm', remote])).code).toBe(0);
+    }
+    // A folder of files of many sizes (empty, tiny, across piece boundaries) in nested folders.
+    const folder = join(dataDir, 'many');
+    const sizes = [0, 1, 4096, 100_000, MiB, 4 * MiB + 3, 9 * MiB + 77, 3, 65_536, 2 * MiB - 1, 12, 777_777];
+    const files = sizes.map((size, i) => ({ path: join(`d${i % 3}`, `f${i}.bin`), data: randomBytes(size) }));
+    for (const f of files) {
+      mkdirSync(join(folder, f.path, '..'), { recursive: true });
+      writeFileSync(join(folder, f.path), f.data);
+    }
+    expect(await json<{ files: number }>(['put', '--ec', '4+2', folder, '/many'])).toMatchObject({
+      files: files.length,
+    });
+    const back = join(dataDir, 'many-back');
+    expect(await json<{ files: number; bytes: number }>(['get', '/many', back])).toEqual({
+      files: files.length,
+      bytes: sizes.reduce((a, b) => a + b, 0),
+    });
+    for (const f of files) expect(readFileSync(join(back, f.path)).equals(f.data), f.path).toBe(true);
+    expect((await cli(['rm', '-r', '/many'])).code).toBe(0);
+  });
+
   it('--layout takes the layout text form, and every command prints layouts in it', async () => {
     // The pool of replicated:3:rack exists already (the test above): no new pool to recover later.
     const local = join(dataDir, 'laid.bin');
