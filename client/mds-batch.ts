@@ -19,6 +19,12 @@ interface Waiter<Item, Res> {
 export interface BatchTransport<Item, Res> {
   /** Items one batched RPC may carry. */
   itemsMax: number;
+  /**
+   * Bytes of payload (bytesOf) one batched RPC may carry, so the request stays under the gRPC
+   * message bound; an item alone may carry more (it goes as its single call).
+   */
+  bytesMax?: number;
+  bytesOf?: (item: Item) => number;
   one(item: Item): Promise<Res>;
   /** One answer per item, in item order: the value or the item's error. */
   many(items: Item[]): Promise<(Res | StripeError)[]>;
@@ -49,8 +55,20 @@ export class CallBatcher<Item, Res> {
     this.scheduled = false;
     const waiting = this.queue;
     this.queue = [];
-    for (let start = 0; start < waiting.length; start += this.transport.itemsMax)
-      this.send(waiting.slice(start, start + this.transport.itemsMax));
+    const { itemsMax, bytesMax = Number.POSITIVE_INFINITY, bytesOf = () => 0 } = this.transport;
+    let group: Waiter<Item, Res>[] = [];
+    let groupBytes = 0;
+    for (const waiter of waiting) {
+      const bytes = bytesOf(waiter.item);
+      if (group.length > 0 && (group.length >= itemsMax || groupBytes + bytes > bytesMax)) {
+        this.send(group);
+        group = [];
+        groupBytes = 0;
+      }
+      group.push(waiter);
+      groupBytes += bytes;
+    }
+    if (group.length > 0) this.send(group);
   }
 
   private send(group: Waiter<Item, Res>[]): void {

@@ -169,6 +169,9 @@ export class MdsClient {
     });
     this.createBatcher = new CallBatcher({
       itemsMax: LIMITS.namespaceBatchItemsMax,
+      // Creates with their content (data on the MDS): at most a batch's worth of bytes per CreateMany.
+      bytesMax: LIMITS.domBatchBytesMax,
+      bytesOf: (item) => item.data?.length ?? 0,
       one: async (item) => createdOf(await call(this.channel(), 'Create', createRequestOf(item))),
       many: async (items) =>
         (await call(this.channel(), 'CreateMany', { items: items.map(createRequestOf) })).results.map((r) =>

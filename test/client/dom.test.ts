@@ -105,6 +105,21 @@ describe('data on the MDS', () => {
     expect(df.stdout).toMatch(/data on the MDS: .+ in \d+ files/);
   });
 
+  it('files of up to 1 MiB on the MDS written at once go in CreateMany batches under the message bound', async () => {
+    await client.mkdir('/wide', { layout: parseLayout('dom:1M,raid0:2:64K') });
+    const files = Array.from({ length: 12 }, (_, i) => ({
+      path: `/wide/f${i}`,
+      data: seededBytes(1024 * K - i, SEED + 50 + i),
+    }));
+    const before = client.stats().dom.createsWithData;
+    // 12 MiB of content at once: one CreateMany would pass the 8 MiB gRPC message bound.
+    await Promise.all(files.map((f) => client.writeFile(f.path, f.data)));
+    expect(client.stats().dom.createsWithData - before).toBe(files.length);
+    await withCold(async (cold) => {
+      for (const f of files) expect((await cold.readFile(f.path)).equals(f.data), f.path).toBe(true);
+    });
+  });
+
   it('a small file without a part on the MDS is read with one open and one OSS request', async () => {
     const files = ['raid0:1:1M', 'replicated:3:host:1M', 'raid0:4:64K'].map((layout, i) => ({
       path: `/plain-${i}`,

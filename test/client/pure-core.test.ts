@@ -6,6 +6,7 @@ import { backoffMs } from '../../client/backoff.js';
 import { BlockPool } from '../../client/block-pool.js';
 import { BlockCache } from '../../client/cache.js';
 import { encodeParity, reconstruct } from '../../client/ec.js';
+import { CallBatcher } from '../../client/mds-batch.js';
 import { OstHealth, SLOW_FACTOR, SLOW_MS_MIN, SLOW_SAMPLES_MIN } from '../../client/ost-health.js';
 import { INITIAL_READAHEAD, onRead, type ReadaheadState } from '../../client/readahead.js';
 import { LatencyHistogram } from '../../client/stats.js';
@@ -369,5 +370,27 @@ describe('reed-solomon', () => {
       }
       expect(() => reconstruct(Buffer.from(shards), k, m, new Array<boolean>(k + m).fill(false))).toThrow();
     }
+  });
+});
+
+describe('call batcher', () => {
+  it('cuts batches at the item bound and at the byte bound; an item over the byte bound goes alone', async () => {
+    const sent: number[][] = [];
+    const batcher = new CallBatcher<number, number>({
+      itemsMax: 3,
+      bytesMax: 6,
+      bytesOf: (bytes) => bytes,
+      one: async (bytes) => {
+        sent.push([bytes]);
+        return bytes;
+      },
+      many: async (items) => {
+        sent.push(items);
+        return items;
+      },
+    });
+    const items = [3, 3, 3, 1, 1, 1, 1, 9, 2];
+    expect(await Promise.all(items.map((i) => batcher.submit(i)))).toEqual(items);
+    expect(sent).toEqual([[3, 3], [3, 1, 1], [1, 1], [9], [2]]);
   });
 });
