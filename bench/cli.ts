@@ -86,6 +86,102 @@ async function libraryGetFolder(client: StripeClient, remote: string, local: str
   );
 }
 
+/** What every part of the suite uses: the client, the CLI as a process, a scratch folder. */
+interface Run {
+  client: StripeClient;
+  cli: (...args: string[]) => Promise<unknown>;
+  work: string;
+  repeats: number;
+  command: string;
+}
+
+/** One local file put and got back per layout, each beside the library doing the same. */
+async function fileRows(run: Run, fileBytes: number): Promise<BenchResult[]> {
+  const { client, cli, work, repeats, command } = run;
+  const local = join(work, 'one.bin');
+  writeFileSync(local, randomFillSync(Buffer.allocUnsafe(fileBytes)));
+  const size = `${(fileBytes / MiB).toFixed(0)} MiB`;
+  const rows: BenchResult[] = [];
+  for (const [name, layout] of Object.entries(LAYOUTS)) {
+    const text = formatLayout(layout);
+    const put = await pairs(
+      repeats,
+      fileBytes,
+      () => cli('put', '--layout', text, local, `/bench-cli/${name}.cli`),
+      async () => client.writeFile(`/bench-cli/${name}.lib`, await readFile(local), { layout }),
+    );
+    const get = await pairs(
+      repeats,
+      fileBytes,
+      () => cli('get', `/bench-cli/${name}.cli`, join(work, 'back.cli')),
+      async () => writeFile(join(work, 'back.lib'), await client.readFile(`/bench-cli/${name}.lib`)),
+    );
+    const base = (what: string, value: number) => ({ value, name: `the library ${what}, same run` });
+    rows.push(
+      result(
+        `cli.put.${name}`,
+        put.cli,
+        'GB/s',
+        command,
+        base('(node:fs readFile, writeFile)', put.library),
+        `${size}, ${text}; ${put.note}`,
+      ),
+      result(
+        `cli.get.${name}`,
+        get.cli,
+        'GB/s',
+        command,
+        base('(readFile, node:fs writeFile)', get.library),
+        `${size}, ${text}; ${get.note}`,
+      ),
+    );
+  }
+  return rows;
+}
+
+/** A folder of files put and got back, beside the library copying FOLDER_FILES_IN_FLIGHT files at once. */
+async function folderRows(run: Run, files: number, fileBytes: number): Promise<BenchResult[]> {
+  const { client, cli, work, repeats, command } = run;
+  const folder = join(work, 'folder');
+  mkdirSync(folder);
+  for (let i = 0; i < files; i++)
+    writeFileSync(join(folder, `f${i}.bin`), randomFillSync(Buffer.allocUnsafe(fileBytes)));
+  const layout = LAYOUTS.rep3 as Layout;
+  await client.mkdir('/bench-cli/folders', { recursive: true, layout });
+  const put = await pairs(
+    repeats,
+    files * fileBytes,
+    () => cli('put', folder, '/bench-cli/folders/cli'),
+    () => libraryPutFolder(client, folder, '/bench-cli/folders/lib'),
+  );
+  const get = await pairs(
+    repeats,
+    files * fileBytes,
+    () => cli('get', '/bench-cli/folders/cli', join(work, 'back-cli')),
+    () => libraryGetFolder(client, '/bench-cli/folders/lib', join(work, 'back-lib')),
+  );
+  const what = `${files} files of ${(fileBytes / MiB).toFixed(2)} MiB, ${formatLayout(layout)}`;
+  const inFlight = `${FOLDER_FILES_IN_FLIGHT} files at once, same run`;
+  return [
+    result(
+      'cli.put-folder',
+      put.cli,
+      'GB/s',
+      command,
+      { value: put.library, name: `the library (node:fs readFile, writeFile), ${inFlight}` },
+      `${what}; ${put.note}`,
+    ),
+    result(
+      'cli.get-folder',
+      get.cli,
+      'GB/s',
+      command,
+      { value: get.library, name: `the library (readFile, node:fs writeFile), ${inFlight}` },
+      `${what}; ${get.note}`,
+    ),
+  ];
+}
+
 export async function runCliBench(
   opts: SuiteOptions & {
     fileBytes?: number;
@@ -95,10 +191,6 @@ export async function runCliBench(
   },
 ): Promise<BenchResult[]> {
   const command = `node dist/bench/cli.js${opts.quick ? ' --quick' : ''}`;
-  const fileBytes = opts.fileBytes ?? (opts.quick ? 128 : 1024) * MiB;
-  const folderFiles = opts.folderFiles ?? (opts.quick ? 32 : 64);
-  const folderFileBytes = opts.folderFileBytes ?? (opts.quick ? 1 : 4) * MiB;
-  const repeats = opts.repeats ?? REPEATS;
   const shared = opts.cluster ? await opts.cluster() : undefined;
   const own: BenchCluster | undefined = shared ? undefined : await startBenchCluster();
   const mds = ((shared ?? own) as BenchCluster).mdsAddress;
@@ -109,86 +201,17 @@ export async function runCliBench(
       env: { ...process.env, STRIPEFS_MDS: mds },
       maxBuffer: 16 * MiB,
     });
-  const results: BenchResult[] = [];
+  const suite: Run = { client, cli, work, repeats: opts.repeats ?? REPEATS, command };
   try {
     await client.mkdir('/bench-cli', { recursive: true });
-    const local = join(work, 'one.bin');
-    writeFileSync(local, randomFillSync(Buffer.allocUnsafe(fileBytes)));
-    const size = `${(fileBytes / MiB).toFixed(0)} MiB`;
-    for (const [name, layout] of Object.entries(LAYOUTS)) {
-      const text = formatLayout(layout);
-      const put = await pairs(
-        repeats,
-        fileBytes,
-        () => cli('put', '--layout', text, local, `/bench-cli/${name}.cli`),
-        async () => client.writeFile(`/bench-cli/${name}.lib`, await readFile(local), { layout }),
-      );
-      const get = await pairs(
-        repeats,
-        fileBytes,
-        () => cli('get', `/bench-cli/${name}.cli`, join(work, 'back.cli')),
-        async () => writeFile(join(work, 'back.lib'), await client.readFile(`/bench-cli/${name}.lib`)),
-      );
-      const base = (what: string, value: number) => ({ value, name: `the library ${what}, same run` });
-      results.push(
-        result(
-          `cli.put.${name}`,
-          put.cli,
-          'GB/s',
-          command,
-          base('(node:fs readFile, writeFile)', put.library),
-          `${size}, ${text}; ${put.note}`,
-        ),
-        result(
-          `cli.get.${name}`,
-          get.cli,
-          'GB/s',
-          command,
-          base('(readFile, node:fs writeFile)', get.library),
-          `${size}, ${text}; ${get.note}`,
-        ),
-      );
-    }
-    const folder = join(work, 'folder');
-    mkdirSync(folder);
-    for (let i = 0; i < folderFiles; i++)
-      writeFileSync(join(folder, `f${i}.bin`), randomFillSync(Buffer.allocUnsafe(folderFileBytes)));
-    const folderBytes = folderFiles * folderFileBytes;
-    const layout = LAYOUTS.rep3 as Layout;
-    await client.mkdir('/bench-cli/folders', { recursive: true, layout });
-    const putFolder = await pairs(
-      repeats,
-      folderBytes,
-      () => cli('put', folder, '/bench-cli/folders/cli'),
-      () => libraryPutFolder(client, folder, '/bench-cli/folders/lib'),
-    );
-    const getFolder = await pairs(
-      repeats,
-      folderBytes,
-      () => cli('get', '/bench-cli/folders/cli', join(work, 'back-cli')),
-      () => libraryGetFolder(client, '/bench-cli/folders/lib', join(work, 'back-lib')),
-    );
-    const what = `${folderFiles} files of ${(folderFileBytes / MiB).toFixed(2)} MiB, ${formatLayout(layout)}`;
-    const inFlight = `${FOLDER_FILES_IN_FLIGHT} files at once, same run`;
-    results.push(
-      result(
-        'cli.put-folder',
-        putFolder.cli,
-        'GB/s',
-        command,
-        { value: putFolder.library, name: `the library (node:fs readFile, writeFile), ${inFlight}` },
-        `${what}; ${putFolder.note}`,
-      ),
-      result(
-        'cli.get-folder',
-        getFolder.cli,
-        'GB/s',
-        command,
-        { value: getFolder.library, name: `the library (readFile, node:fs writeFile), ${inFlight}` },
-        `${what}; ${getFolder.note}`,
-      ),
-    );
-    return results;
+    return [
+      ...(await fileRows(suite, opts.fileBytes ?? (opts.quick ? 128 : 1024) * MiB)),
+      ...(await folderRows(
+        suite,
+        opts.folderFiles ?? (opts.quick ? 32 : 64),
+        opts.folderFileBytes ?? (opts.quick ? 1 : 4) * MiB,
+      )),
+    ];
   } finally {
     await client.close();
     rmSync(work, { recursive: true, force: true });
