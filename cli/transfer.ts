@@ -1,8 +1,9 @@
 // put and get of regular files at the library's rate: a few reused buffers,
 // local reads lent to the file handle as they are (writeLent: whole units or
-// stripes, no copy) and remote reads written to the local file at their
-// position while the next ones run; folders several files at a time. Pipes
-// (stdin, stdout) go through the library's streams instead.
+// stripes, no copy), remote reads straight into the buffers (large reads, the
+// handle reading nothing ahead) written to the local file at their position
+// while the next ones run; folders several files at a time. Pipes (stdin,
+// stdout) go through the library's streams instead.
 import { open } from 'node:fs/promises';
 import type { StripeClient } from '../client/index.js';
 import { Semaphore } from '../common/semaphore.js';
@@ -12,12 +13,14 @@ import type { Progress } from './progress.js';
 const MiB = 1024 * 1024;
 
 export const TRANSFER_LIMITS = {
-  /** A put sends pieces of whole stripe rows of at least this many bytes. */
-  putPieceBytesMin: 4 * MiB,
-  /** A get reads pieces of this many bytes. */
-  getPieceBytes: 8 * MiB,
-  /** Buffers one file's copy keeps in use (reads, and writes not yet acknowledged), alone and in a folder. */
-  buffersPerFile: 8,
+  /** put: pieces of whole stripe rows of at least this many bytes; get: each object gives this much. */
+  pieceBytesMin: 4 * MiB,
+  /**
+   * Buffers one file's copy keeps in use (put: writes not yet acknowledged; get: reads, half of
+   * them at once, and writes), alone and in a folder.
+   */
+  putBuffers: 8,
+  getBuffers: 4,
   buffersPerFolderFile: 2,
   /** Files of a folder copied at once. */
   filesInFlight: 8,
@@ -64,10 +67,14 @@ class BufferRing {
   }
 }
 
-/** A put's piece: whole rows of stripe units (ec: whole stripes), so every lent write is whole units. */
-export function putPieceBytes(layout: StripedLayout): number {
+/**
+ * A copy's piece: whole rows of stripe units (ec: whole stripes) of at least pieceBytesMin, so every
+ * lent write is whole units; for get, rows of runs: every object gives at least pieceBytesMin.
+ */
+export function piecesOf(layout: StripedLayout, runs = false): number {
   const row = dataWidth(layout) * layout.stripeSize;
-  return row * Math.max(1, Math.ceil(TRANSFER_LIMITS.putPieceBytesMin / row));
+  const rows = Math.max(1, Math.ceil(TRANSFER_LIMITS.pieceBytesMin / (runs ? layout.stripeSize : row)));
+  return row * rows;
 }
 
 /**
@@ -84,7 +91,7 @@ export async function putLocalFile(
   const source = await open(local, 'r');
   try {
     const handle = await client.open(remote, 'w', options.layout ? { layout: options.layout } : {});
-    const ring = new BufferRing(putPieceBytes(handle.fileLayout.layout), options.buffers);
+    const ring = new BufferRing(piecesOf(handle.fileLayout.layout), options.buffers);
     let position = 0;
     try {
       for (;;) {
@@ -114,9 +121,10 @@ export async function putLocalFile(
 }
 
 /**
- * Copies `remote` into the local file `local` (created, or truncated): pieces read in order
- * through one handle (its readahead running ahead) and each written at its position while the
- * next ones are read. Returns the bytes copied.
+ * Copies `remote` into the local file `local` (created, or truncated): pieces of whole rows of
+ * runs (every object of the stripe width gives at least 4 MiB back to back, one request each),
+ * half the buffers' worth read at once straight into them (the handle reads nothing ahead), each
+ * written at its position as soon as it arrived. Returns the bytes copied.
  */
 export async function getRemoteFile(
   client: StripeClient,
@@ -124,37 +132,38 @@ export async function getRemoteFile(
   local: string,
   options: { progress: Progress; buffers: number },
 ): Promise<number> {
-  const handle = await client.open(remote, 'r');
+  const handle = await client.open(remote, 'r', { readahead: false });
   try {
     const target = await open(local, 'w');
-    const ring = new BufferRing(TRANSFER_LIMITS.getPieceBytes, options.buffers);
+    const ring = new BufferRing(piecesOf(handle.fileLayout.layout, true), options.buffers);
+    const reads = new Semaphore(Math.max(1, Math.floor(options.buffers / 2)));
     let failure: unknown;
-    let position = 0;
+    let copied = 0;
+    const copyPiece = async (buffer: Buffer, at: number, length: number): Promise<void> => {
+      const { bytesRead } = await reads.run(() => handle.read(buffer, 0, length, at));
+      await target.write(buffer, 0, bytesRead, at);
+      copied += bytesRead;
+      options.progress.add(bytesRead);
+    };
     try {
-      while (position < handle.size && failure === undefined) {
+      for (let at = 0; at < handle.size && failure === undefined; ) {
         const buffer = await ring.take();
-        const length = Math.min(buffer.length, handle.size - position);
-        const { bytesRead } = await handle.read(buffer, 0, length, position);
-        if (bytesRead === 0) {
-          ring.give(buffer);
-          break;
-        }
-        target.write(buffer, 0, bytesRead, position).then(
+        const length = Math.min(buffer.length, handle.size - at);
+        copyPiece(buffer, at, length).then(
           () => ring.give(buffer),
           (err: unknown) => {
             failure ??= err;
             ring.give(buffer);
           },
         );
-        position += bytesRead;
-        options.progress.add(bytesRead);
+        at += length;
       }
       await ring.drained();
       if (failure !== undefined) throw failure;
     } finally {
       await target.close();
     }
-    return position;
+    return copied;
   } finally {
     await handle.close();
   }

@@ -46,6 +46,8 @@ export class StripeFileHandle {
     private readonly path = `inode ${inode}`,
     /** Read-only handles: this file version's name prefix in the disk cache (client/disk-cache.ts). */
     diskPrefix?: string,
+    /** false: the reader fetches nothing ahead (its caller keeps large reads in flight itself). */
+    readahead = true,
   ) {
     this.sizeBytes = initialSizeBytes;
     this.reader = new FileReader(
@@ -55,6 +57,7 @@ export class StripeFileHandle {
       () => stripedBytesOf(fileLayout, this.sizeBytes),
       change,
       flags === 'r' ? diskPrefix : undefined,
+      readahead,
     );
     const domBytes = fileLayout.domBytes ?? 0;
     if (domBytes > 0) {

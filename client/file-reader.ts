@@ -28,6 +28,8 @@ export class FileReader {
     private readonly change = 0,
     /** Read-only handles: the name prefix of this file version's blocks in the disk cache (client/disk-cache.ts). */
     private readonly diskPrefix?: string,
+    /** false: no readahead window, every read handled as a random one (the caller reads ahead itself). */
+    private readonly readsAhead = true,
   ) {
     this.blockBytes = Math.min(fileLayout.layout.stripeSize, ctx.limits.cacheBlockBytes);
     if (fileLayout.layout.stripeSize % this.blockBytes !== 0)
@@ -187,6 +189,7 @@ export class FileReader {
   }
 
   private runReadahead(offset: number, length: number, size: number): void {
+    if (!this.readsAhead) return;
     const { limits, cache, prefetchInFlight } = this.ctx;
     const step = onRead(this.readahead, {
       offset,

@@ -483,7 +483,13 @@ export class StripeClient {
   async open(
     path: string,
     flags: OpenFlags = 'r',
-    options: { layout?: LayoutInput; growOnly?: boolean; writeBehindBytesMax?: number } & OwnerFields = {},
+    options: {
+      layout?: LayoutInput;
+      growOnly?: boolean;
+      writeBehindBytesMax?: number;
+      /** false: this handle fetches nothing ahead (a caller that keeps its own large reads in flight). */
+      readahead?: boolean;
+    } & OwnerFields = {},
   ): Promise<StripeFileHandle> {
     const writeBehindBytesMax = options.writeBehindBytesMax ?? this.ctx.limits.writeBehindBytesMax;
     if (!Number.isSafeInteger(writeBehindBytesMax) || writeBehindBytesMax < 1)
@@ -513,15 +519,18 @@ export class StripeClient {
     } else {
       opened = flags === 'r' ? await this.openForRead(path) : await this.timed(this.ctx.mds.open(path));
     }
-    return this.handleOf(path, opened, flags, options.growOnly ?? false, writeBehindBytesMax);
+    return this.handleOf(path, opened, flags, {
+      growOnly: options.growOnly ?? false,
+      writeBehindBytesMax,
+      readahead: options.readahead ?? true,
+    });
   }
 
   private handleOf(
     path: string,
     opened: Opened,
     flags: OpenFlags,
-    growOnly = false,
-    writeBehindBytesMax = this.ctx.limits.writeBehindBytesMax,
+    options: { growOnly?: boolean; writeBehindBytesMax?: number; readahead?: boolean } = {},
   ): StripeFileHandle {
     const { attr, domData } = opened;
     const fileLayout = fileLayoutOf(path, attr);
@@ -534,11 +543,12 @@ export class StripeClient {
       attr.size,
       flags,
       attr.change,
-      growOnly,
-      writeBehindBytesMax,
+      options.growOnly ?? false,
+      options.writeBehindBytesMax ?? this.ctx.limits.writeBehindBytesMax,
       domData,
       path,
       flags === 'r' ? versionPrefix(attr) : undefined,
+      options.readahead ?? true,
     );
   }
 

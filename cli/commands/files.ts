@@ -112,7 +112,7 @@ async function putFile(
   local: string,
   remote: string,
   layout: Layout | undefined,
-  buffers: number = TRANSFER_LIMITS.buffersPerFile,
+  buffers: number = TRANSFER_LIMITS.putBuffers,
 ): Promise<number> {
   const size = local === '-' ? 0 : (await stat(local)).size;
   const progress = new Progress(`put ${remote}`, size);
@@ -176,7 +176,7 @@ async function getFile(
   remote: string,
   local: string,
   size: number,
-  buffers: number = TRANSFER_LIMITS.buffersPerFile,
+  buffers: number = TRANSFER_LIMITS.getBuffers,
 ): Promise<number> {
   const progress = new Progress(`get ${remote}`, size);
   if (local === '-') await pipeline(client.createReadStream(remote), counter(progress), process.stdout);
