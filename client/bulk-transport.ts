@@ -2,7 +2,7 @@
 // checksummed on both ends, at most inFlightPerOssMax connections kept per
 // OSS); Flush still goes over gRPC, through the OSS's GrpcTransport.
 import { BulkClient, type RunResult } from '../common/bulk/client.js';
-import type { SegmentChecksums } from '../common/bulk/frame.js';
+import type { Pieces, SegmentChecksums } from '../common/bulk/frame.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 import type { GrpcTransport } from './grpc-transport.js';
@@ -42,7 +42,7 @@ export class BulkTransport implements ObjectTransport {
   async write(
     ref: ObjectRef,
     offset: number,
-    data: Buffer,
+    data: Pieces,
     checksum: number,
     checksums?: SegmentChecksums,
     options: WriteOptions = {},

@@ -3,6 +3,7 @@
 // sent; full units go out at once, in parallel with the next ones, up to a
 // byte budget of unacknowledged data (write-behind, memory bounded). flush()
 // returns when every byte sent so far is acknowledged by every copy.
+import { type Pieces, piecesLength } from '../common/bulk/frame.js';
 import { StripeError } from '../common/errors.js';
 import type { ClientContext } from './context.js';
 import { encodeParity, encodeParityOf } from './ec.js';
@@ -10,6 +11,7 @@ import type { FileLayout } from './layout.js';
 import { locateEcChunks, locateObject, type ObjectTarget } from './locate.js';
 import type { Touched } from './object-io.js';
 import { assembleStripe, ecStripeDataBytes, mapRange } from './striping.js';
+import { planWriteRuns } from './write-runs.js';
 
 /** sentSinceSync's entry for an ec file's chunk objects (every stripe writes all of them). */
 const EC_CHUNKS = -1;
@@ -23,8 +25,18 @@ interface PendingUnit {
   length: number;
 }
 
+/** Full units of one object held to go out together (a write run), back to back in the object. */
+interface HeldRun {
+  objectOffset: number;
+  units: PendingUnit[];
+  bytes: number;
+}
+
 export class FileWriter {
   private pending: PendingUnit | undefined;
+  /** raid0/replicated: full units held per object until their run is whole (client/write-runs.ts). */
+  private readonly held = new Map<number, HeldRun>();
+  private heldBytes = 0;
   private readonly inflight = new Set<Promise<void>>();
   private inflightBytes = 0;
   private failure: unknown;
@@ -69,7 +81,12 @@ export class FileWriter {
   }
 
   get dirty(): boolean {
-    return this.pending !== undefined || this.inflight.size > 0 || this.stripeFill > this.stripeSent;
+    return (
+      this.pending !== undefined ||
+      this.held.size > 0 ||
+      this.inflight.size > 0 ||
+      this.stripeFill > this.stripeSent
+    );
   }
 
   async write(data: Uint8Array, position: number): Promise<void> {
@@ -90,13 +107,62 @@ export class FileWriter {
       const q = this.pending as PendingUnit;
       q.buf.set(piece, q.length);
       q.length += piece.length;
-      if (q.length === q.buf.length) await this.sendUnit(q);
+      if (q.length === q.buf.length) await this.holdUnit(q);
     }
+  }
+
+  /**
+   * A full unit joins its object's held run when it follows it there (a write run); the run goes
+   * once no further unit fits in writeRequestBytesMax, or before anything else is sent to its
+   * object, and every run goes once the held units pass half writeBehindBytesMax.
+   */
+  private async holdUnit(p: PendingUnit): Promise<void> {
+    if (this.pending === p) this.pending = undefined;
+    const runBytesMax = this.ctx.limits.writeRequestBytesMax;
+    const unitBytes = this.fileLayout.layout.stripeSize;
+    let run = this.held.get(p.objectIndex);
+    if (run && run.objectOffset + run.bytes === p.objectOffset && run.bytes + p.length <= runBytesMax) {
+      run.units.push(p);
+      run.bytes += p.length;
+    } else {
+      if (run) await this.sendHeld(p.objectIndex);
+      run = { objectOffset: p.objectOffset, units: [p], bytes: p.length };
+      this.held.set(p.objectIndex, run);
+    }
+    this.heldBytes += p.length;
+    if (run.bytes + unitBytes > runBytesMax) await this.sendHeld(p.objectIndex);
+    else if (this.heldBytes > this.writeBehindBytesMax / 2) await this.sendAllHeld();
+  }
+
+  /** Sends object `objectIndex`'s held run, if any, as one request; its buffers return once acknowledged. */
+  private async sendHeld(objectIndex: number, sync = false): Promise<void> {
+    const run = this.held.get(objectIndex);
+    if (!run) return;
+    this.held.delete(objectIndex);
+    this.heldBytes -= run.bytes;
+    const pieces = run.units.map((u) => u.buf.subarray(0, u.length));
+    await this.sendPiece(
+      objectIndex,
+      run.objectOffset,
+      pieces,
+      () => {
+        for (const u of run.units) this.ctx.writeBuffers.give(u.buf);
+      },
+      sync,
+    );
+  }
+
+  /** Sends every held run; `final`: a run that is its object's only write since the last sync asks for a sync write. */
+  private async sendAllHeld(final = false): Promise<void> {
+    for (const objectIndex of [...this.held.keys()])
+      await this.sendHeld(objectIndex, final && !this.sentSinceSync.has(objectIndex));
   }
 
   /** `sync`: the OSSs make the object durable before answering (a flush's write to an object not written since the last sync). */
   private async sendUnit(p: PendingUnit, sync = false): Promise<void> {
     if (this.pending === p) this.pending = undefined;
+    // What is held for the object goes first: its bytes were written before these.
+    await this.sendHeld(p.objectIndex);
     // Every copy has it: nothing reads the buffer any more (on failure it is left to the collector).
     await this.sendPiece(
       p.objectIndex,
@@ -111,12 +177,12 @@ export class FileWriter {
   private sendPiece(
     objectIndex: number,
     objectOffset: number,
-    data: Uint8Array,
+    data: Pieces,
     acknowledged: () => void = () => {},
     sync = false,
   ): Promise<{ settled: Promise<void> }> {
     this.sentSinceSync.add(objectIndex);
-    return this.send(data.length, async () => {
+    return this.send(piecesLength(data), async () => {
       const touched = await this.ctx.io.writeTarget(
         (view) => locateObject(view, this.fileLayout, this.inode, objectIndex),
         objectOffset,
@@ -142,17 +208,24 @@ export class FileWriter {
     if (this.fileLayout.layout.pattern === 'ec') return this.writeLentEc(data, position, final);
     this.throwIfFailed();
     if (this.pending) await this.sendUnit(this.pending);
+    await this.sendAllHeld();
     this.ctx.counters.bytesWritten += data.length;
-    const extents = mapRange(this.fileLayout.layout, position, data.length);
-    const piecesOf = new Map<number, number>();
-    for (const e of extents) piecesOf.set(e.objectIndex, (piecesOf.get(e.objectIndex) ?? 0) + 1);
+    // The units of one object that follow each other in it go as one request (write runs).
+    const runs = planWriteRuns(
+      mapRange(this.fileLayout.layout, position, data.length),
+      this.ctx.limits.writeRequestBytesMax,
+    );
+    const runsOf = new Map<number, number>();
+    for (const r of runs) runsOf.set(r.objectIndex, (runsOf.get(r.objectIndex) ?? 0) + 1);
     const alone = (objectIndex: number) =>
-      final && piecesOf.get(objectIndex) === 1 && !this.sentSinceSync.has(objectIndex);
+      final && runsOf.get(objectIndex) === 1 && !this.sentSinceSync.has(objectIndex);
     const sends: Promise<void>[] = [];
-    for (const e of extents) {
-      const piece = data.subarray(e.fileOffset - position, e.fileOffset - position + e.length);
-      const sync = alone(e.objectIndex);
-      sends.push((await this.sendPiece(e.objectIndex, e.objectOffset, piece, undefined, sync)).settled);
+    for (const r of runs) {
+      const pieces = r.extents.map((e) =>
+        data.subarray(e.fileOffset - position, e.fileOffset - position + e.length),
+      );
+      const sync = alone(r.objectIndex);
+      sends.push((await this.sendPiece(r.objectIndex, r.objectOffset, pieces, undefined, sync)).settled);
     }
     return { released: Promise.all(sends).then(() => undefined) };
   }
@@ -381,7 +454,17 @@ export class FileWriter {
    */
   async flush(final = false): Promise<void> {
     const pending = this.pending;
-    if (pending) await this.sendUnit(pending, final && !this.sentSinceSync.has(pending.objectIndex));
+    if (pending) {
+      // A partial last unit that follows its object's held run ends that run.
+      const run = this.held.get(pending.objectIndex);
+      if (run && run.objectOffset + run.bytes === pending.objectOffset) {
+        this.pending = undefined;
+        run.units.push(pending);
+        run.bytes += pending.length;
+        this.heldBytes += pending.length;
+      } else await this.sendUnit(pending, final && !this.sentSinceSync.has(pending.objectIndex));
+    }
+    await this.sendAllHeld(final);
     if (this.stripe && this.stripeFill > this.stripeSent) {
       // A partial stripe has shorter shards: valid only as the file's last stripe.
       const end = this.stripeIndex * ecStripeDataBytes(this.fileLayout.layout) + this.stripeFill;

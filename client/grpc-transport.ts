@@ -5,6 +5,7 @@
 
 import type * as grpc from '@grpc/grpc-js';
 import { ticketInterceptor } from '../common/auth/signing.js';
+import type { Pieces } from '../common/bulk/frame.js';
 import { StripeError } from '../common/errors.js';
 import { call, deadlineIn, fromGrpcError } from '../common/grpc.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
@@ -60,14 +61,19 @@ export class GrpcTransport implements ObjectTransport {
   write(
     ref: ObjectRef,
     offset: number,
-    data: Buffer,
+    data: Pieces,
     checksum: number,
     _checksums?: unknown,
     options: WriteOptions = {},
   ): Promise<WriteAnswer> {
+    // The fallback path: a run of pieces is joined into one buffer for the stream.
+    const bytes =
+      data instanceof Uint8Array
+        ? Buffer.from(data.buffer, data.byteOffset, data.length)
+        : Buffer.concat(data);
     // WriteChunk has no sync flag: a sync write is answered not durable and flushed by the writer.
     return this.ticketed(ref, async (callOptions) => ({
-      version: await this.writeOnce(ref, offset, data, checksum, callOptions, options),
+      version: await this.writeOnce(ref, offset, bytes, checksum, callOptions, options),
       durable: false,
     }));
   }

@@ -21,6 +21,11 @@ export const CLIENT_LIMITS = {
    * caching them (client/file-reader.ts). 0: every read goes through the cache.
    */
   directReadBytesMin: 4 * MiB,
+  /**
+   * Writes: stripe units of one object that lie back to back in it go as one request of up to
+   * this (client/write-runs.ts); write-behind holds full units for it up to half writeBehindBytesMax.
+   */
+  writeRequestBytesMax: 4 * MiB,
   /** Requests in flight to one OSS. */
   inFlightPerOssMax: 8,
   /** Requests in flight to all OSSs. */

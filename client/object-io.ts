@@ -5,7 +5,7 @@
 // others (client/ec-read.ts); a write skips down copies under min_size; bad
 // and skipped copies are reported to the MDS for repair. When nothing works
 // the error names the objects and OSTs. This file only carries decisions out.
-import { segmentChecksums } from '../common/bulk/frame.js';
+import { type Pieces, piecesLength, segmentChecksums } from '../common/bulk/frame.js';
 import { StripeError } from '../common/errors.js';
 import { LIMITS } from '../common/limits.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
@@ -242,9 +242,11 @@ export class ObjectIo {
   async writeTarget(
     locate: (view: MapView) => ObjectTarget,
     offset: number,
-    data: Uint8Array,
+    /** One buffer, or several back to back in the object (a run of stripe units): one request per copy. */
+    data: Pieces,
     options: { truncate?: boolean; stamp?: number; sync?: boolean } = {},
   ): Promise<Touched[]> {
+    const length = piecesLength(data);
     const stamp = options.stamp ?? this.versions.next();
     const writeOptions = { truncate: options.truncate ?? false, stamp, sync: options.sync ?? false };
     // Once for every replica and every retry: the bulk path's per-segment crcs, and from them the whole crc.
@@ -275,7 +277,7 @@ export class ObjectIo {
       results.forEach((result, i) => {
         const ost = (touched[i] as Touched).ost;
         if (result.status === 'fulfilled') {
-          counters.addOstBytes(counters.bytesWrittenPerOst, ost, data.length);
+          counters.addOstBytes(counters.bytesWrittenPerOst, ost, length);
           // A copy already past this stamp (another writer's clock runs ahead): the next write is newer.
           this.versions.observe(result.value.version);
           (touched[i] as Touched).durable = result.value.durable;

@@ -3,7 +3,7 @@
 // and gRPC streams (client/grpc-transport.ts), used where an OSS has no bulk
 // address or the client runs with bulkEnabled 0. OssPool picks one per OSS
 // when it first reaches it; nothing above it asks which one it got.
-import type { SegmentChecksums } from '../common/bulk/frame.js';
+import type { Pieces, SegmentChecksums } from '../common/bulk/frame.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 
 export type { RunResult } from '../common/bulk/client.js';
@@ -43,7 +43,8 @@ export interface ObjectTransport {
   write(
     ref: ObjectRef,
     offset: number,
-    data: Buffer,
+    /** One buffer, or several back to back (a run of stripe units), sent as one request. */
+    data: Pieces,
     checksum: number,
     checksums?: SegmentChecksums,
     options?: WriteOptions,

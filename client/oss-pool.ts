@@ -6,7 +6,7 @@
 // requests to the others. What a request came to is a typed answer: a read
 // may be given up unsent (`sent: false`), a run may end short (`complete:
 // false`); an OST the map marks down fails writes and flushes with OST_DOWN.
-import type { SegmentChecksums } from '../common/bulk/frame.js';
+import type { Pieces, SegmentChecksums } from '../common/bulk/frame.js';
 import { ChannelCache } from '../common/channels.js';
 import { crc32c } from '../common/checksum.js';
 import { StripeError } from '../common/errors.js';
@@ -48,6 +48,14 @@ interface OssConnection {
   control: GrpcTransport;
   transport: ObjectTransport;
   slots: Semaphore;
+}
+
+/** crc32c of the bytes of `data`, piece after piece. */
+function crcOf(data: Pieces): number {
+  if (data instanceof Uint8Array) return crc32c(data);
+  let crc = 0;
+  for (const piece of data) crc = crc32c(piece, crc);
+  return crc;
 }
 
 export class OssPool {
@@ -136,12 +144,14 @@ export class OssPool {
     endpoint: OssEndpoint,
     ref: ObjectRef,
     offset: number,
-    data: Uint8Array,
-    checksum = crc32c(data),
+    data: Pieces,
+    checksum = crcOf(data),
     checksums?: SegmentChecksums,
     options: WriteOptions = {},
   ): Promise<WriteAnswer> {
-    const buf = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.length);
+    const asBuffer = (b: Uint8Array): Buffer =>
+      Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.length);
+    const buf = data instanceof Uint8Array ? asBuffer(data) : data.map(asBuffer);
     return this.bounded(endpoint, (conn) => {
       this.refuseIfDown(ref);
       this.counters.requests[conn.transport.kind]++;

@@ -19,6 +19,9 @@ import {
   decodeResponseHeader,
   encodeRequest,
   encodeSegmentHeaders,
+  type Pieces,
+  piecesLength,
+  piecesSlice,
   RESPONSE_FIXED_BYTES,
   SEGMENT_HEADER_BYTES,
   type SegmentChecksums,
@@ -166,11 +169,12 @@ export class BulkClient {
   async write(
     ref: BulkRef,
     offset: number,
-    data: Buffer,
+    data: Pieces,
     dataCrc32c: number,
     opts: { truncate?: boolean; checksums?: SegmentChecksums; version?: number; sync?: boolean } = {},
   ): Promise<BulkWriteResult> {
-    const bounds = segmentBounds(offset, data.length, this.blockBytes);
+    const length = piecesLength(data);
+    const bounds = segmentBounds(offset, length, this.blockBytes);
     const given = opts.checksums;
     const crcs =
       given &&
@@ -194,7 +198,7 @@ export class BulkClient {
           op: 'write',
           ref,
           offset,
-          length: data.length,
+          length,
           crc32c: dataCrc32c,
           truncate: !!opts.truncate,
           ...(opts.version ? { version: opts.version } : {}),
@@ -204,7 +208,7 @@ export class BulkClient {
       for (let i = 0; i < bounds.length; i++) {
         const [start, end] = bounds[i] as [number, number];
         socket.write(headers.subarray(i * SEGMENT_HEADER_BYTES, (i + 1) * SEGMENT_HEADER_BYTES));
-        socket.write(data.subarray(start, end));
+        for (const slice of piecesSlice(data, start, end)) socket.write(slice);
       }
       socket.uncork();
       const header = await this.readHeader(conn);

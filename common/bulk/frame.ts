@@ -265,13 +265,42 @@ export interface SegmentChecksums {
 }
 
 /** Checksums each segment of `data` written at `offset` once. */
-export function segmentChecksums(data: Uint8Array, offset: number, blockBytes: number): SegmentChecksums {
-  const bounds = segmentBounds(offset, data.length, blockBytes);
+/**
+ * Bytes of one write: one buffer, or several back to back (a run of stripe units of one object,
+ * each in a buffer of its own), sent as one request without being copied together.
+ */
+export type Pieces = Uint8Array | readonly Uint8Array[];
+
+export function piecesLength(data: Pieces): number {
+  if (data instanceof Uint8Array) return data.length;
+  let length = 0;
+  for (const piece of data) length += piece.length;
+  return length;
+}
+
+/** The views of bytes [start, end) of `data`, in order (one per piece they touch; nothing copied). */
+export function piecesSlice(data: Pieces, start: number, end: number): Uint8Array[] {
+  if (data instanceof Uint8Array) return [data.subarray(start, end)];
+  const out: Uint8Array[] = [];
+  let at = 0;
+  for (const piece of data) {
+    const from = Math.max(start, at);
+    const to = Math.min(end, at + piece.length);
+    if (from < to) out.push(piece.subarray(from - at, to - at));
+    at += piece.length;
+    if (at >= end) break;
+  }
+  return out;
+}
+
+export function segmentChecksums(data: Pieces, offset: number, blockBytes: number): SegmentChecksums {
+  const bounds = segmentBounds(offset, piecesLength(data), blockBytes);
   const crcs = new Uint32Array(bounds.length);
   let whole = 0;
   for (let i = 0; i < bounds.length; i++) {
     const [start, end] = bounds[i] as [number, number];
-    const crc = crc32c(data.subarray(start, end));
+    let crc = 0;
+    for (const slice of piecesSlice(data, start, end)) crc = crc32c(slice, crc);
     crcs[i] = crc;
     whole = i === 0 ? crc : crc32cCombine(whole, crc, end - start);
   }

@@ -118,3 +118,48 @@ describe('lent writes on a real cluster', () => {
     });
   });
 });
+
+describe('write runs on a real cluster', () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await startCluster();
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('units back to back in one object go as one request of up to 4 MiB, lent or copied', async () => {
+    const MiB = 1024 * 1024;
+    const layout: Layout = { pattern: 'raid0', stripeSize: MiB, stripeCount: 6 };
+    const client = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED });
+    try {
+      // 24 MiB over 6 objects: each object holds 4 units back to back, one request each.
+      const data = seededBytes(24 * MiB, SEED + 20);
+      const before = client.stats().requests.bulk;
+      await client.writeFile('/runs-lent', data, { layout });
+      expect(client.stats().requests.bulk - before).toBe(6);
+      const afterLent = client.stats().requests.bulk;
+      const copied = await client.open('/runs-copied', 'w', { layout });
+      for (let at = 0; at < data.length; at += 256 * 1024) await copied.write(data, at, 256 * 1024, at);
+      await copied.close();
+      expect(client.stats().requests.bulk - afterLent).toBe(6);
+      // A tail that ends inside a unit joins its object's held run: 21 MiB + 5 is 3 runs of 4 units
+      // and 3 of 3 units, the tail in one of them.
+      const longer = seededBytes(21 * MiB + 5, SEED + 21);
+      const tail = await client.open('/runs-tail', 'w', { layout });
+      const beforeTail = client.stats().requests.bulk;
+      for (let at = 0; at < longer.length; at += MiB)
+        await tail.write(longer, at, Math.min(MiB, longer.length - at), at);
+      await tail.close();
+      expect(client.stats().requests.bulk - beforeTail).toBe(6);
+      for (const [path, bytes] of [
+        ['/runs-lent', data],
+        ['/runs-copied', data],
+        ['/runs-tail', longer],
+      ] as const)
+        expect((await client.readFile(path)).equals(bytes), path).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+});

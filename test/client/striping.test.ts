@@ -15,6 +15,7 @@ import {
   mapRange,
   objectDataBytes,
 } from '../../client/striping.js';
+import { planWriteRuns } from '../../client/write-runs.js';
 
 const SEED = Number(process.env.STRIPEFS_SEED ?? Date.now() % 2 ** 31);
 console.log(`striping.test seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -229,5 +230,26 @@ describe('readahead runs (planPrefetchRuns)', () => {
     });
     // A block size the segment does not divide: every block alone.
     expect(planPrefetchRuns(layout, 6, [0, 4, 8], () => 6, 32, 4)).toHaveLength(3);
+  });
+});
+
+describe('write runs', () => {
+  it('joins the extents of one object back to back in it, up to the byte bound, in the order of their first extent', () => {
+    const layout = { pattern: 'raid0', stripeSize: 4, stripeCount: 2 } as const;
+    // 24 bytes: units 0..5 alternate objects 0 and 1, three units each, back to back in each object.
+    const extents = mapRange(layout as Layout, 0, 24);
+    const runs = planWriteRuns(extents, 8);
+    expect(runs.map((r) => [r.objectIndex, r.objectOffset, r.bytes, r.extents.length])).toEqual([
+      [0, 0, 8, 2],
+      [1, 0, 8, 2],
+      [0, 8, 4, 1],
+      [1, 8, 4, 1],
+    ]);
+    // A write starting inside a unit: its first extent is partial and still followed in its object.
+    const partial = planWriteRuns(mapRange(layout as Layout, 2, 12), 100);
+    expect(partial.map((r) => [r.objectIndex, r.objectOffset, r.bytes])).toEqual([
+      [0, 2, 6],
+      [1, 0, 6],
+    ]);
   });
 });
