@@ -79,7 +79,9 @@ describe('a skipped copy is recorded before the write is acknowledged', () => {
     });
 
     await cluster.killMds();
-    const writing = handle.write(after, 0, after.length, 0);
+    // write() alone may hold whole units in the client until a flush (write runs), so the write is
+    // synced: the units go out now, and the sync waits for the skip to be recorded.
+    const writing = handle.write(after, 0, after.length, 0).then(() => handle.sync());
     // The up copies take the write while the MDS is away (their versions, asked of their OSTs: with
     // the MDS away their read leases lapse, so their bytes are checked once it is back).
     await eventually(
