@@ -45,7 +45,7 @@ export function clientStatsText(s: ClientStats): string {
     `requests: ${s.requests.bulk} bulk, ${s.requests.grpc} gRPC; retries ${s.retries}, ` +
       `degraded reads ${s.degradedReads}, bad chunks reported ${s.badChunksReported}, ` +
       `checksum rechecks ${s.checksumRechecks}, slow OST verdicts ${s.osts.slowVerdicts}, ` +
-      `timeouts ${s.osts.timeouts}, requests given up on OSTs marked down ${s.ostDownAborts}`,
+      `timeouts ${s.osts.timeouts}, requests given up on OSTs marked down ${s.ostDownAborts}, waits for the MDS to decide on an OST ${s.mapWaits}`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -11,6 +11,8 @@ export class ClientCounters {
   checksumRechecks = 0;
   /** Requests in flight to an OST given up when the map marked it down (they fail over at once). */
   ostDownAborts = 0;
+  /** Operations that ran out of retries against an OST the map still showed up and waited for a newer map. */
+  mapWaits = 0;
   /** Bytes of large reads fetched straight into the caller's buffer, past the cache (directReadBytesMin). */
   directReadBytes = 0;
   /** Reads of part of a block fetched exactly, without the block (no readahead window). */

@@ -52,6 +52,12 @@ export const CLIENT_LIMITS = {
    * skip; the record is sent again for this long (the MDS restarting) before the write fails.
    */
   skipReportWaitMs: 60_000,
+  /**
+   * A request whose retries ran out against an OST the map still shows up waits this long for a
+   * newer map (the MDS marking it down after its heartbeat timeout) and is then retried on it
+   * (client/retry.ts): an OSS killed mid-write costs the writer a pause, not an error.
+   */
+  ostVerdictWaitMs: 30_000,
   /** Retries of one request before failing over or reporting. */
   retriesMax: LIMITS.clientRetriesMax,
   backoffMsBase: LIMITS.clientBackoffMsBase,

@@ -208,8 +208,29 @@ export class MdsClient {
     return this.view;
   }
 
-  onMap(listener: (view: MapView) => void): void {
+  /** Calls `listener` with every newer map; the returned function stops it. */
+  onMap(listener: (view: MapView) => void): () => void {
     this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves with the first map newer than `epoch` (refreshed once at the start), or undefined after `ms`. */
+  async newerMap(epoch: number, ms: number): Promise<MapView | undefined> {
+    if (this.mapView.epoch > epoch) return this.mapView;
+    let stop = (): void => undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const newer = new Promise<MapView | undefined>((resolve) => {
+      stop = this.onMap((view) => resolve(view));
+      timer = setTimeout(() => resolve(undefined), ms);
+    });
+    try {
+      // The watch may be restarting: ask once as well (a failed ask leaves the wait to the watch).
+      await this.refreshMap().catch(() => undefined);
+      return this.mapView.epoch > epoch ? this.mapView : await newer;
+    } finally {
+      stop();
+      clearTimeout(timer);
+    }
   }
 
   /** GetMap now; concurrent callers share one request. */

@@ -30,6 +30,9 @@ export function isTransientRequestCode(code: string): boolean {
   return TRANSIENT_REQUEST_CODES.has(code);
 }
 
+/** New maps one operation waits for before it fails (each may change one OST's state). */
+const MAP_WAITS_MAX = 3;
+
 export interface RetryDeps {
   mds: MdsClient;
   limits: ClientLimits;
@@ -37,15 +40,43 @@ export interface RetryDeps {
   counters: ClientCounters;
 }
 
+/** Failures that say an OST cannot be reached now: the MDS will mark it down if it stays so. */
+const UNREACHABLE_CODES: ReadonlySet<string> = new Set(['REQ_UNAVAILABLE', 'REQ_TIMEOUT']);
+
+/**
+ * The OSTs an exhausted retry failed to reach that the map still shows up: the MDS has not decided
+ * yet (its heartbeat timeout is longer than the retries), and its next map may let the attempt
+ * leave them out (min_size) or read elsewhere.
+ */
+export function undecidedOsts(err: unknown, view: MapView): number[] {
+  if (!(err instanceof StripeError)) return [];
+  const failures = err.details.failures;
+  if (!Array.isArray(failures)) return [];
+  return failures
+    .filter((f: { ost?: unknown; code?: unknown }) => UNREACHABLE_CODES.has(String(f.code)))
+    .map((f: { ost?: unknown }) => Number(f.ost))
+    .filter((ost) => view.osts.get(ost)?.up === true);
+}
+
 export async function withRetries<T>(deps: RetryDeps, attempt: (view: MapView) => Promise<T>): Promise<T> {
   let last: unknown;
+  let mapWaits = 0;
   for (let n = 0; n <= deps.limits.retriesMax; n++) {
     try {
       return await attempt(deps.mds.mapView);
     } catch (err) {
       last = err;
       if (!isTransient(err)) throw err;
-      if (n === deps.limits.retriesMax) break;
+      if (n === deps.limits.retriesMax) {
+        // Out of retries against OSTs the MDS still calls up: wait for its verdict, then retry anew.
+        if (mapWaits >= MAP_WAITS_MAX || undecidedOsts(err, deps.mds.mapView).length === 0) break;
+        mapWaits++;
+        const view = await deps.mds.newerMap(deps.mds.mapView.epoch, deps.limits.ostVerdictWaitMs);
+        if (!view) break;
+        deps.counters.mapWaits++;
+        n = -1;
+        continue;
+      }
       deps.counters.retries++;
       if (err instanceof StripeError && (err.code === 'MAP_STALE' || err.details.mapStale === true)) {
         // No new map: the retry runs on the old one and fails or refreshes again.

@@ -36,6 +36,8 @@ export interface ClientStats {
   checksumRechecks: number;
   /** Requests in flight to an OST given up when a new map marked it down (failed over at once). */
   ostDownAborts: number;
+  /** Operations that waited for the MDS to decide on an OST they could not reach (client/retry.ts). */
+  mapWaits: number;
   /** Partial-block reads fetched as asked, not as whole cache blocks (random access or readahead off). */
   exactReads: number;
   /** Bytes of large reads (limits.directReadBytesMin) fetched straight into the caller's buffer, not cached. */
@@ -112,6 +114,7 @@ export function statsOf(ctx: ClientContext): ClientStats {
     badChunksReported: counters.badChunksReported,
     checksumRechecks: counters.checksumRechecks,
     ostDownAborts: counters.ostDownAborts,
+    mapWaits: counters.mapWaits,
     exactReads: counters.exactReads,
     directReadBytes: counters.directReadBytes,
     requests: { ...counters.requests },

@@ -42,7 +42,12 @@ describe('scenario 9: a full OST gives the writer ENOSPC and hurts nothing else'
       env: { STRIPEFS_OSS_OST_CAPACITY_BYTES: String(QUOTA_BYTES) },
     }));
     cluster = await startCluster({ oss, mdsGrpcPort: await freePortRange(2), pgCount: 32 });
-    client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 2_000 });
+    // One stripe unit per write request: the units of the failed file that fit are stored (and
+    // take the space its unlink must free); a 4 MiB run would be refused whole by the OST.
+    client = await connectReader(cluster.mdsAddress, SEED, {
+      requestTimeoutMs: 2_000,
+      writeRequestBytesMax: MiB,
+    });
     await work.writeMany(client, '/small', 12, REP3);
   });
   afterAll(async () => {
