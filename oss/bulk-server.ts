@@ -153,6 +153,14 @@ async function handleWrite(
 
 async function handleRead(core: OssCore, socket: Socket, req: TaggedRequest): Promise<void> {
   let headerSent = false;
+  /** The answer's header, held until the first span leaves with it in one writev (a small read: one write). */
+  let header: Buffer | undefined;
+  const sendHeader = (): void => {
+    if (!header) return;
+    socket.write(header);
+    header = undefined;
+    headerSent = true;
+  };
   let corked = false;
   // Whole checksum blocks of one disk span join into segments of up to `unit` bytes that never
   // cross a multiple of it from the request offset (common/bulk/frame.ts); their crcs are combined, not
@@ -180,14 +188,14 @@ async function handleRead(core: OssCore, socket: Socket, req: TaggedRequest): Pr
       req.length,
       (objectSize) => {
         const body = Math.max(0, Math.min(objectSize, req.offset + req.length) - req.offset);
-        socket.write(encodeOkResponse(objectSize, 0, body));
-        headerSent = true;
+        header = encodeOkResponse(objectSize, 0, body);
       },
       async (pieces) => {
         // The segments of one disk span (oss.readSpanBytes, 2 MiB) leave in one writev; the span's buffer
         // goes back to the pool once the socket has handed its bytes to the kernel.
         socket.cork();
         corked = true;
+        sendHeader();
         let more = true;
         for (const [i, piece] of pieces.entries()) {
           const length = piece.data.length;
@@ -220,6 +228,8 @@ async function handleRead(core: OssCore, socket: Socket, req: TaggedRequest): Pr
       },
       { readerVerifies: req.readerVerifies === true, tag: req.tag },
     );
+    // Nothing to read (an empty object or range): the header alone.
+    sendHeader();
   } catch (err) {
     if (corked) socket.uncork();
     const e = asStripe(err);

@@ -15,6 +15,7 @@ import { OstRequests } from '../ost-requests.js';
 import { Semaphore } from '../semaphore.js';
 import {
   type BulkRef,
+  type BulkRequest,
   decodeErrorBody,
   decodeResponseHeader,
   encodeRequest,
@@ -96,6 +97,17 @@ function sendTicket(conn: Connection, ticket: string | undefined): void {
   if (ticket === undefined || ticket === conn.ticket) return;
   conn.socket.write(encodeTicketFrame(ticket));
   conn.ticket = ticket;
+}
+
+/**
+ * A read request, with its ticket frame when the ticket changed, in one socket write: a small file's
+ * read carries a ticket of its own, and two writes were two system calls waking the OSS twice.
+ */
+function sendRead(conn: Connection, ticket: string | undefined, request: BulkRequest): void {
+  conn.socket.cork();
+  sendTicket(conn, ticket);
+  conn.socket.write(encodeRequest(request));
+  conn.socket.uncork();
 }
 
 export interface BulkWriteResult {
@@ -256,19 +268,16 @@ export class BulkClient {
     const ticket = await this.ticketOf(ref.objectId, 'read');
     return this.withConnection(ref.ostId, async (conn) => {
       const sent = performance.now();
-      sendTicket(conn, ticket);
-      conn.socket.write(
-        encodeRequest({
-          op: 'read',
-          ref,
-          offset,
-          length,
-          crc32c: 0,
-          truncate: false,
-          segmentBytes: length,
-          readerVerifies,
-        }),
-      );
+      sendRead(conn, ticket, {
+        op: 'read',
+        ref,
+        offset,
+        length,
+        crc32c: 0,
+        truncate: false,
+        segmentBytes: length,
+        readerVerifies,
+      });
       const header = await this.readHeader(conn);
       if (!header.ok) return header;
       this.onReadAnswered(ref, performance.now() - sent);
@@ -348,19 +357,16 @@ export class BulkClient {
     const ticket = await this.ticketOf(ref.objectId, 'read');
     return this.withConnection(ref.ostId, async (conn): Promise<Answer<RunResult>> => {
       const sent = performance.now();
-      sendTicket(conn, ticket);
-      conn.socket.write(
-        encodeRequest({
-          op: 'read',
-          ref,
-          offset,
-          length: total,
-          crc32c: 0,
-          truncate: false,
-          segmentBytes,
-          readerVerifies,
-        }),
-      );
+      sendRead(conn, ticket, {
+        op: 'read',
+        ref,
+        offset,
+        length: total,
+        crc32c: 0,
+        truncate: false,
+        segmentBytes,
+        readerVerifies,
+      });
       const header = await this.readHeader(conn);
       if (!header.ok) return header;
       this.onReadAnswered(ref, performance.now() - sent);
