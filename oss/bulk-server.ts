@@ -151,6 +151,64 @@ async function handleWrite(
   }
 }
 
+/**
+ * Joins whole checksum blocks of one disk span into segments of up to `unit` bytes that never
+ * cross a multiple of it from the request offset (common/bulk/frame.ts); their crcs are combined,
+ * not recomputed. Without a unit each block is its own segment.
+ */
+class SegmentJoiner {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private pendingCrc = 0;
+  private sentBytes = 0;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly unit: number,
+  ) {}
+
+  /** Adds one block; false once the socket wants a drain. `release` returns the span's buffer. */
+  add(piece: { data: Buffer; crc: number }, spanEnd: boolean, release?: () => void): boolean {
+    const { unit } = this;
+    const length = piece.data.length;
+    let more = true;
+    // A segment ends before a piece that would take it past a multiple of the unit.
+    if (this.pendingBytes > 0 && unit > 0) {
+      const start = this.sentBytes + this.pendingBytes;
+      if (Math.floor(start / unit) !== Math.floor((start + length - 1) / unit)) this.send();
+    }
+    this.pendingCrc = this.pendingBytes === 0 ? piece.crc : crc32cCombine(this.pendingCrc, piece.crc, length);
+    // Blocks that lie back to back in the span's buffer go out as one view: one write, not 16.
+    const last = this.pending[this.pending.length - 1];
+    const data = piece.data;
+    if (
+      last !== undefined &&
+      last.buffer === data.buffer &&
+      last.byteOffset + last.length === data.byteOffset
+    )
+      this.pending[this.pending.length - 1] = Buffer.from(last.buffer, last.byteOffset, last.length + length);
+    else this.pending.push(data);
+    this.pendingBytes += length;
+    const atBoundary = unit === 0 || (this.sentBytes + this.pendingBytes) % unit === 0;
+    if (spanEnd || atBoundary || this.pendingBytes >= SEGMENT_BYTES_MAX)
+      more = this.send(spanEnd ? release : undefined);
+    return more;
+  }
+
+  private send(release?: () => void): boolean {
+    const { socket, pending } = this;
+    socket.write(encodeSegmentHeader(this.pendingBytes, this.pendingCrc));
+    let more = true;
+    pending.forEach((data, i) => {
+      more = release && i === pending.length - 1 ? socket.write(data, () => release()) : socket.write(data);
+    });
+    this.sentBytes += this.pendingBytes;
+    this.pending = [];
+    this.pendingBytes = 0;
+    return more;
+  }
+}
+
 async function handleRead(core: OssCore, socket: Socket, req: TaggedRequest): Promise<void> {
   let headerSent = false;
   /** The answer's header, held until the first span leaves with it in one writev (a small read: one write). */
@@ -162,25 +220,7 @@ async function handleRead(core: OssCore, socket: Socket, req: TaggedRequest): Pr
     headerSent = true;
   };
   let corked = false;
-  // Whole checksum blocks of one disk span join into segments of up to `unit` bytes that never
-  // cross a multiple of it from the request offset (common/bulk/frame.ts); their crcs are combined, not
-  // recomputed. Without a unit each block is its own segment.
-  const unit = req.segmentBytes ?? 0;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let pendingCrc = 0;
-  let sentBytes = 0;
-  const sendPending = (release?: () => void): boolean => {
-    socket.write(encodeSegmentHeader(pendingBytes, pendingCrc));
-    let more = true;
-    pending.forEach((data, i) => {
-      more = release && i === pending.length - 1 ? socket.write(data, () => release()) : socket.write(data);
-    });
-    sentBytes += pendingBytes;
-    pending = [];
-    pendingBytes = 0;
-    return more;
-  };
+  const segments = new SegmentJoiner(socket, req.segmentBytes ?? 0);
   try {
     await core.read(
       req.ref,
@@ -198,28 +238,8 @@ async function handleRead(core: OssCore, socket: Socket, req: TaggedRequest): Pr
         sendHeader();
         let more = true;
         for (const [i, piece] of pieces.entries()) {
-          const length = piece.data.length;
-          // A segment ends before a piece that would take it past a multiple of the unit.
-          if (pendingBytes > 0 && unit > 0) {
-            const start = sentBytes + pendingBytes;
-            if (Math.floor(start / unit) !== Math.floor((start + length - 1) / unit)) sendPending();
-          }
-          pendingCrc = pendingBytes === 0 ? piece.crc : crc32cCombine(pendingCrc, piece.crc, length);
-          // Blocks that lie back to back in the span's buffer go out as one view: one write, not 16.
-          const last = pending[pending.length - 1];
-          const data = piece.data;
-          if (
-            last !== undefined &&
-            last.buffer === data.buffer &&
-            last.byteOffset + last.length === data.byteOffset
-          )
-            pending[pending.length - 1] = Buffer.from(last.buffer, last.byteOffset, last.length + length);
-          else pending.push(data);
-          pendingBytes += length;
           const spanEnd = i === pieces.length - 1;
-          const atBoundary = unit === 0 || (sentBytes + pendingBytes) % unit === 0;
-          if (spanEnd || atBoundary || pendingBytes >= SEGMENT_BYTES_MAX)
-            more = sendPending(spanEnd ? piece.release : undefined);
+          more = segments.add(piece, spanEnd, piece.release) && more;
         }
         corked = false;
         socket.uncork();
