@@ -57,7 +57,7 @@ export const CLIENT_LIMITS = {
    * newer map (the MDS marking it down after its heartbeat timeout) and is then retried on it
    * (client/retry.ts): an OSS killed mid-write costs the writer a pause, not an error.
    */
-  ostVerdictWaitMs: 30_000,
+  ostVerdictWaitMs: 10_000,
   /** Retries of one request before failing over or reporting. */
   retriesMax: LIMITS.clientRetriesMax,
   backoffMsBase: LIMITS.clientBackoffMsBase,
