@@ -39,16 +39,20 @@ function addressSource(flags: ConnectFlags): string {
 }
 
 /**
- * An MDS that does not answer, said with what to do: a connection refused or timed out becomes
- * REQ_UNAVAILABLE naming the address, where it came from, and how to start or name a cluster.
+ * An MDS that does not answer, said with what to do: TLS on one side only or the wrong CA
+ * becomes its TLS_ code; a connection refused or timed out becomes REQ_UNAVAILABLE naming the address, where it came from, and how to start or name a cluster.
  */
-export function mdsUnreachable(
+export async function mdsUnreachable(
   err: unknown,
   flags: ConnectFlags,
   what = `the MDS at ${mdsAddressOf(flags)}`,
-): unknown {
+): Promise<unknown> {
   if (!(err instanceof StripeError) || (err.code !== 'REQ_UNAVAILABLE' && err.code !== 'REQ_TIMEOUT'))
     return err;
+  // TLS on one side only, or the wrong CA, says so (TLS_REQUIRED, TLS_UNTRUSTED, TLS_NOT_SERVED).
+  const { tlsMismatch } = await import('../common/tls.js');
+  const mismatch = await tlsMismatch(mdsAddressOf(flags));
+  if (mismatch) return mismatch;
   return new StripeError(
     'REQ_UNAVAILABLE',
     `cannot reach ${what} (${addressSource(flags)}): ${err.message}. Start a local cluster with \`stripefs cluster up\` (or \`docker compose up -d\` in the stripefs folder), or point --mds HOST:PORT or STRIPEFS_MDS at a running MDS`,
@@ -111,24 +115,29 @@ export async function fetchMap(flags: ConnectFlags): Promise<ClusterMap__Output>
 export async function fetchMapAndStatfs(
   flags: ConnectFlags,
 ): Promise<{ map: ClusterMap__Output; statfs: StatfsResponse__Output }> {
-  const [grpc, { CLIENT_OPTIONS, call, deadlineIn }, { contract }, { resolveIdentity, signingOptions }] =
-    await Promise.all([
-      import('@grpc/grpc-js'),
-      import('../common/grpc.js'),
-      import('../proto/index.js'),
-      import('../common/auth/signing.js'),
-    ]);
+  const [
+    { CLIENT_OPTIONS, call, deadlineIn },
+    { contract },
+    { resolveIdentity, signingOptions },
+    { channelCredentials, channelTlsOptions },
+  ] = await Promise.all([
+    import('../common/grpc.js'),
+    import('../proto/index.js'),
+    import('../common/auth/signing.js'),
+    import('../common/tls.js'),
+  ]);
   const v1 = contract();
-  const client = new v1.MdsService(mdsAddressOf(flags), grpc.credentials.createInsecure(), {
+  const client = new v1.MdsService(mdsAddressOf(flags), channelCredentials(), {
     ...CLIENT_OPTIONS,
+    ...channelTlsOptions(),
     ...signingOptions(resolveIdentity(undefined)),
   });
   try {
     const [response, statfs] = await Promise.all([
       call(client, 'GetMap', { epoch: 0 }, deadlineIn(ADMIN_TIMEOUT_MS)),
       call(client, 'Statfs', {}, deadlineIn(ADMIN_TIMEOUT_MS)),
-    ]).catch((err: unknown) => {
-      throw mdsUnreachable(err, flags);
+    ]).catch(async (err: unknown) => {
+      throw await mdsUnreachable(err, flags);
     });
     if (!response.map) throw new StripeError('REQ_INTERNAL', 'the MDS returned no map');
     return { map: response.map, statfs };

@@ -4,6 +4,7 @@
 import { BulkClient, type RunResult } from '../common/bulk/client.js';
 import type { Pieces, SegmentChecksums } from '../common/bulk/frame.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
+import type { TlsSource } from '../common/tls.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 import type { GrpcTransport } from './grpc-transport.js';
 import type {
@@ -24,7 +25,13 @@ export class BulkTransport implements ObjectTransport {
     readonly bulkAddress: string,
     /** The same OSS's gRPC transport, for Flush. */
     private readonly control: GrpcTransport,
-    opts: { connectionsMax: number; requestTimeoutMs: number; tag?: RequestTag; tickets?: TicketSource },
+    opts: {
+      connectionsMax: number;
+      requestTimeoutMs: number;
+      tag?: RequestTag;
+      tickets?: TicketSource;
+      tls?: TlsSource;
+    },
     private readonly hooks: TransportHooks,
   ) {
     const tickets = opts.tickets;
@@ -36,6 +43,7 @@ export class BulkTransport implements ObjectTransport {
       timeoutMs: opts.requestTimeoutMs,
       onChecksumRecheck: hooks.onChecksumRecheck,
       onReadAnswered: (ref, ms) => hooks.onReadAnswered(ref.ostId, ms),
+      tls: opts.tls,
     });
   }
 

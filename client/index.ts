@@ -7,6 +7,7 @@ import type { IdentitySource } from '../common/auth/signing.js';
 import { StripeError } from '../common/errors.js';
 import { newSessionId, type RequestTag, resolveJobId } from '../common/jobs/job-id.js';
 import { seededRandom, seedFromEnv } from '../common/random.js';
+import type { TlsSettings } from '../common/tls.js';
 import type { Attr__Output } from '../proto/index.js';
 import { BlockPool } from './block-pool.js';
 import { BlockCache } from './cache.js';
@@ -46,6 +47,7 @@ import { readStreamOf, writeStreamOf } from './streams.js';
 import { checkTruncateSize, truncateObjects } from './truncate.js';
 import { WriteBuffers } from './write-buffers.js';
 
+export type { TlsSettings } from '../common/tls.js';
 export * from './dataset/index.js';
 export type { OpenFlags, StripeFileHandle } from './file-handle.js';
 export type { Layout, LayoutInput, LayoutPattern } from './layout.js';
@@ -187,6 +189,12 @@ export interface ConnectOptions {
    * configuration (empty: none); null: none.
    */
   diskCache?: { dir: string; bytesMax: number } | null;
+  /**
+   * TLS to the MDS and the OSSs, gRPC and bulk alike: the CA and the name to check servers
+   * under (common/tls.ts). Default: tls.ca and tls.serverName from the configuration (none when
+   * tls.ca is empty); null: none.
+   */
+  tls?: TlsSettings | null;
 }
 
 export class StripeClient {
@@ -216,6 +224,7 @@ export class StripeClient {
       ...(options.network ? { network: options.network } : {}),
       tag,
       ...(options.keyring !== undefined ? { keyring: options.keyring } : {}),
+      tls: options.tls,
     });
     await mds.start();
     const counters = new ClientCounters(limits.latencyBucketsPerDecade);
@@ -237,6 +246,7 @@ export class StripeClient {
       (ost) => mds.mapView.osts.get(ost)?.up === false,
       tag,
       mds.tickets,
+      options.tls,
     );
     abortWhenDown(mds, pool, counters);
     const random = seededRandom(options.seed ?? seedFromEnv());

@@ -3,13 +3,14 @@
 // and when a data request answered MAP_STALE. Stats (and opens), creates and
 // unlinks issued together are coalesced into one batched call (mds-batch.ts), and
 // calls can be spread over several connections (one by default).
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import { type IdentitySource, resolveIdentity, signingOptions } from '../common/auth/signing.js';
 import { type ErrorCode, StripeError } from '../common/errors.js';
 import { CLIENT_OPTIONS, call } from '../common/grpc.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
 import { tagInterceptor } from '../common/jobs/tag-interceptor.js';
 import { LIMITS } from '../common/limits.js';
+import { channelCredentials, channelTlsOptions, explainUnavailable, type TlsSource } from '../common/tls.js';
 import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
 import type {
   Attr__Output,
@@ -50,6 +51,8 @@ export interface MdsClientOptions {
   tag?: RequestTag;
   /** Who signs the calls (default: resolveIdentity's: STRIPEFS_KEYRING, else ./data/admin.keyring). */
   keyring?: IdentitySource;
+  /** TLS to the MDS (common/tls.ts; default: as this process is configured, tls.*). */
+  tls?: TlsSource;
 }
 
 /** Permission bits (0: the default) and owner of a new entry. */
@@ -119,31 +122,14 @@ export class MdsClient {
   private readonly network: ClientNetwork;
   /** The data-path tickets of this client's files, taken from every answer (client/tickets.ts). */
   readonly tickets = new TicketCache((inodes) => this.getTickets(inodes));
+  private readonly tls: TlsSource;
 
   constructor(
     readonly address: string,
     options: MdsClientOptions = {},
   ) {
-    const count = options.channels ?? MDS_CHANNELS_DEFAULT;
-    if (!Number.isInteger(count) || count < 1 || count > MDS_CHANNELS_MAX)
-      throw new StripeError('REQ_INVALID', `MDS channels must be 1..${MDS_CHANNELS_MAX}, got ${count}`);
-    const v1 = contract();
-    // One signer for every connection: one session at the MDS.
-    const interceptors = [
-      ...(options.tag ? [tagInterceptor(options.tag, true)] : []),
-      ...(signingOptions(resolveIdentity(options.keyring)).interceptors ?? []),
-      this.tickets.interceptor(),
-    ];
-    // A local subchannel pool per client gives each its own connection.
-    this.channels = Array.from(
-      { length: count },
-      (_, i) =>
-        new v1.MdsService(address, grpc.credentials.createInsecure(), {
-          ...CLIENT_OPTIONS,
-          ...(count > 1 ? { 'grpc.use_local_subchannel_pool': 1, 'stripefs.mds-channel': i } : {}),
-          ...(interceptors.length > 0 ? { interceptors } : {}),
-        }),
-    );
+    this.tls = options.tls;
+    this.channels = this.openChannels(options);
     this.grpc = this.channels[0]!;
     this.batching = options.batching ?? true;
     this.network = options.network ?? 'public';
@@ -198,8 +184,38 @@ export class MdsClient {
   }
 
   /** Fetches the map once and starts watching for newer epochs. */
+  /** The client's channels to the MDS (options.channels), each signing and carrying tickets. */
+  private openChannels(options: MdsClientOptions): MdsServiceClient[] {
+    const count = options.channels ?? MDS_CHANNELS_DEFAULT;
+    if (!Number.isInteger(count) || count < 1 || count > MDS_CHANNELS_MAX)
+      throw new StripeError('REQ_INVALID', `MDS channels must be 1..${MDS_CHANNELS_MAX}, got ${count}`);
+    const v1 = contract();
+    // One signer for every connection: one session at the MDS.
+    const interceptors = [
+      ...(options.tag ? [tagInterceptor(options.tag, true)] : []),
+      ...(signingOptions(resolveIdentity(options.keyring)).interceptors ?? []),
+      this.tickets.interceptor(),
+    ];
+    // A local subchannel pool per client gives each its own connection.
+    return Array.from(
+      { length: count },
+      (_, i) =>
+        new v1.MdsService(this.address, channelCredentials(options.tls), {
+          ...CLIENT_OPTIONS,
+          ...channelTlsOptions(options.tls),
+          ...(count > 1 ? { 'grpc.use_local_subchannel_pool': 1, 'stripefs.mds-channel': i } : {}),
+          ...(interceptors.length > 0 ? { interceptors } : {}),
+        }),
+    );
+  }
+
   async start(): Promise<void> {
-    await this.refreshMap();
+    try {
+      await this.refreshMap();
+    } catch (err) {
+      // A server that cannot be reached for TLS's sake says so (TLS_REQUIRED, TLS_UNTRUSTED, TLS_NOT_SERVED).
+      throw await explainUnavailable(err, this.address, this.tls);
+    }
     this.startWatch();
   }
 

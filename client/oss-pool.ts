@@ -12,6 +12,8 @@ import { crc32c } from '../common/checksum.js';
 import { StripeError } from '../common/errors.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
 import { Semaphore } from '../common/semaphore.js';
+import type { TlsSource } from '../common/tls.js';
+import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
 import { contract } from '../proto/index.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 import { BulkTransport } from './bulk-transport.js';
@@ -61,7 +63,7 @@ function crcOf(data: Pieces): number {
 export class OssPool {
   private readonly connections = new Map<string, OssConnection>();
   /** The client's one gRPC channel to each OSS. */
-  private readonly channels = new ChannelCache(contract().OssService);
+  private readonly channels: ChannelCache<OssServiceClient>;
   private readonly total: Semaphore;
   private readonly hooks: TransportHooks;
 
@@ -79,7 +81,10 @@ export class OssPool {
     private readonly tag?: RequestTag,
     /** Each request's data-path ticket (client/tickets.ts); none: requests carry none. */
     private readonly tickets?: TicketSource,
+    /** TLS to the OSSs, gRPC and bulk alike (common/tls.ts; undefined: as configured). */
+    private readonly tls?: TlsSource,
   ) {
+    this.channels = new ChannelCache(contract().OssService, {}, tls);
     this.total = new Semaphore(limits.inFlightTotalMax);
     this.hooks = {
       onReadAnswered,
@@ -122,6 +127,7 @@ export class OssPool {
           requestTimeoutMs: this.limits.requestTimeoutMs,
           ...(this.tag ? { tag: this.tag } : {}),
           ...(this.tickets ? { tickets: this.tickets } : {}),
+          tls: this.tls,
         },
         this.hooks,
       );

@@ -4,8 +4,9 @@
 // its composition root and handed to them, they share one channel to each OSS
 // instead of holding one apiece. Closed by the composition root, after the
 // workers that use it have stopped.
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import { CLIENT_OPTIONS } from './grpc.js';
+import { channelCredentials, channelTlsOptions, type TlsSource } from './tls.js';
 
 /** A generated client class (e.g. `contract().OssService`). */
 export type GrpcClientClass<C> = new (
@@ -21,14 +22,17 @@ export class ChannelCache<C extends grpc.Client> {
     private readonly Client: GrpcClientClass<C>,
     /** Added to every client's options (the service ticket's interceptor). */
     private readonly extra: grpc.ClientOptions = {},
+    /** TLS to the servers (common/tls.ts; undefined: as this process is configured). */
+    private readonly tls?: TlsSource,
   ) {}
 
   /** The client of the server at `address` (host:port), made on first use and kept. */
   get(address: string): C {
     let client = this.clients.get(address);
     if (!client) {
-      client = new this.Client(address, grpc.credentials.createInsecure(), {
+      client = new this.Client(address, channelCredentials(this.tls), {
         ...CLIENT_OPTIONS,
+        ...channelTlsOptions(this.tls),
         ...this.extra,
       });
       this.clients.set(address, client);

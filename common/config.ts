@@ -192,6 +192,22 @@ export const CONFIG_SCHEMA = {
     env: 'STRIPEFS_KEYRING',
     doc: "The keyring file whose identity signs this process's calls (the CLI, the library and OSSs); empty: ./data/admin.keyring when it exists. The MDS makes it its first admin on a new database (creating it when missing)",
   },
+  'tls.ca': {
+    kind: { type: 'string' },
+    default: '',
+    doc: "PEM file of the CA that signed the cluster's certificate: this process speaks TLS to every MDS and OSS (gRPC and the bulk path) and checks them against it. Empty: ./data/tls/ca.pem when it exists (the CLI and the library; stripefs cluster up --tls writes it), else no TLS",
+  },
+  'tls.cert': {
+    kind: { type: 'string' },
+    default: '',
+    doc: 'PEM certificate a server (MDS, OSS) presents on its gRPC and bulk ports, made for tls.serverName (with tls.key and tls.ca); its ports then take TLS only',
+  },
+  'tls.key': { kind: { type: 'string' }, default: '', doc: 'PEM private key of tls.cert' },
+  'tls.serverName': {
+    kind: { type: 'string', nonEmpty: true },
+    default: 'stripefs',
+    doc: "The name clients check every server's certificate under (one certificate for every host, whatever address it is reached at)",
+  },
   'auth.ossKeyring': {
     kind: { type: 'string' },
     default: '',

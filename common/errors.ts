@@ -19,7 +19,7 @@ const G = GrpcStatus;
 
 /**
  * Codes grouped by subsystem: CONFIG_, NS_ (namespace), XATTR_ (extended attributes), LAYOUT_, MAP_, PLACEMENT_,
- * OBJ_ (object store), IO_, MOUNT_, AUTH_ (identities and caps), TICKET_ (data-path tickets), FAULT_, REQ_, CKPT_ (checkpoints), DATASET_ (packed datasets), S3_ (the S3 gateway); OST_DOWN and WRITE_SKIPPED
+ * OBJ_ (object store), IO_, MOUNT_, AUTH_ (identities and caps), TICKET_ (data-path tickets), TLS_ (TLS on gRPC and the bulk path), FAULT_, REQ_, CKPT_ (checkpoints), DATASET_ (packed datasets), S3_ (the S3 gateway); OST_DOWN and WRITE_SKIPPED
  * are the client's verdicts on one copy (in `details.failures`, and the reason a skipped copy is reported for repair).
  */
 export const ERROR_CODES = {
@@ -323,6 +323,30 @@ export const ERROR_CODES = {
   ),
   TICKET_WRONG_OBJECT: spec(G.PERMISSION_DENIED, 403, 'EACCES', "The ticket is for another file's objects"),
   TICKET_READ_ONLY: spec(G.PERMISSION_DENIED, 403, 'EACCES', 'A read ticket was used to write or delete'),
+  TLS_REQUIRED: spec(
+    G.UNAVAILABLE,
+    503,
+    'EPROTO',
+    "The server speaks TLS and this client does not: set tls.ca (STRIPEFS_TLS_CA) to the cluster's CA (stripefs cluster up --tls writes it to tls/ca.pem in its data folder)",
+  ),
+  TLS_UNTRUSTED: spec(
+    G.UNAVAILABLE,
+    503,
+    'EPROTO',
+    "The server's certificate does not verify against this client's CA (tls.ca) under tls.serverName: use the CA that signed the cluster's certificate",
+  ),
+  TLS_NOT_SERVED: spec(
+    G.UNAVAILABLE,
+    503,
+    'EPROTO',
+    'This client speaks TLS (tls.ca is set) and the server does not: unset tls.ca, or start the cluster with TLS',
+  ),
+  TLS_SETUP_FAILED: spec(
+    G.FAILED_PRECONDITION,
+    500,
+    'EIO',
+    "The cluster's CA and certificate could not be made (openssl missing or failing): install openssl, or name your own files in tls.ca, tls.cert, tls.key",
+  ),
   FAULT_INJECTED: spec(G.UNAVAILABLE, 503, 'EIO', 'A simulation fault knob failed this request'),
   CKPT_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENOENT', 'No published checkpoint of that step'),
   CKPT_EXISTS: spec(G.ALREADY_EXISTS, 409, 'EEXIST', 'A checkpoint of that step is already published'),

@@ -4,6 +4,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { ERROR_CODES, type ErrorCode, isErrorCode, StripeError } from './errors.js';
 import { LIMITS } from './limits.js';
+import { serverCredentials } from './tls.js';
 
 export const CODE_METADATA_KEY = 'stripefs-code';
 const DETAILS_METADATA_KEY = 'stripefs-details';
@@ -109,7 +110,7 @@ export function unary<Req, Res>(
 /** Binds a server on host:port (port 0 picks a free one) and returns the bound port. */
 export function bindServer(server: grpc.Server, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, boundPort) => {
+    server.bindAsync(`${host}:${port}`, serverCredentials(), (err, boundPort) => {
       if (err) reject(err);
       else resolve(boundPort);
     });

@@ -14,6 +14,7 @@ import {
   shutdownServer,
   systemClock,
 } from '../common/index.js';
+import { configureTls } from '../common/tls.js';
 import { contract } from '../proto/index.js';
 import { buildAdmin } from './admin.js';
 import { Gate } from './auth/access.js';
@@ -80,18 +81,22 @@ function portOf(app: { server: { address(): unknown } }, fallback: number): numb
   return typeof address === 'object' && address ? (address as { port: number }).port : fallback;
 }
 
+/** A failed database write ends the process (exit 70): its state is no longer what it answered. */
+function exitOnFatal(logger: Logger): (err: unknown) => void {
+  return (err) => {
+    logger.fatal({ err }, 'database write failed; exiting');
+    process.exit(70);
+  };
+}
+
 export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsHandle> {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger('mds', config['log.level']);
+  configureTls(config); // its gRPC port, and its calls to the OSSs (common/tls.ts)
   const rootDefault = configuredDefault(config['mds.defaultLayout']);
   mkdirSync(config['mds.dataDir'], { recursive: true });
   const db = await openDb(config['mds.dataDir']);
-  const onFatal =
-    deps.onFatal ??
-    ((err: unknown) => {
-      logger.fatal({ err }, 'database write failed; exiting');
-      process.exit(70);
-    });
+  const onFatal = deps.onFatal ?? exitOnFatal(logger);
   const committer = new GroupCommitter(db, onFatal);
   const cluster = await openCluster(config, db, committer, clock, logger);
   const auth = await openAuth(config, db, committer, clock, logger);

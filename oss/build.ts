@@ -9,6 +9,7 @@ import { StripeError } from '../common/errors.js';
 import { bindServer, SERVER_OPTIONS, shutdownServer, unary } from '../common/grpc.js';
 import { createLogger, type Logger } from '../common/logging.js';
 import { type Clock, type Random, seededRandom, systemClock } from '../common/random.js';
+import { configureTls } from '../common/tls.js';
 import { contract, type PingRequest__Output, type PingResponse } from '../proto/index.js';
 import { buildAdminApp } from './admin.js';
 import { setReadSpanBytes } from './buffers.js';
@@ -133,9 +134,29 @@ function httpAuthOptions(config: Config, clock: Clock) {
   };
 }
 
+/**
+ * The bulk server's socket path, said loudly when it had to fall back (oss/bulk-socket.ts). With
+ * TLS the server reads the TLS socket's decrypted stream: the plain path.
+ */
+async function bulkSocketPathOf(
+  wantUserBuffer: boolean,
+  logger: Logger,
+  metrics: OssMetrics,
+): Promise<{ path: BulkSocketPath; problem?: string }> {
+  const socket = await chooseBulkSocketPath(wantUserBuffer);
+  if (socket.problem)
+    logger.warn(
+      { bulkSocketPath: socket.path, reason: socket.problem, node: process.version },
+      "bulk server: Node's socket internals are not as stripefs expects, so the bulk path reads plain sockets (a fresh buffer per read: slower); report it with this Node version",
+    );
+  metrics.setBulkSocketPath(socket.path);
+  return socket;
+}
+
 export async function buildOss(config: Config, deps: OssDeps = {}): Promise<BuiltOss> {
   const ossId = config['oss.id'];
   if (!ossId) throw new StripeError('CONFIG_INVALID', 'oss.id (STRIPEFS_OSS_ID) is required to start an OSS');
+  const tls = configureTls(config); // its ports, and its calls to the MDS and OSSs (common/tls.ts)
   setReadSpanBytes(config['oss.readSpanBytes']); // process-wide: one OSS per process outside tests
   const logger = deps.logger ?? createLogger('oss', config['log.level']);
   const random = deps.random ?? seededRandom((deps.clock ?? systemClock).nowMs() >>> 0);
@@ -191,13 +212,7 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
     })),
   });
   const grpcPort = await bindServer(grpcServer, bindHost, config['oss.grpcPort']);
-  const socket = await chooseBulkSocketPath(config['oss.bulkUserBuffer']);
-  if (socket.problem)
-    logger.warn(
-      { bulkSocketPath: socket.path, reason: socket.problem, node: process.version },
-      "bulk server: Node's socket internals are not as stripefs expects, so the bulk path reads plain sockets (a fresh buffer per read: slower); report it with this Node version",
-    );
-  metrics.setBulkSocketPath(socket.path);
+  const socket = await bulkSocketPathOf(config['oss.bulkUserBuffer'] && !tls, logger, metrics);
   const bulk = await startBulkServer(
     core,
     bindHost,

@@ -2,6 +2,7 @@
 // server, one request at a time per connection, reading write segments with
 // backpressure (SocketReader) and sending read segments as the socket drains.
 import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { crc32cCombine } from '../common/bulk/crc-combine.js';
 import {
   type BulkRequest,
@@ -21,8 +22,9 @@ import type { SegmentRun, SocketReader } from '../common/bulk/socket-reader.js';
 import { decodeTicketFrame, isTicketFrame, ticketTextBytes } from '../common/bulk/ticket-frame.js';
 import { StripeError } from '../common/errors.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
+import { bulkServerTls } from '../common/tls.js';
 import { DATA_BUFFER_BYTES, dataBuffers } from './buffers.js';
-import type { Adopt } from './bulk-socket.js';
+import { type Adopt, adoptPlain } from './bulk-socket.js';
 import { BULK_CONNECTIONS_MAX } from './limits.js';
 import type { OssCore } from './ops.js';
 import type { WritePiece, WriteResult } from './store/index.js';
@@ -314,19 +316,27 @@ export async function startBulkServer(
   tickets?: TicketGuard,
 ): Promise<BulkServer> {
   const sockets = new Set<Socket>();
-  // Accepted connections start paused, so the adopted socket sees every byte.
-  const server: Server = createServer({ noDelay: true, pauseOnConnect: true }, (accepted) => {
+  const serve = (accepted: Socket, adoptIt: Adopt): void => {
     // Adopted sockets leave the server's own count, so the limit is kept here.
     if (sockets.size >= BULK_CONNECTIONS_MAX) {
       accepted.destroy();
       return;
     }
-    const { socket, reader } = adopt(accepted);
+    const { socket, reader } = adoptIt(accepted);
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
     void serveConnection(core, socket, reader, tickets);
-  });
+  };
+  const tls = bulkServerTls();
+  // TLS (common/tls.ts): the decrypted stream, read plainly. Else accepted connections start
+  // paused, so the adopted socket sees every byte.
+  const server: Server = tls
+    ? createTlsServer(tls, (accepted) => {
+        accepted.setNoDelay(true);
+        serve(accepted, adoptPlain);
+      })
+    : createServer({ noDelay: true, pauseOnConnect: true }, (accepted) => serve(accepted, adopt));
   server.maxConnections = BULK_CONNECTIONS_MAX;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

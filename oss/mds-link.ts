@@ -3,12 +3,13 @@
 // reads wait for its answer, which says which copies missed writes),
 // Heartbeat with OstHealth, and the map by WatchMap with GetMap as fallback.
 
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import type { RefusalReport } from '../common/auth/audit-reporter.js';
 import { resolveIdentity, signingOptions } from '../common/auth/signing.js';
 import { CLIENT_OPTIONS, call, deadlineIn } from '../common/grpc.js';
 import type { Logger } from '../common/logging.js';
 import type { Random } from '../common/random.js';
+import { channelCredentials, channelTlsOptions } from '../common/tls.js';
 import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
 import { contract, type OstHealth, type WatchMapResponse__Output } from '../proto/index.js';
 import {
@@ -60,8 +61,9 @@ export class MdsLink {
     private readonly tickets?: TicketGuard,
   ) {
     const v1 = contract();
-    this.client = new v1.MdsService(opts.mdsAddress, grpc.credentials.createInsecure(), {
+    this.client = new v1.MdsService(opts.mdsAddress, channelCredentials(), {
       ...CLIENT_OPTIONS,
+      ...channelTlsOptions(),
       ...signingOptions(resolveIdentity(undefined)),
     });
     core.mapView.onNewerEpoch = () => void this.fetchMap();

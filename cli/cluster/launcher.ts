@@ -5,12 +5,12 @@
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import * as grpc from '@grpc/grpc-js';
 import { ensureKeyring, OSS_SERVICE_NAME } from '../../common/auth/keyring.js';
 import { resolveIdentity, signingOptions } from '../../common/auth/signing.js';
 import { loadConfig } from '../../common/config.js';
 import { StripeError } from '../../common/errors.js';
 import { CLIENT_OPTIONS, call, deadlineIn } from '../../common/grpc.js';
+import { channelCredentials, channelTlsOptions, type TlsSource, tlsSettingsOf } from '../../common/tls.js';
 import { contract } from '../../proto/index.js';
 import { packagePath } from '../package-root.js';
 import { type StartedProcess, startProcess } from '../process.js';
@@ -55,9 +55,11 @@ const READY_POLL_MS = 200;
 export async function countUpOsts(
   mdsAddress: string,
   keyring?: string,
+  tls?: TlsSource,
 ): Promise<{ up: number; total: number; epoch: number }> {
   const v1 = contract();
-  const client = new v1.MdsService(mdsAddress, grpc.credentials.createInsecure(), {
+  const client = new v1.MdsService(mdsAddress, channelCredentials(tls), {
+    ...channelTlsOptions(tls),
     ...CLIENT_OPTIONS,
     ...signingOptions(resolveIdentity(keyring)),
   });
@@ -74,7 +76,7 @@ export async function countUpOsts(
 /** Polls the MDS until `ostCount` OSTs are up and in, reporting each change of the count. */
 async function waitForOsts(
   mdsAddress: string,
-  keyring: string,
+  plan: ClusterPlan,
   ostCount: number,
   options: LaunchOptions,
   logDir: string,
@@ -83,10 +85,13 @@ async function waitForOsts(
   let lastUp = -1;
   for (;;) {
     // A refused key will not heal by waiting; anything else may be an MDS still starting.
-    const counts = await countUpOsts(mdsAddress, keyring).catch((err: unknown) => {
-      if (err instanceof StripeError && err.code.startsWith('AUTH_')) throw err;
-      return { up: 0, total: 0, epoch: 0 };
-    });
+    const counts = await countUpOsts(mdsAddress, keyringOf(plan.options), tlsOf(plan)).catch(
+      (err: unknown) => {
+        if (err instanceof StripeError && (err.code.startsWith('AUTH_') || err.code.startsWith('TLS_')))
+          throw err;
+        return { up: 0, total: 0, epoch: 0 };
+      },
+    );
     if (counts.up !== lastUp)
       options.report(`  ${counts.up}/${ostCount} OSTs up (map epoch ${counts.epoch})`);
     lastUp = counts.up;
@@ -104,6 +109,14 @@ async function waitForOsts(
 function prepareDataDir(plan: ClusterPlan): void {
   mkdirSync(join(plan.options.dataDir, 'logs'), { recursive: true });
   ensureKeyring(ossKeyringOf(plan.options), OSS_SERVICE_NAME);
+}
+
+/** The TLS the launcher checks its MDS with: the plan's CA, or none (plain TCP). */
+function tlsOf(plan: ClusterPlan): TlsSource {
+  const tls = plan.options.tls;
+  if (!tls) return null;
+  const serverName = loadConfig({ env: process.env })['tls.serverName'];
+  return tlsSettingsOf({ 'tls.ca': tls.caFile, 'tls.cert': '', 'tls.key': '', 'tls.serverName': serverName });
 }
 
 /** The keyring whose identity may use the control API; none (anyone local) with auth off. */
@@ -158,7 +171,7 @@ export async function launchCluster(
   await Promise.all(plan.oss.map((proc) => start(proc)));
 
   const mdsAddress = `127.0.0.1:${plan.mds.grpcPort}`;
-  await waitForOsts(mdsAddress, keyringOf(plan.options), plan.ostCount, options, join(dataDir, 'logs'));
+  await waitForOsts(mdsAddress, plan, plan.ostCount, options, join(dataDir, 'logs'));
 
   const stopChildren = async (names: string[]): Promise<void> => {
     await Promise.all(
@@ -186,7 +199,7 @@ export async function launchCluster(
       updateSettings(dataDir, { addedHosts: [...(readSettings(dataDir).addedHosts ?? []), ...hosts] });
       options.report(`adding ${added.map((p) => `${p.name} (${p.rack})`).join(', ')}`);
       await Promise.all(added.map((proc) => start(proc)));
-      await waitForOsts(mdsAddress, keyringOf(plan.options), plan.ostCount, options, join(dataDir, 'logs'));
+      await waitForOsts(mdsAddress, plan, plan.ostCount, options, join(dataDir, 'logs'));
       return { added: added.map((p) => p.name), osts: plan.ostCount };
     },
     async stop() {

@@ -2,6 +2,7 @@
 // configuration. Pure, so the launcher, docker-compose.yml's test and the
 // docs all agree on one topology.
 import { type ConfigKey, envNameOf } from '../../common/config.js';
+import type { TlsFiles } from '../../common/tls-files.js';
 
 export interface ClusterPlanOptions {
   racks: number;
@@ -15,6 +16,14 @@ export interface ClusterPlanOptions {
   heartbeatIntervalMs?: number;
   /** The admin keyring the MDS makes its first admin (default <dataDir>/admin.keyring; the MDS makes it). */
   keyring?: string;
+  /** TLS on every gRPC and bulk port: the CA, certificate and key each MDS and OSS is given (common/tls-files.ts). */
+  tls?: TlsFiles;
+}
+
+/** The tls.* settings of a process of the plan (none without TLS). */
+function tlsEnv(options: ClusterPlanOptions): Partial<Record<ConfigKey, string>> {
+  const tls = options.tls;
+  return tls ? { 'tls.ca': tls.caFile, 'tls.cert': tls.certFile, 'tls.key': tls.keyFile } : {};
 }
 
 /** The admin keyring of a plan (the CLI and the launcher sign with it). */
@@ -101,6 +110,7 @@ export function planCluster(options: ClusterPlanOptions): ClusterPlan {
       'mds.heartbeatIntervalMs': options.heartbeatIntervalMs,
       'auth.keyring': keyringOf(options),
       'auth.ossKeyring': ossKeyringOf(options),
+      ...tlsEnv(options),
     }),
   };
   const plan: ClusterPlan = { options, controlPort: basePort + 2, mds, oss: [], ostCount: 0 };
@@ -144,6 +154,7 @@ function plannedOss(options: ClusterPlanOptions, index: number, host: string, ra
       'oss.ostIds': Array.from({ length: options.ostsPerHost }, (_, i) => firstOstId + i).join(','),
       'oss.ostCapacityBytes': options.ostCapacityBytes,
       'auth.keyring': ossKeyringOf(options),
+      ...tlsEnv(options),
     }),
   };
 }

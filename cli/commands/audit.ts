@@ -39,8 +39,8 @@ async function readAudit(contains: string, flags: AuditFlags): Promise<void> {
       identity: flags.identity ?? '',
       op: flags.op ?? '',
       result: flags.result ?? '',
-    }).catch((err: unknown) => {
-      throw mdsUnreachable(err, flags);
+    }).catch(async (err: unknown) => {
+      throw await mdsUnreachable(err, flags);
     });
     if (flags.json) {
       for (const line of lines) process.stdout.write(`${line}\n`);

@@ -29,8 +29,8 @@ async function authCall<T>(
   const connect: ConnectFlags = flags.mds ? { mds: flags.mds } : {};
   const mds = new MdsClient(mdsAddressOf(connect));
   try {
-    return await run(mds).catch((err: unknown) => {
-      throw mdsUnreachable(err, connect);
+    return await run(mds).catch(async (err: unknown) => {
+      throw await mdsUnreachable(err, connect);
     });
   } finally {
     mds.close();

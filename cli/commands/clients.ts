@@ -23,8 +23,8 @@ async function withMds<T>(
   ]);
   const mds = new MdsClient(mdsAddressOf(flags));
   try {
-    return await run(mds, call).catch((err: unknown) => {
-      throw mdsUnreachable(err, flags);
+    return await run(mds, call).catch(async (err: unknown) => {
+      throw await mdsUnreachable(err, flags);
     });
   } finally {
     mds.close();

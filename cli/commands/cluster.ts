@@ -1,7 +1,9 @@
 // `stripefs cluster up|add|kill|revive|pause|resume|status`.
-import { mkdirSync, statfsSync } from 'node:fs';
+import { existsSync, mkdirSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { loadConfig } from '../../common/config.js';
+import { ensureTlsFiles, type TlsFiles, tlsFilesIn } from '../../common/tls-files.js';
 import { formatLayout } from '../../layout/index.js';
 import { addToPlan, DEFAULT_PLAN_OPTIONS, planCluster } from '../cluster/plan.js';
 import { readSettings, updateSettings } from '../cluster/settings.js';
@@ -19,6 +21,19 @@ interface UpFlags {
   replicas?: string;
   failureDomain?: string;
   ostCapacity?: string;
+  tls?: boolean;
+}
+
+/**
+ * The cluster's TLS files: made in <data>/tls with --tls (when missing), and used whenever that
+ * folder holds them (a cluster made with --tls keeps TLS; remove the folder to go back to plain
+ * TCP). None otherwise.
+ */
+function tlsFilesFor(flags: UpFlags): TlsFiles | undefined {
+  const dir = join(flags.data, 'tls');
+  if (flags.tls) return ensureTlsFiles(dir, loadConfig({ env: process.env })['tls.serverName']);
+  const files = tlsFilesIn(dir);
+  return existsSync(files.caFile) ? files : undefined;
 }
 
 /** The root's default layout (mds.defaultLayout) from --ec or --replicas, in the text form. */
@@ -68,6 +83,7 @@ async function up(flags: UpFlags): Promise<void> {
     defaultLayout: defaultLayoutFrom(flags),
     // STRIPEFS_KEYRING, when set, is the admin keyring; else the MDS makes <data>/admin.keyring.
     ...(process.env.STRIPEFS_KEYRING ? { keyring: process.env.STRIPEFS_KEYRING } : {}),
+    tls: tlsFilesFor(flags),
     ostCapacityBytes:
       flags.ostCapacity === undefined
         ? defaultOstCapacityBytes(flags.data, Math.max(1, ostCount))
@@ -86,6 +102,11 @@ async function up(flags: UpFlags): Promise<void> {
       `  MDS        ${mds}   (export STRIPEFS_MDS=${mds} for other shells)`,
       `  admin      http://127.0.0.1:${plan.mds.adminPort}/api/cluster`,
       `  data       ${plan.options.dataDir}   logs in ${join(plan.options.dataDir, 'logs')}`,
+      ...(plan.options.tls
+        ? [
+            `  tls        on: gRPC and bulk ports take TLS only; clients need the CA ${plan.options.tls.caFile} (export STRIPEFS_TLS_CA=${plan.options.tls.caFile} elsewhere)`,
+          ]
+        : []),
       '  try        npx stripefs df   |   npx stripefs put ./README.md /readme   |   npx stripefs health',
       '  Ctrl-C stops every process.',
       '',
@@ -127,6 +148,10 @@ export function registerClusterCommands(program: Command): void {
     .option(
       '--ost-capacity <bytes>',
       'quota of each OST in bytes (default: an equal share of the free disk space)',
+    )
+    .option(
+      '--tls',
+      'TLS on every gRPC and bulk port: makes a CA and a certificate in <data>/tls (with openssl) the first time; the CLI run from the folder holding ./data uses ./data/tls/ca.pem',
     )
     .action(up);
   const launcherOptions = (command: Command) =>

@@ -28,8 +28,8 @@ async function withClient<T>(flags: Flags, work: (client: StripeClient) => Promi
     mds: mdsAddressOf(flags),
     network: clientNetworkOf(),
     jobId: cliJobId(),
-  }).catch((err: unknown) => {
-    throw mdsUnreachable(err, flags);
+  }).catch(async (err: unknown) => {
+    throw await mdsUnreachable(err, flags);
   });
   try {
     return await work(client);

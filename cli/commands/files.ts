@@ -48,8 +48,8 @@ async function withClient<T>(flags: ConnectFlags, work: (client: StripeClient) =
     mds: mdsAddressOf(flags),
     network: clientNetworkOf(),
     jobId: cliJobId(),
-  }).catch((err: unknown) => {
-    throw mdsUnreachable(err, flags);
+  }).catch(async (err: unknown) => {
+    throw await mdsUnreachable(err, flags);
   });
   try {
     return await work(client);

@@ -70,8 +70,8 @@ export function registerFsckCommands(program: Command): void {
         network: clientNetworkOf(),
         repair: flags.repair ?? false,
         verify: flags.verify,
-      }).catch((err: unknown) => {
-        throw mdsUnreachable(err, flags);
+      }).catch(async (err: unknown) => {
+        throw await mdsUnreachable(err, flags);
       });
       if (flags.json)
         printJson({

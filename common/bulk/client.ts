@@ -7,12 +7,14 @@
 // crc32c pass per byte read instead of two, and a failure is read again with
 // the OSS's check to tell a corrupt disk block from a wire error.
 import { connect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { crc32c } from '../checksum.js';
 import { StripeError } from '../errors.js';
 import type { RequestTag } from '../jobs/job-id.js';
 import { LIMITS } from '../limits.js';
 import { OstRequests } from '../ost-requests.js';
 import { Semaphore } from '../semaphore.js';
+import { bulkClientTls, isCertificateError, type TlsSource } from '../tls.js';
 import {
   type BulkRef,
   type BulkRequest,
@@ -34,6 +36,8 @@ import { SocketReader } from './socket-reader.js';
 import { encodeTicketFrame } from './ticket-frame.js';
 
 export interface BulkClientOptions {
+  /** TLS to the OSS (common/tls.ts; undefined: as this process is configured). */
+  tls?: TlsSource;
   /** Connections kept to this OSS (and requests in flight) at most. */
   connectionsMax?: number;
   /** A request that has not finished by then fails with REQ_TIMEOUT. */
@@ -155,6 +159,8 @@ export class BulkClient {
   /** Connections opened so far (kept ones are reused, so this grows only when one was closed or all are busy). */
   connectionsOpened = 0;
 
+  private readonly tls: TlsSource;
+
   constructor(
     readonly address: string,
     opts: BulkClientOptions = {},
@@ -171,6 +177,7 @@ export class BulkClient {
     this.onReadAnswered = opts.onReadAnswered ?? (() => undefined);
     this.hello = opts.tag ? encodeHello(opts.tag) : undefined;
     this.ticketOf = opts.ticketOf ?? (() => undefined);
+    this.tls = opts.tls;
   }
 
   /**
@@ -497,35 +504,57 @@ export class BulkClient {
   private open(): Promise<Connection> {
     this.connectionsOpened++;
     return new Promise((resolve, reject) => {
-      // A body's segments land where they belong (SocketReader.nextBuffer); other bytes in one
-      // reused buffer per connection (no allocation per read), copied on from there.
-      let reader: SocketReader | undefined;
-      const spare = Buffer.allocUnsafe(BULK_SOCKET_READ_BYTES);
-      const socket = connect({
-        host: this.host,
-        port: this.port,
-        noDelay: true,
-        onread: {
-          buffer: () => reader?.nextBuffer(spare) ?? spare,
-          callback: (bytes: number, buf: Uint8Array): boolean => {
-            return (reader as SocketReader).push(Buffer.from(buf.buffer, buf.byteOffset, bytes), true);
-          },
-        },
-      });
-      reader = new SocketReader(socket, BULK_READ_HIGH_WATER_BYTES, { external: true });
+      const { socket, reader, ready } = this.connectSocket();
       const onError = (err: Error): void => {
-        reject(new StripeError('REQ_UNAVAILABLE', `bulk connect to ${this.address}: ${err.message}`));
+        reject(
+          isCertificateError(err)
+            ? new StripeError(
+                'TLS_UNTRUSTED',
+                `bulk connect to ${this.address}: ${err.message}: tls.ca must be the CA that signed the cluster's certificate`,
+              )
+            : new StripeError('REQ_UNAVAILABLE', `bulk connect to ${this.address}: ${err.message}`),
+        );
       };
       socket.once('error', onError);
-      socket.once('connect', () => {
+      socket.once(ready, () => {
         socket.off('error', onError);
         socket.on('error', () => {
           // surfaced through the reader as REQ_UNAVAILABLE
         });
         if (this.hello) socket.write(this.hello);
-        resolve({ socket, reader: reader as SocketReader });
+        resolve({ socket, reader });
       });
     });
+  }
+
+  /**
+   * A socket to the OSS and its reader. Plain TCP: a body's segments land where they belong
+   * (SocketReader.nextBuffer), other bytes in one reused buffer per connection (no allocation
+   * per read), copied on from there. TLS (common/tls.ts): the TLS socket's decrypted 'data'
+   * buffers, kept as they come.
+   */
+  private connectSocket(): { socket: Socket; reader: SocketReader; ready: 'connect' | 'secureConnect' } {
+    const tls = bulkClientTls(this.tls);
+    if (tls) {
+      const socket = tlsConnect({ host: this.host, port: this.port, ...tls });
+      socket.setNoDelay(true);
+      return { socket, reader: new SocketReader(socket, BULK_READ_HIGH_WATER_BYTES), ready: 'secureConnect' };
+    }
+    let reader: SocketReader | undefined;
+    const spare = Buffer.allocUnsafe(BULK_SOCKET_READ_BYTES);
+    const socket = connect({
+      host: this.host,
+      port: this.port,
+      noDelay: true,
+      onread: {
+        buffer: () => reader?.nextBuffer(spare) ?? spare,
+        callback: (bytes: number, buf: Uint8Array): boolean => {
+          return (reader as SocketReader).push(Buffer.from(buf.buffer, buf.byteOffset, bytes), true);
+        },
+      },
+    });
+    reader = new SocketReader(socket, BULK_READ_HIGH_WATER_BYTES, { external: true });
+    return { socket, reader, ready: 'connect' };
   }
 
   close(): void {

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MdsClient } from '../../client/mds-client.js';
 import { ensureKeyring, OSS_SERVICE_NAME } from '../../common/auth/keyring.js';
+import { type TlsSettings, tlsSettingsOf } from '../../common/tls.js';
+import type { TlsFiles } from '../../common/tls-files.js';
 import { adminFetch } from './admin-http.js';
 import { eventually } from './eventually.js';
 import { type StartedProcess, startProcess } from './process.js';
@@ -46,6 +48,11 @@ export interface ClusterOptions {
   /** PGs per pool (the MDS's default unless set; fsck lists every PG of every OST, so fewer is faster). */
   pgCount?: number;
   extraEnv?: Record<string, string>;
+  /**
+   * TLS on every gRPC and bulk port (common/tls.ts): the processes get these files (made by
+   * common/tls-files.ts), and the helper's own clients check the servers with their CA.
+   */
+  tls?: TlsFiles;
 }
 
 export interface Cluster {
@@ -56,6 +63,8 @@ export interface Cluster {
   /** The latest process of each OSS, in the order of `specs` (a killed one stays until revived). */
   readonly oss: StartedProcess[];
   readonly specs: OssSpec[];
+  /** What a client checks the servers with when the cluster runs TLS (options.tls). */
+  readonly tls: TlsSettings | undefined;
   ostCount(): number;
   /** Kills an OSS (by id or index into `oss`); `reviveOss` starts it again on its data. */
   killOss(which: string | number, signal?: NodeJS.Signals): Promise<void>;
@@ -113,6 +122,13 @@ function commonEnv(options: ClusterOptions): Record<string, string> {
     // down and up, which degrades reads and moves PGs in suites that test neither.
     STRIPEFS_MDS_HEARTBEAT_TIMEOUT_MS: String(heartbeatMs * (options.heartbeatsPerTimeout ?? 5)),
     ...(options.pgCount ? { STRIPEFS_MDS_PG_COUNT: String(options.pgCount) } : {}),
+    ...(options.tls
+      ? {
+          STRIPEFS_TLS_CA: options.tls.caFile,
+          STRIPEFS_TLS_CERT: options.tls.certFile,
+          STRIPEFS_TLS_KEY: options.tls.keyFile,
+        }
+      : {}),
     ...options.extraEnv,
   };
 }
@@ -130,6 +146,7 @@ class RunningCluster implements Cluster {
     private readonly mdsEnv: Record<string, string>,
     private readonly common: Record<string, string>,
     mdsHost: string,
+    readonly tls: TlsSettings | undefined,
   ) {
     // A restarted MDS comes back on the ports the first one got.
     mdsEnv.STRIPEFS_MDS_GRPC_PORT = String(mds.ready.grpcPort);
@@ -174,7 +191,7 @@ class RunningCluster implements Cluster {
   async restartOss(index: number): Promise<void> {
     await this.killOss(index);
     await this.reviveOss(index);
-    await waitForOsts(this.mdsAddress, this.ostCount());
+    await waitForOsts(this.mdsAddress, this.ostCount(), undefined, this.tls);
   }
 
   async killMds(): Promise<void> {
@@ -238,6 +255,14 @@ export function ensureRunKeyring(): void {
   process.env.STRIPEFS_KEYRING = path;
 }
 
+/** What a client of a cluster with TLS checks its servers with: the CA of `files`. */
+export function clientTlsOf(files: TlsFiles | undefined): TlsSettings | undefined {
+  return (
+    files &&
+    tlsSettingsOf({ 'tls.ca': files.caFile, 'tls.cert': '', 'tls.key': '', 'tls.serverName': 'stripefs' })
+  );
+}
+
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   ensureRunKeyring();
   const dir = mkdtempSync(join(tmpdir(), 'stripefs-cluster-'));
@@ -256,12 +281,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   };
   const mds = await startProcess({ script: MDS_SCRIPT, env: mdsEnv, readyTimeoutMs: READY_TIMEOUT_MS });
   const specs = options.oss ?? rackLayout(6, 2);
-  const cluster = new RunningCluster(dir, specs, mds, mdsEnv, common, mdsHost);
+  const cluster = new RunningCluster(dir, specs, mds, mdsEnv, common, mdsHost, clientTlsOf(options.tls));
   try {
     const results = await Promise.allSettled(specs.map((_, i) => cluster.startOss(i)));
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
-    await waitForOsts(cluster.mdsAddress, cluster.ostCount());
+    await waitForOsts(cluster.mdsAddress, cluster.ostCount(), undefined, cluster.tls);
   } catch (err) {
     await cluster.stop();
     throw err;
@@ -279,9 +304,9 @@ export interface OstSeen {
 export async function waitForMap(
   mdsAddress: string,
   done: (osts: OstSeen[]) => boolean,
-  options: { what?: string; timeoutMs?: number } = {},
+  options: { what?: string; timeoutMs?: number; tls?: TlsSettings } = {},
 ): Promise<number> {
-  const mds = new MdsClient(mdsAddress);
+  const mds = new MdsClient(mdsAddress, options.tls ? { tls: options.tls } : {});
   try {
     return await eventually(
       async () => {
@@ -300,11 +325,16 @@ export async function waitForMap(
 }
 
 /** Waits until `count` OSTs are in the map and `upCount` of them up and in. */
-export function waitForOsts(mdsAddress: string, count: number, upCount = count): Promise<number> {
+export function waitForOsts(
+  mdsAddress: string,
+  count: number,
+  upCount = count,
+  tls?: TlsSettings,
+): Promise<number> {
   return waitForMap(
     mdsAddress,
     (osts) => osts.length >= count && osts.filter((o) => o.up && o.in).length === upCount,
-    { what: `${upCount} of ${count} OSTs up and in` },
+    { what: `${upCount} of ${count} OSTs up and in`, ...(tls ? { tls } : {}) },
   );
 }
 
