@@ -22,6 +22,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   oss: async () => (await import('./oss.js')).runOssBench,
   mds: async () => (await import('./mds.js')).runMdsBench,
   auth: async () => (await import('./auth.js')).runAuthBench,
+  tls: async () => (await import('./tls.js')).runTlsBench,
   client: async () => (await import('./client.js')).runClientBench,
   smallfiles: async () => (await import('./smallfiles.js')).runSmallFilesBench,
   smallops: async () => (await import('./smallops.js')).runSmallOpsBench,
