@@ -11,7 +11,9 @@
 //      plain port with TLS_NOT_SERVED, each saying what to set (library, CLI);
 //   4. a raw plain-TCP bulk request gets no bulk frame back: the port speaks
 //      TLS (an alert or nothing), not the bulk protocol.
-// Then `stripefs cluster up --tls` makes the CA and certificate in
+// A cluster with TLS loses a host: recovery copies what it held from the
+// other OSSs (OSS to OSS, bulk and gRPC over TLS), and a second loss then
+// loses no byte. Then `stripefs cluster up --tls` makes the CA and certificate in
 // <data>/tls (keys 0600) and the CLI from the folder above uses them.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -26,7 +28,7 @@ import { tlsSettingsOf } from '../../common/tls.js';
 import { ensureTlsFiles, type TlsFiles } from '../../common/tls-files.js';
 import { CLI_SCRIPT, runCli } from '../helpers/cli.js';
 import { seededBytes } from '../helpers/clients.js';
-import { type Cluster, rackLayout, startCluster, waitCleanPgs } from '../helpers/cluster.js';
+import { type Cluster, rackLayout, startCluster, waitCleanPgs, waitOut } from '../helpers/cluster.js';
 import { codeOf } from '../helpers/errors.js';
 import { freePortRange } from '../helpers/ports.js';
 
@@ -156,6 +158,53 @@ describe('a cluster with TLS on every port', () => {
     expect(answer.includes(Buffer.from('SFBR'))).toBe(false);
     // A TLS record (an alert: content type 21) or nothing at all.
     if (answer.length > 0) expect(answer[0]).toBe(0x15);
+  });
+});
+
+describe('recovery between OSSs with TLS', () => {
+  let cluster: Cluster;
+  let client: StripeClient;
+  let files: TlsFiles;
+  const home = mkdtempSync(join(tmpdir(), 'stripefs-tls-recovery-'));
+
+  beforeAll(async () => {
+    files = ensureTlsFiles(join(home, 'tls'));
+    cluster = await startCluster({
+      tls: files,
+      oss: rackLayout(4, 2, 1),
+      pgCount: 16,
+      extraEnv: { STRIPEFS_MDS_OUT_GRACE_MS: '1000', STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0' },
+    });
+    client = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED, tls: cluster.tls });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await cluster?.stop();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('a lost host is rebuilt from the others over TLS; a second loss then loses nothing', async () => {
+    const rep2: Layout = {
+      pattern: 'replicated',
+      stripeSize: S,
+      stripeCount: 4,
+      replicas: 2,
+      failureDomain: 'host',
+    };
+    const written = new Map<string, Buffer>();
+    for (let i = 0; i < 8; i++) {
+      const data = seededBytes(300_000 + i * 1000, SEED + 100 + i);
+      await client.writeFile(`/r${i}`, data, { layout: rep2 });
+      written.set(`/r${i}`, data);
+    }
+    await cluster.killOss(0);
+    const outEpoch = await waitOut(cluster.mdsAddress, 1, cluster.tls);
+    await waitCleanPgs(cluster, { timeoutMs: 90_000, minEpoch: outEpoch });
+    // The copies lost with host 0 were read from the other OSSs' bulk ports, over TLS.
+    const recovery = await cluster.admin<{ totals: { bytesCopied: number } }>('/api/recovery');
+    expect(recovery.totals.bytesCopied).toBeGreaterThan(0);
+    await cluster.killOss(1);
+    for (const [path, data] of written) expect((await client.readFile(path)).equals(data), path).toBe(true);
   });
 });
 

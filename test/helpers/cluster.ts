@@ -346,9 +346,10 @@ export function waitOstsState(mdsAddress: string, osts: number[], up: boolean): 
 }
 
 /** Waits until `count` OSTs are out of the map. */
-export function waitOut(mdsAddress: string, count: number): Promise<number> {
+export function waitOut(mdsAddress: string, count: number, tls?: TlsSettings): Promise<number> {
   return waitForMap(mdsAddress, (seen) => seen.filter((o) => !o.in).length >= count, {
     what: `${count} OSTs out`,
+    ...(tls ? { tls } : {}),
   });
 }
 
