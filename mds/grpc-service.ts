@@ -95,9 +95,11 @@ async function heartbeat(
   recovery: RecoveryService | undefined,
   r: HeartbeatRequest__Output,
 ): Promise<HeartbeatResponse> {
-  const mapEpoch = await cluster.heartbeat(r);
+  await cluster.heartbeat(r);
+  // The epoch of the map the list is computed from, in the same turn: the OSS serves reads made
+  // with that map or an older one (OssCore.refuseAheadOfList).
   return {
-    mapEpoch,
+    mapEpoch: cluster.state.map.epoch,
     staleCopies: recovery?.staleCopiesOf(r.osts.map((o) => o.ostId)) ?? [],
     readLeaseMs: cluster.readLeaseMs,
   };
@@ -183,10 +185,11 @@ function clusterHandlers(
     }),
     WatchMap: (call) => watchMap(cluster, gate, call),
     RegisterOss: coded(metrics, gate, 'RegisterOss', async (r) => {
-      const { ids, epoch } = await cluster.register(r);
+      const { ids } = await cluster.register(r);
       return {
         osts: [...ids].map(([name, id]) => ({ name, id })),
-        mapEpoch: epoch,
+        // As for Heartbeat: the epoch the stale list below is computed at.
+        mapEpoch: cluster.state.map.epoch,
         heartbeatIntervalMs: cluster.heartbeatIntervalMs,
         staleCopies: recovery?.staleCopiesOf([...ids.values()]) ?? [],
         readLeaseMs: cluster.readLeaseMs,

@@ -132,7 +132,11 @@ export class MdsLink {
       if (h) await h.ost.assignId(registered.id);
     }
     // Before anything is read: which copies missed writes while this OSS was away (ops.ts).
-    this.core.applyStaleCopies(res.staleCopies, { sentAtMs, readLeaseMs: res.readLeaseMs });
+    this.core.applyStaleCopies(res.staleCopies, {
+      sentAtMs,
+      readLeaseMs: res.readLeaseMs,
+      mapEpoch: Number(res.mapEpoch),
+    });
     this.tickets?.update(res);
     this.registered = true;
     this.logger.info({ osts: res.osts, mapEpoch: res.mapEpoch }, 'registered with the MDS');
@@ -196,7 +200,11 @@ export class MdsLink {
         this.deadline(),
       );
       this.core.jobs.acknowledge(jobs);
-      this.core.applyStaleCopies(res.staleCopies, { sentAtMs, readLeaseMs: res.readLeaseMs });
+      this.core.applyStaleCopies(res.staleCopies, {
+        sentAtMs,
+        readLeaseMs: res.readLeaseMs,
+        mapEpoch: Number(res.mapEpoch),
+      });
       this.tickets?.update(res);
       if (res.mapEpoch > this.core.mapView.epoch) await this.fetchMap();
     } catch (err) {

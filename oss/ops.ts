@@ -55,6 +55,13 @@ export class OssCore {
   private readLeaseUntilMs = 0;
   /** The sending time (monotonic ms) of the newest registration or heartbeat the MDS answered. */
   private lastAnswerSentAtMs = Number.NEGATIVE_INFINITY;
+  /**
+   * The map epoch the MDS's last applied stale list was computed at: which copies and PGs of
+   * these OSTs to refuse is known for reads made with that map or an older one. A read made with
+   * a newer map may reach an OST its PG was just placed on and is being filled (its copy holds
+   * only the writes since the move), which the list for that map names.
+   */
+  private staleListEpoch = 0;
   /** Reads refused because the lease had lapsed (or was never given). */
   leaseRefusals = 0;
   /** Sends a heartbeat now and resolves once it is answered or failed (set by the MDS link once registered). */
@@ -197,6 +204,7 @@ export class OssCore {
     await this.timed(ref.ostId, { op: 'read', tag }, async (peer) => {
       const h = await this.begin(ref, 'read');
       await this.refuseWithoutLease(h);
+      await this.refuseAheadOfList(h, ref.mapEpoch);
       this.stalePgs.check(ref.ostId, h.ost.name, ref);
       let size = 0;
       const spans = h.ost.readSpans(
@@ -240,7 +248,7 @@ export class OssCore {
    */
   applyStaleCopies(
     list: readonly { ostId: number; objectIds: string[]; stalePgs?: { poolId: number; pg: number }[] }[],
-    answer: { sentAtMs: number; readLeaseMs: number } = { sentAtMs: 0, readLeaseMs: 0 },
+    answer: { sentAtMs: number; readLeaseMs: number; mapEpoch?: number } = { sentAtMs: 0, readLeaseMs: 0 },
   ): void {
     for (const { ostId, objectIds } of list)
       this.handles.find((h) => h.ost.id === ostId)?.ost.markStale(objectIds);
@@ -253,6 +261,8 @@ export class OssCore {
     const until = answer.readLeaseMs > 0 ? answer.sentAtMs + answer.readLeaseMs : Number.POSITIVE_INFINITY;
     this.readLeaseUntilMs = Math.max(this.readLeaseUntilMs, until);
     this.lastAnswerSentAtMs = Math.max(this.lastAnswerSentAtMs, answer.sentAtMs);
+    // No epoch (a caller that is not the MDS link): nothing is gated on it.
+    this.staleListEpoch = Math.max(this.staleListEpoch, answer.mapEpoch ?? Number.MAX_SAFE_INTEGER);
   }
 
   /** The clock the lease is kept on (monotonic ms): the MDS link stamps its calls with it. */
@@ -299,6 +309,37 @@ export class OssCore {
       this.readLeaseUntilMs === 0
         ? `${h.ost.name} has not yet heard from the MDS which of its copies missed writes: read another copy or try again shortly`
         : `${h.ost.name} has not heard from the MDS for longer than its read lease and may have missed writes: read another copy or try again shortly`,
+    );
+  }
+
+  /**
+   * A read made with a map newer than the MDS's last stale list asks the MDS first, as a lapsed
+   * lease does: it waits (at most LEASE_RENEW_WAIT_MS) for a heartbeat answer computed at its map
+   * or a newer one, then is served, or refused (REQ_UNAVAILABLE, transient: readers take another copy).
+   */
+  private async refuseAheadOfList(h: OstHandle, readEpoch: number): Promise<void> {
+    if (readEpoch <= this.staleListEpoch) return;
+    if (this.renewLease) {
+      let timer: NodeJS.Timeout | undefined;
+      let waitedOut = false;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          waitedOut = true;
+          resolve();
+        }, LEASE_RENEW_WAIT_MS);
+      });
+      // A renewal in flight may be answered from an older map: then one more.
+      while (!waitedOut && this.staleListEpoch < readEpoch) {
+        const before = this.lastAnswerSentAtMs;
+        await Promise.race([this.renewLease(), waited]);
+        if (this.lastAnswerSentAtMs === before) break; // not answered (MDS away) or waited out
+      }
+      clearTimeout(timer);
+    }
+    if (readEpoch <= this.staleListEpoch) return;
+    throw new StripeError(
+      'REQ_UNAVAILABLE',
+      `${h.ost.name} has not yet heard from the MDS which of its copies to refuse under map epoch ${readEpoch}: read another copy or try again shortly`,
     );
   }
 

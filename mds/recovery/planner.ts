@@ -46,8 +46,6 @@ export interface PlanInput {
   activePgs: ReadonlySet<string>;
   maxActivePgs: number;
   paused: boolean;
-  /** OSTs with a stale copy of a PG (key `${ostId}/${poolId}/${pg}`): as a target they re-copy everything. */
-  staleCopies: ReadonlySet<string>;
   /** Task keys that failed recently, with the time before which they are not retried. */
   notBeforeMs: ReadonlyMap<string, number>;
   nowMs: number;
@@ -75,11 +73,14 @@ export function sourcesFor(
   return sources.sort((a, b) => rank(a) - rank(b) || a.position - b.position);
 }
 
-function modeOf(sources: TaskSource[], stale: boolean): RecoverMode {
-  const current = sources.some((s) => s.inPlacement);
-  if (!current) return 'absent';
-  return stale ? 'all' : 'absent-or-size';
-}
+/**
+ * Every object of the PG is copied to a target ('all'): a target receives client writes from the
+ * moment the PG is placed on it, so an object it holds may be one such a write created (a hole
+ * before the written range) or left from an earlier time it held the PG; neither its presence nor
+ * its size says it is whole. Its reads are refused until the copy is done (fillTargets in
+ * service.ts), and a copy never lands on a newer write (the target's version guard).
+ */
+const FILL_MODE: RecoverMode = 'all';
 
 interface Candidate {
   key: string;
@@ -110,8 +111,7 @@ function candidateOf(
     const direct = sources.some((s) => s.position === target.position) || pool.rule.kind === 'replicated';
     if (!direct && sources.length < sourcesNeeded(pool)) continue;
     if (sources.length === 0) continue;
-    const stale = input.staleCopies.has(staleKey(target.ostId, pool.id, pg));
-    tasks.push({ ...task, sources, mode: modeOf(sources, stale), lost, objectIds: [] });
+    tasks.push({ ...task, sources, mode: FILL_MODE, lost, objectIds: [] });
   }
   return tasks.length > 0 ? { key: pgKey(pool.id, pg), spare, tasks } : null;
 }

@@ -21,7 +21,15 @@ import type { ClusterState, PoolRecord } from '../cluster/state.js';
 import type { GroupCommitter } from '../commit.js';
 import type { BatchOp, MdsDb } from '../db.js';
 import { KEYS, numbersOfRecoveryKey, ofRepairKey } from '../keys.js';
-import { applyDone, holderChanges, parsePgKey, pgKey, sameMembers, targetsOf } from './holders.js';
+import {
+  applyDone,
+  type HolderChanges,
+  holderChanges,
+  parsePgKey,
+  pgKey,
+  sameMembers,
+  targetsOf,
+} from './holders.js';
 import { RecoveryPacer } from './pacer.js';
 import { planRecovery, type RecoveryTask, staleKey, taskKey } from './planner.js';
 import { RateWindow, type RecoveryProgress } from './progress.js';
@@ -83,6 +91,8 @@ export class RecoveryService {
   private readonly calls = new Semaphore(RECOVERY_MDS_CALLS_MAX);
   /** Writes that skipped a copy awaiting a full backfill, per `staleKey`: a backfill that saw more must run again. */
   private readonly backfillSkips = new Map<string, number>();
+  /** A map change's holder records, persisted with it and applied in memory as it becomes current. */
+  private pendingHolders: { epoch: number; changes: HolderChanges; forgotten: string[] } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private slowTimer: NodeJS.Timeout | undefined;
   private slowRunning = false;
@@ -190,21 +200,51 @@ export class RecoveryService {
     };
   }
 
-  /** The copies and whole PGs of `ostIds` that missed writes, for registration and heartbeat answers. */
+  /**
+   * The copies and whole PGs of `ostIds` that missed writes, for registration and heartbeat
+   * answers: copies awaiting repair, PGs awaiting a full backfill or purge, and the PGs each OST is
+   * being filled for (placed there, not yet a holder: its copy has only the writes since the move).
+   * Holders and the map change together (see onMapChange), so the list is the current epoch's.
+   */
   staleCopiesOf(
     ostIds: readonly number[],
   ): { ostId: number; objectIds: string[]; stalePgs: { poolId: number; pg: number }[] }[] {
     const objects = new Map(this.repairs.staleCopiesOf(ostIds).map((s) => [s.ostId, s.objectIds]));
     const pgs = new Map<number, { poolId: number; pg: number }[]>();
+    const add = (ostId: number, poolId: number, pg: number): void => {
+      const list = pgs.get(ostId) ?? [];
+      if (!list.some((p) => p.poolId === poolId && p.pg === pg)) list.push({ poolId, pg });
+      pgs.set(ostId, list);
+    };
     for (const key of this.staleCopies) {
       const [ostId, poolId, pg] = key.split('/').map(Number) as [number, number, number];
-      if (ostIds.includes(ostId)) pgs.set(ostId, [...(pgs.get(ostId) ?? []), { poolId, pg }]);
+      if (ostIds.includes(ostId)) add(ostId, poolId, pg);
     }
+    for (const fill of this.fillTargets())
+      if (ostIds.includes(fill.ostId)) add(fill.ostId, fill.poolId, fill.pg);
     return ostIds.flatMap((ostId) => {
       const objectIds = objects.get(ostId) ?? [];
       const stalePgs = pgs.get(ostId) ?? [];
       return objectIds.length + stalePgs.length > 0 ? [{ ostId, objectIds, stalePgs }] : [];
     });
+  }
+
+  /**
+   * Every PG member not yet a holder (a rebalance or recovery target): its copy is being filled and
+   * may hold only the writes made since the PG moved (a client write creates the object there with
+   * a hole before it), so it must not serve reads until its fill is recorded done.
+   */
+  fillTargets(): { ostId: number; poolId: number; pg: number }[] {
+    const state = this.cluster.state;
+    const out: { ostId: number; poolId: number; pg: number }[] = [];
+    for (const [key, record] of this.holders) {
+      const { poolId, pg } = parsePgKey(key);
+      const pool = state.pools.find((p) => p.id === poolId);
+      if (!pool || pg >= pool.pgCount) continue;
+      for (const target of targetsOf(pool.rule, record, placePg(state.map, pool, pg).osts))
+        out.push({ ostId: target.ostId, poolId, pg });
+    }
+    return out;
   }
 
   async init(): Promise<void> {
@@ -223,6 +263,7 @@ export class RecoveryService {
     const stored = (await this.db.get(KEYS.recoverySettings)) as Partial<RecoverySettings> | undefined;
     if (stored) this.settings = { ...this.settings, ...stored };
     this.cluster.beforeCommit = (prev, next) => this.onMapChange(prev, next);
+    this.cluster.subscribe((next) => this.mapChanged(next));
     this.cluster.removalBlockers = (state, ostIds) => this.removalBlockers(state, ostIds);
   }
 
@@ -279,33 +320,43 @@ export class RecoveryService {
     if (next.map.osts.some((o) => o.state.up && !prev.map.osts.find((p) => p.id === o.id)?.state.up))
       void this.repairs.announceDue(next);
     const changes = holderChanges(prev, next, this.holders);
-    const ops: BatchOp[] = this.forgetRemoved(prev, next);
+    const forgotten = this.forgetRemoved(prev, next);
+    const ops: BatchOp[] = forgotten.map((key) => {
+      const [ostId, poolId, pg] = key.split('/').map(Number) as [number, number, number];
+      return { type: 'del', key: KEYS.staleCopy(ostId, poolId, pg) };
+    });
     for (const [key, holders] of changes.set) {
       const { poolId, pg } = parsePgKey(key);
-      this.holders.set(key, holders);
       ops.push({ type: 'put', key: KEYS.holders(poolId, pg), value: holders });
     }
     for (const key of changes.del) {
       const { poolId, pg } = parsePgKey(key);
-      this.holders.delete(key);
-      for (const k of this.estimatesOf(key)) this.estimates.delete(k);
       ops.push({ type: 'del', key: KEYS.holders(poolId, pg) });
     }
+    // Applied in memory once the new map is current (mapChanged), not while it is being persisted:
+    // the fill targets answers list (fillTargets) are then always those of the map they name.
+    this.pendingHolders = { epoch: next.map.epoch, changes, forgotten };
     return ops;
   }
 
+  /** The holder changes of a map change, applied as the map becomes current. */
+  private mapChanged(next: ClusterState): void {
+    const pending = this.pendingHolders;
+    if (!pending || pending.epoch !== next.map.epoch) return;
+    this.pendingHolders = undefined;
+    for (const key of pending.forgotten) this.staleCopies.delete(key);
+    for (const [key, holders] of pending.changes.set) this.holders.set(key, holders);
+    for (const key of pending.changes.del) {
+      this.holders.delete(key);
+      for (const k of this.estimatesOf(key)) this.estimates.delete(k);
+    }
+  }
+
   /** Stale-copy records of OSTs a change removed from the map: they will never come back to purge. */
-  private forgetRemoved(prev: ClusterState, next: ClusterState): BatchOp[] {
+  private forgetRemoved(prev: ClusterState, next: ClusterState): string[] {
     if (next.map.osts.length >= prev.map.osts.length) return [];
     const kept = new Set(next.map.osts.map((o) => o.id));
-    const ops: BatchOp[] = [];
-    for (const key of this.staleCopies) {
-      const [ostId, poolId, pg] = key.split('/').map(Number);
-      if (kept.has(ostId!)) continue;
-      this.staleCopies.delete(key);
-      ops.push({ type: 'del', key: KEYS.staleCopy(ostId!, poolId!, pg!) });
-    }
-    return ops;
+    return [...this.staleCopies].filter((key) => !kept.has(Number(key.split('/')[0])));
   }
 
   activePgs(): Set<string> {
@@ -327,7 +378,6 @@ export class RecoveryService {
       activePgs: this.activePgs(),
       maxActivePgs: this.settings.maxActivePgs,
       paused: this.settings.paused,
-      staleCopies: this.staleCopies,
       notBeforeMs: new Map([...this.retry].map(([k, v]) => [k, v.notBeforeMs])),
       nowMs: now,
     });

@@ -72,7 +72,6 @@ describe('holders and the planner', () => {
       activePgs: new Set(),
       maxActivePgs: 3,
       paused: false,
-      staleCopies: new Set(),
       notBeforeMs: new Map(),
       nowMs: 0,
     });
@@ -95,7 +94,6 @@ describe('holders and the planner', () => {
         activePgs: new Set(),
         maxActivePgs: 3,
         paused: true,
-        staleCopies: new Set(),
         notBeforeMs: new Map(),
         nowMs: 0,
       }),

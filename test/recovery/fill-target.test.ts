@@ -1,0 +1,120 @@
+// A PG member that is being filled. A replicated:3 file is written, recovery
+// is paused, and one OST holding it is reweighted to 0: its PG moves, one
+// copy to a new member. The file is then appended to: the append goes to the
+// new placement, so the new member creates the object with only the appended
+// unit (a hole before it). That copy must not be served until the fill has
+// copied the object whole: a read of it directly is refused (OBJ_STALE), and
+// a client whose other copies fail gets a coded error, never the zeros of the
+// hole. Once recovery runs, every copy is whole. Before fill targets were
+// refused, the new member served its copy (zeros for the units written
+// before the move), and the fill skipped the object (the same size as its
+// source's), so it kept the zeros after the PG was clean.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Layout, StripeClient } from '../../client/index.js';
+import { StripeError } from '../../common/errors.js';
+import { seedFromEnv } from '../../common/random.js';
+import { connectReader, seededBytes } from '../helpers/clients.js';
+import { type Cluster, setOstFaults, waitCleanPgs } from '../helpers/cluster.js';
+import { eventually } from '../helpers/eventually.js';
+import { Copies } from './copies.js';
+import { startRecoveryCluster } from './helpers.js';
+
+const SEED = seedFromEnv();
+console.log(`recovery fill-target seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
+const UNIT = 64 * 1024;
+const REP3: Layout = {
+  pattern: 'replicated',
+  stripeSize: UNIT,
+  stripeCount: 1,
+  replicas: 3,
+  failureDomain: 'host',
+};
+
+function codeOf(err: unknown): string {
+  return err instanceof StripeError ? err.code : `uncoded: ${(err as Error).message}`;
+}
+
+describe('a PG member being filled', () => {
+  let cluster: Cluster;
+  let client: StripeClient;
+
+  beforeAll(async () => {
+    cluster = await startRecoveryCluster({ STRIPEFS_MDS_OUT_GRACE_MS: '600000' });
+    client = await connectReader(cluster.mdsAddress, SEED);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await cluster?.stop();
+  });
+
+  it('is never read before its fill copied the object whole', async () => {
+    const before = seededBytes(4 * UNIT, SEED);
+    const appended = seededBytes(UNIT, SEED + 1);
+    await client.writeFile('/f', before, { layout: REP3 });
+    const object = (await client.getLayout('/f')).objects[0]!;
+    const copies = await Copies.open(cluster);
+    try {
+      const placed = await copies.locate({ size: 3 }, object.objectId);
+      const { poolId, pg } = placed[0]!;
+      const moved = placed[0]!.ostId;
+      await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
+      await cluster.admin(`/api/osts/${moved}/reweight`, { method: 'POST', body: { weight: 0 } });
+      const members = await eventually(
+        async () => {
+          await copies.refresh();
+          const now = copies.pgMembers(poolId, pg);
+          if (!now.includes(moved)) return now;
+          throw new Error(`PG ${poolId}/${pg} still on ${now.join(',')}`);
+        },
+        { timeoutMs: 30_000, what: `PG ${poolId}/${pg} moved off OST ${moved}` },
+      );
+      const filling = members.find((ost) => !placed.some((p) => p.ostId === ost)) as number;
+      const kept = members.filter((ost) => ost !== filling);
+      expect(filling, `a new member among ${members.join(',')}`).toBeDefined();
+
+      // The append reaches the new placement: the filling member creates the object there.
+      const handle = await client.open('/f', 'r+');
+      await handle.write(appended, 0, UNIT, before.length);
+      await handle.close();
+      const whole = Buffer.concat([before, appended]);
+      const fillingRef = { ostId: filling, objectId: object.objectId, poolId, pg };
+      expect((await copies.stat(fillingRef)).size, 'the append created the object there').toBe(whole.length);
+
+      const direct = await copies.read(fillingRef, whole.length).then(
+        (data) => `served ${data.subarray(0, UNIT).every((b) => b === 0) ? 'zeros' : 'bytes'}`,
+        codeOf,
+      );
+      expect(direct, 'a read of the filling copy').toBe('OBJ_STALE');
+
+      // Only the filling copy answers: the read fails with a code, it never returns the hole.
+      for (const ost of kept) await setOstFaults(cluster, ost, { readFailRate: 1 });
+      const reader = await connectReader(cluster.mdsAddress, SEED + 2, { retriesMax: 1 });
+      try {
+        const read = await reader.readFile('/f').then(
+          (data) => (data.equals(whole) ? 'whole' : 'wrong bytes'),
+          codeOf,
+        );
+        expect(['whole', 'IO_DEGRADED']).toContain(read);
+      } finally {
+        await reader.close();
+        for (const ost of kept) await setOstFaults(cluster, ost, null);
+      }
+
+      await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: false } });
+      await waitCleanPgs(cluster, { timeoutMs: 120_000 });
+      await copies.refresh();
+      for (const ost of members) {
+        const bytes = await copies.bytes({ ostId: ost, objectId: object.objectId, poolId, pg });
+        expect(bytes.equals(whole), `the copy on OST ${ost} is whole`).toBe(true);
+      }
+      const last = await connectReader(cluster.mdsAddress, SEED + 3);
+      try {
+        expect((await last.readFile('/f')).equals(whole)).toBe(true);
+      } finally {
+        await last.close();
+      }
+    } finally {
+      copies.close();
+    }
+  });
+});
