@@ -80,20 +80,18 @@ describe('a PG member being filled', () => {
       const fillingRef = { ostId: filling, objectId: object.objectId, poolId, pg };
       expect((await copies.stat(fillingRef)).size, 'the append created the object there').toBe(whole.length);
 
-      const direct = await copies.read(fillingRef, whole.length).then(
-        (data) => `served ${data.subarray(0, UNIT).every((b) => b === 0) ? 'zeros' : 'bytes'}`,
-        codeOf,
-      );
+      const direct = await copies
+        .read(fillingRef, whole.length)
+        .then((data) => `served ${data.subarray(0, UNIT).every((b) => b === 0) ? 'zeros' : 'bytes'}`, codeOf);
       expect(direct, 'a read of the filling copy').toBe('OBJ_STALE');
 
       // Only the filling copy answers: the read fails with a code, it never returns the hole.
       for (const ost of kept) await setOstFaults(cluster, ost, { readFailRate: 1 });
       const reader = await connectReader(cluster.mdsAddress, SEED + 2, { retriesMax: 1 });
       try {
-        const read = await reader.readFile('/f').then(
-          (data) => (data.equals(whole) ? 'whole' : 'wrong bytes'),
-          codeOf,
-        );
+        const read = await reader
+          .readFile('/f')
+          .then((data) => (data.equals(whole) ? 'whole' : 'wrong bytes'), codeOf);
         expect(['whole', 'IO_DEGRADED']).toContain(read);
       } finally {
         await reader.close();
