@@ -1,5 +1,5 @@
 // npm run chaos -- --seed S --minutes M [--hosts N] [--writers N] [--readers N]
-//   [--history FILE] [--no-partition] [--faults KIND,...]
+//   [--history FILE] [--logs DIR] [--no-partition] [--faults KIND,...]
 // A seeded chaos run on a real local cluster (test/chaos/run.ts); exits 1 and
 // prints each violation with the smallest history slice that shows it, and the
 // command that replays the same schedule.
@@ -10,7 +10,7 @@ import { runChaos } from './run.js';
 import { FAULT_KINDS, type FaultAction } from './schedule.js';
 
 const USAGE =
-  'usage: npm run chaos -- [--seed S] [--minutes M] [--hosts 4|6|...] [--writers N] [--readers N] [--history FILE] [--no-partition] [--faults KIND,...]';
+  'usage: npm run chaos -- [--seed S] [--minutes M] [--hosts 4|6|...] [--writers N] [--readers N] [--history FILE] [--logs DIR] [--no-partition] [--faults KIND,...]';
 
 function count(text: string | undefined, fallback: number, name: string, min: number): number {
   if (text === undefined) return fallback;
@@ -29,6 +29,7 @@ async function main(): Promise<number> {
       writers: { type: 'string' },
       readers: { type: 'string' },
       history: { type: 'string' },
+      logs: { type: 'string' },
       'no-partition': { type: 'boolean' },
       faults: { type: 'string' },
       help: { type: 'boolean' },
@@ -61,6 +62,7 @@ async function main(): Promise<number> {
     partition: !values['no-partition'],
     ...(only ? { only: only as FaultAction['kind'][] } : {}),
     ...(values.history ? { historyPath: values.history } : {}),
+    ...(values.logs ? { logDir: values.logs } : {}),
     log: (line) => console.log(line),
   });
   const c = result.counts;

@@ -30,6 +30,8 @@ export interface ChaosOptions {
   only?: FaultAction['kind'][];
   /** Put the last host in its own network namespace for partitions (root only; skipped with a message otherwise). */
   partition: boolean;
+  /** Keep every server's log (level info) in this folder, one file per server. */
+  logDir?: string;
   log: (line: string) => void;
 }
 
@@ -68,6 +70,7 @@ async function startChaosCluster(options: ChaosOptions, net: NetNamespace | unde
     mdsGrpcPort: await freePortRange(2),
     ...(net ? { mdsHost: net.hostAddress } : {}),
     pgCount: 16,
+    ...(options.logDir ? { logDir: options.logDir, extraEnv: { STRIPEFS_LOG_LEVEL: 'info' } } : {}),
   });
 }
 

@@ -6,9 +6,9 @@
 // and start it again where the OSSs and clients expect it. An OSS can be
 // killed and revived on its data, started inside a network namespace, or
 // given its own configuration (a small quota).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { MdsClient } from '../../client/mds-client.js';
 import { ensureKeyring, OSS_SERVICE_NAME } from '../../common/auth/keyring.js';
 import { type TlsSettings, tlsSettingsOf } from '../../common/tls.js';
@@ -53,6 +53,12 @@ export interface ClusterOptions {
    * common/tls-files.ts), and the helper's own clients check the servers with their CA.
    */
   tls?: TlsFiles;
+  /**
+   * Append every server's log (its stderr) to `<logDir>/<mds|oss id>.log` as well (a chaos run's
+   * --logs); STRIPEFS_TEST_LOG_DIR sets it for every cluster a test starts (the level stays warn
+   * at the level the test runs its servers at: warn unless it says otherwise).
+   */
+  logDir?: string;
 }
 
 export interface Cluster {
@@ -147,6 +153,7 @@ class RunningCluster implements Cluster {
     private readonly common: Record<string, string>,
     mdsHost: string,
     readonly tls: TlsSettings | undefined,
+    private readonly logDir?: string,
   ) {
     // A restarted MDS comes back on the ports the first one got.
     mdsEnv.STRIPEFS_MDS_GRPC_PORT = String(mds.ready.grpcPort);
@@ -168,6 +175,7 @@ class RunningCluster implements Cluster {
       env: ossEnv(spec, this.common, this.mdsAddress, this.dir),
       readyTimeoutMs: READY_TIMEOUT_MS,
       ...(spec.netns ? { execVia: ['ip', 'netns', 'exec', spec.netns] } : {}),
+      ...logTo(this.logDir, spec.id),
     });
     this.oss[index] = proc;
     this.ostIds.set(
@@ -199,7 +207,12 @@ class RunningCluster implements Cluster {
   }
 
   async startMds(): Promise<void> {
-    this.mds = await startProcess({ script: MDS_SCRIPT, env: this.mdsEnv, readyTimeoutMs: READY_TIMEOUT_MS });
+    this.mds = await startProcess({
+      script: MDS_SCRIPT,
+      env: this.mdsEnv,
+      readyTimeoutMs: READY_TIMEOUT_MS,
+      ...logTo(this.logDir, 'mds'),
+    });
   }
 
   ossById(id: string): StartedProcess {
@@ -263,9 +276,18 @@ export function clientTlsOf(files: TlsFiles | undefined): TlsSettings | undefine
   );
 }
 
+/** A server's log file under `logDir` (appended across its restarts), or nothing without one. */
+function logTo(logDir: string | undefined, name: string): { logTo?: NodeJS.WritableStream } {
+  if (!logDir) return {};
+  mkdirSync(logDir, { recursive: true });
+  return { logTo: createWriteStream(join(logDir, `${name}.log`), { flags: 'a' }) };
+}
+
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   ensureRunKeyring();
   const dir = mkdtempSync(join(tmpdir(), 'stripefs-cluster-'));
+  const logDir = options.logDir ?? process.env.STRIPEFS_TEST_LOG_DIR;
+  if (logDir !== undefined) options = { ...options, logDir: join(logDir, basename(dir)) };
   // The OSSs sign as a service identity of their own, as `stripefs cluster up` has them do.
   const ossKeyring = join(dir, 'oss.keyring');
   ensureKeyring(ossKeyring, OSS_SERVICE_NAME);
@@ -279,9 +301,23 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     STRIPEFS_MDS_ADMIN_PORT: String(options.mdsGrpcPort ? options.mdsGrpcPort + 1 : 0),
     STRIPEFS_MDS_DATA_DIR: join(dir, 'mds'),
   };
-  const mds = await startProcess({ script: MDS_SCRIPT, env: mdsEnv, readyTimeoutMs: READY_TIMEOUT_MS });
+  const mds = await startProcess({
+    script: MDS_SCRIPT,
+    env: mdsEnv,
+    readyTimeoutMs: READY_TIMEOUT_MS,
+    ...logTo(options.logDir, 'mds'),
+  });
   const specs = options.oss ?? rackLayout(6, 2);
-  const cluster = new RunningCluster(dir, specs, mds, mdsEnv, common, mdsHost, clientTlsOf(options.tls));
+  const cluster = new RunningCluster(
+    dir,
+    specs,
+    mds,
+    mdsEnv,
+    common,
+    mdsHost,
+    clientTlsOf(options.tls),
+    options.logDir,
+  );
   try {
     const results = await Promise.allSettled(specs.map((_, i) => cluster.startOss(i)));
     const failed = results.find((r) => r.status === 'rejected');
