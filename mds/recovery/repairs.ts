@@ -395,11 +395,14 @@ export class Repairs {
       if (!state.map.osts.find((o) => o.id === pending.ostId)?.state.up) continue;
       const at = pending.position ?? placement.indexOf(pending.ostId);
       if (at < 0 || placement[at] !== pending.ostId) continue;
-      // Sources: the other members up, then the PG's old holders up while it moves (they have what a
+      // Sources: the other members up that hold the PG (a member still being filled may lack the
+      // object, or hold a part of it), then the PG's old holders up while it moves (they have what a
       // new member may still lack).
       const record = this.holdersOf(pool.id, pending.pg);
+      const holds = (h: { ostId: number; position: number }): boolean =>
+        !record || (pool.rule.kind === 'erasure' ? record[h.position] === h.ostId : record.includes(h.ostId));
       const members = upHolders(state.map, placement)
-        .filter((h) => h.ostId !== pending.ostId)
+        .filter((h) => h.ostId !== pending.ostId && holds(h))
         .map((h) => ({ ...h, inPlacement: true }));
       const old = upHolders(state.map, record ?? [])
         .filter((h) => h.ostId !== pending.ostId && !members.some((m) => m.ostId === h.ostId))
