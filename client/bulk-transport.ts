@@ -1,7 +1,8 @@
 // Object bytes over the bulk data path (common/bulk/: framed TCP, segments
 // checksummed on both ends, at most inFlightPerOssMax connections kept per
 // OSS); Flush still goes over gRPC, through the OSS's GrpcTransport.
-import { BulkClient, type RunResult } from '../common/bulk/client.js';
+import type { BlockStamps } from '../common/block-stamps.js';
+import { BulkClient, type RunResult, type StampedRead } from '../common/bulk/client.js';
 import type { Pieces, SegmentChecksums } from '../common/bulk/frame.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
 import type { TlsSource } from '../common/tls.js';
@@ -68,15 +69,15 @@ export class BulkTransport implements ObjectTransport {
     return { version, durable };
   }
 
-  read(ref: ObjectRef, offset: number, length: number): Promise<Buffer> {
-    return this.retrying(ref, () => this.bulk.read(ref, offset, length, this.hooks.allocRead));
+  read(ref: ObjectRef, offset: number, length: number): Promise<StampedRead> {
+    return this.retrying(ref, () => this.bulk.readStamped(ref, offset, length, this.hooks.allocRead));
   }
 
   readRun(
     ref: ObjectRef,
     offset: number,
     lengths: readonly number[],
-    onPart: (index: number, data: Buffer) => void,
+    onPart: (index: number, data: Buffer, stamps?: BlockStamps) => void,
     into?: PartPlaces,
   ): Promise<RunResult> {
     // A refusal comes before any part is handed over, so the run can be asked for again whole.

@@ -3,8 +3,10 @@
 // latency and the bytes per OST, and answers with a typed outcome that the
 // copy rules (client/copy-rules.ts) decide on. Also the two questions asked of
 // the MDS on the way: where a moving PG's data is, and a bad copy reported.
+import type { BlockStamps } from '../common/block-stamps.js';
 import { type ErrorCode, StripeError } from '../common/errors.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
+import { withStamps } from './block-stamps.js';
 import { holdersTooNew, isBadCopy, isHealthy, isPastEnd, mayGiveUp } from './copy-rules.js';
 import type { ClientCounters } from './counters.js';
 import type { ObjectTarget } from './locate.js';
@@ -14,9 +16,12 @@ import type { PartPlaces } from './object-transport.js';
 import type { OssEndpoint, OssPool, ReadAnswer, RunAnswer } from './oss-pool.js';
 import type { OstHealth } from './ost-health.js';
 
-/** A read of one copy: its bytes (`short`: the copy ended inside the range; zero padded), or why not. */
+/**
+ * A read of one copy: its bytes (`short`: the copy ended inside the range; zero padded) with the
+ * block stamps the OSS answered with (undefined: none known), or why not.
+ */
 export type CopyRead =
-  | { ok: true; data: Buffer; short: boolean }
+  | { ok: true; data: Buffer; short: boolean; stamps: BlockStamps | undefined }
   | { ok: false; code: ErrorCode; error: unknown };
 
 export function codeOf(err: unknown): ErrorCode {
@@ -85,21 +90,21 @@ export class CopyIo {
         this.deps.health.record(ost, codeOf(err));
         return failed(err);
       }
-      answer = { sent: true, data: Buffer.alloc(0) };
+      answer = { sent: true, data: Buffer.alloc(0), stamps: [] };
     }
     // Given up unsent: nothing learnt about the OST.
     if (!answer.sent)
       return failed(
         new StripeError('REQ_UNAVAILABLE', `skipped a read of ${target.objectId}: OST ${ost} is failing`),
       );
-    const { data } = answer;
+    const { data, stamps } = answer;
     this.deps.health.record(ost, undefined);
     this.deps.counters.latencies.record('readChunk', performance.now() - started);
     this.deps.counters.addOstBytes(this.deps.counters.bytesReadPerOst, ost, data.length);
-    if (data.length === length) return { ok: true, data, short: false };
+    if (data.length === length) return { ok: true, data: withStamps(data, stamps), short: false, stamps };
     const padded = Buffer.alloc(length);
     data.copy(padded);
-    return { ok: true, data: padded, short: true };
+    return { ok: true, data: padded, short: true, stamps };
   }
 
   /**
@@ -139,7 +144,7 @@ export class CopyIo {
     ost: number | undefined,
     objectOffset: number,
     lengths: readonly number[],
-    onPart: (index: number, data: Buffer) => void,
+    onPart: (index: number, data: Buffer, stamps?: BlockStamps) => void,
     into?: PartPlaces,
   ): Promise<void> {
     const { health, counters } = this.deps;
@@ -155,9 +160,9 @@ export class CopyIo {
         this.ref(target, ost),
         objectOffset,
         lengths,
-        (index, data) => {
+        (index, data, stamps) => {
           counters.addOstBytes(counters.bytesReadPerOst, ost, data.length);
-          onPart(index, data);
+          onPart(index, withStamps(data, stamps), stamps);
         },
         () => health.isSuspect(ost),
         into,

@@ -2,6 +2,7 @@
 // chunk, or rebuild it from k others, or find it on the PG's old holder while
 // the PG moves, or read a suspect chunk as the last resort, as the copy rules
 // (client/copy-rules.ts) decide; the rebuilds are client/ec-rebuild.ts's.
+import { type BlockStamps, sameStamps } from '../common/block-stamps.js';
 import { StripeError } from '../common/errors.js';
 import type { CopyIo } from './copy-io.js';
 import {
@@ -74,11 +75,12 @@ export class EcRead {
       siblings?.rebuilding();
       const of = rebuildOf(view, fileLayout, targets, chunk);
       const known = siblings ? await peekSiblings(siblings, of.k, chunk) : new Map<number, Promise<Buffer>>();
-      const rebuilt = await this.deps.rebuild.range(of, chunkOffset, length, failures, known);
+      const seen: BlockStamps[] = [];
+      const rebuilt = await this.deps.rebuild.range(of, chunkOffset, length, failures, known, seen);
       if (rebuilt) return rebuilt;
       // Not enough chunks where the map puts them: while the PG is moving, the
       // chunk of this position may still be on its old holder.
-      const moved = await this.fromOldHolder(view, primary, chunk, chunkOffset, length, failures);
+      const moved = await this.fromOldHolder(view, primary, chunk, chunkOffset, length, failures, seen);
       if (moved) return moved;
       if (ecLastResort(view, ost, failures)) {
         const read = await copies.readChunk(view, primary, ost, chunkOffset, length);
@@ -99,7 +101,12 @@ export class EcRead {
     });
   }
 
-  /** The chunk of position `chunk` from the PG's old holder of that position, if the PG is moving. */
+  /**
+   * The chunk of position `chunk` from the PG's old holder of that position, if the PG is moving,
+   * and only when it holds the same write as a placed chunk read for this range (`seen`): an old
+   * holder receives no writes once its PG moved, so its chunk may be older than the placed ones,
+   * which hold the last acknowledged write or a newer one.
+   */
   private async fromOldHolder(
     view: MapView,
     primary: ObjectTarget,
@@ -107,7 +114,10 @@ export class EcRead {
     chunkOffset: number,
     length: number,
     failures: Failure[],
+    seen: readonly BlockStamps[],
   ): Promise<Buffer | undefined> {
+    // No placed chunk read to check it against: its write cannot be told current.
+    if (seen.length === 0) return undefined;
     // Not knowing only costs the rebuild's own error here (IO_DEGRADED, retried): no guess is made.
     const answer = await this.deps.copies.holdersOf(view, primary).catch((err: unknown) => {
       if (err instanceof StripeError && endsAttempt(err.code)) throw err;
@@ -118,6 +128,11 @@ export class EcRead {
     const read = await this.deps.copies.readChunk(view, primary, holder, chunkOffset, length);
     if (!read.ok) {
       failures.push({ ost: holder, code: read.code });
+      return undefined;
+    }
+    const stamps = read.stamps;
+    if (!stamps || !seen.some((s) => sameStamps(s, stamps))) {
+      failures.push({ ost: holder, code: 'OBJ_STALE' });
       return undefined;
     }
     this.deps.counters.degradedReads++;

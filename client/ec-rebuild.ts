@@ -6,8 +6,11 @@
 // recycled here; every other buffer (read results, zero-padded copies) is the
 // rebuild's own and goes back to the pool when it is done. Which chunks are
 // read, and which parity chunk a run uses, are copy rules (client/copy-rules.ts).
+import { type BlockStamps, consistentInputs, largestAgreement, sameStamps } from '../common/block-stamps.js';
 import { StripeError } from '../common/errors.js';
+import { LIMITS } from '../common/limits.js';
 import type { BlockPool } from './block-pool.js';
+import { stampsOfBlock, withStamps } from './block-stamps.js';
 import type { CopyIo } from './copy-io.js';
 import { type Failure, type HealthView, parityForRun, rebuildOrder } from './copy-rules.js';
 import type { ClientCounters } from './counters.js';
@@ -68,15 +71,23 @@ export async function peekSiblings(
   return known;
 }
 
+/** Checksum blocks of [offset, offset + length) at the OSS's block size (how many stamps a read of it answers with). */
+function blockCount(offset: number, length: number): number {
+  const B = LIMITS.checksumBlockBytes;
+  return Math.floor((offset + length - 1) / B) - Math.floor(offset / B) + 1;
+}
+
 export class EcRebuild {
   constructor(private readonly deps: EcRebuildDeps) {}
 
   /**
-   * Rebuilds [chunkOffset, chunkOffset+length) of the lost chunk from k others, or returns
-   * undefined when k cannot be read. The reader's sibling blocks (`known`, some still in flight)
-   * count towards k; the rest are read at the same time, exactly the k still needed, more only
-   * when some fail, so a sequential degraded read waits for one round of reads. Failed reads are
-   * added to `failures` and bad copies reported.
+   * Rebuilds [chunkOffset, chunkOffset+length) of the lost chunk from k others that hold one write
+   * (copy-rules consistentInputs), or returns undefined when no k such can be read. The reader's
+   * sibling blocks (`known`, some still in flight) count towards k when they carry their block
+   * stamps; the rest are read at the same time, exactly the k still needed, more only when some
+   * fail or hold another write than the others, so a sequential degraded read waits for one round
+   * of reads. Failed reads are added to `failures` and bad copies reported; `seen` gets the stamps
+   * of every chunk read (the caller checks an old holder's chunk against them).
    */
   async range(
     of: RebuildOf,
@@ -84,60 +95,88 @@ export class EcRebuild {
     length: number,
     failures: Failure[],
     known: ReadonlyMap<number, Promise<Buffer>>,
+    seen: BlockStamps[] = [],
   ): Promise<Buffer | undefined> {
     const { view, targets, k, m, chunk } = of;
-    const { copies } = this.deps;
-    const inputs = new Map<number, Buffer>();
+    const inputs = new Map<number, { data: Buffer; stamps: BlockStamps | undefined }>();
     const held: Held = { borrowed: new Set(), own: [] };
+    const chunkOsts = targets.map((t) => t.osts[0]);
+    // Positions to read, best first; a sibling that fails or comes without its stamps joins the end.
+    const queue = rebuildOrder(view, this.deps.health, chunkOsts, chunk, known);
+    const blocks = blockCount(chunkOffset, length);
     const arrivals = [...known].map(([j, peeked]) =>
       peeked.then(
-        (data) => this.adoptSibling(data, length, j, inputs, held),
-        () => undefined,
+        (data) => {
+          const stamps = stampsOfBlock(data);
+          if (!stamps || stamps.length !== blocks || data.length < length) queue.push(j);
+          else inputs.set(j, { data: this.adoptSibling(data, length, held), stamps });
+        },
+        () => {
+          queue.push(j);
+        },
       ),
     );
-    const chunkOsts = targets.map((t) => t.osts[0]);
-    const candidates = rebuildOrder(view, this.deps.health, chunkOsts, chunk, known);
     let next = 0;
     const readMore = (count: number): Promise<void>[] => {
-      const batch = candidates.slice(next, next + Math.max(0, count));
+      const batch = queue.slice(next, next + Math.max(0, count));
       next += batch.length;
-      return batch.map(async (j) => {
-        const target = targets[j] as ObjectTarget;
-        const ost = chunkOsts[j] as number;
-        const rest = () => candidates.slice(next).map((i) => chunkOsts[i]);
-        const read = await copies.readChunk(
-          view,
-          target,
-          ost,
-          chunkOffset,
-          length,
-          copies.giveUpUnless(view, ost, rest),
-        );
-        if (read.ok) {
-          held.own.push(read.data);
-          inputs.set(j, read.data);
-          return;
-        }
-        failures.push({ ost, code: read.code });
-        copies.report(ost, target.objectId, read.code);
-      });
+      return batch.map((j) => this.readInput(of, j, chunkOffset, length, { failures, inputs, held, seen }));
     };
-    // Each round reads at least one more candidate, so there are at most k + m rounds.
+    // Each round reads at least one more position, so there are at most k + m rounds.
     let round = [...arrivals, ...readMore(k - known.size)];
+    let chosen: number[] | undefined;
     for (;;) {
       await Promise.all(round);
-      if (inputs.size >= k || next >= candidates.length) break;
-      round = readMore(k - inputs.size);
+      const stamped = [...inputs].map(([position, input]) => ({ position, stamps: input.stamps }));
+      chosen = consistentInputs(stamped, k);
+      if (chosen || next >= queue.length) break;
+      round = readMore(Math.max(1, k - largestAgreement(stamped)));
     }
     try {
-      if (inputs.size < k) return undefined;
+      if (!chosen) return undefined;
+      const decodeFrom = new Map(chosen.map((j) => [j, (inputs.get(j) as { data: Buffer }).data]));
       const out = this.deps.blocks.take(length);
-      rebuildChunk(k, m, chunk, inputs, out);
+      rebuildChunk(k, m, chunk, decodeFrom, out);
       this.deps.counters.degradedReads++;
-      return out;
+      return withStamps(out, inputs.get(chosen[0] as number)?.stamps);
     } finally {
       this.release(held);
     }
+  }
+
+  /** Reads position `j`'s range as a rebuild input: into `into.inputs`, or its failure into `into.failures`. */
+  private async readInput(
+    of: RebuildOf,
+    j: number,
+    chunkOffset: number,
+    length: number,
+    into: {
+      failures: Failure[];
+      inputs: Map<number, { data: Buffer; stamps: BlockStamps | undefined }>;
+      held: Held;
+      seen: BlockStamps[];
+    },
+  ): Promise<void> {
+    const { copies } = this.deps;
+    const target = of.targets[j] as ObjectTarget;
+    const ost = target.osts[0] as number;
+    const rest = () => of.targets.map((t) => t.osts[0]).filter((o) => o !== ost);
+    const read = await copies.readChunk(
+      of.view,
+      target,
+      ost,
+      chunkOffset,
+      length,
+      copies.giveUpUnless(of.view, ost, rest),
+    );
+    if (read.ok) {
+      into.held.own.push(read.data);
+      into.inputs.set(j, { data: read.data, stamps: read.stamps });
+      if (read.stamps) into.seen.push(read.stamps);
+      return;
+    }
+    into.failures.push({ ost, code: read.code });
+    copies.report(ost, target.objectId, read.code);
   }
 
   /**
@@ -156,7 +195,7 @@ export class EcRebuild {
     siblingsOf: (index: number) => EcSiblings,
     readDirect?: () => Promise<void>,
   ): Promise<void> {
-    const { view, targets, k, m, chunk } = of;
+    const { view, targets, k, chunk } = of;
     // The sibling runs are started in the same pass as this one: let them register first. Then
     // every part is peeked and marked rebuilding in one step (not peekSiblings, which awaits per
     // call): a run of another lost chunk peeking in between would take these blocks as coming,
@@ -192,22 +231,12 @@ export class EcRebuild {
       chunkOsts[parity],
       objectOffset,
       lengths,
-      (i, parityData) => {
-        const length = lengths[i] as number;
-        const inputs = new Map<number, Buffer>([[parity, parityData]]);
-        const held: Held = { borrowed: new Set(), own: [parityData] };
-        const arrivals = [...(known[i] as { found: Map<number, Promise<Buffer>> }).found].map(([j, peeked]) =>
-          peeked.then((data) => this.adoptSibling(data, length, j, inputs, held)),
-        );
+      (i, parityData, stamps) => {
+        const found = (known[i] as { found: Map<number, Promise<Buffer>> }).found;
         rebuilt.push(
-          Promise.all(arrivals)
-            .then(() => {
-              const out = this.deps.blocks.take(length);
-              rebuildChunk(k, m, chunk, inputs, out);
-              this.deps.counters.degradedReads++;
-              onPart(i, out);
-            })
-            .finally(() => this.release(held)),
+          this.rebuildPart(of, parity, parityData, stamps, found, lengths[i] as number, (out) =>
+            onPart(i, out),
+          ),
         );
       },
     );
@@ -215,26 +244,48 @@ export class EcRebuild {
     await Promise.allSettled(rebuilt);
   }
 
-  /** A sibling block as a rebuild input: the reader's own block pinned, or a zero-padded copy of a short one. */
-  private adoptSibling(
-    data: Buffer,
+  /**
+   * One part of a run rebuild: decoded from the parity part and the siblings' blocks once they
+   * arrive, and handed to `deliver`, only when every sibling holds the same write as the parity
+   * part (equal block stamps); otherwise left to the caller's block-by-block fallback.
+   */
+  private async rebuildPart(
+    of: RebuildOf,
+    parity: number,
+    parityData: Buffer,
+    stamps: BlockStamps | undefined,
+    found: ReadonlyMap<number, Promise<Buffer>>,
     length: number,
-    j: number,
-    inputs: Map<number, Buffer>,
-    held: Held,
-  ): void {
-    if (data.length >= length) {
-      this.deps.blocks.pin(data);
-      held.borrowed.add(data);
-      inputs.set(j, data.length === length ? data : data.subarray(0, length));
-      return;
+    deliver: (out: Buffer) => void,
+  ): Promise<void> {
+    const { k, m, chunk } = of;
+    const inputs = new Map<number, Buffer>([[parity, parityData]]);
+    const held: Held = { borrowed: new Set(), own: [parityData] };
+    try {
+      let agree = stamps !== undefined;
+      await Promise.all(
+        [...found].map(async ([j, peeked]) => {
+          const data = await peeked;
+          const sibling = stampsOfBlock(data);
+          if (!stamps || !sibling || !sameStamps(sibling, stamps) || data.length < length) agree = false;
+          else inputs.set(j, this.adoptSibling(data, length, held));
+        }),
+      );
+      if (!agree) return;
+      const out = this.deps.blocks.take(length);
+      rebuildChunk(k, m, chunk, inputs, out);
+      this.deps.counters.degradedReads++;
+      deliver(withStamps(out, stamps));
+    } finally {
+      this.release(held);
     }
-    // A shorter block ends at the end of the file: the chunk is stored zero padded.
-    const copy = this.deps.blocks.take(length);
-    copy.set(data);
-    copy.fill(0, data.length);
-    held.own.push(copy);
-    inputs.set(j, copy);
+  }
+
+  /** A sibling block as a rebuild input: the reader's own block, pinned until the rebuild is done. */
+  private adoptSibling(data: Buffer, length: number, held: Held): Buffer {
+    this.deps.blocks.pin(data);
+    held.borrowed.add(data);
+    return data.length === length ? data : data.subarray(0, length);
   }
 
   /** Unpins what a rebuild borrowed and recycles what it owned. */

@@ -16,6 +16,7 @@ import type { ReadRangeResponse__Output } from '../proto/index.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 import type {
   ObjectTransport,
+  StampedRead,
   TicketSource,
   TransportHooks,
   WriteAnswer,
@@ -78,7 +79,7 @@ export class GrpcTransport implements ObjectTransport {
     }));
   }
 
-  read(ref: ObjectRef, offset: number, length: number): Promise<Buffer> {
+  read(ref: ObjectRef, offset: number, length: number): Promise<StampedRead> {
     return this.ticketed(ref, (callOptions) => this.readOnce(ref, offset, length, callOptions));
   }
 
@@ -113,14 +114,18 @@ export class GrpcTransport implements ObjectTransport {
     offset: number,
     length: number,
     callOptions: grpc.CallOptions,
-  ): Promise<Buffer> {
-    const received = new Promise<Buffer>((resolve, reject) => {
+  ): Promise<StampedRead> {
+    const received = new Promise<StampedRead>((resolve, reject) => {
       const pieces: Buffer[] = [];
       let bytes = 0;
+      let stamps: number[] = [];
       const sent = performance.now();
       const stream = this.client.ReadRange({ ref, offset, length }, callOptions);
       stream.on('data', (message: ReadRangeResponse__Output) => {
-        if (pieces.length === 0) this.hooks.onReadAnswered(ref.ostId ?? 0, performance.now() - sent);
+        if (pieces.length === 0) {
+          this.hooks.onReadAnswered(ref.ostId ?? 0, performance.now() - sent);
+          stamps = message.blockStamps.map(Number);
+        }
         pieces.push(message.data);
         bytes += message.data.length;
         if (bytes > length) stream.cancel();
@@ -129,7 +134,12 @@ export class GrpcTransport implements ObjectTransport {
       stream.on('end', () => {
         if (bytes > length)
           reject(new StripeError('REQ_INTERNAL', `ReadRange sent ${bytes} bytes for ${length}`));
-        else resolve(pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces, bytes));
+        else
+          resolve({
+            data: pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces, bytes),
+            // Bytes without stamps come from an OSS from before stamps: none known.
+            stamps: bytes > 0 && stamps.length === 0 ? undefined : stamps,
+          });
       });
     });
     return this.inFlight.race(ref.ostId ?? 0, received);

@@ -6,9 +6,10 @@
 import type { Pieces, SegmentChecksums } from '../common/bulk/frame.js';
 import type { ObjectRefFields as ObjectRef } from '../wire/index.js';
 
-export type { RunResult } from '../common/bulk/client.js';
+export type { RunResult, StampedRead } from '../common/bulk/client.js';
 
-import type { RunResult } from '../common/bulk/client.js';
+import type { BlockStamps } from '../common/block-stamps.js';
+import type { RunResult, StampedRead } from '../common/bulk/client.js';
 
 /**
  * Where part i of a run lands: exactly its length of the caller's memory (a large read's result
@@ -49,17 +50,20 @@ export interface ObjectTransport {
     checksums?: SegmentChecksums,
     options?: WriteOptions,
   ): Promise<WriteAnswer>;
-  /** Up to `length` bytes from `offset`; a shorter answer means the object ends there. */
-  read(ref: ObjectRef, offset: number, length: number): Promise<Buffer>;
+  /**
+   * Up to `length` bytes from `offset`, a shorter answer meaning the object ends there, with the
+   * block stamps of what was read (common/block-stamps.ts).
+   */
+  read(ref: ObjectRef, offset: number, length: number): Promise<StampedRead>;
   /**
    * Parts of `lengths` back to back from `offset` in one request, each handed to `onPart` as it
-   * arrives. Absent where the transport has no such request (gRPC).
+   * arrives with its block stamps. Absent where the transport has no such request (gRPC).
    */
   readRun?(
     ref: ObjectRef,
     offset: number,
     lengths: readonly number[],
-    onPart: (index: number, data: Buffer) => void,
+    onPart: (index: number, data: Buffer, stamps?: BlockStamps) => void,
     into?: PartPlaces,
   ): Promise<RunResult>;
   /** fsync of the object at its OSS. */

@@ -6,6 +6,7 @@
 // requests to the others. What a request came to is a typed answer: a read
 // may be given up unsent (`sent: false`), a run may end short (`complete:
 // false`); an OST the map marks down fails writes and flushes with OST_DOWN.
+import type { BlockStamps } from '../common/block-stamps.js';
 import type { Pieces, SegmentChecksums } from '../common/bulk/frame.js';
 import { ChannelCache } from '../common/channels.js';
 import { crc32c } from '../common/checksum.js';
@@ -35,8 +36,11 @@ export interface OssEndpoint {
   bulkAddress: string;
 }
 
-/** A read's answer: the bytes (shorter than asked where the object ends), or given up before it was sent. */
-export type ReadAnswer = { sent: true; data: Buffer } | { sent: false };
+/**
+ * A read's answer: the bytes (shorter than asked where the object ends) with their block stamps
+ * (common/block-stamps.ts; undefined from an OSS from before stamps), or given up before it was sent.
+ */
+export type ReadAnswer = { sent: true; data: Buffer; stamps: BlockStamps | undefined } | { sent: false };
 
 /** A run's answer: every part handed over, or not (the object ended first), or not sent and why. */
 export type RunAnswer = { sent: true; complete: boolean } | { sent: false; why: 'suspect' | 'no-bulk' };
@@ -179,7 +183,8 @@ export class OssPool {
     return this.bounded(endpoint, async (conn) => {
       if (mayGiveUp?.()) return NOT_SENT;
       this.counters.requests[conn.transport.kind]++;
-      return { sent: true, data: await conn.transport.read(ref, offset, length) };
+      const { data, stamps } = await conn.transport.read(ref, offset, length);
+      return { sent: true, data, stamps };
     });
   }
 
@@ -189,7 +194,7 @@ export class OssPool {
     ref: ObjectRef,
     offset: number,
     lengths: readonly number[],
-    onPart: (index: number, data: Buffer) => void,
+    onPart: (index: number, data: Buffer, stamps?: BlockStamps) => void,
     mayGiveUp?: () => boolean,
     into?: PartPlaces,
   ): Promise<RunAnswer> {

@@ -131,7 +131,7 @@ async function handleWrite(
   }
   try {
     const res = await writeRequest(core, req, body());
-    socket.write(encodeOkResponse(res.objectSize, res.version, 0, res.durable === true));
+    socket.write(encodeOkResponse(res.objectSize, res.version, 0, { durable: res.durable === true }));
   } catch (err) {
     if (err instanceof FramingError) throw err;
     // Keep the connection in step: consume the segments the client is still sending.
@@ -228,9 +228,9 @@ async function handleRead(core: OssCore, socket: Socket, req: TaggedRequest): Pr
       req.ref,
       req.offset,
       req.length,
-      (objectSize) => {
+      (objectSize, stamps) => {
         const body = Math.max(0, Math.min(objectSize, req.offset + req.length) - req.offset);
-        header = encodeOkResponse(objectSize, 0, body);
+        header = encodeOkResponse(objectSize, 0, body, { stamps: req.wantStamps ? stamps : undefined });
       },
       async (pieces) => {
         // The segments of one disk span (oss.readSpanBytes, 2 MiB) leave in one writev; the span's buffer

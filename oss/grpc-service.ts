@@ -88,6 +88,7 @@ function readRange(
   return (call) => {
     const req = call.request;
     let objectSize = 0;
+    let blockStamps: readonly number[] = [];
     let first = true;
     let parts: Buffer[] = [];
     let partsBytes = 0;
@@ -95,7 +96,11 @@ function readRange(
     const send = async (): Promise<void> => {
       if (partsBytes === 0 && !first) return;
       const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts, partsBytes);
-      const message: ReadRangeResponse = { data, crc32c: partsCrc, ...(first ? { objectSize } : {}) };
+      const message: ReadRangeResponse = {
+        data,
+        crc32c: partsCrc,
+        ...(first ? { objectSize, blockStamps: [...blockStamps] } : {}),
+      };
       first = false;
       parts = [];
       partsBytes = 0;
@@ -114,8 +119,9 @@ function readRange(
         objectRefFromWire(req.ref),
         Number(req.offset),
         Number(req.length),
-        (size) => {
+        (size, stamps) => {
           objectSize = size;
+          blockStamps = stamps;
         },
         async (pieces) => {
           for (const piece of pieces) {

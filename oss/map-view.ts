@@ -32,8 +32,14 @@ export class MapView {
     return true;
   }
 
-  /** Throws MAP_STALE when the rule says so; objectIsHere is asked only when needed. */
-  async check(ref: RefForCheck, objectIsHere: () => Promise<boolean>): Promise<void> {
+  /**
+   * Throws MAP_STALE when the rule says so; objectIsHere is asked only when needed. A write of data
+   * (`dataWrite`) made with an older map to an OST its PG is no longer placed on is refused even
+   * when the object is here: the OST is an old holder, which the PG's new members and its fill do
+   * not hear from, so a write it alone took would be lost to them (readers of the old holder
+   * are let through: they find data not moved yet).
+   */
+  async check(ref: RefForCheck, objectIsHere: () => Promise<boolean>, dataWrite = false): Promise<void> {
     const map = this.map;
     if (!map) return;
     if (ref.mapEpoch > map.epoch) {
@@ -44,7 +50,7 @@ export class MapView {
     const pool = this.pools.get(ref.poolId);
     if (!pool || ref.pg >= pool.pgCount) return;
     if (placePg(map, pool, ref.pg).osts.includes(ref.ostId)) return;
-    if (await objectIsHere()) return;
+    if (!dataWrite && (await objectIsHere())) return;
     throw new StripeError(
       'MAP_STALE',
       `map epoch ${ref.mapEpoch} is older than ${map.epoch}: refresh the map`,

@@ -13,7 +13,14 @@ import type { MapView } from './map-view.js';
 import type { OpName, OssMetrics } from './metrics.js';
 import { validateObjectId } from './object-id.js';
 import { StalePgs } from './stale-pgs.js';
-import type { ObjectStore, ReadPiece, WritePiece, WriteResult, WriteVersion } from './store/index.js';
+import type {
+  BlockStamps,
+  ObjectStore,
+  ReadPiece,
+  WritePiece,
+  WriteResult,
+  WriteVersion,
+} from './store/index.js';
 
 export interface OstHandle {
   ost: ObjectStore;
@@ -97,14 +104,14 @@ export class OssCore {
     return this.handles.find((h) => h.ost.name === name);
   }
 
-  /** Common entry: bookkeeping, validation, faults, stale map; then `work`. */
-  private async begin(ref: Ref, kind: 'read' | 'write' | 'meta'): Promise<OstHandle> {
+  /** Common entry: bookkeeping, validation, faults, stale map (`dataWrite`: see MapView.check); then `work`. */
+  private async begin(ref: Ref, kind: 'read' | 'write' | 'meta', dataWrite = false): Promise<OstHandle> {
     if (this.closing) throw new StripeError('REQ_UNAVAILABLE', 'the OSS is shutting down');
     const h = this.handle(ref.ostId);
     validateObjectId(ref.objectId);
     await h.faults.before(kind);
     if (this.closing) throw new StripeError('REQ_UNAVAILABLE', 'the OSS is shutting down');
-    await this.mapView.check(ref, async () => (await h.ost.stat(ref.objectId)) !== undefined);
+    await this.mapView.check(ref, async () => (await h.ost.stat(ref.objectId)) !== undefined, dataWrite);
     return h;
   }
 
@@ -159,7 +166,7 @@ export class OssCore {
     options: { sync?: boolean } = {},
   ): Promise<WriteResult> {
     return this.timed(ref.ostId, { op: 'write', tag }, async (peer) => {
-      const h = await this.begin(ref, 'write');
+      const h = await this.begin(ref, 'write', true);
       const faults = h.faults;
       const metrics = this.metrics;
       const clock = this.clock;
@@ -196,7 +203,7 @@ export class OssCore {
     ref: Ref,
     offset: number,
     length: number,
-    onStart: (objectSize: number) => Promise<void> | void,
+    onStart: (objectSize: number, blockStamps: BlockStamps) => Promise<void> | void,
     onSpan: (pieces: ReadPiece[]) => Promise<void> | void,
     opts: { readerVerifies?: boolean; tag?: RequestTag | undefined } = {},
   ): Promise<void> {
@@ -207,12 +214,14 @@ export class OssCore {
       await this.refuseAheadOfList(h, ref.mapEpoch);
       this.stalePgs.check(ref.ostId, h.ost.name, ref);
       let size = 0;
+      let stamps: BlockStamps = [];
       const spans = h.ost.readSpans(
         ref.objectId,
         offset,
         length,
-        (s) => {
+        (s, blockStamps) => {
           size = s;
+          stamps = blockStamps;
         },
         readerVerifies,
       );
@@ -225,7 +234,7 @@ export class OssCore {
       for await (const pieces of spans) {
         if (!started) {
           started = true;
-          await waitPeer(onStart(size));
+          await waitPeer(onStart(size, stamps));
         }
         let bytes = 0;
         for (const piece of pieces) {
@@ -237,7 +246,7 @@ export class OssCore {
         peer.bytes += bytes;
         await waitPeer(onSpan(pieces));
       }
-      if (!started) await waitPeer(onStart(size));
+      if (!started) await waitPeer(onStart(size, stamps));
     });
   }
 

@@ -8,6 +8,7 @@
 // the OSS's check to tell a corrupt disk block from a wire error.
 import { connect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { type BlockStamps, partStamps } from '../block-stamps.js';
 import { crc32c } from '../checksum.js';
 import { StripeError } from '../errors.js';
 import type { RequestTag } from '../jobs/job-id.js';
@@ -20,6 +21,8 @@ import {
   type BulkRequest,
   decodeErrorBody,
   decodeResponseHeader,
+  decodeStampCount,
+  decodeStamps,
   encodeRequest,
   encodeSegmentHeaders,
   type Pieces,
@@ -28,6 +31,8 @@ import {
   RESPONSE_FIXED_BYTES,
   SEGMENT_HEADER_BYTES,
   type SegmentChecksums,
+  STAMP_BYTES,
+  STAMP_COUNT_BYTES,
   segmentBounds,
   segmentChecksums,
 } from './frame.js';
@@ -112,6 +117,12 @@ function sendRead(conn: Connection, ticket: string | undefined, request: BulkReq
   sendTicket(conn, ticket);
   conn.socket.write(encodeRequest(request));
   conn.socket.uncork();
+}
+
+/** A read's bytes with the block stamps the OSS answered with (undefined: an OSS from before stamps). */
+export interface StampedRead {
+  data: Buffer;
+  stamps: BlockStamps | undefined;
 }
 
 export interface BulkWriteResult {
@@ -250,6 +261,16 @@ export class BulkClient {
     length: number,
     alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
   ): Promise<Buffer> {
+    return (await this.readStamped(ref, offset, length, alloc)).data;
+  }
+
+  /** read(), with the block stamps of what it returns (common/block-stamps.ts). */
+  async readStamped(
+    ref: BulkRef,
+    offset: number,
+    length: number,
+    alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
+  ): Promise<StampedRead> {
     try {
       return await this.readOnce(ref, offset, length, alloc, this.waiveOssCheck);
     } catch (err) {
@@ -271,9 +292,9 @@ export class BulkClient {
     length: number,
     alloc: (bytes: number) => Buffer,
     readerVerifies: boolean,
-  ): Promise<Buffer> {
+  ): Promise<StampedRead> {
     const ticket = await this.ticketOf(ref.objectId, 'read');
-    return this.withConnection(ref.ostId, async (conn) => {
+    return this.withConnection(ref.ostId, async (conn): Promise<Answer<StampedRead>> => {
       const sent = performance.now();
       sendRead(conn, ticket, {
         op: 'read',
@@ -284,20 +305,29 @@ export class BulkClient {
         truncate: false,
         segmentBytes: length,
         readerVerifies,
+        wantStamps: true,
       });
       const header = await this.readHeader(conn);
       if (!header.ok) return header;
       this.onReadAnswered(ref, performance.now() - sent);
       const { bodyBytes } = header.value;
       if (bodyBytes > length) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
+      const stamps = await this.readStamps(conn, header.value.stamped);
       const out = alloc(bodyBytes);
       const directBefore = conn.reader.directBytes;
       // Segments land in `out` as they arrive (mostly written there by the kernel) and are verified there.
       const complete = await this.receive(conn, ref, offset, out, readerVerifies);
       this.directReadBytes += conn.reader.directBytes - directBefore;
       if (!complete) return this.errorAfterAbort(conn);
-      return { ok: true, value: out };
+      return { ok: true, value: { data: out, stamps } };
     });
+  }
+
+  /** The block stamps after a header that has them (an OSS from before stamps sends none: unknown, all 0). */
+  private async readStamps(conn: Connection, stamped: boolean): Promise<BlockStamps | undefined> {
+    if (!stamped) return undefined;
+    const count = decodeStampCount(await conn.reader.readExact(STAMP_COUNT_BYTES));
+    return count === 0 ? [] : decodeStamps(await conn.reader.readExact(count * STAMP_BYTES));
   }
 
   /**
@@ -315,14 +345,14 @@ export class BulkClient {
     ref: BulkRef,
     offset: number,
     lengths: readonly number[],
-    onPart: (index: number, data: Buffer) => void,
+    onPart: (index: number, data: Buffer, stamps?: BlockStamps) => void,
     alloc: (bytes: number) => Buffer = Buffer.allocUnsafe,
     into?: (index: number) => Buffer | undefined,
   ): Promise<RunResult> {
     let delivered = 0;
-    const counted = (index: number, data: Buffer): void => {
+    const counted = (index: number, data: Buffer, stamps?: BlockStamps): void => {
       delivered = index + 1;
-      onPart(index, data);
+      onPart(index, data, stamps);
     };
     const place = (index: number, length: number): Buffer => {
       const out = into?.(index) ?? alloc(length);
@@ -341,7 +371,7 @@ export class BulkClient {
         ref,
         offset + skipped,
         lengths.slice(first),
-        (index, data) => onPart(first + index, data),
+        (index, data, stamps) => onPart(first + index, data, stamps),
         (index, length) => place(first + index, length),
         false,
       );
@@ -352,7 +382,7 @@ export class BulkClient {
     ref: BulkRef,
     offset: number,
     lengths: readonly number[],
-    onPart: (index: number, data: Buffer) => void,
+    onPart: (index: number, data: Buffer, stamps?: BlockStamps) => void,
     place: (index: number, length: number) => Buffer,
     readerVerifies: boolean,
   ): Promise<RunResult> {
@@ -373,12 +403,14 @@ export class BulkClient {
         truncate: false,
         segmentBytes,
         readerVerifies,
+        wantStamps: true,
       });
       const header = await this.readHeader(conn);
       if (!header.ok) return header;
       this.onReadAnswered(ref, performance.now() - sent);
       const { bodyBytes } = header.value;
       if (bodyBytes > total) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
+      const stamps = await this.readStamps(conn, header.value.stamped);
       const directBefore = conn.reader.directBytes;
       try {
         if (bodyBytes < total) {
@@ -394,7 +426,7 @@ export class BulkClient {
         for (const [index, length] of lengths.entries()) {
           const out = place(index, length);
           if (!(await this.receive(conn, ref, at, out, readerVerifies))) return this.errorAfterAbort(conn);
-          onPart(index, out);
+          onPart(index, out, stamps && partStamps(stamps, offset, at, length, this.blockBytes));
           at += length;
         }
         return { ok: true, value: { complete: true } };

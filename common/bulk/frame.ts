@@ -12,14 +12,17 @@
 //   in idLen); bit 3 (WRITE) sync: the OSS makes the object durable before it answers, as a Flush
 //   after the write would (the answer says whether that held); bit 1 (READ) the reader verifies every segment against the
 //   crcs sent, so the OSS may send whole checksum blocks with their stored crcs without reading
-//   them through crc32c first (partial blocks are still verified: their crc is computed).
+//   them through crc32c first (partial blocks are still verified: their crc is computed); bit 4
+//   (READ) the reader wants the block stamps of what it reads (common/block-stamps.ts).
 // Response (32 bytes):      magic u32 | status u8 | flags u8 | 0 u16 | objectSize u64 | version u64 | bodyBytes u64
 //   flags: bit 0 (OK, WRITE) durable: a sync write's flush held (every write acknowledged so far
 //   is durable); without it a sync write is applied and the writer flushes it as any other.
 //   status ERROR: body = codeLen u16 | code | message (UTF-8).
-//   status OK, READ: `bodyBytes` data bytes in segments.
+//   status OK, READ: flags bit 1: count u32 | count block stamps u64 follow the header (asked for
+//   by request flag bit 4); then `bodyBytes` data bytes in segments.
 // Segment (8 bytes + data): length u32 | crc32c u32 of the data. A segment length of SEGMENT_ABORT means
 //   the sender gave up mid-stream: on a response an error response follows; on a request nothing does.
+import { BLOCK_STAMPS_MAX, type BlockStamps } from '../block-stamps.js';
 import { crc32c } from '../checksum.js';
 import { type ErrorCode, isErrorCode, StripeError } from '../errors.js';
 import { crc32cCombine } from './crc-combine.js';
@@ -62,14 +65,21 @@ export interface BulkRequest {
   version?: number;
   /** write: make the object durable before answering (flags bit 3; see the format above). */
   sync?: boolean;
+  /** read: answer with the block stamps of what is read (flags bit 4). */
+  wantStamps?: boolean;
 }
 
 const FLAG_TRUNCATE = 1;
 const FLAG_READER_VERIFIES = 2;
 const FLAG_VERSIONED = 4;
 const FLAG_SYNC = 8;
+const FLAG_WANT_STAMPS = 16;
 const VERSION_BYTES = 8;
 const RESPONSE_FLAG_DURABLE = 1;
+const RESPONSE_FLAG_STAMPS = 2;
+/** A stamp count (u32) on a response that carries stamps, then STAMP_BYTES per stamp. */
+export const STAMP_COUNT_BYTES = 4;
+export const STAMP_BYTES = 8;
 
 export interface BulkResponseHeader {
   ok: boolean;
@@ -78,6 +88,8 @@ export interface BulkResponseHeader {
   bodyBytes: number;
   /** A sync write's flush held (response flags bit 0). */
   durable: boolean;
+  /** Block stamps follow the header (a count, then the stamps: decodeStampCount, decodeStamps). */
+  stamped: boolean;
 }
 
 function writeU64(buf: Buffer, value: number, at: number): void {
@@ -103,6 +115,7 @@ export function encodeRequest(req: BulkRequest): Buffer {
   buf.writeUInt8(
     (req.truncate ? FLAG_TRUNCATE : 0) |
       (req.op === 'read' && req.readerVerifies ? FLAG_READER_VERIFIES : 0) |
+      (req.op === 'read' && req.wantStamps ? FLAG_WANT_STAMPS : 0) |
       (versioned ? FLAG_VERSIONED : 0) |
       (req.op === 'write' && req.sync ? FLAG_SYNC : 0),
     5,
@@ -166,23 +179,50 @@ export function decodeRequest(fixed: Buffer, id: Buffer): BulkRequest {
       : {
           segmentBytes: Math.min(fixed.readUInt32LE(20), SEGMENT_BYTES_MAX),
           readerVerifies: (flags & FLAG_READER_VERIFIES) !== 0,
+          wantStamps: (flags & FLAG_WANT_STAMPS) !== 0,
         }),
   };
 }
 
+/**
+ * An OK response header. `durable`: a sync write's flush held (flags bit 0); `stamps`: a read's
+ * block stamps, sent right after it (flags bit 1).
+ */
 export function encodeOkResponse(
   objectSize: number,
   version: number,
   bodyBytes: number,
-  durable = false,
+  opts: { durable?: boolean; stamps?: BlockStamps | undefined } = {},
 ): Buffer {
-  const buf = Buffer.alloc(RESPONSE_FIXED_BYTES);
+  const { durable = false, stamps } = opts;
+  if (stamps && stamps.length > BLOCK_STAMPS_MAX) throw new Error(`${stamps.length} block stamps`);
+  const trailer = stamps ? STAMP_COUNT_BYTES + STAMP_BYTES * stamps.length : 0;
+  const buf = Buffer.alloc(RESPONSE_FIXED_BYTES + trailer);
   buf.writeUInt32LE(RESPONSE_MAGIC, 0);
-  if (durable) buf.writeUInt8(RESPONSE_FLAG_DURABLE, 5);
+  buf.writeUInt8((durable ? RESPONSE_FLAG_DURABLE : 0) | (stamps ? RESPONSE_FLAG_STAMPS : 0), 5);
   writeU64(buf, objectSize, 8);
   writeU64(buf, version, 16);
   writeU64(buf, bodyBytes, 24);
+  if (stamps) {
+    buf.writeUInt32LE(stamps.length, RESPONSE_FIXED_BYTES);
+    stamps.forEach((stamp, i) => {
+      writeU64(buf, stamp, RESPONSE_FIXED_BYTES + STAMP_COUNT_BYTES + i * STAMP_BYTES);
+    });
+  }
   return buf;
+}
+
+/** How many stamps follow a stamped header (its first STAMP_COUNT_BYTES after it). */
+export function decodeStampCount(buf: Buffer): number {
+  const count = buf.readUInt32LE(0);
+  if (count > BLOCK_STAMPS_MAX) throw new StripeError('REQ_INTERNAL', `bulk: ${count} block stamps`);
+  return count;
+}
+
+export function decodeStamps(buf: Buffer): number[] {
+  const stamps: number[] = [];
+  for (let at = 0; at + STAMP_BYTES <= buf.length; at += STAMP_BYTES) stamps.push(readU64(buf, at));
+  return stamps;
 }
 
 export function encodeErrorResponse(code: ErrorCode, message: string): Buffer {
@@ -208,6 +248,7 @@ export function decodeResponseHeader(fixed: Buffer): BulkResponseHeader {
     version: readU64(fixed, 16),
     bodyBytes: readU64(fixed, 24),
     durable: (fixed.readUInt8(5) & RESPONSE_FLAG_DURABLE) !== 0,
+    stamped: fixed.readUInt8(4) === 0 && (fixed.readUInt8(5) & RESPONSE_FLAG_STAMPS) !== 0,
   };
   if (!header.ok && header.bodyBytes > ERROR_BODY_BYTES_MAX)
     throw new StripeError('REQ_INTERNAL', 'bulk: error too long');

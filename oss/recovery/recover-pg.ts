@@ -6,12 +6,12 @@
 // the fault knobs apply. A token bucket holds the task to its byte rate and
 // an OSS-wide semaphore keeps recovery to a few objects beside client IO.
 import { crc32c } from '../../common/checksum.js';
-import { reconstructAll } from '../../common/erasure.js';
 import { StripeError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
 import type { Logger } from '../../common/logging.js';
 import { Semaphore } from '../../common/semaphore.js';
 import type { OssCore } from '../ops.js';
+import { blocksOf, mergePlan, rebuildSlice, type StampedSlice } from './ec-slice.js';
 import {
   RECOVERY_LIST_PAGE,
   RECOVERY_OBJECTS_IN_FLIGHT_MAX,
@@ -171,28 +171,58 @@ export class Recoverer {
   }
 
   /**
-   * Copies the object slice by slice, each write naming the source's version: the target refuses
-   * a slice (OBJ_NEWER_COPY) once a client write newer than the source reached it, and the task
-   * fails and is run again later. A source that took a write during the copy (its version moved)
-   * gave slices of two versions: the copy fails too, and the target stays refused to readers.
+   * Copies the object slice by slice. Replicated: each write names the source's version, and the
+   * target refuses a slice (OBJ_NEWER_COPY) once a client write newer than the source reached it;
+   * the task fails and is run again later. ec: merged block by block (mergeSlice), so the client
+   * writes a target took since its PG moved stay and the rest comes from the source. A source that
+   * took a write during the copy (its version moved) gave slices of two versions: the copy fails
+   * too, and the target stays refused to readers.
    */
   private async copy(req: RecoverRequest, job: Job, bucket: TokenBucket): Promise<void> {
     let offset = 0;
     do {
       const length = Math.min(RECOVERY_SLICE_BYTES, job.size - offset);
       await bucket.take(length);
-      const data = await this.sliceOf(req, job, offset, length);
-      await this.writeLocal(req, job, offset, data, offset + length >= job.size);
+      const slice = await this.sliceOf(req, job, offset, length);
+      if (req.rule.kind === 'erasure') await this.mergeSlice(req, job, offset, slice);
+      else await this.writeLocal(req, job, offset, slice, { truncate: offset + length >= job.size });
       offset += length;
     } while (offset < job.size);
     await this.sourceUnchanged(req, job);
   }
 
+  /**
+   * Writes the blocks of an ec slice the target lacks or holds an older write of (mergePlan), each
+   * run guarded by its blocks' stamps: a client write that reaches a block meanwhile makes the
+   * run refused (OBJ_NEWER_COPY), and the object is copied again later.
+   */
+  private async mergeSlice(
+    req: RecoverRequest,
+    job: Job,
+    offset: number,
+    slice: StampedSlice,
+  ): Promise<void> {
+    const ost = this.core.handle(req.targetOstId).ost;
+    const held = await ost.blockStamps(job.targetId, offset, slice.data.length);
+    if (slice.data.length === 0) {
+      if (held === undefined) await this.writeLocal(req, job, offset, slice, { truncate: true });
+      return;
+    }
+    const B = ost.blockBytes;
+    for (const run of mergePlan(slice.stamps, held ?? [])) {
+      const part = {
+        data: slice.data.subarray(run.first * B, Math.min(slice.data.length, run.end * B)),
+        stamps: slice.stamps.slice(run.first, run.end),
+      };
+      await this.writeLocal(req, job, offset + run.first * B, part, { truncate: false, guard: 'blocks' });
+    }
+  }
+
   /** Throws OBJ_NEWER_COPY when a source of the copy no longer holds the version the copy was made of. */
   private async sourceUnchanged(req: RecoverRequest, job: Job): Promise<void> {
     const source = req.sources.find((s) => req.rule.kind === 'replicated' || s.position === req.position);
-    // An ec chunk rebuilt from k others has no copy of its own to compare with: its slices were
-    // rebuilt from chunks of one version each, checked by the target's version guard.
+    // An ec chunk rebuilt from k others has no copy of its own to compare with: its blocks were
+    // rebuilt from chunks of one write each (their stamps), and merged under the target's guard.
     if (!source) return;
     const ref = {
       ostId: source.ostId,
@@ -210,8 +240,13 @@ export class Recoverer {
   }
 
   /** One slice of the target's object: copied from a holder of it, or rebuilt from k chunks. */
-  private async sliceOf(req: RecoverRequest, job: Job, offset: number, length: number): Promise<Buffer> {
-    if (length === 0) return Buffer.alloc(0);
+  private async sliceOf(
+    req: RecoverRequest,
+    job: Job,
+    offset: number,
+    length: number,
+  ): Promise<StampedSlice> {
+    if (length === 0) return { data: Buffer.alloc(0), stamps: [] };
     const same = req.sources.filter((s) => req.rule.kind === 'replicated' || s.position === req.position);
     let lastError: unknown;
     for (const source of same) {
@@ -222,62 +257,48 @@ export class Recoverer {
       }
     }
     if (req.rule.kind === 'replicated') throw lastError;
-    return this.rebuild(req, req.rule.k, req.rule.m, job.key, offset, length);
+    const { k, m } = req.rule;
+    const byPosition = new Map<number, SourceRef>();
+    for (const s of req.sources)
+      if (s.position !== req.position && s.position < k + m && !byPosition.get(s.position)?.inPlacement)
+        byPosition.set(s.position, s);
+    const ordered = [...byPosition.values()].sort((a, b) => Number(b.inPlacement) - Number(a.inPlacement));
+    return rebuildSlice(
+      ordered.map((s) => ({ position: s.position, current: s.inPlacement })),
+      (s) => {
+        const source = byPosition.get(s.position) as SourceRef;
+        return this.readFrom(req, source, `${job.key}.c${s.position}`, offset, length);
+      },
+      { k, m, target: req.position, length, blockBytes: this.core.handle(req.targetOstId).ost.blockBytes },
+    );
   }
 
+  /** A slice of a source's copy, zero padded past its end (chunk objects are equal-sized; a short read is a hole). */
   private async readFrom(
     req: RecoverRequest,
     source: SourceRef,
     objectId: string,
     offset: number,
     length: number,
-  ): Promise<Buffer> {
+  ): Promise<StampedSlice> {
     const ref = { ostId: source.ostId, objectId, poolId: req.poolId, pg: req.pg, mapEpoch: req.mapEpoch };
-    const data = await this.pool.bulkOf(source.bulkAddress).read(ref, offset, length);
-    if (data.length === length) return data;
-    const padded = Buffer.alloc(length); // chunk objects are equal-sized; a short read is a hole
-    data.copy(padded);
-    return padded;
-  }
-
-  private async rebuild(
-    req: RecoverRequest,
-    k: number,
-    m: number,
-    group: string,
-    offset: number,
-    length: number,
-  ): Promise<Buffer> {
-    const shards = Buffer.alloc((k + m) * length);
-    const present = new Array<boolean>(k + m).fill(false);
-    const others = req.sources.filter((s) => s.position !== req.position && s.position < k + m);
-    let have = 0;
-    for (let i = 0; i < others.length && have < k; ) {
-      const batch = others.slice(i, i + (k - have));
-      i += batch.length;
-      const reads = await Promise.allSettled(
-        batch.map((s) => this.readFrom(req, s, `${group}.c${s.position}`, offset, length)),
-      );
-      reads.forEach((r, n) => {
-        if (r.status !== 'fulfilled') return;
-        const position = batch[n]!.position;
-        r.value.copy(shards, position * length);
-        present[position] = true;
-        have++;
-      });
-    }
-    if (have < k)
-      throw new StripeError('IO_DEGRADED', `${group}: only ${have} of the ${k} chunks needed could be read`);
-    reconstructAll(shards, k, m, present);
-    return Buffer.from(shards.subarray(req.position * length, (req.position + 1) * length));
+    const { data, stamps } = await this.pool.bulkOf(source.bulkAddress).readStamped(ref, offset, length);
+    const B = this.core.handle(req.targetOstId).ost.blockBytes;
+    const blocks = blocksOf(length, B);
+    // Blocks past the source's end (or from a source without stamps) hold no known write.
+    const padded = Array.from({ length: blocks }, (_, b) => stamps?.[b] ?? 0);
+    if (data.length === length) return { data, stamps: padded };
+    const whole = Buffer.alloc(length);
+    data.copy(whole);
+    return { data: whole, stamps: padded };
   }
 
   private async writeLocal(
     req: RecoverRequest,
     job: Job,
     offset: number,
-    data: Buffer,
-    last: boolean,
+    slice: StampedSlice,
+    opts: { truncate: boolean; guard?: 'blocks' },
   ): Promise<void> {
     const ref = {
       ostId: req.targetOstId,
@@ -286,11 +307,14 @@ export class Recoverer {
       pg: req.pg,
       mapEpoch: req.mapEpoch,
     };
+    const { data, stamps } = slice;
     async function* pieces(): AsyncGenerator<{ data: Buffer }> {
       if (data.length > 0) yield { data };
     }
-    await this.core.write(ref, offset, data.length, crc32c(data), last, pieces(), undefined, {
+    await this.core.write(ref, offset, data.length, crc32c(data), opts.truncate, pieces(), undefined, {
       copyOf: job.version,
+      ...(data.length > 0 ? { blockStamps: stamps } : {}),
+      ...(opts.guard ? { guard: opts.guard } : {}),
     });
   }
 }

@@ -1,8 +1,9 @@
-// The index records of recently used objects, decoded: meta and crc groups.
-// Every read of an object needs both (its size, and the crcs its blocks are
-// verified against), and a sequential writer re-reads the crc group it
-// extends on each write; without this each request paid two classic-level
-// lookups and decoded 1,024 crcs.
+// The index records of recently used objects, decoded: meta and block groups
+// (each group's crcs and stamps). Every read of an object needs both (its
+// size, the crcs its blocks are verified against and the stamps it answers
+// with), and a sequential writer re-reads the group it extends on each write;
+// without this each request paid two classic-level lookups and decoded 1,024
+// crcs.
 //
 // Kept in step by the index's writers: each mutation of an object's records
 // calls `changed` before its batch and `remember` (or `changed` again) after
@@ -14,9 +15,15 @@
 import { INDEX_CACHE_OBJECTS } from '../limits.js';
 import type { ObjectMeta } from './object-store.js';
 
+/** One group's blocks: their crcs, and the stamp of the write each holds (0: none known). */
+export interface BlockGroup {
+  crcs: Uint32Array;
+  stamps: Float64Array;
+}
+
 interface Entry {
   meta?: ObjectMeta;
-  groups: Map<number, Uint32Array>;
+  groups: Map<number, BlockGroup>;
 }
 
 export class IndexCache {
@@ -60,8 +67,8 @@ export class IndexCache {
     return meta;
   }
 
-  /** A crc group, or undefined when not cached (a group never written is not cached either). */
-  group(objectId: string, group: number): Uint32Array | undefined {
+  /** A block group, or undefined when not cached (a group never written is not cached either). */
+  group(objectId: string, group: number): BlockGroup | undefined {
     return this.entries.get(objectId)?.groups.get(group);
   }
 
@@ -70,13 +77,13 @@ export class IndexCache {
     objectId: string,
     generation: number,
     meta: ObjectMeta | undefined,
-    groups?: Map<number, Uint32Array>,
+    groups?: Map<number, BlockGroup>,
   ): void {
     if (generation !== this.generationCount) return;
     if (!meta && !groups?.size) return;
     const entry = this.entryFor(objectId);
     if (meta) entry.meta = meta;
-    for (const [g, crcs] of groups ?? []) entry.groups.set(g, crcs);
+    for (const [g, group] of groups ?? []) entry.groups.set(g, group);
   }
 
   /** Before a batch that changes the object's records: forget them, and stop fills that began earlier. */
@@ -96,7 +103,7 @@ export class IndexCache {
   }
 
   /** After the batch: the records it wrote (other groups are looked up again when needed). */
-  remember(objectId: string, meta: ObjectMeta, groups: Map<number, Uint32Array>): void {
+  remember(objectId: string, meta: ObjectMeta, groups: Map<number, BlockGroup>): void {
     this.generationCount++;
     const entry = this.entryFor(objectId);
     entry.meta = meta;

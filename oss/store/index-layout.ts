@@ -4,6 +4,8 @@
 // opens folders written by earlier code, which must keep opening.
 //   o/<objectId>                      -> ObjectMeta (JSON)
 //   c/<objectId>/<group, 8 hex>       -> crc32c of blocks group*CRC_GROUP_BLOCKS.. (u32 LE each)
+//   t/<objectId>/<group, 8 hex>       -> the stamp of the write each of those blocks holds (f64 LE
+//                                        each, 0: none; absent for blocks written before stamps)
 //   p/<pool, 8 hex>/<pg, 8 hex>/<id>  -> '' (ListObjects by placement group)
 //   s/flush                           -> a counter written with sync: true to fsync the log
 //   u/<objectId>                      -> '' (an fsync of the object failed: its flushes fail
@@ -22,6 +24,8 @@ export const keys = {
   metaPrefix: 'o/',
   crcGroup: (objectId: string, group: number): string => `c/${objectId}/${hex8(group)}`,
   crcPrefix: (objectId: string): string => `c/${objectId}/`,
+  stampGroup: (objectId: string, group: number): string => `t/${objectId}/${hex8(group)}`,
+  stampPrefix: (objectId: string): string => `t/${objectId}/`,
   pgEntry: (poolId: number, pg: number, objectId: string): string =>
     `p/${hex8(poolId)}/${hex8(pg)}/${objectId}`,
   pgPrefix: (poolId: number, pg: number): string => `p/${hex8(poolId)}/${hex8(pg)}/`,
@@ -57,5 +61,18 @@ export function decodeCrcs(buf: Uint8Array): Uint32Array {
   const view = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const out = new Uint32Array(view.length / 4);
   for (let i = 0; i < out.length; i++) out[i] = view.readUInt32LE(i * 4);
+  return out;
+}
+
+export function encodeStamps(stamps: Float64Array): Buffer {
+  const buf = Buffer.allocUnsafe(stamps.length * 8);
+  for (let i = 0; i < stamps.length; i++) buf.writeDoubleLE(stamps[i]!, i * 8);
+  return buf;
+}
+
+export function decodeStamps(buf: Uint8Array): Float64Array {
+  const view = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const out = new Float64Array(Math.floor(view.length / 8));
+  for (let i = 0; i < out.length; i++) out[i] = view.readDoubleLE(i * 8);
   return out;
 }

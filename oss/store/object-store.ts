@@ -25,6 +25,8 @@
 // - A crash may lose writes not flushed, but never serves a write's bytes
 //   as another version's, nor a write it did not commit as an object.
 
+import type { BlockStamps } from '../../common/block-stamps.js';
+
 export interface ObjectMeta {
   size: number;
   version: number;
@@ -60,6 +62,14 @@ export interface WriteVersion {
   stamp?: number;
   /** A recovery copy of a source at this version: refused (OBJ_NEWER_COPY) when the object's version is higher; the object takes it. */
   copyOf?: number;
+  /**
+   * A copy's block stamps, one per block the write touches (common/block-stamps.ts): the blocks take
+   * them. With `guard: 'blocks'` the copy is refused (OBJ_NEWER_COPY) when a block it touches
+   * holds a newer stamp than the copy's for it, instead of when the object's version is above
+   * copyOf: a merge of a source into a copy that took client writes since (a filled chunk).
+   */
+  blockStamps?: readonly number[];
+  guard?: 'object' | 'blocks';
 }
 
 export interface WriteParams extends WriteVersion {
@@ -75,6 +85,9 @@ export interface WriteParams extends WriteVersion {
   /** Make this write and every write acknowledged before it durable before answering (a flush after it). */
   sync?: boolean;
 }
+
+/** The stamps of a range's blocks (common/block-stamps.ts). */
+export type { BlockStamps };
 
 export interface WriteResult {
   objectSize: number;
@@ -115,6 +128,8 @@ export interface StoreFaultSites {
 
 export interface ObjectStore {
   readonly name: string;
+  /** The checksum block: a read's stamps and a copy's blockStamps are per block of this size. */
+  readonly blockBytes: number;
   /** Cluster-wide id from the MDS, kept across restarts; undefined until the first registration ever. */
   readonly id: number | undefined;
   assignId(id: number): Promise<void>;
@@ -126,16 +141,19 @@ export interface ObjectStore {
   write(params: WriteParams, pieces: AsyncIterable<WritePiece>): Promise<WriteResult>;
   /**
    * Streams [offset, offset + length) clamped to the size, one disk span's pieces at a time;
-   * `onSize` gets the size first. With `readerVerifies` whole blocks go out with their stored
-   * crc unchecked: the reader checks them (see store/read.ts).
+   * `onSize` gets the size first, with the block stamps of what is read (BlockStamps). With
+   * `readerVerifies` whole blocks go out with their stored crc unchecked: the reader checks
+   * them (see store/read.ts).
    */
   readSpans(
     objectId: string,
     offset: number,
     length: number,
-    onSize: (objectSize: number) => void,
+    onSize: (objectSize: number, blockStamps: BlockStamps) => void,
     readerVerifies?: boolean,
   ): AsyncGenerator<ReadPiece[]>;
+  /** The block stamps of [offset, offset + length) clamped to the size; undefined when the object is absent. */
+  blockStamps(objectId: string, offset: number, length: number): Promise<BlockStamps | undefined>;
   flush(objectId: string): Promise<void>;
   delete(objectId: string): Promise<boolean>;
   /** One PG's objects in id order, after `cursor`. */

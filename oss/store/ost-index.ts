@@ -5,26 +5,41 @@
 // keeps the cache of decoded records (index-cache.ts) in step with every
 // change it makes, so callers never see a record a change replaced.
 import { ClassicLevel } from 'classic-level';
-import { IndexCache } from './index-cache.js';
+import { type BlockGroup, IndexCache } from './index-cache.js';
 import {
   CRC_GROUP_BLOCKS,
   decodeCrcs,
   decodeMeta,
+  decodeStamps,
   encodeCrcs,
   encodeMeta,
+  encodeStamps,
   keys,
   prefixEnd,
 } from './index-layout.js';
 import type { ListPage, ObjectMeta, StoredObject } from './object-store.js';
 
-/** The stored crcs of a run of an object's blocks. */
+/** The stored crcs and stamps of a run of an object's blocks. */
 export class BlockCrcs {
-  constructor(private readonly groups: Map<number, Uint32Array>) {}
+  constructor(private readonly groups: Map<number, BlockGroup>) {}
 
   /** The crc of a block, or undefined for one never written (a hole: zeros). */
   crcOf(block: number): number | undefined {
-    return this.groups.get(Math.floor(block / CRC_GROUP_BLOCKS))?.[block % CRC_GROUP_BLOCKS];
+    return this.groups.get(Math.floor(block / CRC_GROUP_BLOCKS))?.crcs[block % CRC_GROUP_BLOCKS];
   }
+
+  /** The stamp of the write a block holds: 0 for none known (a hole, an unstamped write, or one made before stamps). */
+  stampOf(block: number): number {
+    return this.groups.get(Math.floor(block / CRC_GROUP_BLOCKS))?.stamps[block % CRC_GROUP_BLOCKS] ?? 0;
+  }
+}
+
+/** The stamps of the blocks a write leaves, given for the blocks it wrote (the others keep theirs). */
+export interface WrittenStamps {
+  /** The first block the write's bytes touch. */
+  firstBlock: number;
+  /** One per block the write's bytes touch, in order. */
+  stamps: readonly number[];
 }
 
 export class OstIndex {
@@ -64,8 +79,8 @@ export class OstIndex {
     objectId: string,
     firstBlock: number,
     lastBlock: number,
-  ): Promise<Map<number, Uint32Array>> {
-    const groups = new Map<number, Uint32Array>();
+  ): Promise<Map<number, BlockGroup>> {
+    const groups = new Map<number, BlockGroup>();
     const missing: number[] = [];
     for (
       let g = Math.floor(firstBlock / CRC_GROUP_BLOCKS);
@@ -78,13 +93,22 @@ export class OstIndex {
     }
     if (missing.length === 0) return groups;
     const generation = this.cache.generation;
-    const values = await this.db.getMany(missing.map((g) => keys.crcGroup(objectId, g)));
-    const found = new Map<number, Uint32Array>();
-    values.forEach((value, i) => {
-      if (value !== undefined) found.set(missing[i] as number, decodeCrcs(value));
+    const values = await this.db.getMany([
+      ...missing.map((g) => keys.crcGroup(objectId, g)),
+      ...missing.map((g) => keys.stampGroup(objectId, g)),
+    ]);
+    const found = new Map<number, BlockGroup>();
+    missing.forEach((g, i) => {
+      const crcValue = values[i];
+      if (crcValue === undefined) return;
+      const crcs = decodeCrcs(crcValue);
+      const stampValue = values[missing.length + i];
+      // A group written before stamps has none: every block's stamp is unknown (0).
+      const stamps = stampValue === undefined ? new Float64Array(crcs.length) : decodeStamps(stampValue);
+      found.set(g, { crcs, stamps });
     });
     this.cache.fill(objectId, generation, undefined, found);
-    for (const [g, crcs] of found) groups.set(g, crcs);
+    for (const [g, group] of found) groups.set(g, group);
     return groups;
   }
 
@@ -118,7 +142,8 @@ export class OstIndex {
   /**
    * Commits a write in one batch: the new meta, the PG entry, and the crcs of the blocks from
    * `firstBlock` on that it wrote (merged into their groups, trimmed to the new size; groups
-   * past it go).
+   * past it go), with the stamps `written` gives the blocks the write's bytes touch (the other
+   * blocks keep theirs; new holes have none).
    */
   async commitWrite(
     objectId: string,
@@ -126,6 +151,7 @@ export class OstIndex {
     meta: ObjectMeta,
     firstBlock: number,
     crcs: Uint32Array,
+    written: WrittenStamps,
     clearUnsynced = false,
     /** Write the batch synced: it and every change committed before it are durable once it resolves. */
     sync = false,
@@ -133,14 +159,14 @@ export class OstIndex {
     const blocksTotal = Math.ceil(meta.size / this.blockBytes);
     const oldBlocks = Math.ceil((old?.size ?? 0) / this.blockBytes);
     const lastTouched = firstBlock + crcs.length - 1;
-    const firstGroup = Math.floor(firstBlock / CRC_GROUP_BLOCKS);
+    const firstGroup = Math.floor(Math.min(firstBlock, written.firstBlock) / CRC_GROUP_BLOCKS);
     const lastGroup = Math.floor(Math.max(lastTouched, blocksTotal - 1, 0) / CRC_GROUP_BLOCKS);
-    // A new object has no crc groups yet (delete removes them with the meta): nothing to merge.
+    // A new object has no groups yet (delete removes them with the meta): nothing to merge.
     const existing = old
       ? await this.groups(objectId, firstGroup * CRC_GROUP_BLOCKS, lastGroup * CRC_GROUP_BLOCKS)
-      : new Map<number, Uint32Array>();
+      : new Map<number, BlockGroup>();
     const batch = this.db.batch();
-    const written = new Map<number, Uint32Array>();
+    const saved = new Map<number, BlockGroup>();
     batch.put(keys.meta(objectId), Buffer.from(encodeMeta(meta)));
     if (old && (old.poolId !== meta.poolId || old.pg !== meta.pg))
       batch.del(keys.pgEntry(old.poolId, old.pg, objectId));
@@ -149,27 +175,36 @@ export class OstIndex {
       const groupStart = g * CRC_GROUP_BLOCKS;
       const length = Math.min(CRC_GROUP_BLOCKS, blocksTotal - groupStart);
       if (length <= 0) break;
-      const group = new Uint32Array(length);
+      const group: BlockGroup = { crcs: new Uint32Array(length), stamps: new Float64Array(length) };
       const prior = existing.get(g);
-      if (prior) group.set(prior.subarray(0, length));
-      for (
-        let b = Math.max(firstBlock, groupStart);
-        b <= Math.min(lastTouched, groupStart + length - 1);
-        b++
-      ) {
-        group[b - groupStart] = crcs[b - firstBlock]!;
+      // Blocks past the old size are new (holes, or the write's): nothing of them is kept.
+      const kept = Math.max(0, Math.min(length, oldBlocks - groupStart));
+      if (prior) {
+        group.crcs.set(prior.crcs.subarray(0, Math.min(kept, prior.crcs.length)));
+        group.stamps.set(prior.stamps.subarray(0, Math.min(kept, prior.stamps.length)));
       }
-      batch.put(keys.crcGroup(objectId, g), encodeCrcs(group));
-      written.set(g, group);
+      for (let b = Math.max(firstBlock, groupStart); b <= Math.min(lastTouched, groupStart + length - 1); b++)
+        group.crcs[b - groupStart] = crcs[b - firstBlock]!;
+      const stampsEnd = written.firstBlock + written.stamps.length - 1;
+      for (
+        let b = Math.max(written.firstBlock, groupStart);
+        b <= Math.min(stampsEnd, groupStart + length - 1);
+        b++
+      )
+        group.stamps[b - groupStart] = written.stamps[b - written.firstBlock]!;
+      batch.put(keys.crcGroup(objectId, g), encodeCrcs(group.crcs));
+      batch.put(keys.stampGroup(objectId, g), encodeStamps(group.stamps));
+      saved.set(g, group);
     }
     const oldLastGroup = Math.floor((oldBlocks - 1) / CRC_GROUP_BLOCKS);
     for (let g = Math.max(Math.ceil(blocksTotal / CRC_GROUP_BLOCKS), 0); g <= oldLastGroup; g++) {
       batch.del(keys.crcGroup(objectId, g));
+      batch.del(keys.stampGroup(objectId, g));
     }
     if (clearUnsynced) batch.del(keys.unsynced(objectId));
     this.cache.changed(objectId);
     await batch.write({ sync });
-    this.cache.remember(objectId, meta, written);
+    this.cache.remember(objectId, meta, saved);
   }
 
   /** Removes every record of an object: its meta, its PG entry and its crcs. */
@@ -178,12 +213,8 @@ export class OstIndex {
       .batch()
       .del(keys.meta(objectId))
       .del(keys.pgEntry(meta.poolId, meta.pg, objectId));
-    for await (const key of this.db.keys({
-      gte: keys.crcPrefix(objectId),
-      lt: prefixEnd(keys.crcPrefix(objectId)),
-    })) {
-      batch.del(key);
-    }
+    for (const prefix of [keys.crcPrefix(objectId), keys.stampPrefix(objectId)])
+      for await (const key of this.db.keys({ gte: prefix, lt: prefixEnd(prefix) })) batch.del(key);
     await this.cache.rewriting(objectId, () => batch.write());
   }
 

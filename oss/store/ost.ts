@@ -23,6 +23,7 @@ import { dataBuffers } from '../buffers.js';
 import { objectPath } from '../object-id.js';
 import { ObjectLocks } from './object-lock.js';
 import type {
+  BlockStamps,
   ListPage,
   ObjectMeta,
   ObjectStore,
@@ -195,6 +196,25 @@ export class Ost implements ObjectStore {
 
   readSpans(...args: Parameters<ObjectStore['readSpans']>): AsyncGenerator<ReadPiece[]> {
     return readSpans(this, ...args);
+  }
+
+  async blockStamps(objectId: string, offset: number, length: number): Promise<BlockStamps | undefined> {
+    this.assertOpen();
+    const release = await this.locks.acquire(objectId, false);
+    try {
+      const meta = await this.index.meta(objectId);
+      if (!meta) return undefined;
+      const end = Math.min(meta.size, offset + length);
+      if (end <= offset) return [];
+      const first = Math.floor(offset / this.blockBytes);
+      const last = Math.floor((end - 1) / this.blockBytes);
+      const held = await this.index.blockCrcs(objectId, first, last);
+      const stamps: number[] = [];
+      for (let b = first; b <= last; b++) stamps.push(held.stampOf(b));
+      return stamps;
+    } finally {
+      release();
+    }
   }
 
   async delete(objectId: string): Promise<boolean> {

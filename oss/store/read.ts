@@ -11,7 +11,7 @@ import { StripeError } from '../../common/errors.js';
 import { readSpanBuffers, readSpanBytes } from '../buffers.js';
 import { checkRange } from '../object-id.js';
 import { zeroCrc } from './block-crc.js';
-import type { ReadPiece } from './object-store.js';
+import type { BlockStamps, ReadPiece } from './object-store.js';
 import type { Ost } from './ost.js';
 import type { BlockCrcs } from './ost-index.js';
 
@@ -93,7 +93,7 @@ export async function* readSpans(
   objectId: string,
   offset: number,
   length: number,
-  onSize: (objectSize: number) => void,
+  onSize: (objectSize: number, blockStamps: BlockStamps) => void,
   readerVerifies = false,
 ): AsyncGenerator<ReadPiece[]> {
   checkRange(offset, length);
@@ -110,13 +110,18 @@ export async function* readSpans(
     const meta = await ost.requireMeta(objectId);
     if (offset > meta.size)
       throw new StripeError('OBJ_RANGE', `offset ${offset} is past the end (${meta.size})`);
-    onSize(meta.size);
     const end = Math.min(meta.size, offset + length);
-    if (end === offset) return;
+    if (end === offset) {
+      onSize(meta.size, []);
+      return;
+    }
     const B = ost.blockBytes;
     const firstBlock = Math.floor(offset / B);
     const lastBlock = Math.floor((end - 1) / B);
     const crcs = await ost.blockCrcs(objectId, firstBlock, lastBlock);
+    const stamps: number[] = [];
+    for (let b = firstBlock; b <= lastBlock; b++) stamps.push(crcs.stampOf(b));
+    onSize(meta.size, stamps);
     // With direct IO the disk's bytes land in the pooled buffer itself: no page-cache pages to
     // fill and copy from (reads of data the OSS wrote with O_DIRECT find none cached anyway).
     const direct = ost.directIo && B % BUFFER_ALIGN_BYTES === 0;

@@ -12,6 +12,7 @@ import { BlockCrcBuilder } from './block-crc.js';
 import { FileWriter } from './file-writer.js';
 import type { ObjectMeta, WriteParams, WritePiece, WriteResult } from './object-store.js';
 import type { Ost } from './ost.js';
+import type { WrittenStamps } from './ost-index.js';
 import { readVerifiedBlock } from './read.js';
 
 function noSpace(err: unknown): unknown {
@@ -32,7 +33,7 @@ export async function writeObject(
   let old: ObjectMeta | undefined;
   let writer: FileWriter | undefined;
   try {
-    old = refuseOlderCopy(ost, p, await ost.stat(p.objectId));
+    old = await refuseOlderCopy(ost, p, await ost.stat(p.objectId));
     const oldSize = old?.size ?? 0;
     const end = p.offset + p.length;
     const newSize = p.truncate ? end : Math.max(oldSize, end);
@@ -103,9 +104,31 @@ export async function writeObject(
   }
 }
 
-/** A recovery copy never lands on a newer copy: a client write reached the object after the copy's source was read. */
-function refuseOlderCopy(ost: Ost, p: WriteParams, old: ObjectMeta | undefined): ObjectMeta | undefined {
-  if (p.copyOf === undefined || !old || old.version <= p.copyOf) return old;
+/**
+ * A recovery copy never lands on a newer copy: a client write reached the object after the copy's
+ * source was read. Checked on the object's version, or block by block (guard 'blocks': a block
+ * the copy touches that holds a newer stamp than the copy's for it).
+ */
+async function refuseOlderCopy(
+  ost: Ost,
+  p: WriteParams,
+  old: ObjectMeta | undefined,
+): Promise<ObjectMeta | undefined> {
+  if (p.copyOf === undefined || !old) return old;
+  if (p.guard === 'blocks') {
+    const stamps = p.blockStamps ?? [];
+    if (stamps.length === 0 || p.offset >= old.size) return old;
+    const first = Math.floor(p.offset / ost.blockBytes);
+    const held = await ost.blockCrcs(p.objectId, first, first + stamps.length - 1);
+    const newer = stamps.findIndex((stamp, i) => held.stampOf(first + i) > stamp);
+    if (newer < 0) return old;
+    throw new StripeError(
+      'OBJ_NEWER_COPY',
+      `block ${first + newer} of ${p.objectId} on ${ost.name} holds a newer write (${held.stampOf(first + newer)}) than the copy's (${stamps[newer]})`,
+      { objectId: p.objectId, block: first + newer },
+    );
+  }
+  if (old.version <= p.copyOf) return old;
   throw new StripeError(
     'OBJ_NEWER_COPY',
     `${p.objectId} on ${ost.name} is at version ${old.version}, newer than the copy's source (${p.copyOf})`,
@@ -119,6 +142,25 @@ function nextVersion(old: ObjectMeta | undefined, p: WriteParams): number {
   if (p.copyOf !== undefined) return Math.max(was, p.copyOf);
   if (p.stamp !== undefined && p.stamp > 0) return Math.max(was, p.stamp);
   return was + 1;
+}
+
+/**
+ * The stamps the blocks a write touches take: a copy's, block by block as its source holds them;
+ * a client write's own stamp for each; 0 (none known) for a write with neither.
+ */
+function writtenStamps(p: WriteParams, blockBytes: number): WrittenStamps {
+  const firstBlock = Math.floor(p.offset / blockBytes);
+  if (p.length === 0) return { firstBlock, stamps: [] };
+  const count = Math.floor((p.offset + p.length - 1) / blockBytes) - firstBlock + 1;
+  if (p.blockStamps) {
+    if (p.blockStamps.length !== count)
+      throw new StripeError(
+        'REQ_INVALID',
+        `a copy of ${count} blocks of ${p.objectId} came with ${p.blockStamps.length} block stamps`,
+      );
+    return { firstBlock, stamps: p.blockStamps };
+  }
+  return { firstBlock, stamps: new Array<number>(count).fill(p.stamp ?? 0) };
 }
 
 /** Checks each piece against its crc before its bytes go to the file, and writes it; returns the bytes received. */
@@ -204,7 +246,17 @@ async function commit(
   // An object an fsync failed for is durable again once every byte of it was written again.
   const rewritten = ost.rewrittenAfter(p.objectId, p.offset, p.offset + p.length);
   const whole = rewritten !== undefined && rewritten >= newSize;
-  await ost.index.commitWrite(p.objectId, old, meta, builder.firstBlock, builder.finish(), whole, synced);
+  const stamps = writtenStamps(p, ost.blockBytes);
+  await ost.index.commitWrite(
+    p.objectId,
+    old,
+    meta,
+    builder.firstBlock,
+    builder.finish(),
+    stamps,
+    whole,
+    synced,
+  );
   if (rewritten !== undefined) ost.noteRewritten(p.objectId, whole ? undefined : rewritten);
   ost.usedBytes += newSize - (old?.size ?? 0);
   if (!old) ost.objectCount++;

@@ -6,12 +6,15 @@ import {
   decodeErrorBody,
   decodeRequest,
   decodeResponseHeader,
+  decodeStampCount,
+  decodeStamps,
   encodeErrorResponse,
   encodeOkResponse,
   encodeRequest,
   REQUEST_FIXED_BYTES,
   RESPONSE_FIXED_BYTES,
   SEGMENT_BYTES_MAX,
+  STAMP_COUNT_BYTES,
   segmentBounds,
 } from '../../common/bulk/frame.js';
 import { crc32c } from '../../common/checksum.js';
@@ -43,6 +46,7 @@ it('request headers round-trip, 64-bit fields included', () => {
     truncate: false,
     segmentBytes: 1024 * 1024,
     readerVerifies: false,
+    wantStamps: false,
   };
   const readBuf = encodeRequest(read);
   expect(decode(readBuf)).toEqual(read);
@@ -50,6 +54,10 @@ it('request headers round-trip, 64-bit fields included', () => {
   const waived = encodeRequest({ ...read, readerVerifies: true });
   expect(waived[5]).toBe(2);
   expect(decode(waived)).toEqual({ ...read, readerVerifies: true });
+  // A read that wants the block stamps of what it reads says so (bit 4).
+  const wanting = encodeRequest({ ...read, wantStamps: true });
+  expect(wanting[5]).toBe(16);
+  expect(decode(wanting)).toEqual({ ...read, wantStamps: true });
   // A versioned write carries its stamp after the object id (flags bit 2); the id is unchanged.
   const stamped = encodeRequest({ ...req, version: 1_800_000_000_000 * 1024 + 5 });
   expect(stamped[5]).toBe(1 | 4);
@@ -78,11 +86,20 @@ it('responses and coded errors round-trip', () => {
     version: 3,
     bodyBytes: 5,
     durable: false,
+    stamped: false,
   });
   // A sync write's answer says whether its flush held (flags bit 0 of the response).
-  const durable = encodeOkResponse(10, 3, 0, true);
+  const durable = encodeOkResponse(10, 3, 0, { durable: true });
   expect(durable[5]).toBe(1);
   expect(decodeResponseHeader(durable).durable).toBe(true);
+  // A read's block stamps follow the header (flags bit 1): a count, then each stamp (64-bit).
+  const stamps = [0, 1_800_000_000_000 * 1024 + 7, 42];
+  const withStamps = encodeOkResponse(10, 0, 5, { stamps });
+  expect(withStamps[5]).toBe(2);
+  expect(decodeResponseHeader(withStamps.subarray(0, RESPONSE_FIXED_BYTES))).toMatchObject({ stamped: true });
+  const trailer = withStamps.subarray(RESPONSE_FIXED_BYTES);
+  expect(decodeStampCount(trailer)).toBe(3);
+  expect(decodeStamps(trailer.subarray(STAMP_COUNT_BYTES))).toEqual(stamps);
   const err = encodeErrorResponse('MAP_STALE', 'refresh');
   const head = decodeResponseHeader(err.subarray(0, RESPONSE_FIXED_BYTES));
   expect(head.ok).toBe(false);

@@ -37,6 +37,8 @@ type WriteOptions = {
   stamp?: number;
   copyOf?: number;
   sync?: boolean;
+  blockStamps?: number[];
+  guard?: 'object' | 'blocks';
 };
 
 /** What each scenario gets: fresh stores in temporary folders (closed and removed after it), and helpers. */
@@ -69,6 +71,8 @@ function write(store: ObjectStore, objectId: string, offset: number, data: Buffe
       ...(opts.stamp === undefined ? {} : { stamp: opts.stamp }),
       ...(opts.copyOf === undefined ? {} : { copyOf: opts.copyOf }),
       ...(opts.sync ? { sync: true } : {}),
+      ...(opts.blockStamps === undefined ? {} : { blockStamps: opts.blockStamps }),
+      ...(opts.guard === undefined ? {} : { guard: opts.guard }),
     },
     piecesOf(data, opts.pieceBytes ?? 100_000, opts.pieceCrcs ?? true),
   );
@@ -347,6 +351,56 @@ async function versionsWrites(h: Harness): Promise<void> {
   expect((await write(store, 'w', 0, Buffer.from('new'), { copyOf: 7 })).version).toBe(7);
 }
 
+/** The block stamps a read of [offset, offset + length) answers with. */
+async function stampsRead(store: ObjectStore, objectId: string, offset: number, length: number) {
+  let stamps: readonly number[] = [];
+  for await (const span of store.readSpans(objectId, offset, length, (_, s) => {
+    stamps = s;
+  }))
+    span[span.length - 1]?.release?.();
+  return [...stamps];
+}
+
+async function blockStamps(h: Harness): Promise<void> {
+  const { B, fresh, write, reopen } = h;
+  const { store, dir } = await fresh();
+  // Each block holds the stamp of the write whose bytes it holds; holes and unstamped bytes none.
+  await write(store, 's', 0, Buffer.alloc(2 * B, 1), { stamp: 10 });
+  await write(store, 's', B, Buffer.alloc(B + 5, 2), { stamp: 20 });
+  expect(await stampsRead(store, 's', 0, 3 * B)).toEqual([10, 20, 20]);
+  // A write past the end leaves a hole (stamp 0); a partial block takes the write's stamp.
+  await write(store, 's', 4 * B, Buffer.alloc(8, 3), { stamp: 30 });
+  expect(await store.blockStamps('s', 0, 5 * B)).toEqual([10, 20, 20, 0, 30]);
+  // An older stamp arriving late still names the bytes it wrote (the version keeps the highest).
+  expect((await write(store, 's', 0, Buffer.alloc(B, 4), { stamp: 5 })).version).toBe(30);
+  expect(await stampsRead(store, 's', 0, B)).toEqual([5]);
+  // A read answers for the blocks it covers; an unstamped write's blocks show none.
+  await write(store, 's', 2 * B, Buffer.alloc(B, 5));
+  expect(await stampsRead(store, 's', B + 1, B)).toEqual([20, 0]);
+  // A copy gives its blocks its source's stamps, block by block.
+  await write(store, 'c', 0, Buffer.alloc(2 * B, 6), { copyOf: 40, blockStamps: [35, 40] });
+  expect(await store.blockStamps('c', 0, 2 * B)).toEqual([35, 40]);
+  expect(await codeOf(write(store, 'c', 0, Buffer.alloc(B, 7), { copyOf: 40, blockStamps: [1, 2] }))).toBe(
+    'REQ_INVALID',
+  );
+  // Guarded by blocks: refused when a block it touches holds a newer write, whatever the version.
+  await write(store, 'c', B, Buffer.alloc(B, 8), { stamp: 50 });
+  expect(
+    await codeOf(
+      write(store, 'c', 0, Buffer.alloc(2 * B, 9), { copyOf: 45, blockStamps: [45, 45], guard: 'blocks' }),
+    ),
+  ).toBe('OBJ_NEWER_COPY');
+  await write(store, 'c', 0, Buffer.alloc(B, 9), { copyOf: 45, blockStamps: [45], guard: 'blocks' });
+  expect(await store.blockStamps('c', 0, 2 * B)).toEqual([45, 50]);
+  expect((await store.stat('c'))?.version).toBe(50);
+  // Truncation keeps the stamps of the blocks left; stamps survive a reopen; an absent object has none.
+  await write(store, 's', 2 * B + 3, Buffer.alloc(0), { truncate: true, stamp: 60 });
+  const again = await reopen(dir, store);
+  expect(await again.blockStamps('s', 0, 10 * B)).toEqual([5, 20, 0]);
+  expect(await again.blockStamps('c', 0, B)).toEqual([45]);
+  expect(await again.blockStamps('nothing', 0, B)).toBeUndefined();
+}
+
 async function staleCopies(h: Harness): Promise<void> {
   const { fresh, write, read } = h;
   const { store } = await fresh();
@@ -466,6 +520,10 @@ const SCENARIOS: [string, (h: Harness) => Promise<void>][] = [
   ['lists a PG by pages, follows an object to its new PG, and scans every object in id order', listsAndScans],
   ['deletes an object with every trace of it', deletes],
   ['versions writes by their stamps and refuses a copy older than the object', versionsWrites],
+  [
+    'stamps each block with the write it holds; copies keep their source stamps, and a block-guarded copy yields to a newer block',
+    blockStamps,
+  ],
   ['refuses reads of a copy marked stale until it is cleared or deleted', staleCopies],
   ['flushes, and keeps everything across a close and reopen', persists],
   [

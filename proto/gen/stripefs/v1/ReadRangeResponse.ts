@@ -6,10 +6,12 @@ export interface ReadRangeResponse {
   'data'?: (Buffer | Uint8Array | string);
   'objectSize'?: (number | string | Long);
   'crc32c'?: (number);
+  'blockStamps'?: (number | string | Long)[];
 }
 
 export interface ReadRangeResponse__Output {
   'data': (Buffer);
   'objectSize': (number);
   'crc32c': (number);
+  'blockStamps': (number)[];
 }
