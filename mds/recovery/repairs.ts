@@ -9,7 +9,9 @@
 // writes it missed. A waiting repair is dropped once recovery has marked that
 // OST's copy of the PG stale (a full re-copy replaces it when it is placed
 // again) or the OST neither is placed nor holds the PG. A repair that fails
-// waits and is tried again, up to REPAIR_ATTEMPTS_MAX times. The queue is
+// waits and is tried again, up to REPAIR_ATTEMPTS_MAX times, or for as long
+// as it takes for a copy that missed writes (its OST refuses reads of it until
+// then; given up, it would serve the old bytes after its OSS restarts). The queue is
 // durable: a report is answered once its record is written (R/r/...), and the
 // record goes only when the repair is done, dropped or given up, so an MDS
 // restart finds every copy still waiting (and tells its OST again). The copies
@@ -87,7 +89,10 @@ const REPAIR_RETRY_MS_BASE = 500;
 const REPAIR_RETRY_MS_MAX = 30_000;
 /** Object ids per MarkStale call (the OSS takes up to 10,000). */
 const MARK_STALE_IDS = 1_000;
-/** Attempts before a repair is given up (about 3 minutes of retries; deep scrub finds the copy later). */
+/**
+ * Attempts before a repair of a rotten or missing copy is given up (about 3 minutes of retries;
+ * deep scrub finds the copy later). A copy that missed writes is never given up.
+ */
 const REPAIR_ATTEMPTS_MAX = 10;
 
 /** What Repairs asks of the recovery service beyond one-object tasks. */
@@ -119,7 +124,7 @@ export class Repairs {
   private readonly seenBefore = new Map<number, string>();
   private announcing = false;
   reportsIgnored = 0;
-  /** Repairs that failed REPAIR_ATTEMPTS_MAX times and were given up. */
+  /** Repairs of rotten or missing copies that failed REPAIR_ATTEMPTS_MAX times and were given up. */
   repairsAbandoned = 0;
 
   constructor(
@@ -435,7 +440,7 @@ export class Repairs {
           this.forget(pending);
           return;
         }
-        if (attempts >= REPAIR_ATTEMPTS_MAX) {
+        if (attempts >= REPAIR_ATTEMPTS_MAX && !pending.announce) {
           this.repairsAbandoned++;
           this.forget(pending);
           return;

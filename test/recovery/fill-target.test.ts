@@ -9,6 +9,11 @@
 // refused, the new member served its copy (zeros for the units written
 // before the move), and the fill skipped the object (the same size as its
 // source's), so it kept the zeros after the PG was clean.
+// The same for an ec:2+2 file whose parity chunk 1 moves: a stripe written
+// after the move reaches the new member, whose fill must keep that stripe
+// and take the other from the old holder. Before fills merged block by block,
+// every copy from the old holder was refused as older than the new member's
+// (OBJ_NEWER_COPY) and the PG never became clean.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
@@ -22,6 +27,7 @@ import { startRecoveryCluster } from './helpers.js';
 const SEED = seedFromEnv();
 console.log(`recovery fill-target seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
 const UNIT = 64 * 1024;
+const EC22: Layout = { pattern: 'ec', stripeSize: UNIT, k: 2, m: 2, failureDomain: 'host' };
 const REP3: Layout = {
   pattern: 'replicated',
   stripeSize: UNIT,
@@ -110,6 +116,49 @@ describe('a PG member being filled', () => {
         expect((await last.readFile('/f')).equals(whole)).toBe(true);
       } finally {
         await last.close();
+      }
+    } finally {
+      copies.close();
+    }
+  });
+
+  it('an ec chunk filled after a stripe write keeps it and takes the rest from its old holder', async () => {
+    const w1 = seededBytes(4 * UNIT, SEED + 10);
+    const w2 = seededBytes(2 * UNIT, SEED + 11);
+    await client.writeFile('/g', w1, { layout: EC22 });
+    const chunkId = (await client.getLayout('/g')).objects[3]!.objectId;
+    const copies = await Copies.open(cluster);
+    try {
+      const [placed] = await copies.locate({ k: 2, m: 2 }, chunkId);
+      const { poolId, pg, ostId: moved } = placed!;
+      await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
+      await cluster.admin(`/api/osts/${moved}/reweight`, { method: 'POST', body: { weight: 0 } });
+      await eventually(
+        async () => {
+          const [now] = await copies.locate({ k: 2, m: 2 }, chunkId);
+          if (now!.ostId !== moved) return now;
+          throw new Error(`parity chunk 1 still on OST ${moved}`);
+        },
+        { timeoutMs: 30_000, what: `PG ${poolId}/${pg} moving parity chunk 1 off OST ${moved}` },
+      );
+      // Stripe 0 is written again: its chunks, parity 1 included, reach the new placement.
+      const handle = await client.open('/g', 'r+');
+      await handle.write(w2, 0, w2.length, 0);
+      await handle.close();
+      const whole = Buffer.concat([w2, w1.subarray(w2.length)]);
+
+      await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: false } });
+      await waitCleanPgs(cluster, { timeoutMs: 120_000 });
+      // Both data chunks unreadable: the file is rebuilt from the parity chunks, the filled one included.
+      const layout = await client.getLayout('/g');
+      const data = [layout.objects[0]!.osts[0]!, layout.objects[1]!.osts[0]!];
+      for (const ost of data) await setOstFaults(cluster, ost, { readFailRate: 1 });
+      const reader = await connectReader(cluster.mdsAddress, SEED + 12);
+      try {
+        expect((await reader.readFile('/g')).equals(whole), 'rebuilt from the parity chunks').toBe(true);
+      } finally {
+        await reader.close();
+        for (const ost of data) await setOstFaults(cluster, ost, null);
       }
     } finally {
       copies.close();

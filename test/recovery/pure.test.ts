@@ -2,6 +2,7 @@
 // planner's choices and throttle-free ordering, completion, PG states and the
 // slow-OST detector. No IO, no clock.
 import { describe, expect, it } from 'vitest';
+import type { ClusterService } from '../../mds/cluster/service.js';
 import {
   addPool,
   adminSetIn,
@@ -12,8 +13,9 @@ import {
 import { pgStateWithHolders } from '../../mds/pgstate.js';
 import { applyDone, holderChanges, pgKey, targetsOf } from '../../mds/recovery/holders.js';
 import { planRecovery } from '../../mds/recovery/planner.js';
+import { Repairs } from '../../mds/recovery/repairs.js';
 import { detectSlowOsts, SLOW_SAMPLES_MIN } from '../../mds/recovery/slow-osts.js';
-import { placePg } from '../../placement/index.js';
+import { objectToPg, placePg } from '../../placement/index.js';
 
 function cluster(hosts: number): ClusterState {
   let state = initialState();
@@ -144,5 +146,56 @@ describe('slow OST detection', () => {
   });
   it('flags an OST with many errors in the window', () => {
     expect(detectSlowOsts([...peers, sample(9, 2, 25)], opts)[0]?.reason).toMatch(/errors/);
+  });
+});
+
+describe('repairs', () => {
+  it('never gives up a copy that missed writes; gives up a rotten one after its attempts', async () => {
+    const state = cluster(6);
+    const pool = state.pools[0]!;
+    const pg = 3;
+    const [ostId] = placePg(state.map, pool, pg).osts as number[];
+    let nowMs = 0;
+    const started: string[] = [];
+    const repairs = new Repairs(
+      { state } as unknown as ClusterService,
+      async (task) => {
+        started.push(task.objectIds[0]!);
+        return false; // every attempt fails
+      },
+      () => false,
+      () => undefined,
+      () => nowMs,
+      async () => undefined,
+      async () => undefined,
+      { missedWritesPerPgMax: 100, backfillWhole: async () => false, skippedDuringBackfill: () => undefined },
+    );
+    const objectIds = Array.from({ length: 400 }, (_, i) => `${100 + i}.0`).filter(
+      (id) => objectToPg(pool, id) === pg,
+    );
+    expect(objectIds.length).toBeGreaterThan(1);
+    const [skipped, rotten] = objectIds as [string, string];
+    expect(
+      await repairs.report({
+        ostId: ostId!,
+        objectId: skipped,
+        reason: 'WRITE_SKIPPED',
+        poolId: pool.id,
+        pg,
+      }),
+    ).toBe(true);
+    expect(
+      await repairs.report({ ostId: ostId!, objectId: rotten, reason: 'OBJ_CHECKSUM', poolId: pool.id, pg }),
+    ).toBe(true);
+    await repairs.announceDue();
+    for (let attempt = 0; attempt < 25; attempt++) {
+      repairs.startDue(new Map());
+      await new Promise((resolve) => setImmediate(resolve));
+      nowMs += 60_000;
+    }
+    expect(started.filter((id) => id === rotten).length).toBe(10);
+    expect(started.filter((id) => id === skipped).length).toBe(25);
+    expect(repairs.list(10).map((r) => r.objectId)).toEqual([skipped]);
+    expect(repairs.repairsAbandoned).toBe(1);
   });
 });
