@@ -161,9 +161,12 @@ async function converge(
   } catch (err) {
     return { objectsScanned: 0, problems: [`convergence: ${(err as Error).message.slice(0, 2000)}`] };
   }
-  log('every PG clean: a deep scrub of every copy, then a final read of every file');
-  const scrub = await scrubAll(cluster);
   const fresh = await connect();
+  const settled = await workload.settle(fresh);
+  log(
+    `every PG clean; ${settled} files written once more where a failed write left its units; a deep scrub of every copy, then a final read of every file`,
+  );
+  const scrub = await scrubAll(cluster);
   for (const f of files) await workload.readOnce(fresh, f, 0, true);
   return { ...scrub, problems: scrub.problems.map((p) => `scrub after clean: ${p}`) };
 }

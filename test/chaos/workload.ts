@@ -9,6 +9,7 @@ import { type Layout, parseLayout, type StripeClient } from '../../client/index.
 import type { Random } from '../../common/random.js';
 import { CELL_BAD, decodeUnit, writeContents } from './contents.js';
 import type { History } from './history.js';
+import { settleRange } from './settle.js';
 
 export interface ChaosFile {
   path: string;
@@ -31,6 +32,8 @@ const WRITE_RUNS_MAX = 3;
 const WORKER_PAUSE_MS_MAX = 60;
 /** Pause after a failed operation (ms): a worker does not spin while the MDS is down. */
 const WORKER_FAILED_PAUSE_MS = 250;
+/** Attempts at one settle write once the faults stopped (each a whole open, write and close). */
+const SETTLE_TRIES_MAX = 40;
 
 export function chaosFiles(layouts: string[], perLayout: number, sizeMaxBytes: number): ChaosFile[] {
   const files: ChaosFile[] = [];
@@ -138,13 +141,38 @@ export class Workload {
     }
   }
 
-  /** One write (open, write, close); true when it was acknowledged. */
-  private async writeOnce(client: StripeClient, file: ChaosFile, random: Random): Promise<boolean> {
+  /**
+   * After the faults: each file's units whose last write was not acknowledged are written once
+   * more (settle.ts), each settle write retried until it is acknowledged; returns how many files.
+   */
+  async settle(client: StripeClient): Promise<number> {
+    let settled = 0;
+    for (const file of this.files) {
+      const range = settleRange(this.history.events, file.path, file.unitBytes, file.overwriteBytes);
+      if (!range) continue;
+      settled++;
+      for (let tries = 1; ; tries++) {
+        if (await this.writeOnce(client, file, undefined, range)) break;
+        if (tries >= SETTLE_TRIES_MAX)
+          throw new Error(`settling ${file.path} failed ${tries} times: the cluster takes no writes`);
+        await sleep(WORKER_FAILED_PAUSE_MS);
+      }
+    }
+    return settled;
+  }
+
+  /** One write (open, write, close) where planWrite says, or over `range`; true when it was acknowledged. */
+  private async writeOnce(
+    client: StripeClient,
+    file: ChaosFile,
+    random: Random | undefined,
+    range?: { offsetBytes: number; lengthBytes: number },
+  ): Promise<boolean> {
     // The open has no effect on the bytes: the invoke is recorded once the offset is known.
     const opened = await attempt(client.open(file.path, 'r+', { growOnly: true }));
     if (!opened.ok) return false;
     const handle = opened.value;
-    const { offsetBytes, lengthBytes } = planWrite(file, handle.size, random);
+    const { offsetBytes, lengthBytes } = range ?? planWrite(file, handle.size, random as Random);
     const op = this.history.op();
     this.history.add({ type: 'invoke', op, kind: 'write', file: file.path, offsetBytes, lengthBytes });
     const data = writeContents(file.fileNo, op, offsetBytes, lengthBytes);
