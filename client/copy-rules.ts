@@ -253,13 +253,15 @@ export function mayLeaveOut(
   pg: number,
   upCopies: number,
   copies: number,
+  /** ec: members up that count as not there (a chunk its OST could not make durable). */
+  leftOut: readonly number[] = [],
 ): boolean {
   const pool = view.pools.get(poolId);
   const minSize = view.poolMinSizes.get(poolId);
   if (!pool || minSize === undefined) return false;
   if (pool.rule.kind === 'replicated') return copies > 1 && upCopies >= Math.max(1, minSize);
   const members = placePg(view.map, pool, pg).osts.filter((ost) => ost !== HOLE);
-  const upMembers = members.filter((ost) => isUp(view, ost)).length;
+  const upMembers = members.filter((ost) => isUp(view, ost) && !leftOut.includes(ost)).length;
   return members.length === pool.rule.k + pool.rule.m && upMembers >= pool.rule.k + minSize;
 }
 
@@ -304,9 +306,12 @@ export function writeVerdict(
 /** What a flush of one object's written copies comes to, given those not flushed. */
 export type FlushVerdict =
   | { do: 'done' }
-  /** The copies not flushed are on down OSTs and min_size allows: reported as WRITE_SKIPPED, repaired later. */
+  /**
+   * The copies not flushed are on down OSTs, or their OST could not make them durable, and
+   * min_size allows: reported as WRITE_SKIPPED (refused to readers), repaired later.
+   */
   | { do: 'leave-to-repair'; osts: number[] }
-  /** A raid0 object, too few copies flushed, or a flush that failed on an OST still up. */
+  /** A raid0 object, too few copies flushed, or a flush that failed otherwise on an OST still up. */
   | { do: 'fail'; flushed: number };
 
 export function flushVerdict(
@@ -318,9 +323,12 @@ export function flushVerdict(
 ): FlushVerdict {
   if (failures.length === 0) return { do: 'done' };
   const flushed = copies - failures.length;
-  // Only copies on OSTs the map marks down are left to recovery; a failed flush on an up OST fails.
-  const allDown = failures.every((f) => view.osts.get(f.ost)?.up === false);
-  if (allDown && mayLeaveOut(view, poolId, pg, flushed, copies))
+  // Copies on OSTs the map marks down are left to recovery, and so are copies an OST could not make
+  // durable (a failed fsync: its flushes fail until the copy is written whole again, which the
+  // repair does from a good copy); a flush that failed otherwise on an up OST fails.
+  const notDurable = failures.filter((f) => f.code === 'OBJ_NOT_DURABLE').map((f) => f.ost);
+  const leaveable = failures.every((f) => view.osts.get(f.ost)?.up === false || f.code === 'OBJ_NOT_DURABLE');
+  if (leaveable && mayLeaveOut(view, poolId, pg, flushed, copies, notDurable))
     return { do: 'leave-to-repair', osts: failures.map((f) => f.ost) };
   return { do: 'fail', flushed };
 }

@@ -566,6 +566,30 @@ describe('a flush that missed copies', () => {
         expected: { do: 'leave-to-repair', osts: [1] },
         why: 'an ec chunk on a down OST while k + min_size members are up',
       },
+      {
+        pool: REP3,
+        copies: 3,
+        down: [],
+        failures: [f(1, 'OBJ_NOT_DURABLE')],
+        expected: { do: 'leave-to-repair', osts: [1] },
+        why: 'a copy its OST could not make durable is left to repair while min_size copies flushed',
+      },
+      {
+        pool: REP3,
+        copies: 3,
+        down: [2],
+        failures: [f(1, 'OBJ_NOT_DURABLE'), f(2, 'OST_DOWN')],
+        expected: { do: 'fail', flushed: 1 },
+        why: 'a copy not durable and one down leave too few for min_size',
+      },
+      {
+        pool: EC42,
+        copies: 1,
+        down: [2],
+        failures: [f(1, 'OBJ_NOT_DURABLE')],
+        expected: { do: 'fail', flushed: 0 },
+        why: 'an ec chunk not durable with one member down: fewer than k + min_size members left',
+      },
     ],
   );
   it.each(flushes)('%s', (_, { pool, copies, down, failures, expected }) => {
