@@ -341,6 +341,29 @@ export class Repairs {
   }
 
   /**
+   * Where a repair of `ostId`'s copy reads from: the other members up that hold the PG (a member
+   * still being filled may lack the object, or hold a part of it), then the PG's old holders up
+   * while it moves (they have what a new member may still lack).
+   */
+  private repairSources(
+    pool: PoolRecord,
+    placement: readonly number[],
+    record: readonly number[] | undefined,
+    ostId: number,
+  ): RecoveryTask['sources'] {
+    const map = this.cluster.state.map;
+    const holds = (h: { ostId: number; position: number }): boolean =>
+      !record || (pool.rule.kind === 'erasure' ? record[h.position] === h.ostId : record.includes(h.ostId));
+    const members = upHolders(map, placement)
+      .filter((h) => h.ostId !== ostId && holds(h))
+      .map((h) => ({ ...h, inPlacement: true }));
+    const old = upHolders(map, record ?? [])
+      .filter((h) => h.ostId !== ostId && !members.some((m) => m.ostId === h.ostId))
+      .map((h) => ({ ...h, inPlacement: false }));
+    return [...members, ...old];
+  }
+
+  /**
    * Turns an OST's missed writes in a PG into a full backfill: the stale-copy record first (durable,
    * its OST told), then the one-by-one records it replaces are dropped.
    */
@@ -400,19 +423,8 @@ export class Repairs {
       if (!state.map.osts.find((o) => o.id === pending.ostId)?.state.up) continue;
       const at = pending.position ?? placement.indexOf(pending.ostId);
       if (at < 0 || placement[at] !== pending.ostId) continue;
-      // Sources: the other members up that hold the PG (a member still being filled may lack the
-      // object, or hold a part of it), then the PG's old holders up while it moves (they have what a
-      // new member may still lack).
       const record = this.holdersOf(pool.id, pending.pg);
-      const holds = (h: { ostId: number; position: number }): boolean =>
-        !record || (pool.rule.kind === 'erasure' ? record[h.position] === h.ostId : record.includes(h.ostId));
-      const members = upHolders(state.map, placement)
-        .filter((h) => h.ostId !== pending.ostId && holds(h))
-        .map((h) => ({ ...h, inPlacement: true }));
-      const old = upHolders(state.map, record ?? [])
-        .filter((h) => h.ostId !== pending.ostId && !members.some((m) => m.ostId === h.ostId))
-        .map((h) => ({ ...h, inPlacement: false }));
-      const sources = [...members, ...old];
+      const sources = this.repairSources(pool, placement, record, pending.ostId);
       if (sources.length < (pool.rule.kind === 'erasure' ? pool.rule.k : 1)) {
         // A single-copy object (raid0) of a settled PG has nothing to be rebuilt from.
         if (!record && pool.rule.kind === 'replicated' && placement.length <= 1) {

@@ -77,6 +77,36 @@ export async function readVerifiedBlock(
 }
 
 /**
+ * The pieces of [offset, end) in a span read at `position`, every block of it verified before any
+ * of its bytes leave (whole blocks: unless `readerVerifies` waives it).
+ */
+function verifiedPieces(
+  ost: Ost,
+  objectId: string,
+  crcs: BlockCrcs,
+  data: Buffer,
+  position: number,
+  range: { offset: number; end: number },
+  readerVerifies: boolean,
+): ReadPiece[] {
+  const B = ost.blockBytes;
+  const pieces: ReadPiece[] = [];
+  for (let at = 0; at < data.length; at += B) {
+    const block = (position + at) / B;
+    const blockData = data.subarray(at, Math.min(at + B, data.length));
+    const from = Math.max(range.offset, position + at) - (position + at);
+    const to = Math.min(range.end, position + at + blockData.length) - (position + at);
+    if (to <= from) continue;
+    const stored = expectedCrc(crcs, block, blockData.length, B);
+    const whole = from === 0 && to === blockData.length;
+    if (!(whole && readerVerifies) && crc32c(blockData) !== stored) throw corrupt(ost, objectId, block);
+    const piece = whole ? blockData : blockData.subarray(from, to);
+    pieces.push({ data: piece, crc: whole ? stored : crc32c(piece) });
+  }
+  return pieces;
+}
+
+/**
  * Streams [offset, offset + length) clamped to the object size as the pieces
  * of one disk span at a time (one step per span, not per block: a reader
  * moving 1 GB/s takes 16k fewer steps per GB). The caller holds nothing: this
@@ -151,20 +181,7 @@ export async function* readSpans(
       next = following < end ? span(following) : undefined; // read ahead while this span is sent
       // Awaited on the next turn of the loop; a rejection seen only there is not unhandled here.
       next?.catch(() => undefined);
-      // Verify every block of the span before any of its bytes leave (whole blocks: unless waived).
-      const pieces: ReadPiece[] = [];
-      for (let at = 0; at < data.length; at += B) {
-        const block = (position + at) / B;
-        const blockData = data.subarray(at, Math.min(at + B, data.length));
-        const from = Math.max(offset, position + at) - (position + at);
-        const to = Math.min(end, position + at + blockData.length) - (position + at);
-        if (to <= from) continue;
-        const stored = expectedCrc(crcs, block, blockData.length, B);
-        const whole = from === 0 && to === blockData.length;
-        if (!(whole && readerVerifies) && crc32c(blockData) !== stored) throw corrupt(ost, objectId, block);
-        const piece = whole ? blockData : blockData.subarray(from, to);
-        pieces.push({ data: piece, crc: whole ? stored : crc32c(piece) });
-      }
+      const pieces = verifiedPieces(ost, objectId, crcs, data, position, { offset, end }, readerVerifies);
       const last = pieces[pieces.length - 1];
       if (!last) {
         spans.give(whole);
