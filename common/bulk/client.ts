@@ -7,7 +7,7 @@
 // crc32c pass per byte read instead of two, and a failure is read again with
 // the OSS's check to tell a corrupt disk block from a wire error.
 import { connect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { type ConnectionOptions, connect as tlsConnect } from 'node:tls';
 import { type BlockStamps, partStamps } from '../block-stamps.js';
 import { crc32c } from '../checksum.js';
 import { StripeError } from '../errors.js';
@@ -560,33 +560,33 @@ export class BulkClient {
   }
 
   /**
-   * A socket to the OSS and its reader. Plain TCP: a body's segments land where they belong
+   * A socket to the OSS and its reader: a body's segments land where they belong
    * (SocketReader.nextBuffer), other bytes in one reused buffer per connection (no allocation
-   * per read), copied on from there. TLS (common/tls.ts): the TLS socket's decrypted 'data'
-   * buffers, kept as they come.
+   * per read), copied on from there. With TLS (common/tls.ts) the same: tls.connect's `onread`
+   * decrypts each record straight into that buffer.
    */
   private connectSocket(): { socket: Socket; reader: SocketReader; ready: 'connect' | 'secureConnect' } {
-    const tls = bulkClientTls(this.tls);
-    if (tls) {
-      const socket = tlsConnect({ host: this.host, port: this.port, ...tls });
-      socket.setNoDelay(true);
-      return { socket, reader: new SocketReader(socket, BULK_READ_HIGH_WATER_BYTES), ready: 'secureConnect' };
-    }
     let reader: SocketReader | undefined;
     const spare = Buffer.allocUnsafe(BULK_SOCKET_READ_BYTES);
-    const socket = connect({
+    const onread = {
+      buffer: () => reader?.nextBuffer(spare) ?? spare,
+      callback: (bytes: number, buf: Uint8Array): boolean => {
+        return (reader as SocketReader).push(Buffer.from(buf.buffer, buf.byteOffset, bytes), true);
+      },
+    };
+    const tls = bulkClientTls(this.tls);
+    // tls.connect takes `onread` (Node's documentation), which @types/node does not declare.
+    const tlsOptions: ConnectionOptions & { onread: typeof onread } = {
       host: this.host,
       port: this.port,
-      noDelay: true,
-      onread: {
-        buffer: () => reader?.nextBuffer(spare) ?? spare,
-        callback: (bytes: number, buf: Uint8Array): boolean => {
-          return (reader as SocketReader).push(Buffer.from(buf.buffer, buf.byteOffset, bytes), true);
-        },
-      },
-    });
+      onread,
+      ...tls,
+    };
+    const socket = tls
+      ? tlsConnect(tlsOptions).setNoDelay(true)
+      : connect({ host: this.host, port: this.port, noDelay: true, onread });
     reader = new SocketReader(socket, BULK_READ_HIGH_WATER_BYTES, { external: true });
-    return { socket, reader, ready: 'connect' };
+    return { socket, reader, ready: tls ? 'secureConnect' : 'connect' };
   }
 
   close(): void {

@@ -93,6 +93,17 @@ describe('a cluster with TLS on every port', () => {
       await client.writeFile(`/${name}.bin`, data, { layout });
       expect((await client.readFile(`/${name}.bin`)).equals(data), name).toBe(true);
     }
+    // A read of 4 MiB or more takes whole blocks straight into the caller's buffer (runs).
+    const large = seededBytes(9 * 1024 * 1024 + 7, SEED + 9);
+    await client.writeFile('/large.bin', large, { layout: LAYOUTS.rep3 });
+    await client.dropCache('/large.bin');
+    const into = Buffer.alloc(large.length);
+    const direct = client.stats().directReadBytes;
+    const handle = await client.open('/large.bin', 'r');
+    expect((await handle.read(into, 0, into.length, 0)).bytesRead).toBe(large.length);
+    await handle.close();
+    expect(into.equals(large)).toBe(true);
+    expect(client.stats().directReadBytes).toBeGreaterThan(direct);
     await waitCleanPgs(cluster, { timeoutMs: 60_000 });
     let task = await cluster.admin<Task>('/api/scrub', { method: 'POST', body: {} });
     while (task.state === 'running') {
@@ -101,8 +112,8 @@ describe('a cluster with TLS on every port', () => {
     }
     expect(task.pgsFailed).toBe(0);
     expect(task.pgsDone).toBe(task.pgsTotal);
-    // Both files' objects: the rep3 file's 2 (stripe count 2) and the ec file's one group.
-    expect(task.objectsScanned).toBe(3);
+    // The files' objects: the rep3 files' 2 each (stripe count 2) and the ec file's one group.
+    expect(task.objectsScanned).toBe(5);
   });
 
   it('the CLI works with STRIPEFS_TLS_CA, and from the folder holding data/tls/ca.pem', async () => {
