@@ -56,7 +56,6 @@ describe('a write to a copy whose OSS just died waits for the map instead of fai
       const before = client.stats().mapWaits;
       cluster.oss[victim]?.child.kill('SIGSTOP');
       // For 6 s the map still shows the OST up: every retry times out until the MDS marks it down.
-      const t0 = performance.now();
       await handle.write(second, 0, second.length, first.length);
       await handle.close();
       expect(client.stats().mapWaits, 'the write waited for a newer map').toBeGreaterThan(before);
