@@ -56,12 +56,15 @@ describe('a copy its OST cannot make durable', () => {
     const object = (await client.getLayout('/n')).objects[0]!;
     const failing = object.osts[0]!;
     await setOstFaults(cluster, failing, { fsyncFailRate: 1 });
+    // Paused, so the repair cannot be done (and gone from the list) before the list is read.
+    await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
     const v2 = seededBytes(UNIT, SEED + 1);
     await overwrite(client, '/n', v2, 0);
     v2.copy(whole, 0);
     const queued = await cluster.admin<{ repairs: { ostId: number; objectId: string }[] }>('/api/recovery');
     expect(queued.repairs.map((r) => `${r.objectId}@${r.ostId}`)).toContain(`${object.objectId}@${failing}`);
     await setOstFaults(cluster, failing, null);
+    await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: false } });
 
     await eventually(
       async () => {
