@@ -216,6 +216,12 @@ export const ERROR_CODES = {
   ),
   IO_DEGRADED: spec(G.UNAVAILABLE, 503, 'EIO', 'Too few copies or chunks could be read to serve the data'),
   IO_FAILED: spec(G.UNAVAILABLE, 503, 'EIO', 'Writing failed on too many OSTs'),
+  IO_COPIES_STALE: spec(
+    G.UNAVAILABLE,
+    503,
+    'EIO',
+    'A write that skipped a copy would leave too few copies holding every acknowledged write (the others missed writes and await repair): not acknowledged; retry once they are repaired',
+  ),
   OST_DOWN: spec(
     G.UNAVAILABLE,
     503,

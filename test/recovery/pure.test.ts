@@ -199,3 +199,85 @@ describe('repairs', () => {
     expect(repairs.repairsAbandoned).toBe(1);
   });
 });
+
+describe('a skip that would leave no copy without missed writes', () => {
+  it('is refused (IO_COPIES_STALE) until a copy is repaired; other objects and stripes are not held', async () => {
+    const state = cluster(6);
+    const [replicated, ec] = state.pools as [ClusterState['pools'][number], ClusterState['pools'][number]];
+    /** Ends the repairs running (with whether they succeeded). */
+    const running: ((done: boolean) => void)[] = [];
+    const finish = (done: boolean) => {
+      for (const end of running.splice(0)) end(done);
+    };
+    /** The old holders of a moving PG, by PG. */
+    const moving = new Map<number, number[]>();
+    const repairs = new Repairs(
+      { state } as unknown as ClusterService,
+      () =>
+        new Promise<boolean>((resolve) => {
+          running.push(resolve);
+        }),
+      () => false,
+      (_poolId, pg) => moving.get(pg),
+      () => 0,
+      async () => undefined,
+      async () => undefined,
+      { missedWritesPerPgMax: 100, backfillWhole: async () => false, skippedDuringBackfill: () => undefined },
+    );
+    const skip = (pool: typeof replicated, ostId: number, objectId: string) =>
+      repairs.report({
+        ostId,
+        objectId,
+        reason: 'WRITE_SKIPPED',
+        poolId: pool.id,
+        // An ec chunk is placed by its group (the id without .cN).
+        pg: objectToPg(pool, objectId.replace(/\.c\d+$/, '')),
+      });
+    const codeOf = (p: Promise<unknown>) =>
+      p.then(
+        () => 'OK',
+        (err: { code?: string }) => err.code,
+      );
+
+    // replicated, size 2: its copies on a and b.
+    const objectId = '100.0';
+    const [a, b] = placePg(state.map, replicated, objectToPg(replicated, objectId)).osts as [number, number];
+    expect(await skip(replicated, a, objectId)).toBe(true);
+    // a missed a write and b would miss the next: neither would hold both.
+    expect(await codeOf(skip(replicated, b, objectId))).toBe('IO_COPIES_STALE');
+    expect(repairs.list(10).map((r) => `${r.ostId}/${r.objectId}`)).toEqual([`${a}/${objectId}`]);
+    // Another object of b's: its other copy missed nothing.
+    const other = Array.from({ length: 400 }, (_, i) => `${200 + i}.0`).find((id) => {
+      const osts = placePg(state.map, replicated, objectToPg(replicated, id)).osts;
+      return osts.includes(b) && !osts.includes(a);
+    }) as string;
+    expect(await skip(replicated, b, other)).toBe(true);
+    // a's copy being repaired (off the queue while it runs): it still lacks the write.
+    await repairs.announceDue();
+    repairs.startDue(new Map());
+    expect(repairs.list(10).map((r) => r.objectId)).not.toContain(objectId);
+    expect(await codeOf(skip(replicated, b, objectId))).toBe('IO_COPIES_STALE');
+    // a's copy repaired: b may miss writes again.
+    finish(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await skip(replicated, b, objectId)).toBe(true);
+
+    // ec 2+1: each stripe needs 2 chunks that missed nothing.
+    const group = '300.0';
+    const chunks = placePg(state.map, ec, objectToPg(ec, group)).osts as number[];
+    expect(await skip(ec, chunks[0] as number, `${group}.c0`)).toBe(true);
+    expect(await codeOf(skip(ec, chunks[1] as number, `${group}.c1`))).toBe('IO_COPIES_STALE');
+    // The same chunk again is no new loss.
+    expect(await skip(ec, chunks[0] as number, `${group}.c0`)).toBe(true);
+
+    // A PG moving: its new member, still being filled, is no current copy (its fill needs one).
+    const movingId = '400.0';
+    const pg = objectToPg(replicated, movingId);
+    const [kept, filled] = placePg(state.map, replicated, pg).osts as [number, number];
+    moving.set(pg, [kept, 1000]);
+    expect(await codeOf(skip(replicated, kept, movingId))).toBe('IO_COPIES_STALE');
+    moving.delete(pg);
+    expect(await skip(replicated, kept, movingId)).toBe(true);
+    expect(filled).not.toBe(kept);
+  });
+});
