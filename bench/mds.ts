@@ -6,7 +6,7 @@
 // readdir + stat), unlinks/s; and the CPU each side spends per operation.
 // `node dist/bench/mds.js [--quick]` prints a table.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { CLIENT_OPTIONS, call } from '../common/index.js';
 import { contract } from '../proto/index.js';
 import { ensureRunKeyring } from '../test/helpers/cluster.js';
 import { localMetadata } from './baselines.js';
+import { cpuTotalMs } from './cpu.js';
 import { type BenchResult, result } from './types.js';
 
 const CALLERS = 16;
@@ -66,9 +67,7 @@ function seconds(startNs: bigint): number {
 
 /** CPU microseconds a process has used (user + system), from /proc. */
 function processCpuUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const ticksPerSec = 100;
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSec;
+  return cpuTotalMs(pid) * 1000;
 }
 
 export interface Timed {

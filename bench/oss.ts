@@ -10,7 +10,7 @@
 //   node dist/bench/oss.js [--quick] [--bulk-only]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { constants, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -25,6 +25,7 @@ import { Semaphore } from '../common/semaphore.js';
 import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
 import { contract, type ReadRangeResponse__Output } from '../proto/index.js';
 import { type FakeMds, startFakeMds } from '../test/oss/fake-mds.js';
+import { cpuMs } from './cpu.js';
 import { type BenchResult, median, result } from './types.js';
 
 export type { BenchResult };
@@ -58,22 +59,6 @@ async function parallel(count: number, limit: number, task: (i: number) => Promi
   await Promise.all(Array.from({ length: count }, (_, i) => slots.run(() => task(i))));
 }
 
-/** CPU ms [user, system] a process has used so far: ours from process.cpuUsage, a child's from /proc. */
-function cpuMs(pid?: number): [number, number] {
-  if (pid === undefined) {
-    const u = process.cpuUsage();
-    return [u.user / 1000, u.system / 1000];
-  }
-  try {
-    // Fields after the command name: state is [0], utime [11], stime [12], in clock ticks (100 Hz on Linux).
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return [Number(f[11]) * 10, Number(f[12]) * 10];
-  } catch {
-    return [Number.NaN, Number.NaN];
-  }
-}
-
 interface CpuPerGiB {
   user: number;
   system: number;
@@ -93,8 +78,8 @@ async function timedCpu(
   const gib = bytes / 2 ** 30;
   return {
     rate,
-    client: { user: (c1[0] - c0[0]) / gib, system: (c1[1] - c0[1]) / gib },
-    server: { user: (s1[0] - s0[0]) / gib, system: (s1[1] - s0[1]) / gib },
+    client: { user: (c1.user - c0.user) / gib, system: (c1.system - c0.system) / gib },
+    server: { user: (s1.user - s0.user) / gib, system: (s1.system - s0.system) / gib },
   };
 }
 

@@ -15,7 +15,6 @@
 // STRIPEFS_SMALLOPS_PROFILE=write (or read) with bench/profile-preload.cjs
 // preloaded (see there) writes a CPU profile of every process for that phase.
 import { randomFillSync } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +23,7 @@ import { seededRandom } from '../common/random.js';
 import { Semaphore } from '../common/semaphore.js';
 import { adminFetch } from '../test/helpers/admin-http.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
+import { type Cpu, cpuMs } from './cpu.js';
 import { type BenchResult, result, type SuiteOptions } from './types.js';
 
 const KiB = 1024;
@@ -50,18 +50,6 @@ export const SMALLOPS_LAYOUTS: { name: 'rep3' | 'ec21' | 'dom'; layout: Layout }
   { name: 'dom', layout: { pattern: 'dom', domBytes: 64 * KiB, rest: REP3 } },
 ];
 
-/** CPU ms of this process, or of a child from /proc (clock ticks of 10 ms): user and system. */
-function cpuMs(pid?: number): { user: number; system: number } {
-  if (pid === undefined) {
-    const u = process.cpuUsage();
-    return { user: u.user / 1000, system: u.system / 1000 };
-  }
-  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(f[11]) * 10, system: Number(f[12]) * 10 };
-}
-
-type Cpu = { user: number; system: number };
 const addCpu = (a: Cpu, b: Cpu): Cpu => ({ user: a.user + b.user, system: a.system + b.system });
 const ZERO_CPU: Cpu = { user: 0, system: 0 };
 

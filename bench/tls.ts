@@ -8,7 +8,7 @@
 // moved, which depends far less on how busy the machine is than a rate.
 // `node dist/bench/tls.js [--quick]` prints a table; `npm run bench -- --only tls`.
 import { randomFillSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { tlsMismatch } from '../common/tls.js';
 import { ensureTlsFiles } from '../common/tls-files.js';
 import { type Cluster, rackLayout, startCluster } from '../test/helpers/cluster.js';
 import { BENCH_HEARTBEAT_INTERVAL_MS } from './cluster.js';
+import { alternate, measureInto, type Samples, samples } from './cpu.js';
 import { type BenchResult, GB, median, result } from './types.js';
 
 const ROUNDS = 5;
@@ -24,23 +25,15 @@ const GiB = 1024 ** 3;
 const LAYOUT: Layout = { pattern: 'raid0', stripeSize: 1024 * 1024, stripeCount: 3 };
 const SMALL_BYTES = 64 * 1024;
 
-interface Series {
-  rate: number[];
-  /** CPU ms per GiB moved, every process of the side. */
-  cpu: number[];
-}
-
 interface Side {
   name: 'on' | 'off';
   cluster: Cluster;
   client: StripeClient;
-  write: Series;
-  read: Series;
-  smallWrite: Series;
-  smallRead: Series;
+  write: Samples;
+  read: Samples;
+  smallWrite: Samples;
+  smallRead: Samples;
 }
-
-const series = (): Series => ({ rate: [], cpu: [] });
 
 async function startSide(name: 'on' | 'off', tlsDir: string): Promise<Side> {
   const cluster = await startCluster({
@@ -56,35 +49,16 @@ async function startSide(name: 'on' | 'off', tlsDir: string): Promise<Side> {
     name,
     cluster,
     client,
-    write: series(),
-    read: series(),
-    smallWrite: series(),
-    smallRead: series(),
+    write: samples(),
+    read: samples(),
+    smallWrite: samples(),
+    smallRead: samples(),
   };
 }
 
-/** CPU ms (user + system) a child process has used so far, from /proc (100 Hz ticks). */
-function childCpuMs(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** CPU ms used so far by this process (the client) and every server of the side's cluster. */
-function sideCpuMs(side: Side): number {
-  const own = process.cpuUsage();
-  const servers = [side.cluster.mds, ...side.cluster.oss].map((p) => childCpuMs(p.child.pid));
-  return (own.user + own.system) / 1000 + servers.reduce((a, b) => a + b, 0);
-}
-
 /** Runs `work` moving `bytes`, adding its rate (GB/s) and CPU ms per GiB to `into`. */
-async function measure(side: Side, into: Series, bytes: number, work: () => Promise<unknown>): Promise<void> {
-  const cpuBefore = sideCpuMs(side);
-  const started = performance.now();
-  await work();
-  into.rate.push(bytes / GB / ((performance.now() - started) / 1000));
-  into.cpu.push(((sideCpuMs(side) - cpuBefore) * GiB) / bytes);
+function measure(side: Side, into: Samples, bytes: number, work: () => Promise<unknown>): Promise<void> {
+  return measureInto(side.cluster, into, { rate: bytes / GB, cpu: bytes / GiB }, work);
 }
 
 async function round(side: Side, index: number, data: Buffer, smallFiles: number): Promise<void> {
@@ -136,10 +110,10 @@ function rows(on: Side, off: Side, command: string, note: string): BenchResult[]
       ),
       result(
         `tls.${id}.cpu`,
-        median(on[key].cpu),
+        median(on[key].cpu.total),
         'CPU ms/GiB',
         command,
-        { value: median(off[key].cpu), name: `client, MDS and OSS CPU of the same ${what} without TLS` },
+        { value: median(off[key].cpu.total), name: `client, MDS and OSS CPU of the same ${what} without TLS` },
         note,
       ),
     );
@@ -165,10 +139,7 @@ export async function runTlsBench(opts: TlsBenchOptions): Promise<BenchResult[]>
   const sides: Side[] = [];
   try {
     sides.push(await startSide('on', tlsDir), await startSide('off', tlsDir));
-    for (let index = 0; index < rounds; index++) {
-      for (const side of index % 2 === 0 ? sides : [...sides].reverse())
-        await round(side, index, data, smallFiles);
-    }
+    await alternate(sides, rounds, (side, index) => round(side, index, data, smallFiles));
   } finally {
     for (const side of sides) {
       await side.client.close();

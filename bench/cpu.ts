@@ -1,0 +1,96 @@
+// CPU a bench's processes use, read the one way every suite reads it: this
+// process (the client) from process.cpuUsage, a child (an MDS, an OSS) from
+// /proc/<pid>/stat. CPU per operation or per GiB depends far less on how busy
+// the shared machine is than a rate does, so the suites that compare two
+// configurations (bench/tls.ts, bench/auth.ts) report it beside the rates,
+// measured with `measureInto` in rounds that `alternate` between them.
+import { readFileSync } from 'node:fs';
+import type { Cluster } from '../test/helpers/cluster.js';
+
+export interface Cpu {
+  user: number;
+  system: number;
+}
+
+/**
+ * CPU ms (user, system) used so far by this process (no pid) or by a child, from /proc (clock
+ * ticks of 10 ms); NaN for a process that is gone.
+ */
+export function cpuMs(pid?: number): Cpu {
+  if (pid === undefined) {
+    const u = process.cpuUsage();
+    return { user: u.user / 1000, system: u.system / 1000 };
+  }
+  try {
+    // Fields after the command name: state is [0], utime [11], stime [12].
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(f[11]) * 10, system: Number(f[12]) * 10 };
+  } catch {
+    return { user: Number.NaN, system: Number.NaN };
+  }
+}
+
+/** CPU ms, user and system together, of this process (no pid) or of a child. */
+export function cpuTotalMs(pid?: number): number {
+  const c = cpuMs(pid);
+  return c.user + c.system;
+}
+
+export const ROLES = ['client', 'mds', 'oss'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** CPU ms so far of this process (the client), the cluster's MDS and its OSSs together. */
+export function clusterCpuMs(cluster: Cluster): Record<Role, number> {
+  return {
+    client: cpuTotalMs(),
+    mds: cpuTotalMs(cluster.mds.child.pid),
+    oss: cluster.oss.reduce((sum, p) => sum + cpuTotalMs(p.child.pid), 0),
+  };
+}
+
+/** Rounds of one measurement: its rate and the CPU ms per unit of each role and of all. */
+export interface Samples {
+  rate: number[];
+  cpu: Record<Role | 'total', number[]>;
+}
+
+export const samples = (): Samples => ({ rate: [], cpu: { client: [], mds: [], oss: [], total: [] } });
+
+/**
+ * Runs `work` on `cluster` and adds a round to `into`: `rateUnits` per second (GB, operations)
+ * and the CPU ms of each process per one of `cpuUnits` (GiB, operations).
+ */
+export async function measureInto(
+  cluster: Cluster,
+  into: Samples,
+  units: { rate: number; cpu: number },
+  work: () => Promise<unknown>,
+): Promise<void> {
+  const before = clusterCpuMs(cluster);
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  const after = clusterCpuMs(cluster);
+  into.rate.push(units.rate / seconds);
+  let total = 0;
+  for (const role of ROLES) {
+    const per = (after[role] - before[role]) / units.cpu;
+    into.cpu[role].push(per);
+    total += per;
+  }
+  into.cpu.total.push(total);
+}
+
+/**
+ * `rounds` rounds over `sides`, in turn and in the reverse order every other round (a, b, b,
+ * a, ...), so load on the machine falls on every side alike.
+ */
+export async function alternate<S>(
+  sides: readonly S[],
+  rounds: number,
+  each: (side: S, round: number) => Promise<void>,
+): Promise<void> {
+  for (let round = 0; round < rounds; round++)
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) await each(side, round);
+}
