@@ -224,7 +224,7 @@ function signalAll(cluster: BenchCluster): void {
 }
 
 /** Every file once, in a seeded random order (a loader's permutation; no two reads of one file share a fetch). */
-function permutation(files: number): number[] {
+export function permutation(files: number): number[] {
   const random = seededRandom(PERMUTATION_SEED);
   const order = Array.from({ length: files }, (_, i) => i);
   for (let i = files - 1; i > 0; i--) {

@@ -18,7 +18,7 @@ import { ensureTlsFiles } from '../common/tls-files.js';
 import { type Cluster, rackLayout, startCluster } from '../test/helpers/cluster.js';
 import { BENCH_HEARTBEAT_INTERVAL_MS } from './cluster.js';
 import { alternate, measureInto, type Samples, samples } from './cpu.js';
-import { type BenchResult, GB, median, result } from './types.js';
+import { type BenchResult, GB, median, onOffTable, result } from './types.js';
 
 const ROUNDS = 5;
 const GiB = 1024 ** 3;
@@ -113,7 +113,10 @@ function rows(on: Side, off: Side, command: string, note: string): BenchResult[]
         median(on[key].cpu.total),
         'CPU ms/GiB',
         command,
-        { value: median(off[key].cpu.total), name: `client, MDS and OSS CPU of the same ${what} without TLS` },
+        {
+          value: median(off[key].cpu.total),
+          name: `client, MDS and OSS CPU of the same ${what} without TLS`,
+        },
         note,
       ),
     );
@@ -154,11 +157,5 @@ export async function runTlsBench(opts: TlsBenchOptions): Promise<BenchResult[]>
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const results = await runTlsBench({ quick: process.argv.includes('--quick') });
-  process.stdout.write('| figure | TLS on | TLS off | on/off |\n|---|---|---|---|\n');
-  for (const r of results) {
-    const digits = r.unit === 'GB/s' ? 3 : 0;
-    process.stdout.write(
-      `| ${r.id} | ${r.value.toFixed(digits)} ${r.unit} | ${r.baseline?.toFixed(digits)} | ${r.ratio?.toFixed(3)} |\n`,
-    );
-  }
+  process.stdout.write(onOffTable(results, 'TLS'));
 }

@@ -54,3 +54,15 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
+
+/** A Markdown table of figures measured with something `label` names on and off (bench/tls, bench/auth). */
+export function onOffTable(results: readonly BenchResult[], label: string): string {
+  const lines = [`| figure | ${label} on | ${label} off | on/off |`, '|---|---|---|---|'];
+  for (const r of results) {
+    const digits = r.unit === 'GB/s' ? 3 : 0;
+    lines.push(
+      `| ${r.id} | ${r.value.toFixed(digits)} ${r.unit} | ${r.baseline?.toFixed(digits)} | ${r.ratio?.toFixed(3)} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
