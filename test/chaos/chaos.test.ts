@@ -6,31 +6,26 @@
 // or a lost acknowledged write. STRIPEFS_SEED replays the schedule; longer
 // runs: npm run chaos -- --seed S --minutes M (docs/testing.md).
 //
-// Skipped unless STRIPEFS_CHAOS=1: on today's main it finds stripefs returning
-// wrong bytes, so it would fail every run. Found (replay with the seeds):
-//   - ec: a read that rebuilds a unit (one chunk unavailable: its OSS down,
-//     paused or cut off, reads failing, or the copy refused after a failed
-//     fsync) while a whole-stripe write to it is in flight decodes chunks of
-//     the two writes together: the unit is neither ("every cell corrupt").
-//     npm run chaos -- --seed 5 --minutes 1.5 --faults out,reweight,knobs
-//     (read 144: only fsyncFailRate on ost7 active; read 1881); --seed 3
-//     --minutes 1 --faults kill-oss,pause-oss,crash-site,partition (read 549).
-//   - replicated:3: after a reweight moved a PG, reads return zeros
-//     for units whose acknowledged writes came before the move, until they are
-//     written again: npm run chaos -- --seed 1 --minutes 1 (read 744,
-//     /chaos/l0-f2 at 458752, after the reweight of ost1); --seed 5 --minutes 5.
-//   - replicated:3: after MDS SIGKILLs and OSS SIGSTOPs only, every PG clean
-//     again (after about 2 minutes), a final read fails: "IO_DEGRADED: no
-//     replica of 3.0 could be read". npm run chaos -- --seed 5 --minutes 1.5
-//     --faults kill-mds,pause-oss (final read 1099; also 13 torn ec units).
-//   - convergence: 8 minutes of every fault, then 2 PGs stay remapped with
-//     recovery pending and no task running, never clean in 10 minutes (25
-//     recovery tasks failed); the history shows torn ec units and stale and
-//     zero replicated reads: npm run chaos -- --seed 6 --minutes 8.
-//   - on 2c45524 (before skip reports waited for the MDS) the final reads after
-//     every PG was clean lost ec data and a deep scrub found replicated copies
-//     of one version with different bytes: --seed 1 --minutes 1; not seen since.
-// Run it once those are fixed: STRIPEFS_CHAOS=1 npx vitest run test/chaos/chaos.test.ts
+// Skipped unless STRIPEFS_CHAOS=1: it still finds stale reads on today's
+// main (below), so it would fail some runs. Open (replay with the seeds):
+//   - a PG placed back on an OST it had left (out then in, a reweight and
+//     back) before its fill elsewhere was done: the returning OST serves the
+//     bytes from before the writes made meanwhile (they went to the members
+//     placed instead; its holder record is dropped as settled).
+//     npm run chaos -- --seed 2 --minutes 3 (ost 6 out, replicated
+//     /chaos/l0-f2); --seed 1 --minutes 3 (ost 3 out and its OSS paused,
+//     ec /chaos/l1-f0); STRIPEFS_SEED=7 (ost 6 reweighted to 0 and back).
+//   - a write acknowledged as a reweight begins, then a read that returns the
+//     write before it (STRIPEFS_SEED=7, read 650, reweight of ost 4 to 0).
+// Fixed, each pinned by its own test: ec units rebuilt from chunks of two
+// writes (test/client/ec-one-write.test.ts); replicated zeros after a
+// reweight (test/recovery/fill-target.test.ts); PGs remapped for good by an
+// ec fill refused as older (fill-target, the ec case); a missed write's
+// repair given up (test/recovery/pure.test.ts); every write to a file
+// failing after one failed fsync (test/recovery/not-durable.test.ts); PGs
+// degraded for good with every copy of an object awaiting repair (suite
+// seeds 2 and 3; test/recovery/pure.test.ts, IO_COPIES_STALE).
+// Run it: STRIPEFS_CHAOS=1 npx vitest run test/chaos/chaos.test.ts
 import { expect, it } from 'vitest';
 import { suiteSeed } from '../faults/workload.js';
 import { runChaos } from './run.js';
@@ -39,7 +34,7 @@ const SEED = suiteSeed('chaos');
 const ENABLED = process.env.STRIPEFS_CHAOS === '1';
 if (!ENABLED)
   console.log(
-    'chaos run SKIPPED: it finds torn ec units and replicated zeros on this code (see the comment at the top of test/chaos/chaos.test.ts); STRIPEFS_CHAOS=1 runs it',
+    'chaos run SKIPPED: it finds stale reads after an OST out and back in on this code (see the comment at the top of test/chaos/chaos.test.ts); STRIPEFS_CHAOS=1 runs it',
   );
 /** Writers, readers and faults run this long; set-up and convergence come on top. */
 const FAULTS_MS = 45_000;
