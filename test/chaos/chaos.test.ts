@@ -15,8 +15,14 @@
 //     npm run chaos -- --seed 2 --minutes 3 (ost 6 out, replicated
 //     /chaos/l0-f2); --seed 1 --minutes 3 (ost 3 out and its OSS paused,
 //     ec /chaos/l1-f0); STRIPEFS_SEED=7 (ost 6 reweighted to 0 and back).
+//     Also --seed 4 and --seed 8 --minutes 3 (reweights of ost 6 and back).
 //   - a write acknowledged as a reweight begins, then a read that returns the
 //     write before it (STRIPEFS_SEED=7, read 650, reweight of ost 4 to 0).
+//   - never clean in 10 minutes (--seed 4 and --seed 8 --minutes 3): two ec
+//     PGs with a chunk position moving (old holder 7, new member 0 or 6) whose
+//     fill fails on every retry; with seed 8 the new members' chunks also have
+//     missed-write repairs queued (25 attempts). The MDS logs (--logs DIR) say
+//     why a task failed.
 // Fixed, each pinned by its own test: ec units rebuilt from chunks of two
 // writes (test/client/ec-one-write.test.ts); replicated zeros after a
 // reweight (test/recovery/fill-target.test.ts); PGs remapped for good by an
