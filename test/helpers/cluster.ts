@@ -263,9 +263,12 @@ class RunningCluster implements Cluster {
  */
 export function ensureRunKeyring(): void {
   if (process.env.STRIPEFS_KEYRING) return;
-  const path = join(mkdtempSync(join(tmpdir(), 'stripefs-keyring-')), 'admin.keyring');
+  const dir = mkdtempSync(join(tmpdir(), 'stripefs-keyring-'));
+  const path = join(dir, 'admin.keyring');
   ensureKeyring(path, 'admin');
   process.env.STRIPEFS_KEYRING = path;
+  // The run's servers are stopped (or exit with their spawner) by the time it exits: nothing left in /tmp.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
 }
 
 /** What a client of a cluster with TLS checks its servers with: the CA of `files`. */
