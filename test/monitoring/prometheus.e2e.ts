@@ -139,7 +139,17 @@ describe('Prometheus and Grafana against a real cluster', () => {
       async () => (await scalar('stripefs_job_write_bytes_total{job_id="train-1"}')) === JOB_BYTES,
       { ...WAIT, what: "train-1's written bytes in Prometheus" },
     );
-    expect(await scalar('sum(stripefs_oss_bytes_total{direction="write"})')).toBe(JOB_BYTES);
+    // Prometheus scrapes each OSS on its own clock: the sum is whole once every OSS's scrape after
+    // the write is in, which may be a scrape after the one that completed the job's bytes.
+    let written = -1;
+    await eventually(
+      async () => {
+        written = await scalar('sum(stripefs_oss_bytes_total{direction="write"})');
+        return written >= JOB_BYTES;
+      },
+      { ...WAIT, what: 'every OSS scraped with its written bytes' },
+    );
+    expect(written).toBe(JOB_BYTES);
     expect(await scalar('sum(stripefs_ost_up)')).toBe(cluster.ostCount());
 
     const dash = JSON.parse(readFileSync('monitoring/grafana-stripefs.json', 'utf8')) as {
