@@ -31,6 +31,8 @@ import { seededBytes } from '../helpers/clients.js';
 import { type Cluster, rackLayout, startCluster, waitCleanPgs, waitOut } from '../helpers/cluster.js';
 import { codeOf } from '../helpers/errors.js';
 import { freePortRange } from '../helpers/ports.js';
+import { startProcess } from '../helpers/process.js';
+import { signRequest } from '../s3/sign.js';
 
 const SEED = seedFromEnv();
 const S = 64 * 1024;
@@ -133,6 +135,41 @@ describe('a cluster with TLS on every port', () => {
     const ls = await runCli(['ls', '/'], { cwd: folder, env: { STRIPEFS_MDS: cluster.mdsAddress } });
     expect(ls.code, ls.stderr).toBe(0);
     expect(ls.stdout).toContain('cli.bin');
+  });
+
+  it('the S3 gateway serves a cluster with TLS, given STRIPEFS_TLS_CA', async () => {
+    const pair = { accessKeyId: 'AKIDTLSGATEWAY', secretKey: 'tls-gateway-secret' };
+    const gateway = await startProcess({
+      script: CLI_SCRIPT,
+      args: ['s3', '--listen', '127.0.0.1:0', '--mds', cluster.mdsAddress],
+      env: {
+        STRIPEFS_TLS_CA: files.caFile,
+        STRIPEFS_S3_ACCESS_KEY: pair.accessKeyId,
+        STRIPEFS_S3_SECRET_KEY: pair.secretKey,
+      },
+    });
+    try {
+      const endpoint = new URL(gateway.ready.endpoint as string);
+      const send = (method: string, url: string, body?: Buffer) => {
+        const { headers } = signRequest({
+          method,
+          url,
+          host: endpoint.host,
+          ...pair,
+          ...(body ? { body } : {}),
+        });
+        return fetch(`${endpoint.origin}${url}`, { method, headers, ...(body ? { body } : {}) });
+      };
+      expect((await send('PUT', '/tlsbucket')).status).toBe(200);
+      const data = seededBytes(1024 * 1024 + 3, SEED + 5);
+      expect((await send('PUT', '/tlsbucket/a/b.bin', data)).status).toBe(200);
+      const got = await send('GET', '/tlsbucket/a/b.bin');
+      expect(got.status).toBe(200);
+      expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
+      expect((await client.readFile('/tlsbucket/a/b.bin')).equals(data)).toBe(true);
+    } finally {
+      await gateway.stop();
+    }
   });
 
   it('refuses a client without the CA, with another CA or name, and a TLS client at a plain port', async () => {
