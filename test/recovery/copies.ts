@@ -9,11 +9,13 @@ import { ServiceTicket } from '../../client/tickets.js';
 import { ticketOptions } from '../../common/auth/signing.js';
 import { BulkClient } from '../../common/bulk/client.js';
 import { crc32c } from '../../common/checksum.js';
+import { StripeError } from '../../common/errors.js';
 import { CLIENT_OPTIONS, call } from '../../common/grpc.js';
 import { objectToPg, placePg } from '../../placement/index.js';
 import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
 import { contract } from '../../proto/index.js';
 import type { Cluster } from '../helpers/cluster.js';
+import { eventually } from '../helpers/eventually.js';
 
 export interface CopyRef {
   ostId: number;
@@ -111,9 +113,25 @@ export class Copies {
     return { size: Number(res.size), version: Number(res.version) };
   }
 
+  /**
+   * The whole copy. A copy its OSS still refuses as stale (OBJ_STALE) is asked again for up to
+   * 30 s: a PG the MDS reports clean reaches its OSSs' stale lists with their next heartbeat answer.
+   */
   async bytes(ref: CopyRef): Promise<Buffer> {
     const { size } = await this.stat(ref);
-    return this.bulkOf(ref.ostId).read(this.wire(ref), 0, size);
+    // Any other failure ends the wait at once and is thrown as it came.
+    const answer = await eventually(
+      () =>
+        this.bulkOf(ref.ostId)
+          .read(this.wire(ref), 0, size)
+          .then(
+            (data) => ({ data }),
+            (err: unknown) => (err instanceof StripeError && err.code === 'OBJ_STALE' ? undefined : { err }),
+          ),
+      { timeoutMs: 30_000, what: `${ref.objectId} on OST ${ref.ostId} served (not refused as stale)` },
+    );
+    if ('err' in answer) throw answer.err;
+    return answer.data;
   }
 
   /** The first `length` bytes of the copy in one bulk read (no stat first: one request to its OSS). */
