@@ -295,21 +295,8 @@ export class OssCore {
     if (this.leaseHolds()) return;
     if (this.renewLease && this.readLeaseUntilMs > 0) {
       const beganMs = this.clock.monotonicMs();
-      let timer: NodeJS.Timeout | undefined;
-      let waitedOut = false;
-      const waited = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          waitedOut = true;
-          resolve();
-        }, LEASE_RENEW_WAIT_MS);
-      });
       // A renewal already in flight may have been sent before this read began: then one more.
-      while (!waitedOut && this.lastAnswerSentAtMs < beganMs) {
-        const before = this.lastAnswerSentAtMs;
-        await Promise.race([this.renewLease(), waited]);
-        if (this.lastAnswerSentAtMs === before) break; // not answered (MDS away) or waited out
-      }
-      clearTimeout(timer);
+      await this.renewUntil(this.renewLease, () => this.lastAnswerSentAtMs >= beganMs);
       if (this.leaseHolds() || this.lastAnswerSentAtMs >= beganMs) return;
     }
     this.leaseRefusals++;
@@ -322,29 +309,35 @@ export class OssCore {
   }
 
   /**
+   * Asks the MDS (heartbeat renewals, one after another) until `done`, an ask goes unanswered (the
+   * MDS away) or LEASE_RENEW_WAIT_MS have passed.
+   */
+  private async renewUntil(renew: () => Promise<unknown>, done: () => boolean): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    let waitedOut = false;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        waitedOut = true;
+        resolve();
+      }, LEASE_RENEW_WAIT_MS);
+    });
+    while (!waitedOut && !done()) {
+      const before = this.lastAnswerSentAtMs;
+      await Promise.race([renew(), waited]);
+      if (this.lastAnswerSentAtMs === before) break; // not answered (MDS away) or waited out
+    }
+    clearTimeout(timer);
+  }
+
+  /**
    * A read made with a map newer than the MDS's last stale list asks the MDS first, as a lapsed
    * lease does: it waits (at most LEASE_RENEW_WAIT_MS) for a heartbeat answer computed at its map
    * or a newer one, then is served, or refused (REQ_UNAVAILABLE, transient: readers take another copy).
    */
   private async refuseAheadOfList(h: OstHandle, readEpoch: number): Promise<void> {
     if (readEpoch <= this.staleListEpoch) return;
-    if (this.renewLease) {
-      let timer: NodeJS.Timeout | undefined;
-      let waitedOut = false;
-      const waited = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          waitedOut = true;
-          resolve();
-        }, LEASE_RENEW_WAIT_MS);
-      });
-      // A renewal in flight may be answered from an older map: then one more.
-      while (!waitedOut && this.staleListEpoch < readEpoch) {
-        const before = this.lastAnswerSentAtMs;
-        await Promise.race([this.renewLease(), waited]);
-        if (this.lastAnswerSentAtMs === before) break; // not answered (MDS away) or waited out
-      }
-      clearTimeout(timer);
-    }
+    // A renewal in flight may be answered from an older map: then one more.
+    if (this.renewLease) await this.renewUntil(this.renewLease, () => this.staleListEpoch >= readEpoch);
     if (readEpoch <= this.staleListEpoch) return;
     throw new StripeError(
       'REQ_UNAVAILABLE',
