@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { httpAuthorization } from '../../common/auth/http-auth.js';
 import { generateIdentity } from '../../common/auth/keyring.js';
 import { CallSigner } from '../../common/auth/proof.js';
-import { CLI_SCRIPT, runCli } from '../helpers/cli.js';
+import { CLI_SCRIPT, runCli, stopLauncher } from '../helpers/cli.js';
 import { freePortRange } from '../helpers/ports.js';
 
 describe('cluster up makes the admin keyring the CLI uses', () => {
@@ -20,11 +20,7 @@ describe('cluster up makes the admin keyring the CLI uses', () => {
   let launcher: ChildProcess | undefined;
 
   afterAll(async () => {
-    if (launcher && launcher.exitCode === null) {
-      const exited = new Promise((resolve) => launcher?.once('exit', resolve));
-      launcher.kill('SIGTERM');
-      await exited;
-    }
+    await stopLauncher(launcher);
     rmSync(home, { recursive: true, force: true });
   });
 

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, stopLauncher } from '../helpers/cli.js';
 import { fetchedBytes } from '../helpers/clients.js';
 import { freePortRange } from '../helpers/ports.js';
 
@@ -51,9 +51,7 @@ describe('stripefs CLI against a running cluster', () => {
   });
 
   afterAll(async () => {
-    const exited = new Promise((resolve) => launcher.once('exit', resolve));
-    launcher.kill('SIGTERM');
-    await exited;
+    await stopLauncher(launcher);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -26,7 +26,7 @@ import { encodeRequest } from '../../common/bulk/frame.js';
 import { seedFromEnv } from '../../common/random.js';
 import { tlsSettingsOf } from '../../common/tls.js';
 import { ensureTlsFiles, type TlsFiles } from '../../common/tls-files.js';
-import { CLI_SCRIPT, runCli } from '../helpers/cli.js';
+import { CLI_SCRIPT, runCli, stopLauncher } from '../helpers/cli.js';
 import { seededBytes } from '../helpers/clients.js';
 import { type Cluster, rackLayout, startCluster, waitCleanPgs, waitOut } from '../helpers/cluster.js';
 import { codeOf } from '../helpers/errors.js';
@@ -261,11 +261,7 @@ describe('stripefs cluster up --tls', () => {
   let launcher: ChildProcess | undefined;
 
   afterAll(async () => {
-    if (launcher && launcher.exitCode === null) {
-      const exited = new Promise((resolve) => launcher?.once('exit', resolve));
-      launcher.kill('SIGTERM');
-      await exited;
-    }
+    await stopLauncher(launcher);
     rmSync(home, { recursive: true, force: true });
   });
 

@@ -1,5 +1,5 @@
 // Runs the built `stripefs` CLI as a user would, capturing its output and exit code.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 
 /** The built CLI, by absolute path: a test may run it from another folder (`cwd`). */
@@ -35,4 +35,12 @@ export function runCli(
     });
     child.stdin.end(options.input);
   });
+}
+
+/** Stops a `stripefs cluster up` launcher (SIGTERM stops its servers) and waits for it to exit. */
+export async function stopLauncher(launcher: ChildProcess | undefined): Promise<void> {
+  if (!launcher || launcher.exitCode !== null) return;
+  const exited = new Promise((resolve) => launcher.once('exit', resolve));
+  launcher.kill('SIGTERM');
+  await exited;
 }
