@@ -3,7 +3,8 @@
 // the file, so every request the uploader sends is a whole unit, whatever the
 // sizes of the parts: small parts share a unit instead of each ending in a
 // partial one. Bytes are copied into staging blocks, except that a
-// synchronous save lends whole aligned units of a caller's buffer as they are.
+// synchronous save lends whole aligned units of a caller's buffer as they are,
+// up to lendBytesMax at once (so the uploader's requests carry write runs).
 import { chunksOf, type PartSource } from './parts.js';
 import type { Stage } from './stage.js';
 
@@ -16,6 +17,8 @@ export interface PackedPart {
 
 export interface PackOptions {
   blockBytes: number;
+  /** A lent view holds this many bytes at most (a multiple of blockBytes; default blockBytes). */
+  lendBytesMax?: number;
   /** Whole units of a caller's buffer go as views (the caller keeps them unchanged until durable). */
   lend: boolean;
   /** Told each time bytes are staged (the running total). */
@@ -33,6 +36,7 @@ export async function pack(
   options: PackOptions,
 ): Promise<number> {
   const { blockBytes } = options;
+  const lendBytesMax = options.lendBytesMax ?? blockBytes;
   let offset = 0;
   let block: Buffer | undefined;
   let fill = 0;
@@ -55,9 +59,10 @@ export async function pack(
         while (at < chunk.length) {
           // With nothing buffered the file offset is unit aligned: a whole unit can go as it is.
           if (lendable && fill === 0 && chunk.length - at >= blockBytes) {
-            await stage.put({ offset, data: chunk.subarray(at, at + blockBytes) });
-            at += blockBytes;
-            offset += blockBytes;
+            const lent = Math.min(lendBytesMax, Math.floor((chunk.length - at) / blockBytes) * blockBytes);
+            await stage.put({ offset, data: chunk.subarray(at, at + lent) });
+            at += lent;
+            offset += lent;
             options.onStaged?.(offset);
             continue;
           }

@@ -61,12 +61,18 @@ export interface RankSave {
 
 /**
  * Bytes of one staging block (a whole stripe unit; ec: a whole stripe of data), the stripes
- * that fit in inFlightBytesMax (at least one; ec counts the parity too) and their write-behind.
+ * that fit in inFlightBytesMax (at least one; ec counts the parity too) and their write-behind,
+ * and the most a synchronous or referenced save lends of a caller's buffer at once: whole rows
+ * of the stripe with as many units of each object as one request carries (`requestBytesMax`,
+ * the client's writeRequestBytesMax), within half the write-behind. Lent that way, each object's
+ * units go out as one write run per request, as a sequential write's do, instead of a request
+ * per unit (ec sends stripe by stripe either way: its lends stay one stripe).
  */
 export function blockGeometry(
   whole: Layout,
   inFlightBytesMax: number,
-): { blockBytes: number; inFlightBlocksMax: number; writeBehindBytes: number } {
+  requestBytesMax: number,
+): { blockBytes: number; lendBytesMax: number; inFlightBlocksMax: number; writeBehindBytes: number } {
   const layout = stripedPartOf(whole);
   const ec = layout.pattern === 'ec';
   const blockBytes = ec ? (layout.k as number) * layout.stripeSize : layout.stripeSize;
@@ -74,7 +80,14 @@ export function blockGeometry(
     ? ((layout.k as number) + (layout.m as number)) * layout.stripeSize
     : layout.stripeSize;
   const inFlightBlocksMax = Math.max(1, Math.floor(inFlightBytesMax / sentBytes));
-  return { blockBytes, inFlightBlocksMax, writeBehindBytes: inFlightBlocksMax * sentBytes };
+  const writeBehindBytes = inFlightBlocksMax * sentBytes;
+  const unitsPerRequest = Math.max(1, Math.floor(requestBytesMax / layout.stripeSize));
+  const rowsBytes = ec ? blockBytes : unitsPerRequest * (layout.stripeCount ?? 1) * blockBytes;
+  const lendBytesMax = Math.max(
+    blockBytes,
+    Math.min(rowsBytes, Math.floor(writeBehindBytes / 2 / blockBytes) * blockBytes),
+  );
+  return { blockBytes, lendBytesMax, inFlightBlocksMax, writeBehindBytes };
 }
 
 function stageFor(ctx: SaveContext, mode: StagingMode, blockBytes: number, inFlightBlocksMax: number): Stage {
@@ -112,9 +125,10 @@ function rankRecord(
 }
 
 export function stageRank(ctx: SaveContext, request: RankRequest): RankSave {
-  const { blockBytes, inFlightBlocksMax, writeBehindBytes } = blockGeometry(
+  const { blockBytes, lendBytesMax, inFlightBlocksMax, writeBehindBytes } = blockGeometry(
     request.layout,
     ctx.limits.inFlightBytesMax,
+    ctx.client.limits.writeRequestBytesMax,
   );
   const stage = stageFor(ctx, request.mode, blockBytes, inFlightBlocksMax);
   const parts: PackedPart[] = [];
@@ -132,6 +146,7 @@ export function stageRank(ctx: SaveContext, request: RankRequest): RankSave {
     await ready;
     const bytes = await pack(request.entries, stage, parts, {
       blockBytes,
+      lendBytesMax,
       lend: request.mode === 'sync' || request.mode === 'reference',
       onStaged: (b) => {
         stagedBytes = b;

@@ -207,6 +207,11 @@ export class StripeClient {
     readonly tag: Readonly<RequestTag>,
   ) {}
 
+  /** The limits this client was connected with (defaults and the caller's overrides). */
+  get limits(): Readonly<ClientLimits> {
+    return this.ctx.limits;
+  }
+
   /** The job this client's requests are counted under. */
   get jobId(): string {
     return this.tag.jobId;

@@ -156,6 +156,26 @@ describe('checkpoints on a real cluster', () => {
     expectSameParts(await ck.load(3), specs);
   });
 
+  it('a synchronous save sends its lent bytes in requests as large as a sequential write sends', async () => {
+    // 64 KiB units over 4 objects: lent one unit at a time, 16 MiB would be 256 requests.
+    const layout: Layout = { pattern: 'raid0', stripeSize: S, stripeCount: 4 };
+    const ck = checkpoints(env.client, '/ck-requests', { layout });
+    const specs = [0, 1].map((i) => ({ name: `p${i}`, data: seededBytes(8 * MiB, SEED + 70 + i) }));
+    const before = env.client.stats().requests.bulk;
+    const saved = await ck.save(
+      1,
+      specs.map((s) => [s.name, s.data] as [string, Buffer]),
+    );
+    const sent = env.client.stats().requests.bulk - before;
+    expect(saved.progress?.stagingBytesPeak).toBe(0);
+    // Runs of writeRequestBytesMax (4 MiB): 2 MiB of each part per object, so 8 for the data, and
+    // the manifest's few; at least the 4 that 16 MiB in 4 MiB requests needs.
+    expect(sent).toBeGreaterThanOrEqual(4);
+    expect(sent).toBeLessThanOrEqual(12);
+    expectSameParts(await ck.load(1), specs);
+    await ck.close();
+  });
+
   it('a save is invisible until its publishing rename: staged, still uploading, nothing listed', async () => {
     const ck = checkpoints(env.client, '/ck-hidden', {
       layout: { pattern: 'raid0', stripeSize: S, stripeCount: 2 },
