@@ -80,9 +80,9 @@ export function recoveryView(parts: HealingParts) {
 /** Queued repairs /api/recovery lists at most. */
 const REPAIRS_LISTED_MAX = 100;
 
-export function registerRecoveryAdmin(app: FastifyInstance, parts: HealingParts): void {
-  const { recovery, cluster, health } = parts;
-  const status = () => ({
+/** GET /api/recovery's answer: settings, progress, totals and the repair queue. */
+export function recoveryStatus({ recovery }: HealingParts) {
+  return {
     ...recovery.settings,
     progress: recovery.progress(),
     totals: recovery.totals,
@@ -103,7 +103,14 @@ export function registerRecoveryAdmin(app: FastifyInstance, parts: HealingParts)
       mode: a.task.mode,
       kind: a.task.objectIds.length > 0 ? 'repair' : a.task.lost ? 'recovery' : 'backfill',
     })),
-  });
+  };
+}
+
+export type RecoveryStatus = ReturnType<typeof recoveryStatus>;
+
+export function registerRecoveryAdmin(app: FastifyInstance, parts: HealingParts): void {
+  const { recovery, cluster, health } = parts;
+  const status = () => recoveryStatus(parts);
   app.get('/api/recovery', async () => status());
   app.put('/api/recovery', async (request) => {
     await recovery.updateSettings(parseSettings(request.body, recovery.settings));

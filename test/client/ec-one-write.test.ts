@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Layout, StripeClient } from '../../client/index.js';
 import { StripeError } from '../../common/errors.js';
 import { seedFromEnv } from '../../common/random.js';
-import { connectReader, seededBytes } from '../helpers/clients.js';
+import { connectReader, overwrite, seededBytes } from '../helpers/clients.js';
 import { type Cluster, setOstFaults, startCluster } from '../helpers/cluster.js';
 
 const SEED = seedFromEnv();
@@ -33,15 +33,6 @@ function unitsOf(got: Buffer, writes: Record<string, Buffer>): string[] {
 }
 
 /** Writes `data` over the file from 0 (the open does not truncate it: a failed write leaves the size). */
-async function overwrite(client: StripeClient, path: string, data: Buffer): Promise<void> {
-  const handle = await client.open(path, 'r+');
-  try {
-    await handle.write(data, 0, data.length, 0);
-  } finally {
-    await handle.close();
-  }
-}
-
 describe('an ec rebuild', () => {
   let cluster: Cluster;
   let client: StripeClient;

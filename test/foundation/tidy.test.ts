@@ -3,7 +3,9 @@
 //   their length, which may shrink but never grow, and no new one may join them;
 // - an error swallowed with `.catch(() => undefined)` (or false, null, {}) says why, in a
 //   comment on its line or the line above, or is handled instead;
-// - a comment that names a file names one that exists.
+// - a comment that names a file names one that exists;
+// - the test helpers every area shares (test/helpers) are defined there only, not again in a
+//   test file.
 // Production code, the bench and test helpers count; test bodies (describe and it
 // callbacks in *.test.ts and *.e2e.ts) do not have a function-length limit. Generated code (proto/gen) is not checked.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -148,6 +150,22 @@ describe('tidy', () => {
         if (!explained) problems.push(`${path}:${i + 1}: ${line.trim()}`);
       });
     }
+    expect(problems).toEqual([]);
+  });
+
+  it('defines the shared test helpers only in test/helpers', () => {
+    const shared = ['codeOf', 'errorCode', 'connectReader', 'eventually', 'seededBytes', 'overwrite'];
+    const defines = new RegExp(
+      `^\\s*(?:export )?(?:async )?(?:function\\*? (${shared.join('|')})\\b|const (${shared.join('|')}) = )`,
+    );
+    const problems: string[] = [];
+    for (const path of FILES.filter((f) => f.startsWith('test/') && !f.startsWith('test/helpers/')))
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          const match = defines.exec(line);
+          if (match) problems.push(`${path}:${i + 1}: ${match[1] ?? match[2]} (import it from test/helpers)`);
+        });
     expect(problems).toEqual([]);
   });
 

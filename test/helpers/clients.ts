@@ -1,5 +1,5 @@
 // Clients and data the tests share: a reader that caches nothing, seeded
-// bytes, and the bytes a client fetched.
+// bytes, an overwrite through a handle, and the bytes a client fetched.
 import { type ClientLimits, StripeClient } from '../../client/index.js';
 
 /**
@@ -16,6 +16,16 @@ export function connectReader(
     seed,
     limits: { cacheBytesMax: 0, readaheadTotalBytesMax: 0, ...limits },
   });
+}
+
+/** Writes `data` at `at` into an existing file and closes it (the close is the commit). */
+export async function overwrite(client: StripeClient, path: string, data: Buffer, at = 0): Promise<void> {
+  const handle = await client.open(path, 'r+');
+  try {
+    await handle.write(data, 0, data.length, at);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** n pseudo-random bytes from a seed (xorshift32 over 32-bit words: fast enough for hundreds of MiB). */

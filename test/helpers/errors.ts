@@ -1,7 +1,12 @@
 // The registry code a call failed with, for tests that check refusals.
 import { StripeError } from '../../common/errors.js';
 
-function codeOfError(err: unknown): string {
+/**
+ * The registry code of a refusal (or an S3 error's code rebuilt from the wire). Anything that is
+ * not a coded error is thrown again: a TypeError is a bug, not a refusal. Shaped for a promise's
+ * rejection handler: `read().then(() => 'served', errorCode)`.
+ */
+export function errorCode(err: unknown): string {
   if (err instanceof StripeError) return err.code;
   // Errors rebuilt from a wire answer (the bulk path, HTTP) carry the code without the class.
   const code = (err as { code?: unknown } | null)?.code;
@@ -19,7 +24,7 @@ export async function codeOf(work: Promise<unknown> | (() => unknown)): Promise<
     await (typeof work === 'function' ? work() : work);
     return 'OK';
   } catch (err) {
-    return codeOfError(err);
+    return errorCode(err);
   }
 }
 
@@ -30,6 +35,6 @@ export async function settle<T>(work: Promise<T>): Promise<Settled<T>> {
   try {
     return { ok: true, value: await work };
   } catch (err) {
-    return { ok: false, err: err as Error, code: codeOfError(err) };
+    return { ok: false, err: err as Error, code: errorCode(err) };
   }
 }

@@ -3,7 +3,6 @@
 // for another id, is refused with MAP_OST_ID_CONFLICT; an OST removed from the map cannot come
 // back with its old objects (MAP_OST_REMOVED), but an empty folder registers as a new OST.
 import { describe, expect, it } from 'vitest';
-import { StripeError } from '../../common/errors.js';
 import {
   type ClusterState,
   initialState,
@@ -12,6 +11,7 @@ import {
   removeOsts,
 } from '../../mds/cluster/state.js';
 import { parseOstIds } from '../../oss/ost-ids.js';
+import { codeOf } from '../helpers/errors.js';
 
 function registration(host: number, ids?: number[], usedBytes = 0): Registration {
   return {
@@ -29,16 +29,6 @@ function registration(host: number, ids?: number[], usedBytes = 0): Registration
       ...(ids ? { id: ids[i] } : {}),
     })),
   };
-}
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof StripeError) return err.code;
-    throw err;
-  }
-  throw new Error('expected a StripeError');
 }
 
 function idsByHost(state: ClusterState): Record<string, number[]> {
@@ -64,21 +54,18 @@ describe('configured OST ids', () => {
     expect(idsByHost(mixed)).toEqual({ host1: [2, 3], host0: [4, 5] });
   });
 
-  it('refuses an id another OST holds, or a known OST asking for another id', () => {
+  it('refuses an id another OST holds, or a known OST asking for another id', async () => {
     const state = registerOss(initialState(), configured(0)).state;
-    expect(codeOf(() => registerOss(state, registration(1, [1, 9])))).toBe('MAP_OST_ID_CONFLICT');
-    expect(codeOf(() => registerOss(state, registration(0, [6, 7])))).toBe('MAP_OST_ID_CONFLICT');
+    expect(await codeOf(() => registerOss(state, registration(1, [1, 9])))).toBe('MAP_OST_ID_CONFLICT');
+    expect(await codeOf(() => registerOss(state, registration(0, [6, 7])))).toBe('MAP_OST_ID_CONFLICT');
     expect(idsByHost(registerOss(state, configured(0)).state)).toEqual({ host0: [0, 1] });
   });
 
-  it('parses oss.ostIds with a coded error for a wrong count, a bad id or a duplicate', () => {
+  it('parses oss.ostIds with a coded error for a wrong count, a bad id or a duplicate', async () => {
     expect(parseOstIds('', 2)).toBeUndefined();
     expect(parseOstIds(' 4, 5 ', 2)).toEqual([4, 5]);
     for (const bad of ['4', '4,x', '4,4', '4,-1', '4,99999999999'])
-      expect(
-        codeOf(() => parseOstIds(bad, 2)),
-        bad,
-      ).toBe('CONFIG_INVALID');
+      expect(await codeOf(() => parseOstIds(bad, 2)), bad).toBe('CONFIG_INVALID');
   });
 });
 
@@ -99,8 +86,10 @@ describe('removed OSTs', () => {
     ]);
   });
 
-  it('cannot register again with their old objects, but can from an empty folder', () => {
-    expect(codeOf(() => registerOss(removed, registration(1, undefined, 4096)))).toBe('MAP_OST_REMOVED');
+  it('cannot register again with their old objects, but can from an empty folder', async () => {
+    expect(await codeOf(() => registerOss(removed, registration(1, undefined, 4096)))).toBe(
+      'MAP_OST_REMOVED',
+    );
     const fresh = registerOss(removed, registration(1));
     expect(fresh.state.oss.find((o) => o.ossId === 'oss-host1')?.osts.map((o) => o.id)).toEqual([6, 7]);
     expect(fresh.state.removedOsts).toEqual([]);

@@ -7,62 +7,37 @@
 // the other copies), and repairs them once recovery resumes, after which every
 // copy holds the new bytes. Before the queue was durable the restarted MDS
 // knew of none: the returning copies served the old bytes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Layout, StripeClient } from '../../client/index.js';
+import { describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
-import { connectReader, seededBytes } from '../helpers/clients.js';
-import { type Cluster, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
+import { connectReader, overwrite, seededBytes } from '../helpers/clients.js';
+import { waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies } from './copies.js';
-import { startRecoveryCluster } from './helpers.js';
+import { pauseAndKillOssOf, type RecoveryAnswer, recoveryFixture, rep3, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery durable-repairs seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
-const S = 64 * 1024;
-const REP3: Layout = {
-  pattern: 'replicated',
-  stripeSize: S,
-  stripeCount: 4,
-  replicas: 3,
-  failureDomain: 'host',
-};
-
-interface RecoveryStatus {
-  repairsQueued: number;
-  repairsAnnounced: number;
-  repairs: { ostId: number; objectId: string }[];
-}
+const REP3 = rep3(4);
 
 describe('the repair queue across an MDS restart', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-
-  beforeAll(async () => {
-    cluster = await startRecoveryCluster({
+  const fx = recoveryFixture(
+    {
       STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0',
       STRIPEFS_MDS_OUT_GRACE_MS: '600000',
-    });
-    client = await connectReader(cluster.mdsAddress, SEED);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await cluster?.stop();
-  });
+    },
+    SEED,
+  );
 
   it('keeps every queued repair: the returning copies are refused, then repaired', async () => {
-    const before = seededBytes(16 * S, SEED + 1);
-    const after = seededBytes(16 * S, SEED + 2);
+    const { cluster, client } = fx;
+    const before = seededBytes(16 * UNIT, SEED + 1);
+    const after = seededBytes(16 * UNIT, SEED + 2);
     await client.writeFile('/d', before, { layout: REP3 });
     const objects = (await client.getLayout('/d')).objects;
     const victim = objects[0]?.osts[0] as number;
-    const index = cluster.ossIndexOfOst(victim);
-    await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
-    await cluster.oss[index]?.kill();
-    await waitForOsts(cluster.mdsAddress, 12, 10);
-    const handle = await client.open('/d', 'r+');
-    await handle.write(after, 0, after.length, 0);
-    await handle.close();
-    const queued = await cluster.admin<RecoveryStatus>('/api/recovery');
+    const index = await pauseAndKillOssOf(cluster, victim);
+    await overwrite(client, '/d', after);
+    const queued = await cluster.admin<RecoveryAnswer>('/api/recovery');
     expect(queued.repairsQueued).toBeGreaterThan(0);
     const keyOf = (r: { ostId: number; objectId: string }): string => `${r.ostId}/${r.objectId}`;
     const queuedKeys = queued.repairs.map(keyOf).sort();
@@ -73,7 +48,7 @@ describe('the repair queue across an MDS restart', () => {
     await waitForOsts(cluster.mdsAddress, 12);
     const restored = await eventually(
       async () => {
-        const s = await cluster.admin<RecoveryStatus>('/api/recovery');
+        const s = await cluster.admin<RecoveryAnswer>('/api/recovery');
         if (s.repairsQueued > 0 && s.repairsAnnounced === s.repairsQueued) return s;
         throw new Error(JSON.stringify(s));
       },
@@ -91,7 +66,7 @@ describe('the repair queue across an MDS restart', () => {
     await waitCleanPgs(cluster, { timeoutMs: 120_000 });
     await eventually(
       async () => {
-        const s = await cluster.admin<RecoveryStatus>('/api/recovery');
+        const s = await cluster.admin<RecoveryAnswer>('/api/recovery');
         if (s.repairsQueued === 0) return s;
         throw new Error(JSON.stringify(s));
       },

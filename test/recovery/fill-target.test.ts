@@ -14,46 +14,26 @@
 // and take the other from the old holder. Before fills merged block by block,
 // every copy from the old holder was refused as older than the new member's
 // (OBJ_NEWER_COPY) and the PG never became clean.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Layout, StripeClient } from '../../client/index.js';
-import { StripeError } from '../../common/errors.js';
+import { describe, expect, it } from 'vitest';
+import type { Layout } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { connectReader, seededBytes } from '../helpers/clients.js';
-import { type Cluster, setOstFaults, waitCleanPgs } from '../helpers/cluster.js';
+import { connectReader, overwrite, seededBytes } from '../helpers/clients.js';
+import { setOstFaults, waitCleanPgs } from '../helpers/cluster.js';
+import { errorCode } from '../helpers/errors.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies } from './copies.js';
-import { startRecoveryCluster } from './helpers.js';
+import { recoveryFixture, rep3, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery fill-target seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
-const UNIT = 64 * 1024;
 const EC22: Layout = { pattern: 'ec', stripeSize: UNIT, k: 2, m: 2, failureDomain: 'host' };
-const REP3: Layout = {
-  pattern: 'replicated',
-  stripeSize: UNIT,
-  stripeCount: 1,
-  replicas: 3,
-  failureDomain: 'host',
-};
-
-function codeOf(err: unknown): string {
-  return err instanceof StripeError ? err.code : `uncoded: ${(err as Error).message}`;
-}
+const REP3 = rep3(1);
 
 describe('a PG member being filled', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-
-  beforeAll(async () => {
-    cluster = await startRecoveryCluster({ STRIPEFS_MDS_OUT_GRACE_MS: '600000' });
-    client = await connectReader(cluster.mdsAddress, SEED);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await cluster?.stop();
-  });
+  const fx = recoveryFixture({ STRIPEFS_MDS_OUT_GRACE_MS: '600000' }, SEED);
 
   it('is never read before its fill copied the object whole', async () => {
+    const { cluster, client } = fx;
     const before = seededBytes(4 * UNIT, SEED);
     const appended = seededBytes(UNIT, SEED + 1);
     await client.writeFile('/f', before, { layout: REP3 });
@@ -88,7 +68,10 @@ describe('a PG member being filled', () => {
 
       const direct = await copies
         .read(fillingRef, whole.length)
-        .then((data) => `served ${data.subarray(0, UNIT).every((b) => b === 0) ? 'zeros' : 'bytes'}`, codeOf);
+        .then(
+          (data) => `served ${data.subarray(0, UNIT).every((b) => b === 0) ? 'zeros' : 'bytes'}`,
+          errorCode,
+        );
       expect(direct, 'a read of the filling copy').toBe('OBJ_STALE');
 
       // Only the filling copy answers: the read fails with a code, it never returns the hole.
@@ -97,7 +80,7 @@ describe('a PG member being filled', () => {
       try {
         const read = await reader
           .readFile('/f')
-          .then((data) => (data.equals(whole) ? 'whole' : 'wrong bytes'), codeOf);
+          .then((data) => (data.equals(whole) ? 'whole' : 'wrong bytes'), errorCode);
         expect(['whole', 'IO_DEGRADED']).toContain(read);
       } finally {
         await reader.close();
@@ -123,6 +106,7 @@ describe('a PG member being filled', () => {
   });
 
   it('an ec chunk filled after a stripe write keeps it and takes the rest from its old holder', async () => {
+    const { cluster, client } = fx;
     const w1 = seededBytes(4 * UNIT, SEED + 10);
     const w2 = seededBytes(2 * UNIT, SEED + 11);
     await client.writeFile('/g', w1, { layout: EC22 });
@@ -142,9 +126,7 @@ describe('a PG member being filled', () => {
         { timeoutMs: 30_000, what: `PG ${poolId}/${pg} moving parity chunk 1 off OST ${moved}` },
       );
       // Stripe 0 is written again: its chunks, parity 1 included, reach the new placement.
-      const handle = await client.open('/g', 'r+');
-      await handle.write(w2, 0, w2.length, 0);
-      await handle.close();
+      await overwrite(client, '/g', w2);
       const whole = Buffer.concat([w2, w1.subarray(w2.length)]);
 
       await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: false } });

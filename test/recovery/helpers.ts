@@ -4,23 +4,29 @@
 // MDS's map history.
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import type { Layout, StripeClient } from '../../client/index.js';
+import { afterAll, beforeAll } from 'vitest';
+import type { ClientLimits, Layout, StripeClient } from '../../client/index.js';
 import { call } from '../../common/grpc.js';
+import type { RecoveryStatus } from '../../mds/recovery/admin.js';
 import { contract } from '../../proto/index.js';
 import { adminFetch } from '../helpers/admin-http.js';
 import { signedClientOptions } from '../helpers/auth.js';
-import { type Cluster, OSS_SCRIPT, type PgsAnswer, startCluster } from '../helpers/cluster.js';
+import { connectReader } from '../helpers/clients.js';
+import { type Cluster, OSS_SCRIPT, startCluster, waitForOsts } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
 
 export const MiB = 1 << 20;
 
-export interface RecoveryAnswer {
-  maxBytesPerSec: number;
-  maxActivePgs: number;
-  paused: boolean;
-  totals: { tasksDone: number; bytesCopied: number; objectsCopied: number; objectsRepaired: number };
-  progress: PgsAnswer['recovery'];
+/** GET /api/recovery's answer (the MDS's own type). */
+export type RecoveryAnswer = RecoveryStatus;
+
+/** The unit of the recovery tests' files. */
+export const UNIT = 64 * 1024;
+
+/** replicated:3 over `stripeCount` stripes of `stripeSize` bytes, its copies on three hosts. */
+export function rep3(stripeCount: number, stripeSize = UNIT): Layout {
+  return { pattern: 'replicated', stripeSize, stripeCount, replicas: 3, failureDomain: 'host' };
 }
 
 /** Starts a cluster whose OSTs go down 1 s and out 2 s after their OSS dies. */
@@ -29,6 +35,46 @@ export function startRecoveryCluster(env: Record<string, string> = {}): Promise<
     pgCount: 32,
     extraEnv: { STRIPEFS_MDS_OUT_GRACE_MS: '1000', STRIPEFS_LOG_LEVEL: 'warn', ...env },
   });
+}
+
+/** A describe block's cluster and client: started before its tests, stopped after them. */
+export interface RecoveryFixture {
+  readonly cluster: Cluster;
+  readonly client: StripeClient;
+}
+
+/**
+ * Starts a recovery cluster (startRecoveryCluster with `env`) and a client that caches nothing
+ * (connectReader) before the block's tests and stops both after them. Call it in a describe
+ * block; read `cluster` and `client` inside the tests.
+ */
+export function recoveryFixture(
+  env: Record<string, string>,
+  seed: number,
+  limits: Partial<ClientLimits> = {},
+): RecoveryFixture {
+  const fixture = {} as { cluster: Cluster; client: StripeClient };
+  beforeAll(async () => {
+    fixture.cluster = await startRecoveryCluster(env);
+    fixture.client = await connectReader(fixture.cluster.mdsAddress, seed, limits);
+  });
+  afterAll(async () => {
+    await fixture.client?.close();
+    await fixture.cluster?.stop();
+  });
+  return fixture;
+}
+
+/**
+ * Pauses recovery, SIGKILLs the OSS of `ostId` and waits until the MDS shows its OSTs down
+ * (12 OSTs, 10 up: the recovery cluster's shape); returns that OSS's index.
+ */
+export async function pauseAndKillOssOf(cluster: Cluster, ostId: number): Promise<number> {
+  const index = cluster.ossIndexOfOst(ostId);
+  await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
+  await cluster.oss[index]?.kill();
+  await waitForOsts(cluster.mdsAddress, 12, 10);
+  return index;
 }
 
 /** Files written at once by `writeFiles`: each write waits on its flush and commit, not on the CPU. */

@@ -9,30 +9,22 @@
 // new bytes. Before, every skipped copy was one record, up to a queue of
 // 10,000 for the whole cluster after which skips were dropped and their
 // copies served old bytes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Layout, StripeClient } from '../../client/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { StripeError } from '../../common/errors.js';
 import { seedFromEnv } from '../../common/random.js';
 import { adminFetch } from '../helpers/admin-http.js';
 import { runCli } from '../helpers/cli.js';
-import { connectReader, seededBytes } from '../helpers/clients.js';
-import { type Cluster, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
+import { seededBytes } from '../helpers/clients.js';
+import { waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies, type CopyRef } from './copies.js';
-import { startRecoveryCluster } from './helpers.js';
+import { recoveryFixture, rep3, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery missed-writes-bound seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
-const S = 64 * 1024;
 const FILES = 40;
 const BOUND = 3;
-const REP3: Layout = {
-  pattern: 'replicated',
-  stripeSize: S,
-  stripeCount: 1,
-  replicas: 3,
-  failureDomain: 'host',
-};
+const REP3 = rep3(1);
 
 interface Status {
   repairsQueued: number;
@@ -46,29 +38,25 @@ interface PgQuery {
 }
 
 describe('missed writes past the per-PG bound turn into a full backfill', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-  let copies: Copies | undefined;
-
-  beforeAll(async () => {
-    cluster = await startRecoveryCluster({
+  const fx = recoveryFixture(
+    {
       STRIPEFS_MDS_MISSED_WRITES_PER_PG_MAX: String(BOUND),
       STRIPEFS_MDS_PG_COUNT: '4',
       STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0',
       STRIPEFS_MDS_OUT_GRACE_MS: '600000',
-    });
-    client = await connectReader(cluster.mdsAddress, SEED);
-  });
-  afterAll(async () => {
+    },
+    SEED,
+  );
+  let copies: Copies | undefined;
+  afterAll(() => {
     copies?.close();
-    await client?.close();
-    await cluster?.stop();
   });
 
   it('records up to the bound, backfills past it, refuses the stale PG and heals it', async () => {
+    const { cluster, client } = fx;
     const paths = Array.from({ length: FILES }, (_, i) => `/f${i}`);
     for (const [i, path] of paths.entries())
-      await client.writeFile(path, seededBytes(S, SEED + i), { layout: REP3 });
+      await client.writeFile(path, seededBytes(UNIT, SEED + i), { layout: REP3 });
     copies = await Copies.open(cluster);
     const refs: CopyRef[][] = [];
     for (const path of paths)
@@ -94,10 +82,10 @@ describe('missed writes past the per-PG bound turn into a full backfill', () => 
       timeoutMs: 30_000,
       what: `the client to learn map epoch ${epoch}`,
     });
-    const after = paths.map((_, i) => seededBytes(S, SEED + 1000 + i));
+    const after = paths.map((_, i) => seededBytes(UNIT, SEED + 1000 + i));
     for (const [i, path] of paths.entries()) {
       const handle = await client.open(path, 'r+');
-      await handle.write(after[i]!, 0, S, 0);
+      await handle.write(after[i]!, 0, UNIT, 0);
       await handle.close();
     }
 

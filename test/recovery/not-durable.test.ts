@@ -8,49 +8,23 @@
 // Before, the overwrite failed with IO_FAILED, and so did every later write
 // to the file that did not cover the whole object (a chaos run's writes to an
 // ec file failed for good after one failed fsync).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Layout, StripeClient } from '../../client/index.js';
+import { describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
-import { connectReader, seededBytes } from '../helpers/clients.js';
-import { type Cluster, setOstFaults, waitCleanPgs } from '../helpers/cluster.js';
+import { overwrite, seededBytes } from '../helpers/clients.js';
+import { setOstFaults, waitCleanPgs } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies } from './copies.js';
-import { startRecoveryCluster } from './helpers.js';
+import { recoveryFixture, rep3, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery not-durable seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
-const UNIT = 64 * 1024;
-const REP3: Layout = {
-  pattern: 'replicated',
-  stripeSize: UNIT,
-  stripeCount: 1,
-  replicas: 3,
-  failureDomain: 'host',
-};
-
-async function overwrite(client: StripeClient, path: string, data: Buffer, at: number): Promise<void> {
-  const handle = await client.open(path, 'r+');
-  try {
-    await handle.write(data, 0, data.length, at);
-  } finally {
-    await handle.close();
-  }
-}
+const REP3 = rep3(1);
 
 describe('a copy its OST cannot make durable', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-
-  beforeAll(async () => {
-    cluster = await startRecoveryCluster({ STRIPEFS_MDS_OUT_GRACE_MS: '600000' });
-    client = await connectReader(cluster.mdsAddress, SEED);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await cluster?.stop();
-  });
+  const fx = recoveryFixture({ STRIPEFS_MDS_OUT_GRACE_MS: '600000' }, SEED);
 
   it('is left to repair: the write is acknowledged, the copy repaired, later writes flush', async () => {
+    const { cluster, client } = fx;
     const whole = seededBytes(4 * UNIT, SEED);
     await client.writeFile('/n', whole, { layout: REP3 });
     const object = (await client.getLayout('/n')).objects[0]!;

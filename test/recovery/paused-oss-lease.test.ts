@@ -10,58 +10,44 @@
 // the new bytes throughout. Before the lease the OSS answered that read with
 // the old bytes: it kept serving from its earlier list until its next
 // heartbeat answer.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Layout, StripeClient } from '../../client/index.js';
-import { StripeError } from '../../common/errors.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
-import { connectReader, seededBytes } from '../helpers/clients.js';
-import { type Cluster, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
+import { seededBytes } from '../helpers/clients.js';
+import { waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
+import { errorCode } from '../helpers/errors.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies } from './copies.js';
-import { startRecoveryCluster } from './helpers.js';
+import { recoveryFixture, rep3, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery paused-oss-lease seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
-const S = 64 * 1024;
-const REP3: Layout = {
-  pattern: 'replicated',
-  stripeSize: S,
-  stripeCount: 1,
-  replicas: 3,
-  failureDomain: 'host',
-};
-
-const codeOf = (err: unknown): string => (err instanceof StripeError ? err.code : String(err));
+const REP3 = rep3(1);
 
 describe('a stopped OSS does not serve a stale copy after SIGCONT', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-  let copies: Copies | undefined;
-  let stopped: { child: { kill: (s: NodeJS.Signals) => boolean } } | undefined;
-
-  beforeAll(async () => {
-    cluster = await startRecoveryCluster({
+  const fx = recoveryFixture(
+    {
       STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0',
       STRIPEFS_MDS_OUT_GRACE_MS: '600000',
-    });
-    client = await connectReader(cluster.mdsAddress, SEED);
-  });
-  afterAll(async () => {
+    },
+    SEED,
+  );
+  let copies: Copies | undefined;
+  let stopped: { child: { kill: (s: NodeJS.Signals) => boolean } } | undefined;
+  afterAll(() => {
     stopped?.child.kill('SIGCONT');
     copies?.close();
-    await client?.close();
-    await cluster?.stop();
   });
 
   it('refuses reads until it has heard from the MDS, then refuses the stale copy', async () => {
-    const before = seededBytes(S, SEED + 1);
-    const after = seededBytes(S, SEED + 2);
+    const { cluster, client } = fx;
+    const before = seededBytes(UNIT, SEED + 1);
+    const after = seededBytes(UNIT, SEED + 2);
     await client.writeFile('/d', before, { layout: REP3 });
     const objectId = (await client.getLayout('/d')).objects[0]!.objectId;
     copies = await Copies.open(cluster);
     const victim = (await copies.locate({ size: 3 }, objectId))[0]!;
     // The bulk connection to the victim exists before it stops (a new one would wait for its accept).
-    expect((await copies.read(victim, S)).equals(before)).toBe(true);
+    expect((await copies.read(victim, UNIT)).equals(before)).toBe(true);
     await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
 
     stopped = cluster.oss[cluster.ossIndexOfOst(victim.ostId)]!;
@@ -73,18 +59,18 @@ describe('a stopped OSS does not serve a stale copy after SIGCONT', () => {
       what: `the client to learn map epoch ${epoch}`,
     });
     const handle = await client.open('/d', 'r+');
-    await handle.write(after, 0, S, 0);
+    await handle.write(after, 0, UNIT, 0);
     await handle.close();
     const status = await cluster.admin<{ repairs: { ostId: number; objectId: string }[] }>('/api/recovery');
     expect(status.repairs).toContainEqual(expect.objectContaining({ ostId: victim.ostId, objectId }));
 
     // Sent while the OSS is stopped: waiting in its socket when it runs again.
     const early = copies
-      .read(victim, S)
+      .read(victim, UNIT)
       .then(
         (bytes) =>
           bytes.equals(before) ? 'the old bytes' : bytes.equals(after) ? 'the new bytes' : 'other bytes',
-        codeOf,
+        errorCode,
       );
     await new Promise((resolve) => setImmediate(resolve));
     stopped.child.kill('SIGCONT');
@@ -94,7 +80,7 @@ describe('a stopped OSS does not serve a stale copy after SIGCONT', () => {
     await waitForOsts(cluster.mdsAddress, 12);
     const told = await eventually(
       async () => {
-        const code = await copies!.read(victim, S).then(() => 'served', codeOf);
+        const code = await copies!.read(victim, UNIT).then(() => 'served', errorCode);
         return code === 'REQ_UNAVAILABLE' ? undefined : code;
       },
       { timeoutMs: 30_000, what: 'the OSS to hear from the MDS' },
@@ -104,7 +90,7 @@ describe('a stopped OSS does not serve a stale copy after SIGCONT', () => {
 
     await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: false } });
     await waitCleanPgs(cluster, { timeoutMs: 120_000 });
-    await eventually(async () => (await copies!.read(victim, S)).equals(after), {
+    await eventually(async () => (await copies!.read(victim, UNIT)).equals(after), {
       timeoutMs: 60_000,
       what: 'the repaired copy to hold the new bytes',
     });

@@ -16,6 +16,7 @@ import { planRecovery } from '../../mds/recovery/planner.js';
 import { Repairs } from '../../mds/recovery/repairs.js';
 import { detectSlowOsts, SLOW_SAMPLES_MIN } from '../../mds/recovery/slow-osts.js';
 import { objectToPg, placePg } from '../../placement/index.js';
+import { codeOf } from '../helpers/errors.js';
 
 function cluster(hosts: number): ClusterState {
   let state = initialState();
@@ -233,11 +234,6 @@ describe('a skip that would leave no copy without missed writes', () => {
         // An ec chunk is placed by its group (the id without .cN).
         pg: objectToPg(pool, objectId.replace(/\.c\d+$/, '')),
       });
-    const codeOf = (p: Promise<unknown>) =>
-      p.then(
-        () => 'OK',
-        (err: { code?: string }) => err.code,
-      );
 
     // replicated, size 2: its copies on a and b.
     const objectId = '100.0';

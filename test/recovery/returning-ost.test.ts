@@ -6,54 +6,33 @@
 // the OSS comes back (its PGs map home again). Before any repair the file
 // reads back new (the OST refuses the copies it was told are stale); once
 // every PG is clean, every copy of every object must hold the new bytes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Layout, StripeClient } from '../../client/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Layout } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
 import { runCli } from '../helpers/cli.js';
-import { connectReader, seededBytes } from '../helpers/clients.js';
-import { type Cluster, waitCleanPgs, waitForOsts, waitOut } from '../helpers/cluster.js';
+import { connectReader, overwrite, seededBytes } from '../helpers/clients.js';
+import { waitCleanPgs, waitForOsts, waitOut } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies } from './copies.js';
-import { type RecoveryAnswer, startRecoveryCluster } from './helpers.js';
+import { pauseAndKillOssOf, type RecoveryAnswer, recoveryFixture, rep3, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery returning-ost seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
-const S = 64 * 1024;
-const EC42: Layout = { pattern: 'ec', stripeSize: S, k: 4, m: 2, failureDomain: 'host' };
-const REP3: Layout = {
-  pattern: 'replicated',
-  stripeSize: S,
-  stripeCount: 4,
-  replicas: 3,
-  failureDomain: 'host',
-};
+const EC42: Layout = { pattern: 'ec', stripeSize: UNIT, k: 4, m: 2, failureDomain: 'host' };
+const REP3 = rep3(4);
 
 describe('an OST back before recovery moved its PGs', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-
-  beforeAll(async () => {
-    cluster = await startRecoveryCluster({ STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0' });
-    client = await connectReader(cluster.mdsAddress, SEED);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await cluster?.stop();
-  });
+  const fx = recoveryFixture({ STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0' }, SEED);
 
   it('keeps none of the writes it missed: every copy holds the new bytes once clean', async () => {
-    const before = seededBytes(16 * S, SEED + 1);
-    const after = seededBytes(16 * S, SEED + 2);
+    const { cluster, client } = fx;
+    const before = seededBytes(16 * UNIT, SEED + 1);
+    const after = seededBytes(16 * UNIT, SEED + 2);
     await client.writeFile('/f', before, { layout: REP3 });
     const objects = (await client.getLayout('/f')).objects;
     const victim = objects[0]?.osts[0] as number;
-    const index = cluster.ossIndexOfOst(victim);
-    await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
-    await cluster.oss[index]?.kill();
-    await waitForOsts(cluster.mdsAddress, 12, 10);
-    const handle = await client.open('/f', 'r+');
-    await handle.write(after, 0, after.length, 0);
-    await handle.close();
+    const index = await pauseAndKillOssOf(cluster, victim);
+    await overwrite(client, '/f', after);
     await waitOut(cluster.mdsAddress, 2);
     await cluster.restartOss(index);
     // Recovery is still paused, so nothing is repaired yet; once the MDS has told the OST which
@@ -113,27 +92,21 @@ describe('an OST back before recovery moved its PGs', () => {
 // The OSTs must stay in (placed) while the file is written: an out host would leave five of the
 // six hosts an ec:4+2 host layout needs.
 describe('an ec chunk skipped while its host was down', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-
-  beforeAll(async () => {
-    cluster = await startRecoveryCluster({
+  const fx = recoveryFixture(
+    {
       STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0',
       STRIPEFS_MDS_OUT_GRACE_MS: '600000',
-    });
-    client = await connectReader(cluster.mdsAddress, SEED);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await cluster?.stop();
-  });
+    },
+    SEED,
+  );
 
   it('an ec:4+2 file written with one host down leaves its chunk there to the MDS, which writes it once the host is back', async () => {
+    const { cluster, client } = fx;
     const index = 0;
     await cluster.oss[index]?.kill();
     await waitForOsts(cluster.mdsAddress, 12, 10);
     // Six hosts, one chunk on each: one chunk's OST is down. k + 1 members up is enough to write.
-    const data = seededBytes(4 * 8 * S + 5, SEED + 3);
+    const data = seededBytes(4 * 8 * UNIT + 5, SEED + 3);
     await client.writeFile('/ec', data, { layout: EC42 });
     expect((await client.readFile('/ec')).equals(data)).toBe(true);
     const repairedBefore = (await cluster.admin<RecoveryAnswer>('/api/recovery')).totals.objectsRepaired;

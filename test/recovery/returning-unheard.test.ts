@@ -11,30 +11,18 @@
 // copies missed writes in the MDS's answer to its registration (and to every
 // heartbeat), and serves no read before that answer. Before, both read the old
 // bytes from the returning copy.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Layout, StripeClient } from '../../client/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
-import { connectReader, seededBytes } from '../helpers/clients.js';
+import { connectReader, overwrite, seededBytes } from '../helpers/clients.js';
 import { type Cluster, waitForOsts } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { freePortRange } from '../helpers/ports.js';
-import { startRecoveryCluster } from './helpers.js';
+import { pauseAndKillOssOf, type RecoveryAnswer, recoveryFixture, rep3, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery returning-unheard seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
-const S = 64 * 1024;
-const REP3: Layout = {
-  pattern: 'replicated',
-  stripeSize: S,
-  stripeCount: 4,
-  replicas: 3,
-  failureDomain: 'host',
-};
-
-interface RecoveryStatus {
-  repairsQueued: number;
-  repairsAnnounced: number;
-}
+const REP3 = rep3(4);
 
 /** Writes `before`, SIGKILLs the OSS of the first copy of object 0, overwrites with `after`; returns that OSS's index. */
 async function skipOneOss(
@@ -45,14 +33,9 @@ async function skipOneOss(
 ): Promise<number> {
   await client.writeFile('/f', before, { layout: REP3 });
   const victim = (await client.getLayout('/f')).objects[0]?.osts[0] as number;
-  const index = cluster.ossIndexOfOst(victim);
-  await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
-  await cluster.oss[index]?.kill();
-  await waitForOsts(cluster.mdsAddress, 12, 10);
-  const handle = await client.open('/f', 'r+');
-  await handle.write(after, 0, after.length, 0);
-  await handle.close();
-  expect((await cluster.admin<RecoveryStatus>('/api/recovery')).repairsQueued).toBeGreaterThan(0);
+  const index = await pauseAndKillOssOf(cluster, victim);
+  await overwrite(client, '/f', after);
+  expect((await cluster.admin<RecoveryAnswer>('/api/recovery')).repairsQueued).toBeGreaterThan(0);
   return index;
 }
 
@@ -66,21 +49,12 @@ async function readFresh(cluster: Cluster): Promise<Buffer> {
 }
 
 describe('a returning OST that MarkStale cannot reach', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-
-  beforeAll(async () => {
-    cluster = await startRecoveryCluster({ STRIPEFS_MDS_OUT_GRACE_MS: '600000' });
-    client = await connectReader(cluster.mdsAddress, SEED);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await cluster?.stop();
-  });
+  const fx = recoveryFixture({ STRIPEFS_MDS_OUT_GRACE_MS: '600000' }, SEED);
 
   it('serves none of the copies it missed writes to', async () => {
-    const before = seededBytes(16 * S, SEED + 1);
-    const after = seededBytes(16 * S, SEED + 2);
+    const { cluster, client } = fx;
+    const before = seededBytes(16 * UNIT, SEED + 1);
+    const after = seededBytes(16 * UNIT, SEED + 2);
     const index = await skipOneOss(cluster, client, before, after);
     // The MDS calls 127.0.0.2, where nothing listens; clients use the public 127.0.0.1.
     const spec = cluster.specs[index]!;
@@ -92,27 +66,21 @@ describe('a returning OST that MarkStale cannot reach', () => {
     await cluster.reviveOss(index);
     await waitForOsts(cluster.mdsAddress, 12);
     expect((await readFresh(cluster)).equals(after), 'a read with MarkStale undelivered').toBe(true);
-    expect((await cluster.admin<RecoveryStatus>('/api/recovery')).repairsAnnounced).toBe(0);
+    expect((await cluster.admin<RecoveryAnswer>('/api/recovery')).repairsAnnounced).toBe(0);
   });
 });
 
 describe('an OSS restarted on the same address before the MDS saw it down', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-
-  beforeAll(async () => {
-    cluster = await startRecoveryCluster({ STRIPEFS_MDS_OUT_GRACE_MS: '600000' });
-    client = await connectReader(cluster.mdsAddress, SEED);
-  });
-  afterAll(async () => {
-    cluster?.mds.child.kill('SIGCONT');
-    await client?.close();
-    await cluster?.stop();
+  const fx = recoveryFixture({ STRIPEFS_MDS_OUT_GRACE_MS: '600000' }, SEED);
+  // Runs before the fixture stops the cluster (after-hooks run last registered first).
+  afterAll(() => {
+    fx.cluster?.mds.child.kill('SIGCONT');
   });
 
   it('hears again which copies missed writes before it serves a read', async () => {
-    const before = seededBytes(16 * S, SEED + 3);
-    const after = seededBytes(16 * S, SEED + 4);
+    const { cluster, client } = fx;
+    const before = seededBytes(16 * UNIT, SEED + 3);
+    const after = seededBytes(16 * UNIT, SEED + 4);
     const index = await skipOneOss(cluster, client, before, after);
     const base = await freePortRange(3);
     const spec = cluster.specs[index]!;
@@ -126,7 +94,7 @@ describe('an OSS restarted on the same address before the MDS saw it down', () =
     await waitForOsts(cluster.mdsAddress, 12);
     await eventually(
       async () => {
-        const s = await cluster.admin<RecoveryStatus>('/api/recovery');
+        const s = await cluster.admin<RecoveryAnswer>('/api/recovery');
         if (s.repairsAnnounced === s.repairsQueued) return s;
         throw new Error(JSON.stringify(s));
       },

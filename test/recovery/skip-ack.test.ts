@@ -8,52 +8,35 @@
 // the new bytes. Before, the skip report was sent once and its failure
 // ignored: the write and close were acknowledged, the restarted MDS knew of no
 // stale copy, and the returning OST served the old bytes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Layout, StripeClient } from '../../client/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
-import { connectReader, seededBytes } from '../helpers/clients.js';
-import { type Cluster, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
+import { seededBytes } from '../helpers/clients.js';
+import { waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies } from './copies.js';
-import { startRecoveryCluster } from './helpers.js';
+import { type RecoveryAnswer, recoveryFixture, rep3, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery skip-ack seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
-const S = 64 * 1024;
-const REP3: Layout = {
-  pattern: 'replicated',
-  stripeSize: S,
-  stripeCount: 2,
-  replicas: 3,
-  failureDomain: 'host',
-};
-
-interface RecoveryStatus {
-  repairsQueued: number;
-  repairs: { ostId: number; objectId: string }[];
-}
+const REP3 = rep3(2);
 
 describe('a skipped copy is recorded before the write is acknowledged', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-  let copies: Copies | undefined;
-
-  beforeAll(async () => {
-    cluster = await startRecoveryCluster({
+  const fx = recoveryFixture(
+    {
       STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0',
       STRIPEFS_MDS_OUT_GRACE_MS: '600000',
-    });
-    client = await connectReader(cluster.mdsAddress, SEED);
-  });
-  afterAll(async () => {
+    },
+    SEED,
+  );
+  let copies: Copies | undefined;
+  afterAll(() => {
     copies?.close();
-    await client?.close();
-    await cluster?.stop();
   });
 
   it('waits for the MDS to record the skip, across an MDS restart', async () => {
-    const before = seededBytes(2 * S, SEED + 1);
-    const after = seededBytes(2 * S, SEED + 2);
+    const { cluster, client } = fx;
+    const before = seededBytes(2 * UNIT, SEED + 1);
+    const after = seededBytes(2 * UNIT, SEED + 2);
     await client.writeFile('/d', before, { layout: REP3 });
     const objects = (await client.getLayout('/d')).objects;
     const victim = objects[0]?.osts[0] as number;
@@ -97,7 +80,7 @@ describe('a skipped copy is recorded before the write is acknowledged', () => {
     await writing;
     await handle.close();
 
-    const queued = await cluster.admin<RecoveryStatus>('/api/recovery');
+    const queued = await cluster.admin<RecoveryAnswer>('/api/recovery');
     const listed = queued.repairs.filter((r) => r.ostId === victim).map((r) => r.objectId);
     expect(listed.sort()).toEqual([...skippedObjects].sort());
 
@@ -107,7 +90,7 @@ describe('a skipped copy is recorded before the write is acknowledged', () => {
     await waitCleanPgs(cluster, { timeoutMs: 120_000 });
     await eventually(
       async () => {
-        const s = await cluster.admin<RecoveryStatus>('/api/recovery');
+        const s = await cluster.admin<RecoveryAnswer>('/api/recovery');
         return s.repairsQueued === 0 ? s : undefined;
       },
       { timeoutMs: 120_000, what: 'every repair done' },
@@ -116,7 +99,7 @@ describe('a skipped copy is recorded before the write is acknowledged', () => {
       const refs = await copies.locate({ size: 3 }, object.objectId);
       for (const ref of refs)
         expect(
-          (await copies.bytes(ref)).equals(after.subarray(i * S, (i + 1) * S)),
+          (await copies.bytes(ref)).equals(after.subarray(i * UNIT, (i + 1) * UNIT)),
           `${ref.objectId} on OST ${ref.ostId}`,
         ).toBe(true);
     }

@@ -7,47 +7,26 @@
 // OSTs; once the knob is cleared the next pass deletes them all and drops the
 // records.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Layout, StripeClient } from '../../client/index.js';
+import { describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
 import { adminFetch } from '../helpers/admin-http.js';
-import { connectReader, seededBytes } from '../helpers/clients.js';
-import { type Cluster, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
+import { seededBytes } from '../helpers/clients.js';
+import { waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { startProcess } from '../helpers/process.js';
-import { startRecoveryCluster } from './helpers.js';
+import { type RecoveryAnswer, recoveryFixture, rep3, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery stale-purge seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
-const S = 64 * 1024;
-const REP3: Layout = {
-  pattern: 'replicated',
-  stripeSize: S,
-  stripeCount: 4,
-  replicas: 3,
-  failureDomain: 'host',
-};
+const REP3 = rep3(4);
 const WAIT_MS = 60_000;
 
-interface RecoveryStatus {
-  staleCopies: number;
-}
-
 describe('purging stale copies', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-
-  beforeAll(async () => {
-    cluster = await startRecoveryCluster();
-    client = await connectReader(cluster.mdsAddress, SEED);
-  });
-  afterAll(async () => {
-    await client?.close();
-    await cluster?.stop();
-  });
+  const fx = recoveryFixture({}, SEED);
 
   it('keeps a stale-copy record while any of its objects could not be deleted', async () => {
-    const data = seededBytes(16 * S, SEED);
+    const { cluster, client } = fx;
+    const data = seededBytes(16 * UNIT, SEED);
     await client.writeFile('/f', data, { layout: REP3 });
     const objects = (await client.getLayout('/f')).objects;
     const index = cluster.ossIndexOfOst(objects[0]!.osts[0]!);
@@ -69,7 +48,7 @@ describe('purging stale copies', () => {
     await oss.kill();
     for (const id of ostIds) await cluster.admin(`/api/osts/${id}/out`, { method: 'POST' });
     await waitCleanPgs(cluster, { timeoutMs: WAIT_MS });
-    const before = await cluster.admin<RecoveryStatus>('/api/recovery');
+    const before = await cluster.admin<RecoveryAnswer>('/api/recovery');
     expect(before.staleCopies).toBeGreaterThanOrEqual(new Set(copies).size);
 
     // Back on its data, with every delete failing from its first request on.
@@ -103,7 +82,7 @@ describe('purging stale copies', () => {
       what: 'two failed purge passes',
     });
     // The records of PGs with nothing on these OSTs were purged; the others all stay.
-    const during = await cluster.admin<RecoveryStatus>('/api/recovery');
+    const during = await cluster.admin<RecoveryAnswer>('/api/recovery');
     expect(during.staleCopies).toBe(new Set(copies).size);
     expect(await objectsOn(back.ready.adminPort)).toBe(held);
 
@@ -111,7 +90,7 @@ describe('purging stale copies', () => {
       await adminFetch(`${adminOf(back.ready.adminPort)}/api/osts/${id}/faults`, { method: 'DELETE' });
     await eventually(
       async () => {
-        const status = await cluster.admin<RecoveryStatus>('/api/recovery');
+        const status = await cluster.admin<RecoveryAnswer>('/api/recovery');
         return status.staleCopies === 0 && (await objectsOn(back.ready.adminPort)) === 0 ? status : undefined;
       },
       { timeoutMs: WAIT_MS, what: 'every stale copy purged' },

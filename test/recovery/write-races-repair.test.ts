@@ -11,33 +11,20 @@
 // one version. Before copies were versioned by their writers the repair wrote
 // v2 over v3 and cleared the stale mark: reads of that copy returned v2 until
 // a deep scrub.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Layout, StripeClient } from '../../client/index.js';
+import { describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
 import { adminFetch } from '../helpers/admin-http.js';
-import { connectReader, seededBytes } from '../helpers/clients.js';
+import { connectReader, overwrite, seededBytes } from '../helpers/clients.js';
 import { type Cluster, setOstFaults, waitCleanPgs, waitForOsts } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies } from './copies.js';
-import { MiB, startRecoveryCluster } from './helpers.js';
+import { MiB, pauseAndKillOssOf, type RecoveryAnswer, recoveryFixture, rep3 } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery write-races-repair seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
-const REP3: Layout = {
-  pattern: 'replicated',
-  stripeSize: MiB,
-  stripeCount: 1,
-  replicas: 3,
-  failureDomain: 'host',
-};
+const REP3 = rep3(1, MiB);
 /** What every request to the source copies waits: the window in which v3 reaches the returning copy first. */
 const SOURCE_LATENCY_MS = 6_000;
-
-interface RecoveryStatus {
-  repairsQueued: number;
-  repairsAnnounced: number;
-  totals: { tasksFailed: number; objectsRepaired: number };
-}
 
 /** ListObjects requests answered by the OSS of `ostId` (its /metrics, summed over its OSTs). */
 async function listsAnswered(cluster: Cluster, ostId: number): Promise<number> {
@@ -48,52 +35,38 @@ async function listsAnswered(cluster: Cluster, ostId: number): Promise<number> {
   return lines.reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 }
 
-async function overwrite(client: StripeClient, path: string, data: Buffer): Promise<void> {
-  const handle = await client.open(path, 'r+');
-  await handle.write(data, 0, data.length, 0);
-  await handle.close();
-}
-
 describe('a write racing the re-copy of a skipped replica', () => {
-  let cluster: Cluster;
-  let client: StripeClient;
-
-  beforeAll(async () => {
-    cluster = await startRecoveryCluster({
+  // The slowed copies take a write only after the repair's read of them: well past the default timeout.
+  const fx = recoveryFixture(
+    {
       STRIPEFS_MDS_RECOVERY_MAX_BYTES_PER_SEC: '0',
       STRIPEFS_MDS_OUT_GRACE_MS: '600000',
-    });
-    // The slowed copies take a write only after the repair's read of them: well past the default timeout.
-    client = await connectReader(cluster.mdsAddress, SEED, { requestTimeoutMs: 120_000 });
-  });
-  afterAll(async () => {
-    await client?.close();
-    await cluster?.stop();
-  });
+    },
+    SEED,
+    { requestTimeoutMs: 120_000 },
+  );
 
   it('is never overwritten by the older re-copy, and no read returns the older bytes', async () => {
+    const { cluster, client } = fx;
     const [v1, v2, v3] = [1, 2, 3].map((n) => seededBytes(2 * MiB, SEED + n)) as [Buffer, Buffer, Buffer];
     await client.writeFile('/r', v1, { layout: REP3 });
     const object = (await client.getLayout('/r')).objects[0]!;
     // The first copy is the one a read tries first: a stale byte there is what a reader would get.
     const [victim, ...others] = object.osts as [number, number, number];
-    const index = cluster.ossIndexOfOst(victim);
-    await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
-    await cluster.oss[index]?.kill();
-    await waitForOsts(cluster.mdsAddress, 12, 10);
+    const index = await pauseAndKillOssOf(cluster, victim);
     await overwrite(client, '/r', v2);
     await cluster.reviveOss(index);
     await waitForOsts(cluster.mdsAddress, 12);
     await eventually(
       async () => {
-        const s = await cluster.admin<RecoveryStatus>('/api/recovery');
+        const s = await cluster.admin<RecoveryAnswer>('/api/recovery');
         if (s.repairsQueued === 1 && s.repairsAnnounced === 1) return s;
         throw new Error(JSON.stringify(s));
       },
       { timeoutMs: 30_000, what: 'the skipped copy queued for repair and announced to its OST' },
     );
     for (const ost of others) await setOstFaults(cluster, ost, { latencyMs: SOURCE_LATENCY_MS });
-    const failedBefore = (await cluster.admin<RecoveryStatus>('/api/recovery')).totals.tasksFailed;
+    const failedBefore = (await cluster.admin<RecoveryAnswer>('/api/recovery')).totals.tasksFailed;
     const listedBefore = (await Promise.all(others.map((ost) => listsAnswered(cluster, ost)))).reduce(
       (a, b) => a + b,
     );
@@ -120,13 +93,13 @@ describe('a write racing the re-copy of a skipped replica', () => {
     await waitCleanPgs(cluster, { timeoutMs: 120_000 });
     await eventually(
       async () => {
-        const s = await cluster.admin<RecoveryStatus>('/api/recovery');
+        const s = await cluster.admin<RecoveryAnswer>('/api/recovery');
         if (s.repairsQueued === 0) return s;
         throw new Error(JSON.stringify(s));
       },
       { timeoutMs: 120_000, what: 'no repair left' },
     );
-    const status = await cluster.admin<RecoveryStatus>('/api/recovery');
+    const status = await cluster.admin<RecoveryAnswer>('/api/recovery');
     console.log('recovery after the race:', JSON.stringify(status));
     const copies = await Copies.open(cluster);
     try {

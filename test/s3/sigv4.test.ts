@@ -35,7 +35,7 @@ function headerRequest(
   };
 }
 
-async function codeOf(work: Promise<unknown>): Promise<string> {
+async function s3CodeOf(work: Promise<unknown>): Promise<string> {
   try {
     await work;
     return 'OK';
@@ -85,7 +85,7 @@ describe('AWS Signature V4: the S3 documentation examples', () => {
     );
     expect((await verifySignature(request, store)).payload).toEqual({ kind: 'sha256', hex: hash });
     // The same path escaped differently by a client ('$' left as is) signs the same canonical request.
-    expect(await codeOf(verifySignature({ ...request, rawPath: '/test$file.text' }, store))).toBe('OK');
+    expect(await s3CodeOf(verifySignature({ ...request, rawPath: '/test$file.text' }, store))).toBe('OK');
   });
 
   it('GET ?lifecycle and GET ?max-keys=2&prefix=J (query parameters sorted, a bare name)', async () => {
@@ -127,8 +127,10 @@ describe('AWS Signature V4: the S3 documentation examples', () => {
       nowMs: AT + 3_600_000,
     };
     expect((await verifySignature(request, store)).payload).toEqual({ kind: 'unsigned' });
-    expect(await codeOf(verifySignature({ ...request, nowMs: AT + 86_401_000 }, store))).toBe('AccessDenied');
-    expect(await codeOf(verifySignature({ ...request, rawPath: '/other.txt' }, store))).toBe(
+    expect(await s3CodeOf(verifySignature({ ...request, nowMs: AT + 86_401_000 }, store))).toBe(
+      'AccessDenied',
+    );
+    expect(await s3CodeOf(verifySignature({ ...request, rawPath: '/other.txt' }, store))).toBe(
       'SignatureDoesNotMatch',
     );
   });
@@ -192,22 +194,22 @@ describe('AWS Signature V4: the S3 documentation examples', () => {
       expect((await read(wire, pieceBytes)).equals(Buffer.alloc(66560, 'a'))).toBe(true);
     const tampered = Buffer.from(wire);
     tampered[200] = 'b'.charCodeAt(0);
-    expect(await codeOf(read(tampered, 4096))).toBe('SignatureDoesNotMatch');
-    expect(await codeOf(read(wire.subarray(0, 66000), 4096))).toBe('IncompleteBody');
+    expect(await s3CodeOf(read(tampered, 4096))).toBe('SignatureDoesNotMatch');
+    expect(await s3CodeOf(read(wire.subarray(0, 66000), 4096))).toBe('IncompleteBody');
   });
 });
 
 describe('AWS Signature V4: refusals', () => {
   it('a wrong signature, an unknown key, a skewed clock, no credentials, another algorithm', async () => {
-    expect(await codeOf(verifySignature(getRange('0'.repeat(64)), store))).toBe('SignatureDoesNotMatch');
+    expect(await s3CodeOf(verifySignature(getRange('0'.repeat(64)), store))).toBe('SignatureDoesNotMatch');
     const unknown = getRange('f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41');
     unknown.rawHeaders = unknown.rawHeaders.map((v) => v.replace(ACCESS, 'AKIAUNKNOWN0000000'));
-    expect(await codeOf(verifySignature(unknown, store))).toBe('InvalidAccessKeyId');
+    expect(await s3CodeOf(verifySignature(unknown, store))).toBe('InvalidAccessKeyId');
     const late = {
       ...getRange('f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41'),
       nowMs: AT + 16 * 60_000,
     };
-    expect(await codeOf(verifySignature(late, store))).toBe('RequestTimeTooSkewed');
+    expect(await s3CodeOf(verifySignature(late, store))).toBe('RequestTimeTooSkewed');
     const anonymous: SignedRequest = {
       method: 'GET',
       rawPath: '/b/k',
@@ -215,9 +217,9 @@ describe('AWS Signature V4: refusals', () => {
       rawHeaders: ['Host', 'x'],
       nowMs: AT,
     };
-    expect(await codeOf(verifySignature(anonymous, store))).toBe('AccessDenied');
+    expect(await s3CodeOf(verifySignature(anonymous, store))).toBe('AccessDenied');
     const v2 = { ...anonymous, rawHeaders: ['Host', 'x', 'Authorization', `AWS ${ACCESS}:abc=`] };
-    expect(await codeOf(verifySignature(v2, store))).toBe('InvalidRequest');
+    expect(await s3CodeOf(verifySignature(v2, store))).toBe('InvalidRequest');
     const noHost = headerRequest(
       'GET',
       '/b',
@@ -225,7 +227,7 @@ describe('AWS Signature V4: refusals', () => {
       ['x-amz-date'],
       '0'.repeat(64),
     );
-    expect(await codeOf(verifySignature(noHost, store))).toBe('AccessDenied');
+    expect(await s3CodeOf(verifySignature(noHost, store))).toBe('AccessDenied');
   });
 
   it('a signed payload hash that does not match the body is refused when the body ends', async () => {
@@ -257,7 +259,7 @@ describe('AWS Signature V4: refusals', () => {
     const drain = async () => {
       for await (const _ of body);
     };
-    expect(await codeOf(drain())).toBe('XAmzContentSHA256Mismatch');
+    expect(await s3CodeOf(drain())).toBe('XAmzContentSHA256Mismatch');
   });
 
   it('AWS URI encoding: unreserved characters kept, everything else %XX, slashes kept in paths', () => {
@@ -293,20 +295,20 @@ describe('AWS Signature V2 (what boto3 presigns with by default): the S3 documen
       Authorization: `AWS ${ACCESS}:MyyxeRY7whkBe+bq8fHCL/2kKUg=`,
     });
     expect(
-      await codeOf(verifySignatureV2({ ...put, nowMs: Date.UTC(2007, 2, 27, 21, 16) }, store, 'johnsmith')),
+      await s3CodeOf(verifySignatureV2({ ...put, nowMs: Date.UTC(2007, 2, 27, 21, 16) }, store, 'johnsmith')),
     ).toBe('OK');
     const query = v2(
       'GET',
       `/photos/puppy.jpg?AWSAccessKeyId=${ACCESS}&Signature=NpgCjnDzrM%2BWFzoENXmpNDUsSn8%3D&Expires=1175139620`,
       { Host: 'johnsmith.s3.amazonaws.com' },
     );
-    expect(await codeOf(verifySignatureV2(query, store, 'johnsmith'))).toBe('OK');
-    expect(await codeOf(verifySignatureV2({ ...query, nowMs: 1175139621_000 }, store, 'johnsmith'))).toBe(
+    expect(await s3CodeOf(verifySignatureV2(query, store, 'johnsmith'))).toBe('OK');
+    expect(await s3CodeOf(verifySignatureV2({ ...query, nowMs: 1175139621_000 }, store, 'johnsmith'))).toBe(
       'AccessDenied',
     );
     expect(
-      await codeOf(verifySignatureV2({ ...query, rawPath: '/photos/kitten.jpg' }, store, 'johnsmith')),
+      await s3CodeOf(verifySignatureV2({ ...query, rawPath: '/photos/kitten.jpg' }, store, 'johnsmith')),
     ).toBe('SignatureDoesNotMatch');
-    expect(await codeOf(verifySignatureV2(get, store, 'otherbucket'))).toBe('SignatureDoesNotMatch');
+    expect(await s3CodeOf(verifySignatureV2(get, store, 'otherbucket'))).toBe('SignatureDoesNotMatch');
   });
 });
