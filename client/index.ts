@@ -391,7 +391,8 @@ export class StripeClient {
   async truncate(path: string, sizeBytes: number): Promise<void> {
     checkTruncateSize(sizeBytes);
     this.ctx.openCache.forget(path);
-    const attr = await this.timed(this.ctx.mds.stat(path));
+    // Opened, not stat-ed: the open's answer carries the data-path ticket the cuts need (a stat's none).
+    const { attr } = await this.timed(this.ctx.mds.open(path));
     const fileLayout = fileLayoutOf(path, attr);
     const cut = await truncateObjects(this.ctx, attr.inode, fileLayout, attr.size, sizeBytes);
     await this.ctx.io.flushAll(cut);

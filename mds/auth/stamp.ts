@@ -1,8 +1,10 @@
 // Tickets in answers: every file attribute the MDS returns from Create, Open,
-// OpenMany, Stat, StatMany, CreateMany, Commit, CommitMany and SetAttr carries a
-// data-path ticket for that file, rw when the caller's caps allow writing its
-// path, r when they allow reading it, none otherwise (a lookup-only stat).
-// Files only: directories and symlinks have no objects.
+// OpenMany, CreateMany, Commit, CommitMany and SetAttr carries a data-path
+// ticket for that file, rw when the caller's caps allow writing its path, r
+// when they allow reading it, none otherwise (a lookup-only open). Files only:
+// directories and symlinks have no objects. Stat and StatMany carry none: a
+// stat reads no object, and a client that goes on to read or write the file
+// without opening it (truncate) asks GetTickets (client/tickets.ts).
 import type { Attr } from '../../proto/index.js';
 import type { Principal } from './guard.js';
 import type { TicketKeyRing } from './ticket-keys.js';
@@ -21,7 +23,6 @@ export function subjectsOf(method: string, request: Req, response: unknown): Tic
   const byInode = (attr: Attr): TicketSubject => ({ attr, inode: Number(attr.inode) });
   switch (method) {
     case 'Create':
-    case 'Stat':
     case 'SetAttr':
       return res.attr ? [{ attr: res.attr, path: request.path }] : [];
     case 'Open':
@@ -31,10 +32,6 @@ export function subjectsOf(method: string, request: Req, response: unknown): Tic
       return res.attr ? [byInode(res.attr)] : [];
     case 'CommitMany':
       return (res.results ?? []).flatMap((r) => (r.attr ? [byInode(r.attr)] : []));
-    case 'StatMany':
-      return (res.results ?? []).flatMap((r, i) =>
-        r.attr ? [{ attr: r.attr, path: (request.paths as unknown[])[i] }] : [],
-      );
     case 'CreateMany':
       return (res.results ?? []).flatMap((r, i) =>
         r.attr ? [{ attr: r.attr, path: at(request.items, i).path }] : [],

@@ -214,7 +214,7 @@ describe('client coalescing (MdsClient)', () => {
       const names = Array.from({ length: 40 }, (_, i) => `/b/s${i}`);
       for (const name of names.slice(0, 30)) await single.create(name, { exclusive: false, truncate: false });
       const paths = [...names, '/b/file/g', 'rel', '/'];
-      // Each answer carries its own session's data-path ticket: compared apart from it.
+      // Compared apart from any data-path ticket (each session has its own; a stat carries none).
       const settle = (p: Promise<unknown>) =>
         p.then(
           (v) => ({ ok: untick(v) }),

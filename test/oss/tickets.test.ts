@@ -150,12 +150,16 @@ describe('data-path tickets at the OSS doors', () => {
   });
 
   it('the MDS hands out rw tickets to writers and r tickets to readers, none to a non-admin for services', async () => {
-    const rw = parseTicket((await adminMds.stat('/t/a')).ticket);
+    const rw = parseTicket((await adminMds.open('/t/a')).attr.ticket);
     expect(rw.write).toBe(true);
     expect(rw.scope).toBe(targets.a.ref.objectId.split('.')[0]);
-    const r = parseTicket((await readerMds.stat('/t/a')).ticket);
+    const r = parseTicket((await readerMds.open('/t/a')).attr.ticket);
     expect(r.write).toBe(false);
     expect(r.name).toBe('reader');
+    // A stat reads no object: it carries no ticket, whatever the caps.
+    expect((await adminMds.stat('/t/a')).ticket).toBe('');
+    const batched = await readerMds.statMany(['/t/a', '/t/b']);
+    expect(batched.map((r) => (r instanceof Error ? r.message : r.attr.ticket))).toEqual(['', '']);
     expect(await codeOf(readerMds.serviceTicket())).toBe('AUTH_DENIED');
     // One renewal call for many files: tickets in order, each for its inode.
     const inodes = [(await adminMds.stat('/t/a')).inode, (await adminMds.stat('/t/b')).inode].map(Number);
@@ -165,8 +169,8 @@ describe('data-path tickets at the OSS doors', () => {
 
   it("refuses no ticket, a forged MAC, another file's ticket and a read ticket used to write, at both doors", async () => {
     const a = targets.a;
-    const ticketA = (await readerMds.stat('/t/a')).ticket;
-    const ticketB = (await adminMds.stat('/t/b')).ticket;
+    const ticketA = (await readerMds.open('/t/a')).attr.ticket;
+    const ticketB = (await adminMds.open('/t/b')).attr.ticket;
     expect(await attempt(a, ticketA, 'read')).toEqual({ grpc: 'OK', bulk: 'OK' });
     expect(await attempt(a, undefined, 'read')).toEqual({ grpc: 'TICKET_REQUIRED', bulk: 'TICKET_REQUIRED' });
     expect(await attempt(a, undefined, 'write')).toEqual({
@@ -198,7 +202,7 @@ describe('data-path tickets at the OSS doors', () => {
 
   it('calls that name no one object (listings, recovery, scrub, digests, stale marks) need a service ticket', async () => {
     const a = targets.a;
-    const fileTicket = (await adminMds.stat('/t/a')).ticket;
+    const fileTicket = (await adminMds.open('/t/a')).attr.ticket;
     const service = await adminMds.serviceTicket();
     const stale = { ostId: a.ref.ostId, objectIds: [a.ref.objectId], stalePgs: [] };
     const calls: [string, unknown][] = [
@@ -244,7 +248,7 @@ describe('data-path tickets at the OSS doors', () => {
     expect(added.code, added.stderr).toBe(0);
     const rotatedMds = new MdsClient(cluster.mdsAddress, { keyring: join(dir, 'rotated.keyring') });
     try {
-      const ticket = (await rotatedMds.stat('/t/a')).ticket;
+      const ticket = (await rotatedMds.open('/t/a')).attr.ticket;
       expect(await attempt(targets.a, ticket, 'read')).toEqual({ grpc: 'OK', bulk: 'OK' });
       const rotated = await runCli(['auth', 'rotate', 'rotated', '--mds', cluster.mdsAddress], { cwd: dir });
       expect(rotated.code, rotated.stderr).toBe(0);
@@ -276,7 +280,7 @@ describe('data-path tickets at the OSS doors', () => {
     };
     try {
       const before = Date.now();
-      const ticket = (await readerMds.stat('/t/a')).ticket;
+      const ticket = (await readerMds.open('/t/a')).attr.ticket;
       const codes = await eventually(
         async () => {
           expect((await readAll()).equals(bytes.a)).toBe(true);
@@ -298,10 +302,10 @@ describe('data-path tickets at the OSS doors', () => {
   });
 
   it('a new ticket key reaches the OSSs without a restart', async () => {
-    const first = parseTicket((await readerMds.stat('/t/a')).ticket).keyId;
+    const first = parseTicket((await readerMds.open('/t/a')).attr.ticket).keyId;
     const rotated = await eventually(
       async () => {
-        const ticket = (await readerMds.stat('/t/a')).ticket;
+        const ticket = (await readerMds.open('/t/a')).attr.ticket;
         if (parseTicket(ticket).keyId <= first) throw new Error(`still key ${first}`);
         return ticket;
       },
@@ -326,7 +330,7 @@ describe('data-path tickets at the OSS doors', () => {
     const handle = await library.open('/t/a');
     const readOnce = () => handle.read(Buffer.alloc(SIZE), 0, SIZE, 0);
     try {
-      const ticket = (await raw.stat('/t/a')).ticket;
+      const ticket = (await raw.open('/t/a')).attr.ticket;
       expect(await attempt(targets.a, ticket, 'read')).toEqual({ grpc: 'OK', bulk: 'OK' });
       expect(await codeOf(readOnce())).toBe('OK');
       const listed = await runCli(['client', 'ls', '--json', '--mds', cluster.mdsAddress]);
@@ -352,7 +356,7 @@ describe('data-path tickets at the OSS doors', () => {
       // Its cached ticket is refused by the OSS; one due for renewal is refused by the MDS first.
       expect(['TICKET_REVOKED', 'AUTH_EVICTED']).toContain(await codeOf(readOnce()));
       // Another session of the same caps is not affected.
-      expect(await attempt(targets.a, (await readerMds.stat('/t/a')).ticket, 'read')).toEqual({
+      expect(await attempt(targets.a, (await readerMds.open('/t/a')).attr.ticket, 'read')).toEqual({
         grpc: 'OK',
         bulk: 'OK',
       });
