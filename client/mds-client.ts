@@ -4,11 +4,11 @@
 // unlinks issued together are coalesced into one batched call (mds-batch.ts), and
 // calls can be spread over several connections (one by default).
 import type * as grpc from '@grpc/grpc-js';
-import { type IdentitySource, resolveIdentity, signingOptions } from '../common/auth/signing.js';
+import { CallSigner } from '../common/auth/proof.js';
+import { type IdentitySource, resolveIdentity } from '../common/auth/signing.js';
 import { type ErrorCode, StripeError } from '../common/errors.js';
 import { CLIENT_OPTIONS, call } from '../common/grpc.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
-import { tagInterceptor } from '../common/jobs/tag-interceptor.js';
 import { LIMITS } from '../common/limits.js';
 import { channelCredentials, channelTlsOptions, explainUnavailable, type TlsSource } from '../common/tls.js';
 import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
@@ -26,6 +26,7 @@ import type {
 import { contract } from '../proto/index.js';
 import { type ClientNetwork, type MapView, mapViewFromWire } from './map.js';
 import { CallBatcher, errorOfItem } from './mds-batch.js';
+import { mdsInterceptor } from './mds-interceptor.js';
 import { TicketCache } from './tickets.js';
 
 const WATCH_RESTART_MS = 500;
@@ -191,10 +192,13 @@ export class MdsClient {
       throw new StripeError('REQ_INVALID', `MDS channels must be 1..${MDS_CHANNELS_MAX}, got ${count}`);
     const v1 = contract();
     // One signer for every connection: one session at the MDS.
+    const identity = resolveIdentity(options.keyring);
     const interceptors = [
-      ...(options.tag ? [tagInterceptor(options.tag, true)] : []),
-      ...(signingOptions(resolveIdentity(options.keyring)).interceptors ?? []),
-      this.tickets.interceptor(),
+      mdsInterceptor({
+        tag: options.tag,
+        signer: identity && CallSigner.of(identity),
+        tickets: this.tickets,
+      }),
     ];
     // A local subchannel pool per client gives each its own connection.
     return Array.from(
@@ -204,7 +208,7 @@ export class MdsClient {
           ...CLIENT_OPTIONS,
           ...channelTlsOptions(options.tls),
           ...(count > 1 ? { 'grpc.use_local_subchannel_pool': 1, 'stripefs.mds-channel': i } : {}),
-          ...(interceptors.length > 0 ? { interceptors } : {}),
+          interceptors,
         }),
     );
   }

@@ -1,15 +1,14 @@
 // The client's data-path tickets (common/auth/ticket.ts), one per file: taken
-// from every file attribute the MDS answers with (an interceptor on the MDS
-// channels reads them off Open, OpenMany, Create, Stat, StatMany, Commit ...),
-// handed to each OSS request without a round trip, and renewed before they
-// expire: a ticket in use past half its life is renewed in the background,
-// together with every other one in use and due, in one GetTickets call for
-// many files (one never sent since it was given is not renewed). A
-// request refused for an expired or unverifiable ticket (a clock ahead of the
-// MDS's, a key rotated away) gets a fresh one and is sent once more. A client
-// that has never been given a ticket (the MDS runs without auth) asks for
-// none and sends none.
-import * as grpc from '@grpc/grpc-js';
+// from every file attribute the MDS answers with (client/mds-interceptor.ts
+// reads them off Open, OpenMany, Create, CreateMany, Commit ...; a
+// stat carries none), handed to each OSS request without a round trip, and
+// renewed before they expire: a ticket in use past half its life is renewed
+// in the background, together with every other one in use and due, in one
+// GetTickets call for many files (one never sent since it was given is not
+// renewed). A request refused for an expired or unverifiable ticket (a clock
+// ahead of the MDS's, a key rotated away) gets a fresh one and is sent once
+// more. A client that has never been given a ticket (the MDS runs without
+// auth) asks for none and sends none.
 import { inodeOfObjectId, parseTicket } from '../common/auth/ticket.js';
 import { StripeError } from '../common/errors.js';
 import { LIMITS } from '../common/limits.js';
@@ -144,21 +143,6 @@ export class TicketCache {
     } finally {
       for (const inode of list) this.pending.delete(inode);
     }
-  }
-
-  /** An interceptor for the MDS channels that keeps the tickets of every answer. */
-  interceptor(): grpc.Interceptor {
-    return (options, nextCall) =>
-      new grpc.InterceptingCall(nextCall(options), {
-        start: (metadata, _listener, next) => {
-          next(metadata, {
-            onReceiveMessage: (message: unknown, pass: (message: unknown) => void) => {
-              this.harvest(message);
-              pass(message);
-            },
-          });
-        },
-      });
   }
 }
 

@@ -10,13 +10,18 @@ import {
   SESSION_METADATA_KEY,
 } from './job-id.js';
 
+/** Puts `tag` on one call's metadata (the client name only where the receiver lists clients: the MDS). */
+export function setTag(metadata: grpc.Metadata, tag: RequestTag, withClientName: boolean): void {
+  metadata.set(JOB_ID_METADATA_KEY, tag.jobId);
+  metadata.set(SESSION_METADATA_KEY, tag.session);
+  if (withClientName && tag.clientName) metadata.set(CLIENT_NAME_METADATA_KEY, tag.clientName);
+}
+
 export function tagInterceptor(tag: RequestTag, withClientName: boolean): grpc.Interceptor {
   return (options, nextCall) =>
     new grpc.InterceptingCall(nextCall(options), {
       start(metadata, listener, next) {
-        metadata.set(JOB_ID_METADATA_KEY, tag.jobId);
-        metadata.set(SESSION_METADATA_KEY, tag.session);
-        if (withClientName && tag.clientName) metadata.set(CLIENT_NAME_METADATA_KEY, tag.clientName);
+        setTag(metadata, tag, withClientName);
         next(metadata, listener);
       },
     });
