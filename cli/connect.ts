@@ -3,6 +3,7 @@
 // and docker compose both lay ports out that way) unless --admin is given.
 // gRPC and the protocol are loaded only by the commands that speak it: every
 // CLI call pays for what it imports (see cli/program.ts).
+import { adminScheme, httpRequest } from '../common/admin-http-client.js';
 import { loadConfig } from '../common/config.js';
 import { isErrorCode, StripeError } from '../common/errors.js';
 import { resolveJobId } from '../common/jobs/job-id.js';
@@ -60,18 +61,20 @@ export async function mdsUnreachable(
   );
 }
 
+/** The MDS's admin URL: --admin, else the MDS port + 1, over https when this CLI speaks TLS. */
 export function adminUrlOf(flags: ConnectFlags): string {
   if (flags.admin) return flags.admin.replace(/\/$/, '');
   const address = mdsAddressOf(flags);
   const colon = address.lastIndexOf(':');
-  return `http://${address.slice(0, colon)}:${Number(address.slice(colon + 1)) + 1}`;
+  return `${adminScheme()}://${address.slice(0, colon)}:${Number(address.slice(colon + 1)) + 1}`;
 }
 
 const ADMIN_TIMEOUT_MS = 10_000;
 
 /**
- * GET or POST to an admin API, signed as the CLI's identity (common/auth/http-auth.ts); coded
- * errors from the server come back as StripeError.
+ * GET or POST to an admin API, signed as the CLI's identity (common/auth/http-auth.ts), over
+ * HTTPS with the cluster's CA when the URL says so (common/admin-http-client.ts); coded errors
+ * from the server come back as StripeError.
  */
 export async function adminRequest<T>(
   url: string,
@@ -79,29 +82,25 @@ export async function adminRequest<T>(
   body?: unknown,
 ): Promise<T> {
   const { adminHttpHeaders } = await import('../common/auth/http-auth.js');
-  const response = await fetch(url, {
+  const { status, text } = await httpRequest(url, {
     method,
     headers: {
       ...adminHttpHeaders(method, url),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(ADMIN_TIMEOUT_MS),
-  }).catch((err: unknown) => {
-    const cause = (err as Error & { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
-    throw new StripeError('REQ_UNAVAILABLE', `cannot reach ${url} (${cause})`);
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    timeoutMs: ADMIN_TIMEOUT_MS,
   });
-  const text = await response.text();
   let parsed: unknown = text;
   try {
     parsed = JSON.parse(text);
   } catch {
     // plain text, e.g. /metrics
   }
-  if (!response.ok) {
+  if (status < 200 || status > 299) {
     const coded = parsed as { code?: string; message?: string };
     const code = isErrorCode(coded.code) ? coded.code : 'REQ_INTERNAL';
-    throw new StripeError(code, coded.message ?? `${method} ${url}: HTTP ${response.status}`);
+    throw new StripeError(code, coded.message ?? `${method} ${url}: HTTP ${status}`);
   }
   return parsed as T;
 }

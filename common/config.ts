@@ -200,9 +200,14 @@ export const CONFIG_SCHEMA = {
   'tls.cert': {
     kind: { type: 'string' },
     default: '',
-    doc: 'PEM certificate a server (MDS, OSS) presents on its gRPC and bulk ports, made for tls.serverName (with tls.key and tls.ca); its ports then take TLS only',
+    doc: 'PEM certificate a server (MDS, OSS) presents on its gRPC, bulk and admin HTTP ports, made for tls.serverName (with tls.key and tls.ca); its gRPC and bulk ports then take TLS only, its admin port HTTPS (a plain request there is TLS_REQUIRED)',
   },
   'tls.key': { kind: { type: 'string' }, default: '', doc: 'PEM private key of tls.cert' },
+  'tls.metricsPlain': {
+    kind: { type: 'bool' },
+    default: false,
+    doc: 'With TLS, serve GET /metrics of the MDS and OSS admin ports over plain HTTP as well (same port), for a Prometheus without the CA; every other admin request still needs HTTPS',
+  },
   'tls.serverName': {
     kind: { type: 'string', nonEmpty: true },
     default: 'stripefs',

@@ -2,6 +2,7 @@
 // inject): health, metrics, the cluster map with usage and states, PG state
 // counts, and the OST out/in/reweight/remove actions.
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { adminServerOptions } from '../common/admin-https.js';
 import { StripeError } from '../common/index.js';
 import { PlacementError } from '../placement/index.js';
 import type { ClusterService } from './cluster/service.js';
@@ -38,8 +39,10 @@ export function buildAdmin(
   metrics: MdsMetrics,
   destroyQueue: () => Promise<DestroyQueueView>,
   recovery?: AdminRecoveryView,
+  /** HTTPS when the MDS serves TLS (common/admin-https.ts); none: plain HTTP. */
+  server: ReturnType<typeof adminServerOptions> = {},
 ): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024, ...server });
   app.setErrorHandler((err, _request, reply) => {
     const coded =
       err instanceof StripeError

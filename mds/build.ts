@@ -3,6 +3,7 @@
 // process or through mds/main.ts as a real child process.
 import { mkdirSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
+import { adminServerOptions } from '../common/admin-https.js';
 import {
   bindServer,
   ChannelCache,
@@ -175,7 +176,13 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
   );
   server.addService(v1.HealthService.service, healthHandlers(cluster));
   const grpcPort = await bindServer(server, config['mds.bindHost'], config['mds.grpcPort']);
-  const admin = buildAdmin(cluster, metrics, () => destroyer.view(), recoveryView(healing));
+  const admin = buildAdmin(
+    cluster,
+    metrics,
+    () => destroyer.view(),
+    recoveryView(healing),
+    adminServerOptions(config['tls.metricsPlain']),
+  );
   guardAdminHttp(admin, gate, config['auth.metricsOpen'], clock);
   registerRecoveryAdmin(admin, healing);
   registerRecoveryMetrics(metrics.registry, healing);

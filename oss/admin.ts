@@ -1,6 +1,7 @@
 // The OSS admin HTTP server (fastify), built apart from listen() so tests can
 // use inject(): health, Prometheus metrics, OST usage and the fault knobs.
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { adminServerOptions } from '../common/admin-https.js';
 import { StripeError } from '../common/errors.js';
 import { parseFaultKnobs } from './faults.js';
 import type { OssMetrics } from './metrics.js';
@@ -20,8 +21,12 @@ function ostIdParam(raw: string): number {
   return Number(raw);
 }
 
-export function buildAdminApp({ core, metrics, ossId, bulkSocketPath }: AdminDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+export function buildAdminApp(
+  { core, metrics, ossId, bulkSocketPath }: AdminDeps,
+  /** HTTPS when the OSS serves TLS (common/admin-https.ts); none: plain HTTP. */
+  server: ReturnType<typeof adminServerOptions> = {},
+): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024, ...server });
   app.setErrorHandler((err: unknown, _req, reply) => {
     const status = (err as { statusCode?: number }).statusCode;
     const message = err instanceof Error ? err.message : String(err);

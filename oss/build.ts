@@ -2,6 +2,7 @@
 // path, the admin server and the MDS link. Tests start it on port 0.
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
+import { adminServerOptions } from '../common/admin-https.js';
 import { AuditReporter, type RefusalReport } from '../common/auth/audit-reporter.js';
 import { checksumBackend } from '../common/checksum.js';
 import type { Config } from '../common/config.js';
@@ -220,7 +221,10 @@ export async function buildOss(config: Config, deps: OssDeps = {}): Promise<Buil
     adopterOf(socket.path, () => metrics.bulkSocketFallbacks.inc()),
     tickets,
   );
-  const admin = buildAdminApp({ core, metrics, ossId, bulkSocketPath: socket.path });
+  const admin = buildAdminApp(
+    { core, metrics, ossId, bulkSocketPath: socket.path },
+    adminServerOptions(config['tls.metricsPlain']),
+  );
   guardOssHttp(admin, tickets, httpAuthOptions(config, clock), (r) => reporter.report(r));
   registerRecoveryRoutes(admin, scrubber, recoverer);
   await admin.listen({ host: bindHost, port: config['oss.adminPort'] });

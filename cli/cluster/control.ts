@@ -1,10 +1,11 @@
 // The launcher's control API on 127.0.0.1 (base port + 2): `stripefs cluster
 // add|kill|revive|pause|resume|status` talk to it, so revived processes stay the launcher's
-// own children. With auth on, each request is signed (common/auth/http-auth.ts) by the
+// own children. A cluster with TLS serves it over HTTPS with the cluster's certificate. With auth on, each request is signed (common/auth/http-auth.ts) by the
 // identity of the cluster's admin keyring, read again at each request (a rotated keyring put
 // in its place counts at once): another local user cannot stop or pause the cluster.
 import { existsSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { adminHttpsFactory } from '../../common/admin-https.js';
 import { allowListOf } from '../../common/auth/cidr.js';
 import { credentialOf, httpSignedMethod } from '../../common/auth/http-auth.js';
 import { readKeyring } from '../../common/auth/keyring.js';
@@ -57,9 +58,16 @@ function guardControl(app: FastifyInstance, keyringPath: string): void {
   });
 }
 
-/** The control API; with `keyringPath` (auth on), only requests that keyring's identity signed. */
-export function buildControlApp(cluster: RunningCluster, keyringPath?: string): FastifyInstance {
-  const app = Fastify({ logger: false });
+/**
+ * The control API; with `keyringPath` (auth on), only requests that keyring's identity signed;
+ * with `https` (a cluster with TLS), over HTTPS with the cluster's certificate.
+ */
+export function buildControlApp(
+  cluster: RunningCluster,
+  keyringPath?: string,
+  https?: { cert: Buffer; key: Buffer },
+): FastifyInstance {
+  const app = Fastify({ logger: false, ...(https ? { serverFactory: adminHttpsFactory(https) } : {}) });
   if (keyringPath !== undefined) guardControl(app, keyringPath);
   const badTarget = (target: TargetBody) => ({
     code: 'REQ_INVALID',

@@ -2,7 +2,7 @@
 // the planned MDS and OSS processes as its own children, waits until every
 // OST is up, supervises them (a crash is reported, not hidden), serves a small
 // control API for `cluster kill|revive|pause|resume`, and stops everything on SIGINT/SIGTERM.
-import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureKeyring, OSS_SERVICE_NAME } from '../../common/auth/keyring.js';
@@ -253,7 +253,9 @@ export async function launchCluster(
     },
   };
 
-  const control = buildControlApp(cluster, controlKeyringOf(plan));
+  const tls = plan.options.tls;
+  const https = tls && { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
+  const control = buildControlApp(cluster, controlKeyringOf(plan), https);
   await control.listen({ host: '127.0.0.1', port: plan.controlPort });
   writeFileSync(
     join(dataDir, STATE_FILE),

@@ -1,6 +1,8 @@
 // Cluster administration: df, health, scrub, ost out|in|reweight, fault set|clear.
+
 import type { Command } from 'commander';
 import { ostAddressesOf } from '../../client/map.js';
+import { adminScheme } from '../../common/admin-http-client.js';
 import { StripeError } from '../../common/errors.js';
 import type { MapOst__Output } from '../../proto/index.js';
 import {
@@ -157,7 +159,7 @@ async function ossAdminOf(flags: ConnectFlags, id: number): Promise<string> {
   const { adminAddress } = ostAddressesOf(ost, clientNetworkOf());
   if (!adminAddress)
     throw new StripeError('REQ_UNAVAILABLE', `ost${id}'s OSS has not announced an admin address`);
-  return `http://${adminAddress}`;
+  return `${adminScheme()}://${adminAddress}`;
 }
 
 interface FaultFlags extends JsonFlags {
@@ -221,7 +223,7 @@ export function registerAdminCommands(program: Command): void {
   const withConnect = (command: Command) =>
     command
       .option('--mds <host:port>', 'MDS address (default: $STRIPEFS_MDS or 127.0.0.1:7070)')
-      .option('--admin <url>', 'MDS admin URL (default: http://MDS-host:MDS-port+1)')
+      .option('--admin <url>', 'MDS admin URL (default: http(s)://MDS-host:MDS-port+1)')
       .option('--json', 'print JSON');
   withConnect(program.command('df').description('per-OST usage and state, like lfs df')).action(df);
   registerHealthCommands(program, withConnect);

@@ -5,6 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { adminScheme, httpRequest } from '../../common/admin-http-client.js';
+import { isErrorCode, StripeError } from '../../common/errors.js';
 import { DEFAULT_PLAN_OPTIONS } from '../cluster/plan.js';
 import { mdsAddressOf } from '../connect.js';
 import { CliError, intOption, printJson } from '../output.js';
@@ -35,8 +37,12 @@ function fromStateFile(dataDir: string): number | undefined {
   }
 }
 
+/** How long the launcher may take to answer (an add starts processes and waits for them). */
+const CONTROL_TIMEOUT_MS = 120_000;
+
 export function launcherOf(flags: TargetFlags, command: Command): Launcher {
-  const local = (port: number, from: string) => ({ url: `http://127.0.0.1:${port}`, from });
+  const scheme = adminScheme();
+  const local = (port: number, from: string) => ({ url: `${scheme}://127.0.0.1:${port}`, from });
   if (flags.basePort)
     return local(intOption('--base-port', flags.basePort) + 2, `--base-port ${flags.basePort}`);
   const stateFile = join(flags.data, 'cluster.json');
@@ -56,7 +62,7 @@ export function launcherOf(flags: TargetFlags, command: Command): Launcher {
     const host = address.slice(0, colon);
     const from = flags.mds ? `--mds ${named}` : `STRIPEFS_MDS=${named}`;
     return {
-      url: `http://${host}:${Number(address.slice(colon + 1)) + 2}`,
+      url: `${scheme}://${host}:${Number(address.slice(colon + 1)) + 2}`,
       from: `${from}, whose port + 2 it is`,
     };
   }
@@ -97,21 +103,29 @@ export async function control(path: string, flags: TargetFlags, command: Command
   const launcher = launcherOf(flags, command);
   const method = body === undefined ? 'GET' : 'POST';
   const { adminHttpHeaders } = await import('../../common/auth/http-auth.js');
-  const response = await fetch(`${launcher.url}${path}`, {
+  const url = `${launcher.url}${path}`;
+  const response = await httpRequest(url, {
     method,
     headers: {
-      ...adminHttpHeaders(method, `${launcher.url}${path}`, controlKeyring(flags, command)),
+      ...adminHttpHeaders(method, url, controlKeyring(flags, command)),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }).catch(() => {
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    timeoutMs: CONTROL_TIMEOUT_MS,
+  }).catch((err: unknown) => {
+    // A TLS mismatch says what to set; anything else is no launcher there.
+    if (err instanceof StripeError && err.code.startsWith('TLS_')) throw err;
     throw new CliError(
       'REQ_UNAVAILABLE',
       `no local cluster launcher answers at ${launcher.url} (found from ${launcher.from}): start one with stripefs cluster up, or name it with --data DIR or --base-port N; a docker compose cluster is operated with docker compose itself (docker compose kill|start|pause oss-host0, see the README)`,
     );
   });
-  const result = (await response.json()) as Record<string, unknown>;
-  if (!response.ok) throw new CliError('REQ_INVALID', String(result.message ?? response.statusText));
+  const result = JSON.parse(response.text) as Record<string, unknown>;
+  const ok = response.status >= 200 && response.status <= 299;
+  if (!ok) {
+    const code = typeof result.code === 'string' && isErrorCode(result.code) ? result.code : 'REQ_INVALID';
+    throw new CliError(code, String(result.message ?? `HTTP ${response.status}`));
+  }
   if (flags.json) return printJson(result);
   printResult(result);
 }

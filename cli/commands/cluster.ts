@@ -100,11 +100,11 @@ async function up(flags: UpFlags): Promise<void> {
       '',
       `stripefs is up: 1 MDS, ${plan.oss.length} OSSs, ${plan.ostCount} OSTs in ${plan.options.racks} racks`,
       `  MDS        ${mds}   (export STRIPEFS_MDS=${mds} for other shells)`,
-      `  admin      http://127.0.0.1:${plan.mds.adminPort}/api/cluster`,
+      `  admin      ${plan.options.tls ? 'https' : 'http'}://127.0.0.1:${plan.mds.adminPort}/api/cluster`,
       `  data       ${plan.options.dataDir}   logs in ${join(plan.options.dataDir, 'logs')}`,
       ...(plan.options.tls
         ? [
-            `  tls        on: gRPC and bulk ports take TLS only; clients need the CA ${plan.options.tls.caFile} (export STRIPEFS_TLS_CA=${plan.options.tls.caFile} elsewhere)`,
+            `  tls        on: gRPC and bulk ports take TLS only, admin ports HTTPS; clients need the CA ${plan.options.tls.caFile} (export STRIPEFS_TLS_CA=${plan.options.tls.caFile} elsewhere)`,
           ]
         : []),
       '  try        npx stripefs df   |   npx stripefs put ./README.md /readme   |   npx stripefs health',
@@ -151,7 +151,7 @@ export function registerClusterCommands(program: Command): void {
     )
     .option(
       '--tls',
-      'TLS on every gRPC and bulk port: makes a CA and a certificate in <data>/tls (with openssl) the first time; the CLI run from the folder holding ./data uses ./data/tls/ca.pem',
+      'TLS on every gRPC and bulk port, HTTPS on the admin ports and the launcher API: makes a CA and a certificate in <data>/tls (with openssl) the first time; the CLI run from the folder holding ./data uses ./data/tls/ca.pem',
     )
     .action(up);
   const launcherOptions = (command: Command) =>

@@ -2,7 +2,8 @@
 // The MDS's admin HTTP API needs an admin identity; a browser holds no
 // keyring, so the CLI (signing as an admin) asks the MDS for a bearer ticket
 // (POST /api/auth/token) and prints the page's URL with the ticket after '#',
-// which the page trades for a cookie and renews while it is open.
+// which the page trades for a cookie and renews while it is open. An MDS with
+// TLS serves it over HTTPS (common/admin-https.ts).
 import type { Command } from 'commander';
 import { adminRequest, adminUrlOf, type ConnectFlags } from '../connect.js';
 import { printJson } from '../output.js';
@@ -27,6 +28,10 @@ async function dashboardUrl(flags: DashboardFlags): Promise<void> {
   process.stderr.write(
     `stripefs dashboard: open it in a browser within ${Math.round((expiresMs - Date.now()) / 60_000)} minutes; it views as ${identity} (read-only) and renews itself while open\n`,
   );
+  if (url.startsWith('https:'))
+    process.stderr.write(
+      "stripefs dashboard: the MDS serves it over HTTPS with the cluster's certificate: the browser must trust the cluster's CA (tls.ca, data/tls/ca.pem)\n",
+    );
 }
 
 export function registerDashboardCommand(program: Command): void {

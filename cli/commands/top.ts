@@ -119,7 +119,7 @@ export function registerTopCommand(program: Command): void {
     .command('top')
     .description('the busiest jobs and clients (job statistics), live; --once --json for scripts')
     .option('--mds <host:port>', 'MDS address (default: $STRIPEFS_MDS or 127.0.0.1:7070)')
-    .option('--admin <url>', 'MDS admin URL (default: http://MDS-host:MDS-port+1)')
+    .option('--admin <url>', 'MDS admin URL (default: http(s)://MDS-host:MDS-port+1)')
     .option('--once', 'print one frame and exit')
     .option('--json', 'print JSON (with --once or --iterations)')
     .option('--sort <key>', 'rate (default: bytes/s now), bytes, ops or recent')

@@ -153,9 +153,11 @@ function tokenRoute(
       clientId: caller.clientId,
       name: caller.name,
     });
+    // Over HTTPS (an MDS with TLS) the browser is told never to send it over plain HTTP.
+    const secure = request.protocol === 'https' ? '; Secure' : '';
     void reply.header(
       'set-cookie',
-      `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(ttlMs / 1000)}`,
+      `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict${secure}; Max-Age=${Math.floor(ttlMs / 1000)}`,
     );
     return { token, expiresMs: clock.nowMs() + ttlMs, identity: caller.name };
   });

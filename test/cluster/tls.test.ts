@@ -10,18 +10,31 @@
 //      CA or another server name with TLS_UNTRUSTED, and a TLS client at a
 //      plain port with TLS_NOT_SERVED, each saying what to set (library, CLI);
 //   4. a raw plain-TCP bulk request gets no bulk frame back: the port speaks
-//      TLS (an alert or nothing), not the bulk protocol.
+//      TLS (an alert or nothing), not the bulk protocol;
+//   5. the admin HTTP ports (MDS, OSS) speak HTTPS with the same certificate:
+//      curl with the CA reads /healthz and is refused unsigned routes with
+//      their code, curl without it or with another CA fails the certificate,
+//      plain HTTP is answered TLS_REQUIRED; the CLI's admin commands (health,
+//      top, dashboard) work with the CA, and say TLS_REQUIRED or
+//      TLS_UNTRUSTED when pointed at plain HTTP or holding another CA.
 // A cluster with TLS loses a host: recovery copies what it held from the
 // other OSSs (OSS to OSS, bulk and gRPC over TLS), and a second loss then
 // loses no byte. Then `stripefs cluster up --tls` makes the CA and certificate in
-// <data>/tls (keys 0600) and the CLI from the folder above uses them.
-import { type ChildProcess, spawn } from 'node:child_process';
+// <data>/tls (keys 0600) and the CLI from the folder above uses them, the
+// launcher's control API among them (HTTPS; plain HTTP there is TLS_REQUIRED);
+// with tls.metricsPlain the MDS serves GET /metrics over plain HTTP as well, and
+// nothing else.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { createServer } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
+import { httpRequest } from '../../common/admin-http-client.js';
+import { adminHttpHeaders } from '../../common/auth/http-auth.js';
 import { encodeRequest } from '../../common/bulk/frame.js';
 import { seedFromEnv } from '../../common/random.js';
 import { tlsSettingsOf } from '../../common/tls.js';
@@ -49,6 +62,31 @@ interface Task {
   pgsFailed: number;
   objectsScanned: number;
 }
+
+const execFileAsync = promisify(execFile);
+
+/** curl's exit code, the HTTP status and the body for `url` (0 and '' when curl failed). */
+async function curl(url: string, ...args: string[]): Promise<{ exit: number; status: number; body: string }> {
+  try {
+    const { stdout } = await execFileAsync('curl', [
+      '-sS',
+      '--max-time',
+      '20',
+      '-w',
+      '\n%{http_code}',
+      ...args,
+      url,
+    ]);
+    const cut = stdout.lastIndexOf('\n');
+    return { exit: 0, status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut) };
+  } catch (err) {
+    const failed = err as { code?: unknown };
+    return { exit: typeof failed.code === 'number' ? failed.code : -1, status: 0, body: '' };
+  }
+}
+
+/** The registry code of a coded JSON answer. */
+const codeIn = (body: string): unknown => (JSON.parse(body) as { code?: unknown }).code;
 
 /** Everything a raw plain-TCP connection gets back for one bulk request, until the server closes it. */
 function rawBulkAnswer(port: number): Promise<Buffer> {
@@ -184,9 +222,15 @@ describe('a cluster with TLS on every port', () => {
     expect(await codeOf(StripeClient.connect({ mds, tls: wrongCa }))).toBe('TLS_UNTRUSTED');
     const wrongName = { ...(cluster.tls as NonNullable<Cluster['tls']>), serverName: 'elsewhere' };
     expect(await codeOf(StripeClient.connect({ mds, tls: wrongName }))).toBe('TLS_UNTRUSTED');
-    // The MDS's admin port is plain HTTP: a TLS client there is told the server does not speak TLS.
-    const plain = new URL(cluster.mdsAdminUrl).host;
-    expect(await codeOf(StripeClient.connect({ mds: plain, tls: cluster.tls }))).toBe('TLS_NOT_SERVED');
+    // A plain server: a TLS client there is told the server does not speak TLS.
+    const plainServer = createServer((_request, response) => response.end());
+    await new Promise<void>((resolve) => plainServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const plain = `127.0.0.1:${(plainServer.address() as AddressInfo).port}`;
+      expect(await codeOf(StripeClient.connect({ mds: plain, tls: cluster.tls }))).toBe('TLS_NOT_SERVED');
+    } finally {
+      plainServer.close();
+    }
 
     const bare = await runCli(['ls', '/'], { cwd: home, env: { STRIPEFS_MDS: mds } });
     expect(bare.code).toBe(1);
@@ -199,6 +243,72 @@ describe('a cluster with TLS on every port', () => {
     expect(other.code).toBe(1);
     expect(other.stderr).toContain('TLS_UNTRUSTED');
     expect(other.stderr).toContain('tls.ca');
+  });
+
+  it("the admin ports speak HTTPS with the cluster's certificate: curl and the CLI", async () => {
+    const mdsAdmin = cluster.mdsAdminUrl;
+    expect(mdsAdmin.startsWith('https://')).toBe(true);
+    const ca = ['--cacert', files.caFile];
+    const health = await curl(`${mdsAdmin}/healthz`, ...ca);
+    expect(health.status, health.body).toBe(200);
+    expect((JSON.parse(health.body) as { server: string }).server).toBe('mds');
+    // Every other route still needs a signature: refused with its code, over HTTPS.
+    const unsigned = await curl(`${mdsAdmin}/api/cluster`, ...ca);
+    expect(unsigned.status).toBe(401);
+    expect(codeIn(unsigned.body)).toBe('AUTH_REQUIRED');
+    const ossAdmin = cluster.adminUrlOf(cluster.specs[0]!.id);
+    expect(ossAdmin.startsWith('https://')).toBe(true);
+    const oss = await curl(`${ossAdmin}/healthz`, ...ca);
+    expect((JSON.parse(oss.body) as { server: string }).server).toBe('oss');
+    expect(codeIn((await curl(`${ossAdmin}/metrics`, ...ca)).body)).toBe('AUTH_REQUIRED');
+    // No CA, or another: curl refuses the certificate (60). Plain HTTP: TLS_REQUIRED, nothing served.
+    expect((await curl(`${mdsAdmin}/healthz`)).exit).toBe(60);
+    expect((await curl(`${mdsAdmin}/healthz`, '--cacert', otherCa.caFile)).exit).toBe(60);
+    const plainAdmin = mdsAdmin.replace('https://', 'http://');
+    for (const url of [
+      `${plainAdmin}/metrics`,
+      `${plainAdmin}/healthz`,
+      `${ossAdmin.replace('https', 'http')}/metrics`,
+    ]) {
+      const plain = await curl(url);
+      expect(plain.status, url).toBe(503);
+      expect(codeIn(plain.body), url).toBe('TLS_REQUIRED');
+    }
+    // The dashboard's token, asked for over HTTPS: its cookie is Secure, and curl reads with it.
+    const tokenUrl = `${mdsAdmin}/api/auth/token`;
+    const token = await httpRequest(
+      tokenUrl,
+      { method: 'POST', headers: adminHttpHeaders('POST', tokenUrl), timeoutMs: 10_000 },
+      cluster.tls,
+    );
+    expect(token.status, token.text).toBe(200);
+    expect(String(token.headers['set-cookie'])).toContain('; Secure');
+    const bearer = `Authorization: Bearer ${(JSON.parse(token.text) as { token: string }).token}`;
+    const viewed = await curl(`${mdsAdmin}/api/cluster`, ...ca, '-H', bearer);
+    expect(viewed.status, viewed.body).toBe(200);
+
+    // The CLI's admin commands, with the CA: over HTTPS.
+    const env = { STRIPEFS_MDS: cluster.mdsAddress, STRIPEFS_TLS_CA: files.caFile };
+    const top = await runCli(['top', '--once', '--json'], { env });
+    expect(top.code, top.stderr).toBe(0);
+    const healthCli = await runCli(['health', '--json'], { env });
+    expect(healthCli.code, healthCli.stderr).toBe(0);
+    const dashboard = await runCli(['dashboard'], { env });
+    expect(dashboard.code, dashboard.stderr).toBe(0);
+    expect(dashboard.stdout.startsWith(`${mdsAdmin}/dashboard/#token=`)).toBe(true);
+    // An OSS's admin port, found from the map (fault clear of a knob-free OST changes nothing).
+    const fault = await runCli(['fault', 'clear', String(cluster.ostsOf(cluster.specs[0]!.id)[0])], { env });
+    expect(fault.code, fault.stderr).toBe(0);
+    expect(fault.stdout).toContain('faults cleared');
+    // Pointed at plain HTTP, or holding another CA: said with its code.
+    const plainCli = await runCli(['top', '--once', '--json', '--admin', plainAdmin], { env });
+    expect(plainCli.code).toBe(1);
+    expect(plainCli.stderr).toContain('TLS_REQUIRED');
+    const otherCli = await runCli(['top', '--once', '--json'], {
+      env: { ...env, STRIPEFS_TLS_CA: otherCa.caFile },
+    });
+    expect(otherCli.code).toBe(1);
+    expect(otherCli.stderr).toContain('TLS_UNTRUSTED');
   });
 
   it('the bulk port answers a plain-TCP request with no bulk frame', async () => {
@@ -269,9 +379,11 @@ describe('stripefs cluster up --tls', () => {
     const basePort = await freePortRange(3 + 3 * 3);
     const env = { STRIPEFS_MDS: `127.0.0.1:${basePort}` };
     const args = ['cluster', 'up', '--tls', '--racks', '1', '--hosts-per-rack', '3', '--osts-per-host', '1'];
+    // /metrics open and over plain HTTP as well, for a Prometheus that holds neither key nor CA.
+    const metricsPlain = { STRIPEFS_TLS_METRICS_PLAIN: 'true', STRIPEFS_AUTH_METRICS_OPEN: 'true' };
     const child = spawn(process.execPath, [CLI_SCRIPT, ...args, '--base-port', String(basePort)], {
       cwd: home,
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...env, ...metricsPlain },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     launcher = child;
@@ -300,5 +412,24 @@ describe('stripefs cluster up --tls', () => {
     const elsewhere = await runCli(['ls', '/'], { cwd: tmpdir(), env });
     expect(elsewhere.code).toBe(1);
     expect(elsewhere.stderr).toContain('TLS_REQUIRED');
+
+    // The launcher's control API: HTTPS with the cluster's certificate, signed requests only.
+    const ca = ['--cacert', join(home, 'data', 'tls', 'ca.pem')];
+    const control = `127.0.0.1:${basePort + 2}`;
+    const status = await runCli(['cluster', 'status', '--json'], { cwd: home, env });
+    expect(status.code, status.stderr).toBe(0);
+    expect((JSON.parse(status.stdout) as { processes: unknown[] }).processes).toHaveLength(4);
+    expect(codeIn((await curl(`https://${control}/status`, ...ca)).body)).toBe('AUTH_REQUIRED');
+    expect(codeIn((await curl(`http://${control}/status`)).body)).toBe('TLS_REQUIRED');
+    // tls.metricsPlain: GET /metrics over plain HTTP too (and HTTPS), nothing else.
+    const admin = `127.0.0.1:${basePort + 1}`;
+    for (const url of [`http://${admin}/metrics`, `https://${admin}/metrics`]) {
+      const metrics = await curl(url, ...ca);
+      expect(metrics.status, url).toBe(200);
+      expect(metrics.body, url).toContain('stripefs_');
+    }
+    const plainRoute = await curl(`http://${admin}/healthz`);
+    expect(plainRoute.status).toBe(503);
+    expect(codeIn(plainRoute.body)).toBe('TLS_REQUIRED');
   });
 });

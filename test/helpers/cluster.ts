@@ -13,7 +13,7 @@ import { MdsClient } from '../../client/mds-client.js';
 import { ensureKeyring, OSS_SERVICE_NAME } from '../../common/auth/keyring.js';
 import { type TlsSettings, tlsSettingsOf } from '../../common/tls.js';
 import type { TlsFiles } from '../../common/tls-files.js';
-import { adminFetch } from './admin-http.js';
+import { adminFetch, trustAdminOrigin } from './admin-http.js';
 import { eventually } from './eventually.js';
 import { type StartedProcess, startProcess } from './process.js';
 
@@ -159,7 +159,8 @@ class RunningCluster implements Cluster {
     mdsEnv.STRIPEFS_MDS_GRPC_PORT = String(mds.ready.grpcPort);
     mdsEnv.STRIPEFS_MDS_ADMIN_PORT = String(mds.ready.adminPort);
     this.mdsAddress = `${mdsHost}:${mds.ready.grpcPort}`;
-    this.mdsAdminUrl = `http://${mdsHost}:${mds.ready.adminPort}`;
+    this.mdsAdminUrl = `${tls ? 'https' : 'http'}://${mdsHost}:${mds.ready.adminPort}`;
+    if (tls) trustAdminOrigin(this.mdsAdminUrl, tls);
   }
 
   private indexOf(which: string | number): number {
@@ -243,7 +244,9 @@ class RunningCluster implements Cluster {
 
   adminUrlOf(ossId: string): string {
     const spec = this.specs[this.indexOf(ossId)] as OssSpec;
-    return `http://${spec.bindHost ?? '127.0.0.1'}:${this.ossById(ossId).ready.adminPort}`;
+    const url = `${this.tls ? 'https' : 'http'}://${spec.bindHost ?? '127.0.0.1'}:${this.ossById(ossId).ready.adminPort}`;
+    if (this.tls) trustAdminOrigin(url, this.tls);
+    return url;
   }
 
   admin<T = unknown>(path: string, init?: { method: string; body?: unknown }): Promise<T> {
