@@ -34,13 +34,15 @@ export interface AdminRecoveryView {
   slow(): { ostId: number; reason: string }[];
 }
 
+/** How the admin port serves: HTTPS when the MDS serves TLS (common/admin-https.ts); none: plain HTTP. */
+type AdminServer = ReturnType<typeof adminServerOptions>;
+
 export function buildAdmin(
   cluster: ClusterService,
   metrics: MdsMetrics,
   destroyQueue: () => Promise<DestroyQueueView>,
   recovery?: AdminRecoveryView,
-  /** HTTPS when the MDS serves TLS (common/admin-https.ts); none: plain HTTP. */
-  server: ReturnType<typeof adminServerOptions> = {},
+  server: AdminServer = {},
 ): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024, ...server });
   app.setErrorHandler((err, _request, reply) => {
@@ -72,15 +74,14 @@ export function buildAdmin(
         slow.has(o.id ?? -1) ? { ...o, slow: true, slowReason: slow.get(o.id ?? -1) } : o,
       ),
     };
-    const osts = map.osts;
     return {
       epoch: map.epoch,
       counts: {
-        osts: osts.length,
-        up: osts.filter((o) => o.state?.up).length,
-        in: osts.filter((o) => o.state?.in).length,
-        usedBytes: osts.reduce((sum, o) => sum + Number(o.usedBytes ?? 0), 0),
-        totalBytes: osts.reduce((sum, o) => sum + Number(o.totalBytes ?? 0), 0),
+        osts: map.osts.length,
+        up: map.osts.filter((o) => o.state?.up).length,
+        in: map.osts.filter((o) => o.state?.in).length,
+        usedBytes: map.osts.reduce((sum, o) => sum + Number(o.usedBytes ?? 0), 0),
+        totalBytes: map.osts.reduce((sum, o) => sum + Number(o.totalBytes ?? 0), 0),
       },
       map,
     };

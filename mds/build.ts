@@ -164,7 +164,6 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     () => ns.lastMutationMs,
   );
   ns.onDestroyQueued = () => destroyer.wake();
-
   const metrics = createMdsMetrics(() => committer.writes);
   registerChannelGauge(metrics.registry, ossChannels);
   const gate = new Gate(auth?.guard, ns, openAudit(config, clock), auth?.tickets);
@@ -176,13 +175,8 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
   );
   server.addService(v1.HealthService.service, healthHandlers(cluster));
   const grpcPort = await bindServer(server, config['mds.bindHost'], config['mds.grpcPort']);
-  const admin = buildAdmin(
-    cluster,
-    metrics,
-    () => destroyer.view(),
-    recoveryView(healing),
-    adminServerOptions(config['tls.metricsPlain']),
-  );
+  const https = adminServerOptions(config['tls.metricsPlain']); // when it serves TLS
+  const admin = buildAdmin(cluster, metrics, () => destroyer.view(), recoveryView(healing), https);
   guardAdminHttp(admin, gate, config['auth.metricsOpen'], clock);
   registerRecoveryAdmin(admin, healing);
   registerRecoveryMetrics(metrics.registry, healing);

@@ -111,6 +111,12 @@ function prepareDataDir(plan: ClusterPlan): void {
   ensureKeyring(ossKeyringOf(plan.options), OSS_SERVICE_NAME);
 }
 
+/** What the control API serves HTTPS with: the cluster's certificate, or none (a plain cluster). */
+function controlHttpsOf(plan: ClusterPlan): { cert: Buffer; key: Buffer } | undefined {
+  const tls = plan.options.tls;
+  return tls && { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
+}
+
 /** The TLS the launcher checks its MDS with: the plan's CA, or none (plain TCP). */
 function tlsOf(plan: ClusterPlan): TlsSource {
   const tls = plan.options.tls;
@@ -253,9 +259,7 @@ export async function launchCluster(
     },
   };
 
-  const tls = plan.options.tls;
-  const https = tls && { cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) };
-  const control = buildControlApp(cluster, controlKeyringOf(plan), https);
+  const control = buildControlApp(cluster, controlKeyringOf(plan), controlHttpsOf(plan));
   await control.listen({ host: '127.0.0.1', port: plan.controlPort });
   writeFileSync(
     join(dataDir, STATE_FILE),

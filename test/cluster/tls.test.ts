@@ -287,13 +287,13 @@ describe('a cluster with TLS on every port', () => {
     const viewed = await curl(`${mdsAdmin}/api/cluster`, ...ca, '-H', bearer);
     expect(viewed.status, viewed.body).toBe(200);
 
-    // The CLI's admin commands, with the CA: over HTTPS.
+    // The CLI's admin commands, with the CA: over HTTPS (this cluster's admin port is not the MDS's + 1).
     const env = { STRIPEFS_MDS: cluster.mdsAddress, STRIPEFS_TLS_CA: files.caFile };
-    const top = await runCli(['top', '--once', '--json'], { env });
+    const top = await runCli(['top', '--once', '--json', '--admin', mdsAdmin], { env });
     expect(top.code, top.stderr).toBe(0);
-    const healthCli = await runCli(['health', '--json'], { env });
+    const healthCli = await runCli(['health', '--json', '--admin', mdsAdmin], { env });
     expect(healthCli.code, healthCli.stderr).toBe(0);
-    const dashboard = await runCli(['dashboard'], { env });
+    const dashboard = await runCli(['dashboard', '--admin', mdsAdmin], { env });
     expect(dashboard.code, dashboard.stderr).toBe(0);
     expect(dashboard.stdout.startsWith(`${mdsAdmin}/dashboard/#token=`)).toBe(true);
     // An OSS's admin port, found from the map (fault clear of a knob-free OST changes nothing).
@@ -304,7 +304,7 @@ describe('a cluster with TLS on every port', () => {
     const plainCli = await runCli(['top', '--once', '--json', '--admin', plainAdmin], { env });
     expect(plainCli.code).toBe(1);
     expect(plainCli.stderr).toContain('TLS_REQUIRED');
-    const otherCli = await runCli(['top', '--once', '--json'], {
+    const otherCli = await runCli(['top', '--once', '--json', '--admin', mdsAdmin], {
       env: { ...env, STRIPEFS_TLS_CA: otherCa.caFile },
     });
     expect(otherCli.code).toBe(1);
