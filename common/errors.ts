@@ -307,7 +307,7 @@ export const ERROR_CODES = {
     G.UNAUTHENTICATED,
     401,
     'EACCES',
-    'An object request carries no data-path ticket (the MDS hands them out at open, create and stat)',
+    'An object request carries no data-path ticket (the MDS hands them out at open and create)',
   ),
   TICKET_INVALID: spec(
     G.UNAUTHENTICATED,
