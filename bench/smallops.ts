@@ -11,7 +11,9 @@
 //     OSS requests by op (its ops counter) and synced MDS group writes.
 // Reported, never asserted. `node dist/bench/smallops.js [--quick]` runs it
 // alone (its own cluster); `npm run bench -- --only smallops` under the runner.
-// STRIPEFS_SMALLOPS_LAYOUTS=rep3 (or ec21) profiles one layout only.
+// STRIPEFS_SMALLOPS_LAYOUTS=rep3 (or ec21) profiles one layout only. Without
+// --quick it then compares the OST's two ways of keeping small objects
+// (bench/smallops-backends.ts).
 // STRIPEFS_SMALLOPS_PROFILE=write (or read) with bench/profile-preload.cjs
 // preloaded (see there) writes a CPU profile of every process for that phase.
 import { randomFillSync } from 'node:crypto';
@@ -24,6 +26,7 @@ import { Semaphore } from '../common/semaphore.js';
 import { adminFetch } from '../test/helpers/admin-http.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
 import { type Cpu, cpuMs } from './cpu.js';
+import { backendsWanted, compareBackends } from './smallops-backends.js';
 import { type BenchResult, result, type SuiteOptions } from './types.js';
 
 const KiB = 1024;
@@ -310,6 +313,16 @@ export async function runSmallOpsBench({
   cluster: shared,
   files = quick ? 500 : 2_000,
 }: SuiteOptions & { files?: number }): Promise<BenchResult[]> {
+  const out = await profileLayouts(shared, files);
+  // After the layouts' cluster is stopped (when it is the suite's own): the comparison starts two more.
+  if (backendsWanted(quick)) out.push(...(await compareBackends(Math.min(files, 1_000), BACKEND_ROUNDS)));
+  return out;
+}
+
+/** Rounds of each side of the backend comparison (bench/smallops-backends.ts). */
+const BACKEND_ROUNDS = 3;
+
+async function profileLayouts(shared: SuiteOptions['cluster'], files: number): Promise<BenchResult[]> {
   const own = shared ? undefined : await startBenchCluster();
   const cluster = own ?? (await (shared as () => Promise<BenchCluster>)());
   try {

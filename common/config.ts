@@ -278,6 +278,11 @@ export const CONFIG_SCHEMA = {
     default: true,
     doc: 'Write whole aligned 4 KiB blocks and read whole spans with O_DIRECT, bypassing the page cache, where the file system supports it (checked at start)',
   },
+  'oss.smallObjectBytes': {
+    kind: { type: 'int', min: 0, max: 1024 * 1024 },
+    default: 0,
+    doc: 'Objects of at most this many bytes are kept as records in a log of large segment files per OST (one fdatasync and one index batch shared by the writes that arrive together, dead space compacted in the background) rather than a file each; one that grows past it moves to a file. 0: every object is a file (objects already in the log stay readable)',
+  },
   'oss.bulkUserBuffer': {
     kind: { type: 'bool' },
     default: true,

@@ -53,13 +53,15 @@ export function buildAdminApp(
   });
   app.get('/api/osts', async () =>
     core.handles.map((h) => {
-      const { usedBytes, capacityBytes, objectCount } = h.ost.usage();
+      const { usedBytes, capacityBytes, objectCount, log } = h.ost.usage();
       return {
         id: h.ost.id ?? null,
         name: h.ost.name,
         usedBytes,
         totalBytes: capacityBytes,
         objectCount,
+        // The segment log of small objects (oss.smallObjectBytes): its segments, bytes, live bytes, compactions.
+        ...(log ? { log } : {}),
         faults: h.faults.current,
       };
     }),

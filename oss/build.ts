@@ -77,6 +77,7 @@ async function openOsts(config: Config, logger: Logger): Promise<OstHandle[]> {
       capacityBytes: config['oss.ostCapacityBytes'],
       fsync: config['oss.fsync'],
       directIo: config['oss.directIo'],
+      smallObjectBytes: config['oss.smallObjectBytes'],
       faults,
     });
     handles.push({ ost, faults });

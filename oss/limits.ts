@@ -27,3 +27,12 @@ export const LEASE_RENEW_WAIT_MS = 2_000;
 export const MDS_RPC_TIMEOUT_MS = 5_000;
 /** Objects whose index records (meta, crc groups) an OST keeps decoded in memory (oss/store/index-cache.ts). */
 export const INDEX_CACHE_OBJECTS = 4096;
+/** Writes one round of an OST's segment log takes at most (oss/store/segment-log.ts), and their bytes. */
+export const LOG_ROUND_ENTRIES_MAX = 64;
+export const LOG_ROUND_BYTES_MAX = 8 * 1024 * 1024;
+/** A segment of the log takes records until it holds this many bytes. */
+export const LOG_SEGMENT_BYTES = 64 * 1024 * 1024;
+/** A sealed segment is compacted once this share of its bytes is dead (oss/store/log-compact.ts). */
+export const LOG_DEAD_SHARE_MAX = 0.5;
+/** Compaction copies live records forward at most this fast, so requests keep the disk. */
+export const LOG_COMPACT_BYTES_PER_SEC = 32 * 1024 * 1024;

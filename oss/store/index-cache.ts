@@ -13,7 +13,7 @@
 // otherwise put back a record a writer had just replaced.
 
 import { INDEX_CACHE_OBJECTS } from '../limits.js';
-import type { ObjectMeta } from './object-store.js';
+import type { StoredMeta } from './index-layout.js';
 
 /** One group's blocks: their crcs, and the stamp of the write each holds (0: none known). */
 export interface BlockGroup {
@@ -22,7 +22,7 @@ export interface BlockGroup {
 }
 
 interface Entry {
-  meta?: ObjectMeta;
+  meta?: StoredMeta;
   groups: Map<number, BlockGroup>;
 }
 
@@ -60,7 +60,7 @@ export class IndexCache {
     return entry;
   }
 
-  meta(objectId: string): ObjectMeta | undefined {
+  meta(objectId: string): StoredMeta | undefined {
     const meta = this.touch(objectId)?.meta;
     if (meta) this.hits++;
     else this.misses++;
@@ -76,7 +76,7 @@ export class IndexCache {
   fill(
     objectId: string,
     generation: number,
-    meta: ObjectMeta | undefined,
+    meta: StoredMeta | undefined,
     groups?: Map<number, BlockGroup>,
   ): void {
     if (generation !== this.generationCount) return;
@@ -103,7 +103,7 @@ export class IndexCache {
   }
 
   /** After the batch: the records it wrote (other groups are looked up again when needed). */
-  remember(objectId: string, meta: ObjectMeta, groups: Map<number, BlockGroup>): void {
+  remember(objectId: string, meta: StoredMeta, groups: Map<number, BlockGroup>): void {
     this.generationCount++;
     const entry = this.entryFor(objectId);
     entry.meta = meta;

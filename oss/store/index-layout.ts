@@ -2,7 +2,9 @@
 // (classic-level): its keys and how records are encoded. Only ost-index.ts
 // uses it. Changing it is a format change: test/oss/disk-fixtures.test.ts
 // opens folders written by earlier code, which must keep opening.
-//   o/<objectId>                      -> ObjectMeta (JSON)
+//   o/<objectId>                      -> ObjectMeta (JSON); a small object kept in the OST's
+//                                        segment log (segment-log.ts) also has `log`:
+//                                        [segment, offset, bytes] of its record there
 //   c/<objectId>/<group, 8 hex>       -> crc32c of blocks group*CRC_GROUP_BLOCKS.. (u32 LE each)
 //   t/<objectId>/<group, 8 hex>       -> the stamp of the write each of those blocks holds (f64 LE
 //                                        each, 0: none; absent for blocks written before stamps)
@@ -39,16 +41,38 @@ export function prefixEnd(prefix: string): string {
   return `${prefix}\xff`;
 }
 
-export function encodeMeta(meta: ObjectMeta): string {
+/** Where a small object's bytes are: a record of `bytes` (whole alignment units) at `offset` of segment `segment`. */
+export type LogLocation = readonly [segment: number, offset: number, bytes: number];
+
+/** An object's meta record as the store keeps it: ObjectMeta, and where its bytes are when not in a file of its own. */
+export interface StoredMeta extends ObjectMeta {
+  log?: LogLocation;
+}
+
+export function encodeMeta(meta: StoredMeta): string {
   return JSON.stringify(meta);
 }
 
-export function decodeMeta(text: string): ObjectMeta {
-  const raw = JSON.parse(text) as ObjectMeta;
+export function decodeMeta(text: string): StoredMeta {
+  const raw = JSON.parse(text) as StoredMeta;
   if (!Number.isSafeInteger(raw.size) || raw.size < 0 || !Number.isSafeInteger(raw.version)) {
     throw new Error(`corrupt object meta ${text}`);
   }
+  if (raw.log !== undefined && !validLocation(raw.log)) throw new Error(`corrupt object meta ${text}`);
   return raw;
+}
+
+function validLocation(log: unknown): boolean {
+  return (
+    Array.isArray(log) && log.length === 3 && log.every((n) => Number.isSafeInteger(n) && (n as number) >= 0)
+  );
+}
+
+/** What callers outside the store see of a meta record (no location). */
+export function publicMeta(stored: StoredMeta): ObjectMeta {
+  if (stored.log === undefined) return stored;
+  const { log: _, ...meta } = stored;
+  return meta;
 }
 
 export function encodeCrcs(crcs: Uint32Array): Buffer {

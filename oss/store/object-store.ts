@@ -1,7 +1,8 @@
 // What the rest of the OSS may do with an OST's objects, and nothing more:
 // the request layer (oss/ops.ts), recovery and scrub see an ObjectStore,
 // never its files, its index database or the index's keys. The real backend
-// is oss/store/ost.ts (object files plus a classic-level index); every
+// is oss/store/ost.ts (object files plus a classic-level index, small objects
+// optionally as records of a segment log); every
 // backend must pass the conformance suite in test/oss/store-conformance.test.ts.
 //
 // Semantics every backend keeps:
@@ -26,6 +27,9 @@
 //   as another version's, nor a write it did not commit as an object.
 
 import type { BlockStamps } from '../../common/block-stamps.js';
+import type { LogUsage } from './segment-log.js';
+
+export type { LogUsage };
 
 export interface ObjectMeta {
   size: number;
@@ -113,6 +117,8 @@ export interface StoreUsage {
   /** Data bytes written with O_DIRECT and through the page cache since open. */
   directWriteBytes: number;
   pagedWriteBytes: number;
+  /** The segment log of small objects, where a backend keeps one (oss/store/segment-log.ts). */
+  log?: LogUsage;
 }
 
 /**

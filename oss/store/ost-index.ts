@@ -16,8 +16,24 @@ import {
   encodeStamps,
   keys,
   prefixEnd,
+  publicMeta,
+  type StoredMeta,
 } from './index-layout.js';
 import type { ListPage, ObjectMeta, StoredObject } from './object-store.js';
+
+type BatchOp = { type: 'put'; key: string; value: Buffer } | { type: 'del'; key: string };
+
+/**
+ * A write's index changes, made ready under the object's lock and written later in one batch with
+ * others' (applyWrites): `meta` is put as it is then (a log write sets its location first).
+ */
+export interface PreparedWrite {
+  objectId: string;
+  meta: StoredMeta;
+  ops: BatchOp[];
+  /** The groups the batch writes, remembered in the cache after it; undefined: forget the object's. */
+  saved: Map<number, BlockGroup> | undefined;
+}
 
 /** The stored crcs and stamps of a run of an object's blocks. */
 export class BlockCrcs {
@@ -60,7 +76,8 @@ export class OstIndex {
     return this.db.close();
   }
 
-  async meta(objectId: string): Promise<ObjectMeta | undefined> {
+  /** The object's meta record with its location when it is in the segment log. */
+  async meta(objectId: string): Promise<StoredMeta | undefined> {
     const cached = this.cache.meta(objectId);
     if (cached) return cached;
     const generation = this.cache.generation;
@@ -114,11 +131,16 @@ export class OstIndex {
 
   /** Every object in id order, from a snapshot taken when the scan starts. */
   async *objects(): AsyncGenerator<StoredObject> {
+    for await (const { objectId, meta } of this.storedObjects()) yield { objectId, ...publicMeta(meta) };
+  }
+
+  /** Every object's stored meta record (with its log location), in id order. */
+  async *storedObjects(): AsyncGenerator<{ objectId: string; meta: StoredMeta }> {
     for await (const [key, value] of this.db.iterator({
       gte: keys.metaPrefix,
       lt: prefixEnd(keys.metaPrefix),
     })) {
-      yield { objectId: key.slice(keys.metaPrefix.length), ...decodeMeta(value.toString('utf8')) };
+      yield { objectId: key.slice(keys.metaPrefix.length), meta: decodeMeta(value.toString('utf8')) };
     }
   }
 
@@ -134,7 +156,7 @@ export class OstIndex {
     const metas = await this.db.getMany(page.map((id) => keys.meta(id)));
     const objects = page.flatMap((objectId, i) => {
       const raw = metas[i];
-      return raw === undefined ? [] : [{ objectId, ...decodeMeta(raw.toString('utf8')) }];
+      return raw === undefined ? [] : [{ objectId, ...publicMeta(decodeMeta(raw.toString('utf8'))) }];
     });
     return { objects, nextCursor: more ? (page[page.length - 1] ?? '') : '' };
   }
@@ -148,7 +170,7 @@ export class OstIndex {
   async commitWrite(
     objectId: string,
     old: ObjectMeta | undefined,
-    meta: ObjectMeta,
+    meta: StoredMeta,
     firstBlock: number,
     crcs: Uint32Array,
     written: WrittenStamps,
@@ -156,6 +178,20 @@ export class OstIndex {
     /** Write the batch synced: it and every change committed before it are durable once it resolves. */
     sync = false,
   ): Promise<void> {
+    const prepared = await this.prepareWrite(objectId, old, meta, firstBlock, crcs, written, clearUnsynced);
+    await this.applyWrites([prepared], sync);
+  }
+
+  /** commitWrite's changes, made ready to be written (applyWrites) with other writes' in one batch. */
+  async prepareWrite(
+    objectId: string,
+    old: ObjectMeta | undefined,
+    meta: StoredMeta,
+    firstBlock: number,
+    crcs: Uint32Array,
+    written: WrittenStamps,
+    clearUnsynced = false,
+  ): Promise<PreparedWrite> {
     const blocksTotal = Math.ceil(meta.size / this.blockBytes);
     const oldBlocks = Math.ceil((old?.size ?? 0) / this.blockBytes);
     const lastTouched = firstBlock + crcs.length - 1;
@@ -165,12 +201,11 @@ export class OstIndex {
     const existing = old
       ? await this.groups(objectId, firstGroup * CRC_GROUP_BLOCKS, lastGroup * CRC_GROUP_BLOCKS)
       : new Map<number, BlockGroup>();
-    const batch = this.db.batch();
+    const ops: BatchOp[] = [];
     const saved = new Map<number, BlockGroup>();
-    batch.put(keys.meta(objectId), Buffer.from(encodeMeta(meta)));
     if (old && (old.poolId !== meta.poolId || old.pg !== meta.pg))
-      batch.del(keys.pgEntry(old.poolId, old.pg, objectId));
-    batch.put(keys.pgEntry(meta.poolId, meta.pg, objectId), Buffer.alloc(0));
+      ops.push({ type: 'del', key: keys.pgEntry(old.poolId, old.pg, objectId) });
+    ops.push({ type: 'put', key: keys.pgEntry(meta.poolId, meta.pg, objectId), value: Buffer.alloc(0) });
     for (let g = firstGroup; g <= lastGroup; g++) {
       const groupStart = g * CRC_GROUP_BLOCKS;
       const length = Math.min(CRC_GROUP_BLOCKS, blocksTotal - groupStart);
@@ -192,19 +227,48 @@ export class OstIndex {
         b++
       )
         group.stamps[b - groupStart] = written.stamps[b - written.firstBlock]!;
-      batch.put(keys.crcGroup(objectId, g), encodeCrcs(group.crcs));
-      batch.put(keys.stampGroup(objectId, g), encodeStamps(group.stamps));
+      ops.push({ type: 'put', key: keys.crcGroup(objectId, g), value: encodeCrcs(group.crcs) });
+      ops.push({ type: 'put', key: keys.stampGroup(objectId, g), value: encodeStamps(group.stamps) });
       saved.set(g, group);
     }
     const oldLastGroup = Math.floor((oldBlocks - 1) / CRC_GROUP_BLOCKS);
     for (let g = Math.max(Math.ceil(blocksTotal / CRC_GROUP_BLOCKS), 0); g <= oldLastGroup; g++) {
-      batch.del(keys.crcGroup(objectId, g));
-      batch.del(keys.stampGroup(objectId, g));
+      ops.push({ type: 'del', key: keys.crcGroup(objectId, g) });
+      ops.push({ type: 'del', key: keys.stampGroup(objectId, g) });
     }
-    if (clearUnsynced) batch.del(keys.unsynced(objectId));
-    this.cache.changed(objectId);
-    await batch.write({ sync });
-    this.cache.remember(objectId, meta, saved);
+    if (clearUnsynced) ops.push({ type: 'del', key: keys.unsynced(objectId) });
+    return { objectId, meta, ops, saved };
+  }
+
+  /** A change of where an object's bytes are (a record moved by compaction), nothing else. */
+  prepareMove(objectId: string, meta: StoredMeta): PreparedWrite {
+    return { objectId, meta, ops: [], saved: undefined };
+  }
+
+  /**
+   * Writes prepared changes of distinct objects in one batch (synced: durable with every change
+   * before it once it resolves; with none, a synced write of the flush marker).
+   */
+  async applyWrites(prepared: readonly PreparedWrite[], sync: boolean): Promise<void> {
+    if (prepared.length === 0) {
+      if (sync) await this.syncLog();
+      return;
+    }
+    const ops: BatchOp[] = [];
+    for (const w of prepared) {
+      ops.push({ type: 'put', key: keys.meta(w.objectId), value: Buffer.from(encodeMeta(w.meta)) });
+      for (const op of w.ops) ops.push(op);
+      this.cache.changed(w.objectId);
+    }
+    try {
+      await this.db.batch(ops, { sync });
+    } catch (err) {
+      for (const w of prepared) this.cache.changed(w.objectId);
+      throw err;
+    }
+    for (const w of prepared)
+      if (w.saved) this.cache.remember(w.objectId, w.meta, w.saved);
+      else this.cache.changed(w.objectId);
   }
 
   /** Removes every record of an object: its meta, its PG entry and its crcs. */

@@ -2,7 +2,11 @@
 // (objects/<fanout>/<id>) and a classic-level index (index/, see
 // ost-index.ts). The index is the truth: an object exists when its meta
 // record does; a data file without one is debris from a crash before the
-// write was committed and is removed at open.
+// write was committed and is removed at open. With `smallObjectBytes`, objects
+// that small live as records in a segment log (log/, segment-log.ts) instead
+// of files of their own; one that grows past it moves to a file. Objects
+// already in the log stay readable (and move to files when written) with the
+// setting off again.
 import {
   constants,
   type FileHandle,
@@ -19,8 +23,11 @@ import { join } from 'node:path';
 import { BUFFER_ALIGN_BYTES, isAligned } from '../../common/bulk/buffer-pool.js';
 import { StripeError } from '../../common/errors.js';
 import { LIMITS } from '../../common/limits.js';
-import { dataBuffers } from '../buffers.js';
+import { DATA_BUFFER_BYTES, dataBuffers } from '../buffers.js';
+import { LOG_COMPACT_BYTES_PER_SEC, LOG_DEAD_SHARE_MAX, LOG_SEGMENT_BYTES } from '../limits.js';
 import { objectPath } from '../object-id.js';
+import { publicMeta, type StoredMeta } from './index-layout.js';
+import { LogCompactor } from './log-compact.js';
 import { ObjectLocks } from './object-lock.js';
 import type {
   BlockStamps,
@@ -38,6 +45,7 @@ import type {
 import { type BlockCrcs, OstIndex } from './ost-index.js';
 import { readSpans } from './read.js';
 import { ReadHandles } from './read-handles.js';
+import { SegmentLog } from './segment-log.js';
 import { writeObject } from './write.js';
 
 export interface OstOptions {
@@ -51,7 +59,16 @@ export interface OstOptions {
   directIo?: boolean;
   /** The OST's fault knobs (oss/faults.ts); none by default. */
   faults?: StoreFaultSites;
+  /** Objects of at most this many bytes are kept in the segment log (segment-log.ts); 0: none. */
+  smallObjectBytes?: number;
+  /** The log's segment size, dead share bound and compaction rate (oss/limits.ts by default; tests shrink them). */
+  logSegmentBytes?: number;
+  logDeadShareMax?: number;
+  logCompactBytesPerSec?: number;
 }
+
+/** The largest object the log may keep: its record fits one data buffer and one read span. */
+export const SMALL_OBJECT_BYTES_MAX = DATA_BUFFER_BYTES;
 
 const NO_FAULTS: StoreFaultSites = { dataWritten: () => undefined, beforeFsync: () => undefined };
 
@@ -87,6 +104,10 @@ export class Ost implements ObjectStore {
   pagedWriteBytes = 0;
   id: number | undefined;
   private closed = false;
+  /** Small objects' records (segment-log.ts); its files exist once it took a record. */
+  log!: SegmentLog;
+  private compactor!: LogCompactor;
+  readonly smallObjectBytes: number;
 
   private constructor(
     readonly opts: OstOptions,
@@ -96,6 +117,13 @@ export class Ost implements ObjectStore {
     this.objectsDir = join(opts.dir, 'objects');
     this.blockBytes = blockBytes;
     this.faults = opts.faults ?? NO_FAULTS;
+    this.smallObjectBytes = opts.smallObjectBytes ?? 0;
+    if (
+      !Number.isInteger(this.smallObjectBytes) ||
+      this.smallObjectBytes < 0 ||
+      this.smallObjectBytes > SMALL_OBJECT_BYTES_MAX
+    )
+      throw new Error(`small object bound ${this.smallObjectBytes} is not 0..${SMALL_OBJECT_BYTES_MAX}`);
   }
 
   get name(): string {
@@ -117,17 +145,37 @@ export class Ost implements ObjectStore {
     ost.id = await readPersistedId(opts.dir);
     ost.directIo = opts.directIo === true && (await directIoWorks(opts.dir));
     for (const id of await ost.index.unsynced()) ost.unsynced.set(id, 0);
+    ost.log = await SegmentLog.open(
+      {
+        dir: join(opts.dir, 'log'),
+        directIo: ost.directIo,
+        fsync: opts.fsync,
+        segmentBytes: opts.logSegmentBytes ?? LOG_SEGMENT_BYTES,
+        faults: ost.faults,
+        lostSync: async (ids) => {
+          for (const id of ids) await ost.markUnsynced(id);
+        },
+      },
+      ost.index,
+    );
+    ost.compactor = new LogCompactor(ost, {
+      deadShareMax: opts.logDeadShareMax ?? LOG_DEAD_SHARE_MAX,
+      bytesPerSec: opts.logCompactBytesPerSec ?? LOG_COMPACT_BYTES_PER_SEC,
+    });
     await ost.scan();
+    await ost.log.start();
     await ost.refreshCapacity();
     return ost;
   }
 
-  /** Counts objects and bytes, and removes data files no meta record owns. */
+  /** Counts objects and bytes, hands the log its live records, and removes data files no meta record owns. */
   private async scan(): Promise<void> {
     const known = new Set<string>();
-    for await (const object of this.index.objects()) {
-      known.add(object.objectId);
-      this.usedBytes += object.size;
+    for await (const { objectId, meta } of this.index.storedObjects()) {
+      // The file of an object in the log is debris of a move to a file that never committed.
+      if (meta.log) this.log.adopt(objectId, meta.log);
+      else known.add(objectId);
+      this.usedBytes += meta.size;
       this.objectCount++;
     }
     for (const fanout of await readdir(this.objectsDir)) {
@@ -146,7 +194,14 @@ export class Ost implements ObjectStore {
       directIo: this.directIo,
       directWriteBytes: this.directWriteBytes,
       pagedWriteBytes: this.pagedWriteBytes,
+      log: this.log.usage(),
     };
+  }
+
+  /** Whether the write that leaves the object `newSize` bytes long goes to the log: small, and not in a file already. */
+  keepsInLog(old: StoredMeta | undefined, newSize: number): boolean {
+    if (this.smallObjectBytes === 0 || newSize > this.smallObjectBytes) return false;
+    return old === undefined || old.log !== undefined;
   }
 
   async refreshCapacity(): Promise<void> {
@@ -173,13 +228,19 @@ export class Ost implements ObjectStore {
     return objectPath(this.objectsDir, objectId);
   }
 
-  stat(objectId: string): Promise<ObjectMeta | undefined> {
+  async stat(objectId: string): Promise<ObjectMeta | undefined> {
+    const meta = await this.storedMeta(objectId);
+    return meta && publicMeta(meta);
+  }
+
+  /** The meta record with the object's place in the log, when it is there. */
+  storedMeta(objectId: string): Promise<StoredMeta | undefined> {
     this.assertOpen();
     return this.index.meta(objectId);
   }
 
-  async requireMeta(objectId: string): Promise<ObjectMeta> {
-    const meta = await this.stat(objectId);
+  async requireMeta(objectId: string): Promise<StoredMeta> {
+    const meta = await this.storedMeta(objectId);
     if (!meta) throw new StripeError('OBJ_NOT_FOUND', `object ${objectId} not found on ${this.name}`);
     return meta;
   }
@@ -225,8 +286,11 @@ export class Ost implements ObjectStore {
       if (!meta) return false;
       await this.index.remove(objectId, meta);
       this.unsynced.delete(objectId);
-      this.readHandles.drop(this.pathOf(objectId));
-      await rm(this.pathOf(objectId), { force: true });
+      if (meta.log) this.log.release(objectId, meta.log);
+      else {
+        this.readHandles.drop(this.pathOf(objectId));
+        await rm(this.pathOf(objectId), { force: true });
+      }
       this.usedBytes -= meta.size;
       this.objectCount--;
       return true;
@@ -278,7 +342,7 @@ export class Ost implements ObjectStore {
    * nothing of them; its flushes fail until every byte was written again.
    */
   async flush(objectId: string): Promise<void> {
-    await this.requireMeta(objectId);
+    const meta = await this.requireMeta(objectId);
     if (!this.opts.fsync) return;
     if (this.unsynced.has(objectId))
       throw notDurable(
@@ -286,6 +350,7 @@ export class Ost implements ObjectStore {
         objectId,
         'an earlier fsync of it failed; write it whole again or delete it',
       );
+    if (meta.log && (await this.flushLogged(objectId))) return;
     let fh: FileHandle;
     try {
       fh = await open(this.pathOf(objectId), 'r');
@@ -311,6 +376,26 @@ export class Ost implements ObjectStore {
     }
   }
 
+  /**
+   * flush of an object in the log: its segment fdatasynced up to its record (unless already), and
+   * the index log; false when it is in a file by now (written past the log's bound since).
+   */
+  private async flushLogged(objectId: string): Promise<boolean> {
+    const release = await this.locks.acquire(objectId, false);
+    try {
+      const meta = await this.requireMeta(objectId);
+      if (!meta.log) return false;
+      const outcome = await this.log.syncThrough(objectId, meta.log);
+      if (outcome.fsyncFailure !== undefined) {
+        await this.markUnsynced(objectId);
+        throw notDurable(this.name, objectId, 'fsync failed', outcome.fsyncFailure);
+      }
+      return true;
+    } finally {
+      release();
+    }
+  }
+
   /** Whether flushes of the object fail because an fsync of it failed (until it is written whole again). */
   isUnsynced(objectId: string): boolean {
     return this.unsynced.has(objectId);
@@ -330,6 +415,8 @@ export class Ost implements ObjectStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.compactor.stop();
+    await this.log.close();
     await this.readHandles.closeAll();
     await this.index.close();
   }

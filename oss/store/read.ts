@@ -11,6 +11,7 @@ import { StripeError } from '../../common/errors.js';
 import { readSpanBuffers, readSpanBytes } from '../buffers.js';
 import { checkRange } from '../object-id.js';
 import { zeroCrc } from './block-crc.js';
+import type { LogLocation } from './index-layout.js';
 import type { BlockStamps, ReadPiece } from './object-store.js';
 import type { Ost } from './ost.js';
 import type { BlockCrcs } from './ost-index.js';
@@ -134,8 +135,6 @@ export async function* readSpans(
       { objectId, ost: ost.name },
     );
   const release = await ost.locks.acquire(objectId, false);
-  let fh: { fh: FileHandle; release: () => void } | undefined;
-  let paged: { fh: FileHandle; release: () => void } | undefined;
   try {
     const meta = await ost.requireMeta(objectId);
     if (offset > meta.size)
@@ -152,6 +151,55 @@ export async function* readSpans(
     const stamps: number[] = [];
     for (let b = firstBlock; b <= lastBlock; b++) stamps.push(crcs.stampOf(b));
     onSize(meta.size, stamps);
+    const read: SpanRead = { objectId, size: meta.size, crcs, offset, end, lastBlock, readerVerifies };
+    if (meta.log) yield* logSpans(ost, meta.log, read);
+    else yield* fileSpans(ost, read);
+  } finally {
+    release();
+  }
+}
+
+/** What one read asks of an object, its size and block crcs looked up. */
+interface SpanRead {
+  objectId: string;
+  size: number;
+  crcs: BlockCrcs;
+  offset: number;
+  end: number;
+  lastBlock: number;
+  readerVerifies: boolean;
+}
+
+/** A read of an object kept in the segment log: its record read whole (it is small), the range's blocks verified. */
+async function* logSpans(ost: Ost, location: LogLocation, r: SpanRead): AsyncGenerator<ReadPiece[]> {
+  const B = ost.blockBytes;
+  const pool = readSpanBuffers;
+  const whole = pool.take();
+  let given = false;
+  try {
+    if (location[2] > whole.length)
+      throw new Error(`a log record of ${location[2]} bytes outgrows a read span`);
+    const record = await ost.log.read(location, whole);
+    const position = Math.floor(r.offset / B) * B;
+    const data = record.subarray(position, Math.min(r.size, (r.lastBlock + 1) * B));
+    const pieces = verifiedPieces(ost, r.objectId, r.crcs, data, position, r, r.readerVerifies);
+    const last = pieces[pieces.length - 1];
+    if (!last) return;
+    last.release = () => pool.give(whole);
+    given = true;
+    yield pieces;
+  } finally {
+    if (!given) pool.give(whole);
+  }
+}
+
+/** A read of an object in a file of its own, a span at a time with one span of read-ahead. */
+async function* fileSpans(ost: Ost, r: SpanRead): AsyncGenerator<ReadPiece[]> {
+  const B = ost.blockBytes;
+  const { objectId, end } = r;
+  let fh: { fh: FileHandle; release: () => void } | undefined;
+  let paged: { fh: FileHandle; release: () => void } | undefined;
+  try {
     // With direct IO the disk's bytes land in the pooled buffer itself: no page-cache pages to
     // fill and copy from (reads of data the OSS wrote with O_DIRECT find none cached anyway).
     const direct = ost.directIo && B % BUFFER_ALIGN_BYTES === 0;
@@ -165,7 +213,7 @@ export async function* readSpans(
     const spanBytes = readSpanBytes;
     const span = async (start: number): Promise<{ whole: Buffer; data: Buffer }> => {
       const whole = spans.take();
-      const length = Math.min(spanBytes, Math.min(meta.size, (lastBlock + 1) * B) - start);
+      const length = Math.min(spanBytes, Math.min(r.size, (r.lastBlock + 1) * B) - start);
       if (!direct) return { whole, data: await readFull(file, start, length, whole) };
       if (isAligned(whole))
         return { whole, data: await readFull(file, start, length, whole, BUFFER_ALIGN_BYTES) };
@@ -173,7 +221,7 @@ export async function* readSpans(
       paged ??= await ost.readHandles.acquire(ost.pathOf(objectId), constants.O_RDONLY);
       return { whole, data: await readFull(paged.fh, start, length, whole) };
     };
-    let position = firstBlock * B;
+    let position = Math.floor(r.offset / B) * B;
     let next: Promise<{ whole: Buffer; data: Buffer }> | undefined = span(position);
     while (next) {
       const { whole, data } = await next;
@@ -181,7 +229,7 @@ export async function* readSpans(
       next = following < end ? span(following) : undefined; // read ahead while this span is sent
       // Awaited on the next turn of the loop; a rejection seen only there is not unhandled here.
       next?.catch(() => undefined);
-      const pieces = verifiedPieces(ost, objectId, crcs, data, position, { offset, end }, readerVerifies);
+      const pieces = verifiedPieces(ost, objectId, r.crcs, data, position, r, r.readerVerifies);
       const last = pieces[pieces.length - 1];
       if (!last) {
         spans.give(whole);
@@ -194,6 +242,5 @@ export async function* readSpans(
   } finally {
     fh?.release();
     paged?.release();
-    release();
   }
 }

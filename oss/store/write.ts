@@ -7,9 +7,12 @@
 // them (test/oss/crash-sites.test.ts).
 import { constants, type FileHandle, open, rm } from 'node:fs/promises';
 import { StripeError } from '../../common/errors.js';
-import { checkRange } from '../object-id.js';
+import { dataBuffers } from '../buffers.js';
+import { checkRange, validateObjectId } from '../object-id.js';
 import { BlockCrcBuilder } from './block-crc.js';
 import { FileWriter } from './file-writer.js';
+import type { LogLocation, StoredMeta } from './index-layout.js';
+import { writeLogged } from './log-write.js';
 import type { ObjectMeta, WriteParams, WritePiece, WriteResult } from './object-store.js';
 import type { Ost } from './ost.js';
 import type { WrittenStamps } from './ost-index.js';
@@ -27,13 +30,10 @@ export async function writeObject(
   pieces: AsyncIterable<WritePiece>,
 ): Promise<WriteResult> {
   checkRange(p.offset, p.length);
+  validateObjectId(p.objectId);
   const release = await ost.locks.acquire(p.objectId, true);
-  let fh: FileHandle | undefined;
-  let direct: FileHandle | undefined;
-  let old: ObjectMeta | undefined;
-  let writer: FileWriter | undefined;
   try {
-    old = await refuseOlderCopy(ost, p, await ost.stat(p.objectId));
+    const old = await refuseOlderCopy(ost, p, await ost.storedMeta(p.objectId));
     const oldSize = old?.size ?? 0;
     const end = p.offset + p.length;
     const newSize = p.truncate ? end : Math.max(oldSize, end);
@@ -44,7 +44,35 @@ export async function writeObject(
         `${ost.name} is full (${usedBytes} of ${capacityBytes} bytes used)`,
       );
     }
+    if (ost.keepsInLog(old, newSize)) return await writeLogged(ost, p, pieces, old, newSize);
+    return await writeToFile(ost, p, pieces, old, newSize);
+  } catch (err) {
+    throw noSpace(err);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The write into the object's own file. An object that was in the segment log (it grew past the
+ * log's bound) gets its bytes copied into the file first; its meta record points at the file
+ * once the write commits, and until then the file is debris the next open removes.
+ */
+async function writeToFile(
+  ost: Ost,
+  p: WriteParams,
+  pieces: AsyncIterable<WritePiece>,
+  old: StoredMeta | undefined,
+  newSize: number,
+): Promise<WriteResult> {
+  let fh: FileHandle | undefined;
+  let direct: FileHandle | undefined;
+  let writer: FileWriter | undefined;
+  const oldSize = old?.size ?? 0;
+  const end = p.offset + p.length;
+  try {
     fh = await open(ost.pathOf(p.objectId), constants.O_RDWR | constants.O_CREAT, 0o644);
+    if (old?.log) await copyOutOfLog(ost, old.log, old.size, fh);
     if (ost.directIo && p.length >= ost.blockBytes)
       direct = await open(ost.pathOf(p.objectId), constants.O_WRONLY | constants.O_DIRECT);
     const B = ost.blockBytes;
@@ -71,36 +99,53 @@ export async function writeObject(
       ost.directWriteBytes += fileWriter.directBytes;
       ost.pagedWriteBytes += fileWriter.pagedBytes;
     }
-    if (received !== p.length)
-      throw new StripeError('REQ_INVALID', `got ${received} of ${p.length} declared bytes`);
-    if (p.length > 0 && builder.dataCrc32c !== p.declaredCrc >>> 0) {
-      throw new StripeError(
-        'OBJ_WRITE_CHECKSUM',
-        `crc32c of the data of ${p.objectId} does not match the declared one`,
-      );
-    }
+    checkReceived(p, received, builder);
     if (tailBlock) builder.addBytes(tailBlock.subarray(end % B), false);
     if (newSize < oldSize) await fh.truncate(newSize);
     return await commitSynced(ost, p, old, newSize, builder, fh);
   } catch (err) {
     // No write may land after the cleanup below (or after the file is closed).
     await writer?.abandon().catch(() => undefined);
-    if (fh && !old) {
+    if (fh && (!old || old.log)) {
       ost.readHandles.drop(ost.pathOf(p.objectId));
-      // Best-effort cleanup of a failed first write: the caller gets the write's own error, and
-      // open() removes the files the index does not know.
+      // Best-effort cleanup of a failed first write (or of a copy out of the log): the caller gets
+      // the write's own error, and open() removes the files the index does not point at.
       await rm(ost.pathOf(p.objectId), { force: true }).catch(() => undefined);
     } else if (fh && old) {
       // Best-effort: the index still holds the old size, so a longer file reads as before.
       await fh.truncate(old.size).catch(() => undefined);
     }
-    throw noSpace(err);
+    throw err;
   } finally {
     // Closing after the write settled: a close error cannot change what was acknowledged.
     await direct?.close().catch(() => undefined);
     // The same for the page-cache handle.
     await fh?.close().catch(() => undefined);
-    release();
+  }
+}
+
+/** The object's bytes as its log record holds them, into its new file (the crcs in the index still vouch for them). */
+async function copyOutOfLog(ost: Ost, location: LogLocation, size: number, fh: FileHandle): Promise<void> {
+  const buf = dataBuffers.take();
+  try {
+    const record = await ost.log.read(location, buf);
+    await fh.truncate(0);
+    let done = 0;
+    while (done < size) done += (await fh.write(record, done, size - done, done)).bytesWritten;
+  } finally {
+    dataBuffers.give(buf);
+  }
+}
+
+/** All the declared bytes arrived, and their crc is the one declared. */
+export function checkReceived(p: WriteParams, received: number, builder: BlockCrcBuilder): void {
+  if (received !== p.length)
+    throw new StripeError('REQ_INVALID', `got ${received} of ${p.length} declared bytes`);
+  if (p.length > 0 && builder.dataCrc32c !== p.declaredCrc >>> 0) {
+    throw new StripeError(
+      'OBJ_WRITE_CHECKSUM',
+      `crc32c of the data of ${p.objectId} does not match the declared one`,
+    );
   }
 }
 
@@ -112,8 +157,8 @@ export async function writeObject(
 async function refuseOlderCopy(
   ost: Ost,
   p: WriteParams,
-  old: ObjectMeta | undefined,
-): Promise<ObjectMeta | undefined> {
+  old: StoredMeta | undefined,
+): Promise<StoredMeta | undefined> {
   if (p.copyOf === undefined || !old) return old;
   if (p.guard === 'blocks') {
     const stamps = p.blockStamps ?? [];
@@ -137,7 +182,7 @@ async function refuseOlderCopy(
 }
 
 /** The version a committed write gives the object (see WriteVersion). */
-function nextVersion(old: ObjectMeta | undefined, p: WriteParams): number {
+export function nextVersion(old: ObjectMeta | undefined, p: WriteParams): number {
   const was = old?.version ?? 0;
   if (p.copyOf !== undefined) return Math.max(was, p.copyOf);
   if (p.stamp !== undefined && p.stamp > 0) return Math.max(was, p.stamp);
@@ -148,7 +193,7 @@ function nextVersion(old: ObjectMeta | undefined, p: WriteParams): number {
  * The stamps the blocks a write touches take: a copy's, block by block as its source holds them;
  * a client write's own stamp for each; 0 (none known) for a write with neither.
  */
-function writtenStamps(p: WriteParams, blockBytes: number): WrittenStamps {
+export function writtenStamps(p: WriteParams, blockBytes: number): WrittenStamps {
   const firstBlock = Math.floor(p.offset / blockBytes);
   if (p.length === 0) return { firstBlock, stamps: [] };
   const count = Math.floor((p.offset + p.length - 1) / blockBytes) - firstBlock + 1;
@@ -195,7 +240,7 @@ async function receive(
 async function commitSynced(
   ost: Ost,
   p: WriteParams,
-  old: ObjectMeta | undefined,
+  old: StoredMeta | undefined,
   newSize: number,
   builder: BlockCrcBuilder,
   fh: FileHandle,
@@ -230,7 +275,7 @@ async function fsyncData(ost: Ost, objectId: string, fh: FileHandle): Promise<un
 async function commit(
   ost: Ost,
   p: WriteParams,
-  old: ObjectMeta | undefined,
+  old: StoredMeta | undefined,
   newSize: number,
   builder: BlockCrcBuilder,
   synced = false,
@@ -258,6 +303,8 @@ async function commit(
     synced,
   );
   if (rewritten !== undefined) ost.noteRewritten(p.objectId, whole ? undefined : rewritten);
+  // An object that was in the segment log is in its file now: its record there is dead.
+  if (old?.log) ost.log.release(p.objectId, old.log);
   ost.usedBytes += newSize - (old?.size ?? 0);
   if (!old) ost.objectCount++;
   return meta.version;

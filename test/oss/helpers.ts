@@ -100,13 +100,13 @@ export interface OssHarness {
   restart(): Promise<void>;
 }
 
-export function useOss(prefix: string): OssHarness {
+export function useOss(prefix: string, env: Record<string, string> = {}): OssHarness {
   const tmp = tempDir(prefix);
   let mds: FakeMds | undefined;
   let oss: OssUnderTest | undefined;
   beforeAll(async () => {
     mds = await startFakeMds();
-    oss = await startOss(mds, tmp.dir);
+    oss = await startOss(mds, tmp.dir, env);
   });
   afterAll(async () => {
     await oss?.stop();
@@ -130,7 +130,7 @@ export function useOss(prefix: string): OssHarness {
       running.grpc.close();
       running.bulk.close();
       await running.proc.kill('SIGKILL');
-      oss = await startOss(started(mds), tmp.dir);
+      oss = await startOss(started(mds), tmp.dir, env);
     },
   };
 }

@@ -3,7 +3,8 @@
 // a `StoreUnderTest`: how to open a store in a folder (again after close, on
 // the same data), and how to flip a stored byte behind its back. Run by
 // test/oss/store-conformance.test.ts against the real backend (object files
-// and a classic-level index in a real folder).
+// and a classic-level index in a real folder), with and without its segment
+// log of small objects.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +18,8 @@ export interface StoreUnderTest {
   /** Block size the backend checksums (a write or read crossing one is the interesting case). */
   blockBytes: number;
   open(dir: string, opts: { capacityBytes: number; faults: StoreFaultSites }): Promise<ObjectStore>;
-  /** Flips one bit of the stored byte at `offset` of the object, as bit rot on the disk would. */
-  corrupt(dir: string, objectId: string, offset: number): Promise<void>;
+  /** Flips one bit of the stored byte at `offset` of the object, as bit rot on the disk would (`store` holds it, open). */
+  corrupt(dir: string, objectId: string, offset: number, store: ObjectStore): Promise<void>;
 }
 
 async function* piecesOf(data: Buffer, pieceBytes: number, withCrc: boolean): AsyncGenerator<WritePiece> {
@@ -54,7 +55,7 @@ interface Harness {
     opts?: WriteOptions,
   ): Promise<WriteResult>;
   read(store: ObjectStore, objectId: string, offset?: number, length?: number): Promise<Buffer>;
-  corrupt(dir: string, objectId: string, offset: number): Promise<void>;
+  corrupt(dir: string, objectId: string, offset: number, store: ObjectStore): Promise<void>;
   setFsyncFails(fails: boolean): void;
 }
 
@@ -130,7 +131,7 @@ function harnessOf(backend: StoreUnderTest): Harness {
     },
     write,
     read,
-    corrupt: (dir, objectId, offset) => backend.corrupt(dir, objectId, offset),
+    corrupt: (dir, objectId, offset, store) => backend.corrupt(dir, objectId, offset, store),
     setFsyncFails: (fails) => {
       fsyncFails = fails;
     },
@@ -276,7 +277,7 @@ async function findsBitRot(h: Harness): Promise<void> {
   const { store, dir } = await fresh();
   const data = randomBytes(3 * B);
   await write(store, 'rot', 0, data);
-  await h.corrupt(dir, 'rot', B + 17);
+  await h.corrupt(dir, 'rot', B + 17, store);
   expect(await codeOf(read(store, 'rot'))).toBe('OBJ_CHECKSUM');
   expect((await read(store, 'rot', 0, B)).equals(data.subarray(0, B))).toBe(true);
   expect((await read(store, 'rot', 2 * B, B)).equals(data.subarray(2 * B))).toBe(true);
