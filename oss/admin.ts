@@ -1,5 +1,6 @@
 // The OSS admin HTTP server (fastify), built apart from listen() so tests can
-// use inject(): health, Prometheus metrics, OST usage and the fault knobs.
+// use inject(): health, Prometheus metrics, OST usage, where an object's bytes
+// lie, and the fault knobs.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { adminServerOptions } from '../common/admin-https.js';
 import { StripeError } from '../common/errors.js';
@@ -78,6 +79,17 @@ export function buildAdminApp(
     core.setFaults(ostId, knobs);
     return { id: ostId, faults: core.handle(ostId).faults.current };
   });
+  // Where an object's bytes lie on this OSS's disk (a file of its own, or a record in a log segment).
+  app.get<{ Params: { id: string; objectId: string } }>(
+    '/api/osts/:id/objects/:objectId/location',
+    async (req) => {
+      const ostId = ostIdParam(req.params.id);
+      const location = await core.handle(ostId).ost.locate(req.params.objectId);
+      if (!location)
+        throw new StripeError('OBJ_NOT_FOUND', `object ${req.params.objectId} not found on OST ${ostId}`);
+      return { id: ostId, objectId: req.params.objectId, ...location };
+    },
+  );
   app.delete<{ Params: { id: string } }>('/api/osts/:id/faults', async (req) => {
     const ostId = ostIdParam(req.params.id);
     core.setFaults(ostId, null);

@@ -13,7 +13,7 @@
 // otherwise put back a record a writer had just replaced.
 
 import { INDEX_CACHE_OBJECTS } from '../limits.js';
-import type { StoredMeta } from './index-layout.js';
+import type { StoredMeta } from './ost-index.js';
 
 /** One group's blocks: their crcs, and the stamp of the write each holds (0: none known). */
 export interface BlockGroup {

@@ -12,9 +12,9 @@ import { crc32c } from '../../common/checksum.js';
 import { StripeError } from '../../common/errors.js';
 import { dataBuffers } from '../buffers.js';
 import { BlockCrcBuilder, zeroCrc } from './block-crc.js';
-import type { StoredMeta } from './index-layout.js';
 import type { ObjectMeta, WriteParams, WritePiece, WriteResult } from './object-store.js';
 import type { Ost } from './ost.js';
+import type { StoredMeta } from './ost-index.js';
 import { LOG_ALIGN_BYTES } from './segment-log.js';
 import { checkReceived, nextVersion, writtenStamps } from './write.js';
 

@@ -166,6 +166,12 @@ export interface ObjectStore {
   list(poolId: number, pg: number, cursor: string, limit: number): Promise<ListPage>;
   /** Every object, in id order (scrub). */
   objects(): AsyncIterable<StoredObject>;
+  /**
+   * Where the object's bytes lie on disk: the file holding them and the offset of its first byte
+   * there (the admin API's view of where data lives; tests damage bytes there). Undefined when
+   * the object is absent.
+   */
+  locate(objectId: string): Promise<{ path: string; offset: number } | undefined>;
 
   /** Copies that missed writes (MarkStale): reads refuse them until clearStale or a delete. In memory. */
   markStale(objectIds: readonly string[]): void;

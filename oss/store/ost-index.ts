@@ -21,6 +21,8 @@ import {
 } from './index-layout.js';
 import type { ListPage, ObjectMeta, StoredObject } from './object-store.js';
 
+export { type LogLocation, publicMeta, type StoredMeta } from './index-layout.js';
+
 type BatchOp = { type: 'put'; key: string; value: Buffer } | { type: 'del'; key: string };
 
 /**

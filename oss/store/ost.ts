@@ -26,7 +26,6 @@ import { LIMITS } from '../../common/limits.js';
 import { DATA_BUFFER_BYTES, dataBuffers } from '../buffers.js';
 import { LOG_COMPACT_BYTES_PER_SEC, LOG_DEAD_SHARE_MAX, LOG_SEGMENT_BYTES } from '../limits.js';
 import { objectPath } from '../object-id.js';
-import { publicMeta, type StoredMeta } from './index-layout.js';
 import { LogCompactor } from './log-compact.js';
 import { ObjectLocks } from './object-lock.js';
 import type {
@@ -42,7 +41,7 @@ import type {
   WritePiece,
   WriteResult,
 } from './object-store.js';
-import { type BlockCrcs, OstIndex } from './ost-index.js';
+import { type BlockCrcs, OstIndex, publicMeta, type StoredMeta } from './ost-index.js';
 import { readSpans } from './read.js';
 import { ReadHandles } from './read-handles.js';
 import { SegmentLog } from './segment-log.js';
@@ -307,6 +306,13 @@ export class Ost implements ObjectStore {
   objects(): AsyncIterable<StoredObject> {
     this.assertOpen();
     return this.index.objects();
+  }
+
+  async locate(objectId: string): Promise<{ path: string; offset: number } | undefined> {
+    const meta = await this.storedMeta(objectId);
+    if (!meta) return undefined;
+    if (!meta.log) return { path: this.pathOf(objectId), offset: 0 };
+    return { path: this.log.pathOf(meta.log[0]), offset: meta.log[1] };
   }
 
   markStale(objectIds: readonly string[]): void {

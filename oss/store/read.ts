@@ -11,10 +11,9 @@ import { StripeError } from '../../common/errors.js';
 import { readSpanBuffers, readSpanBytes } from '../buffers.js';
 import { checkRange } from '../object-id.js';
 import { zeroCrc } from './block-crc.js';
-import type { LogLocation } from './index-layout.js';
 import type { BlockStamps, ReadPiece } from './object-store.js';
 import type { Ost } from './ost.js';
-import type { BlockCrcs } from './ost-index.js';
+import type { BlockCrcs, LogLocation } from './ost-index.js';
 
 function expectedCrc(crcs: BlockCrcs, block: number, blockLength: number, blockBytes: number): number {
   return crcs.crcOf(block) ?? zeroCrc(blockLength, blockBytes);

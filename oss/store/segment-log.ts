@@ -16,9 +16,8 @@ import { constants, type FileHandle, mkdir, open, readdir, rm } from 'node:fs/pr
 import { join } from 'node:path';
 import { BUFFER_ALIGN_BYTES } from '../../common/bulk/buffer-pool.js';
 import { LOG_ROUND_BYTES_MAX, LOG_ROUND_ENTRIES_MAX } from '../limits.js';
-import type { LogLocation } from './index-layout.js';
 import type { StoreFaultSites } from './object-store.js';
-import type { OstIndex, PreparedWrite } from './ost-index.js';
+import type { LogLocation, OstIndex, PreparedWrite } from './ost-index.js';
 
 /** Records start and end on this boundary (O_DIRECT's unit). */
 export const LOG_ALIGN_BYTES = BUFFER_ALIGN_BYTES;
@@ -205,6 +204,10 @@ export class SegmentLog {
     return segment;
   }
 
+  pathOf(segment: number): string {
+    return join(this.opts.dir, segmentName(segment));
+  }
+
   isActive(segment: Segment): boolean {
     return segment === this.active;
   }
@@ -252,8 +255,9 @@ export class SegmentLog {
 
   private async runRound(round: Queued[]): Promise<void> {
     this.counts.rounds++;
-    const bytes = round.reduce((sum, q) => sum + (q.record ? q.bytes : 0), 0);
-    const segment = await this.segmentFor(bytes);
+    const records = round.filter((q) => q.record !== undefined);
+    const bytes = records.reduce((sum, q) => sum + q.bytes, 0);
+    const segment = await this.segmentFor(bytes, records.length > 0);
     if (segment) await this.append(segment, round);
     const synced = await this.syncRound(segment, round);
     const prepared: PreparedWrite[] = [];
@@ -326,11 +330,11 @@ export class SegmentLog {
   }
 
   /** The active segment (a new one when there is none, or when `bytes` more would pass the segment size). */
-  private async segmentFor(bytes: number): Promise<Segment | undefined> {
+  private async segmentFor(bytes: number, records: boolean): Promise<Segment | undefined> {
     const active = this.active;
     if (active && active.endBytes > 0 && active.endBytes + bytes > this.opts.segmentBytes)
       await this.seal(active);
-    if (!this.active && bytes > 0) this.active = await this.createSegment();
+    if (!this.active && records) this.active = await this.createSegment();
     return this.active;
   }
 

@@ -11,11 +11,10 @@ import { dataBuffers } from '../buffers.js';
 import { checkRange, validateObjectId } from '../object-id.js';
 import { BlockCrcBuilder } from './block-crc.js';
 import { FileWriter } from './file-writer.js';
-import type { LogLocation, StoredMeta } from './index-layout.js';
 import { writeLogged } from './log-write.js';
 import type { ObjectMeta, WriteParams, WritePiece, WriteResult } from './object-store.js';
 import type { Ost } from './ost.js';
-import type { WrittenStamps } from './ost-index.js';
+import type { LogLocation, StoredMeta, WrittenStamps } from './ost-index.js';
 import { readVerifiedBlock } from './read.js';
 
 function noSpace(err: unknown): unknown {

@@ -10,8 +10,6 @@
 //             finds the corrupt parity chunks a normal read never touches
 //   converge  the MDS repairs what was reported: a second scrub of every OSS
 //             finds no error, and `stripefs fsck` reports a clean state
-import { open, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OssIo } from '../../cli/fsck/oss-io.js';
 import type { Layout, StripeClient } from '../../client/index.js';
@@ -22,6 +20,7 @@ import { connectReader } from '../helpers/clients.js';
 import { type Cluster, rackLayout, startCluster } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { freePortRange } from '../helpers/ports.js';
+import { damageStoredBytes } from '../helpers/stored-bytes.js';
 import { suiteSeed, Workload } from './workload.js';
 
 const SEED = suiteSeed('faults/03-bitrot');
@@ -40,23 +39,12 @@ interface ScrubReport {
   bad: { ostId: number; objectId: string; reason: string; repairScheduled: boolean }[];
 }
 
-/** Flips `count` bytes of an object file from `offset` (XOR 0xff), found under the OST's fan-out folders. */
-async function flipBytes(objectsDir: string, objectId: string, offset: number, count = 8): Promise<void> {
-  for (const fanout of await readdir(objectsDir)) {
-    const names = await readdir(join(objectsDir, fanout));
-    if (!names.includes(objectId)) continue;
-    const file = await open(join(objectsDir, fanout, objectId), 'r+');
-    try {
-      const bytes = Buffer.alloc(count);
-      const { bytesRead } = await file.read(bytes, 0, count, offset);
-      for (let i = 0; i < bytesRead; i++) bytes[i] = (bytes[i] as number) ^ 0xff;
-      await file.write(bytes, 0, bytesRead, offset);
-      return;
-    } finally {
-      await file.close();
-    }
-  }
-  throw new Error(`object ${objectId} not found under ${objectsDir}`);
+/** Flips 8 stored bytes of an object from `offset` (XOR 0xff), where its OST keeps them (a file or a log record). */
+function flipBytes(cluster: Cluster, ostId: number, objectId: string, offset: number): Promise<void> {
+  return damageStoredBytes(cluster.adminUrlOf(cluster.ossOfOst(ostId).id), ostId, objectId, offset, {
+    count: 8,
+    mask: 0xff,
+  });
 }
 
 describe('scenario 3: bitrot in data and parity is detected, read around, counted and repaired', () => {
@@ -94,13 +82,13 @@ describe('scenario 3: bitrot in data and parity is detected, read around, counte
       if (path.startsWith('/rep/')) {
         const object = report.objects[0];
         if (!object) continue;
-        await flipBytes(cluster.objectsDirOf(object.osts[0] as number), object.objectId, at);
+        await flipBytes(cluster, object.osts[0] as number, object.objectId, at);
         corrupted++;
       } else {
         for (const chunk of [0, 4]) {
           const object = report.objects[chunk];
           if (!object) continue;
-          await flipBytes(cluster.objectsDirOf(object.osts[0] as number), object.objectId, at);
+          await flipBytes(cluster, object.osts[0] as number, object.objectId, at);
           corrupted++;
         }
       }
@@ -147,7 +135,7 @@ describe('scenario 3: bitrot in data and parity is detected, read around, counte
     await work.write(client, '/rep/unread', REP3, data.length > 1000 ? data : Buffer.alloc(300_000, 7));
     const report = await client.getLayout('/rep/unread');
     const object = report.objects[0] as (typeof report.objects)[number];
-    await flipBytes(cluster.objectsDirOf(object.osts[0] as number), object.objectId, 500);
+    await flipBytes(cluster, object.osts[0] as number, object.objectId, 500);
     // Planting an object that belongs to no file takes a service ticket (the run's admin's).
     const ticket = await serviceTicket(cluster.mdsAddress);
     const io = new OssIo(() => ticket.get());

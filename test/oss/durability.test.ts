@@ -16,7 +16,8 @@ describe('flush durability', () => {
 
   it('fails a flush whose data file will not open, and flushes the others', async () => {
     const ostId = h.oss.ostIds[0]!;
-    const data = Buffer.alloc(100_000, 7);
+    // Past any oss.smallObjectBytes: each object is a data file of its own.
+    const data = Buffer.alloc(2 * 1024 * 1024, 7);
     for (const id of ['kept', 'lost']) {
       await h.oss.bulk.write(ref(ostId, id), 0, data, crc32c(data));
       await call(h.oss.grpc, 'Flush', { ref: ref(ostId, id) });

@@ -2,14 +2,12 @@
 // named by the OSS even though bulk reads skip its check of whole blocks, a
 // write whose declared crc does not match is rejected and leaves nothing,
 // and the corrupt-read knob is caught by the client's end-to-end check.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
-import { fanoutOf } from '../../oss/object-id.js';
 import { adminFetch } from '../helpers/admin-http.js';
 import { codeOf } from '../helpers/errors.js';
+import { damageStoredBytes } from '../helpers/stored-bytes.js';
 import { crc32c, grpcRead, grpcWrite, ref, useOss } from './helpers.js';
 
 const B = LIMITS.checksumBlockBytes;
@@ -17,14 +15,11 @@ const B = LIMITS.checksumBlockBytes;
 describe('OSS integrity', () => {
   const h = useOss('stripefs-oss-int-');
 
-  /** Stores `data` as `objectId` on ost0, then flips one bit of byte `at` in its file on disk. */
+  /** Stores `data` as `objectId` on ost0, then flips one bit of byte `at` where the OST keeps it on disk. */
   async function storeAndFlip(objectId: string, data: Buffer, at: number) {
     const r = ref(h.oss.ostIds[0]!, objectId);
     await h.oss.bulk.write(r, 0, data, crc32c(data));
-    const path = join(h.dir, 'ost0', 'objects', fanoutOf(objectId), objectId);
-    const onDisk = readFileSync(path);
-    onDisk[at] = onDisk[at]! ^ 0x01;
-    writeFileSync(path, onDisk);
+    await damageStoredBytes(h.oss.adminUrl, r.ostId, objectId, at);
     return r;
   }
 

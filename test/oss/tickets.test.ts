@@ -7,9 +7,9 @@
 // restart; the MDS's destroy queue deletes with its service ticket; a client
 // keeps reading past several ticket lifetimes (renewal); a non-admin cannot
 // get a service ticket. Tickets live 8 s here (mds.ticketTtlMs), keys 5 s.
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrpcTransport } from '../../client/grpc-transport.js';
@@ -29,6 +29,7 @@ import { seededBytes } from '../helpers/clients.js';
 import { type Cluster, rackLayout, startCluster } from '../helpers/cluster.js';
 import { codeOf } from '../helpers/errors.js';
 import { eventually } from '../helpers/eventually.js';
+import { storedLocation } from '../helpers/stored-bytes.js';
 
 const SEED = seedFromEnv();
 console.log(`tickets seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -408,14 +409,15 @@ describe('data-path tickets at the OSS doors', () => {
     await admin.writeFile('/t/gone', bytes.a, { layout: ONE_OBJECT });
     const report = await admin.getLayout('/t/gone');
     const object = report.objects[0]!;
-    const folder = cluster.objectsDirOf(object.osts[0]!);
-    const present = () =>
-      readdirSync(folder, { recursive: true }).some((f) => basename(String(f)) === object.objectId);
-    expect(present()).toBe(true);
+    const ostId = object.osts[0]!;
+    const present = async () =>
+      (await storedLocation(cluster.adminUrlOf(cluster.ossOfOst(ostId).id), ostId, object.objectId)) !==
+      undefined;
+    expect(await present()).toBe(true);
     await admin.unlink('/t/gone');
     await eventually(
       async () => {
-        if (present()) throw new Error(`${object.objectId} is still on its OST`);
+        if (await present()) throw new Error(`${object.objectId} is still on its OST`);
         return true;
       },
       { timeoutMs: 120_000, what: 'the destroy queue to delete the object' },

@@ -4,8 +4,6 @@
 // - Bytes flipped in a replica and in an ec chunk on disk are found by an
 //   on-demand scrub (POST /api/scrub on the OSS), reported to the MDS, and
 //   repaired from good copies: a second scrub finds nothing, the files read.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
@@ -13,6 +11,7 @@ import { adminFetch } from '../helpers/admin-http.js';
 import { seededBytes } from '../helpers/clients.js';
 import { type Cluster, setOstFaults } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
+import { damageStoredBytes, storedLocation } from '../helpers/stored-bytes.js';
 import { MiB, type RecoveryAnswer, startRecoveryCluster } from './helpers.js';
 
 const SEED = seedFromEnv();
@@ -37,25 +36,21 @@ interface ScrubReport {
   bad: { ostId: number; objectId: string; reason: string; repairScheduled: boolean }[];
 }
 
-/** Every stored copy of an object: [oss index, path]. */
-function copiesOf(cluster: Cluster, objectId: string): [number, string][] {
-  const found: [number, string][] = [];
-  cluster.oss.forEach((_, i) => {
-    for (const ost of ['ost0', 'ost1']) {
-      const objects = join(cluster.dir, `oss${i}`, ost, 'objects');
-      for (const fanout of readdirSync(objects)) {
-        if (readdirSync(join(objects, fanout)).includes(objectId))
-          found.push([i, join(objects, fanout, objectId)]);
-      }
-    }
-  });
+/** Every stored copy of an object: [oss index, OST id], asked of each OSS where it keeps it. */
+async function copiesOf(cluster: Cluster, objectId: string): Promise<[number, number][]> {
+  const found: [number, number][] = [];
+  for (const [i, spec] of cluster.specs.entries())
+    for (const ostId of cluster.ostsOf(spec.id))
+      if (await storedLocation(cluster.adminUrlOf(spec.id), ostId, objectId)) found.push([i, ostId]);
   return found;
 }
 
-function flipBytes(path: string, at: number): void {
-  const data = readFileSync(path);
-  for (let i = at; i < at + 8; i++) data[i] = data[i]! ^ 0xa5;
-  writeFileSync(path, data);
+/** Flips 8 stored bytes of the object on the OST from `at` (XOR 0xa5). */
+function flipBytes(cluster: Cluster, ostId: number, objectId: string, at: number): Promise<void> {
+  return damageStoredBytes(cluster.adminUrlOf(cluster.ossOfOst(ostId).id), ostId, objectId, at, {
+    count: 8,
+    mask: 0xa5,
+  });
 }
 
 describe('slow disks and scrub', () => {
@@ -116,9 +111,11 @@ describe('slow disks and scrub', () => {
   it('scrub finds flipped bytes in a replica and an ec chunk and repairs them', async () => {
     const rep = (await client.stat('/rep3/f1')).inode;
     const ec = (await client.stat('/ec42/f2')).inode;
-    const targets = [copiesOf(cluster, `${rep}.0`)[1]!, copiesOf(cluster, `${ec}.0.c1`)[0]!];
-    expect(targets.every(Boolean)).toBe(true);
-    for (const [, path] of targets) flipBytes(path, 70_000);
+    const targets: [number, number, string][] = [
+      [...(await copiesOf(cluster, `${rep}.0`))[1]!, `${rep}.0`],
+      [...(await copiesOf(cluster, `${ec}.0.c1`))[0]!, `${ec}.0.c1`],
+    ];
+    for (const [, ostId, objectId] of targets) await flipBytes(cluster, ostId, objectId, 70_000);
     const repairedBefore = (await cluster.admin<RecoveryAnswer>('/api/recovery')).totals.objectsRepaired;
     const bad: ScrubReport['bad'] = [];
     for (const [oss] of targets) {
