@@ -186,14 +186,15 @@ export class Ost implements ObjectStore {
   }
 
   usage(): StoreUsage {
+    const log = this.log.usage();
     return {
       usedBytes: this.usedBytes,
       capacityBytes: this.capacityBytes,
       objectCount: this.objectCount,
       directIo: this.directIo,
-      directWriteBytes: this.directWriteBytes,
-      pagedWriteBytes: this.pagedWriteBytes,
-      log: this.log.usage(),
+      directWriteBytes: this.directWriteBytes + log.directBytes,
+      pagedWriteBytes: this.pagedWriteBytes + log.pagedBytes,
+      log,
     };
   }
 

@@ -87,6 +87,9 @@ export interface LogUsage {
   tornSegments: number;
   /** Bytes past the last live record cut from the last segment at open. */
   droppedTailBytes: number;
+  /** Record bytes written with O_DIRECT and through the page cache since open. */
+  directBytes: number;
+  pagedBytes: number;
 }
 
 const segmentName = (id: number): string => `${id.toString(16).padStart(8, '0')}.seg`;
@@ -105,7 +108,15 @@ export class SegmentLog {
   >();
   /** Told when a sealed segment's dead share may have passed the bound. */
   onDead: (segment: Segment) => void = () => undefined;
-  readonly counts = { rounds: 0, compactedSegments: 0, movedBytes: 0, tornSegments: 0, droppedTailBytes: 0 };
+  readonly counts = {
+    rounds: 0,
+    compactedSegments: 0,
+    movedBytes: 0,
+    tornSegments: 0,
+    droppedTailBytes: 0,
+    directBytes: 0,
+    pagedBytes: 0,
+  };
 
   private constructor(
     readonly opts: SegmentLogOptions,
@@ -286,6 +297,8 @@ export class SegmentLog {
     }
     if (buffers.length === 0) return;
     await writeAll(segment.fh, buffers, segment.endBytes);
+    if (this.opts.directIo) this.counts.directBytes += at - segment.endBytes;
+    else this.counts.pagedBytes += at - segment.endBytes;
     segment.endBytes = at;
     for (const q of round) if (q.record) segment.unsynced.add(q.objectId);
   }

@@ -7,7 +7,7 @@ import { call } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
 import { adminFetch } from '../helpers/admin-http.js';
 import { codeOf } from '../helpers/errors.js';
-import { damageStoredBytes } from '../helpers/stored-bytes.js';
+import { damageStoredBytes, storedLocation } from '../helpers/stored-bytes.js';
 import { crc32c, grpcRead, grpcWrite, ref, useOss } from './helpers.js';
 
 const B = LIMITS.checksumBlockBytes;
@@ -90,6 +90,7 @@ describe('OSS integrity', () => {
     expect(viaGrpc).toBe('OBJ_WRITE_CHECKSUM');
     const stat = await codeOf(call(h.oss.grpc, 'StatObject', { ref: r }));
     expect(stat).toBe('OBJ_NOT_FOUND');
+    expect(await storedLocation(h.oss.adminUrl, r.ostId, 'badcrc.0')).toBeUndefined();
     // the connection is still usable after a rejected write
     await h.oss.bulk.write(r, 0, data, crc32c(data));
     expect((await h.oss.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
