@@ -9,6 +9,7 @@
 // `npm run bench -- --only smallops` (not with --quick); STRIPEFS_SMALLOPS_BACKENDS=0
 // leaves it out, =1 runs it with --quick too.
 import { loadavg } from 'node:os';
+import { adminFetch } from '../test/helpers/admin-http.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
 import { alternate } from './cpu.js';
 import { type PhaseProfile, profileLayout, SMALLOPS_LAYOUTS } from './smallops.js';
@@ -29,6 +30,23 @@ const SIDES: { name: Side['name']; smallObjectBytes: number }[] = [
   { name: 'files', smallObjectBytes: 0 },
   { name: 'log', smallObjectBytes: LOG_SIDE_SMALL_OBJECT_BYTES },
 ];
+
+/** Records (objects) in the log side's OSTs and the rounds that wrote them, as their OSSs count them. */
+async function logCounts(cluster: BenchCluster): Promise<{ records: number; rounds: number }> {
+  let records = 0;
+  let rounds = 0;
+  for (const spec of cluster.specs) {
+    const osts = (await (await adminFetch(`${cluster.adminUrlOf(spec.id)}/api/osts`)).json()) as {
+      objectCount: number;
+      log?: { rounds: number };
+    }[];
+    for (const ost of osts) {
+      records += ost.objectCount;
+      rounds += ost.log?.rounds ?? 0;
+    }
+  }
+  return { records, rounds };
+}
 
 export function backendsWanted(quick: boolean): boolean {
   const asked = process.env.STRIPEFS_SMALLOPS_BACKENDS;
@@ -57,10 +75,16 @@ export async function compareBackends(files: number, rounds: number): Promise<Be
       side.read.push(read);
       loads.push(loadavg()[0] ?? 0);
       process.stderr.write(
-        `smallops backends ${side.name} round ${round}: write OSS CPU ${write.cpuMsPerFile.oss.toFixed(2)} ms/file, ` +
-          `read ${read.cpuMsPerFile.oss.toFixed(2)}; load ${loads[loads.length - 1]?.toFixed(1)}\n`,
+        `smallops backends ${side.name} round ${round}: OSS CPU ms/file (system part) write ` +
+          `${write.cpuMsPerFile.oss.toFixed(2)} (${write.systemMsPerFile.oss.toFixed(2)}), read ` +
+          `${read.cpuMsPerFile.oss.toFixed(2)} (${read.systemMsPerFile.oss.toFixed(2)}); ` +
+          `load ${loads[loads.length - 1]?.toFixed(1)}\n`,
       );
     });
+    const log = await logCounts(sides[1]!.cluster);
+    process.stderr.write(
+      `smallops backends log: ${log.records} records in ${log.rounds} rounds (${(log.records / Math.max(1, log.rounds)).toFixed(2)} per round)\n`,
+    );
   } finally {
     for (const side of sides) await side.cluster.stop();
   }

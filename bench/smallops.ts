@@ -320,7 +320,7 @@ export async function runSmallOpsBench({
 }
 
 /** Rounds of each side of the backend comparison (bench/smallops-backends.ts). */
-const BACKEND_ROUNDS = 3;
+const BACKEND_ROUNDS = 5;
 
 async function profileLayouts(shared: SuiteOptions['cluster'], files: number): Promise<BenchResult[]> {
   const own = shared ? undefined : await startBenchCluster();

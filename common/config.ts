@@ -280,7 +280,7 @@ export const CONFIG_SCHEMA = {
   },
   'oss.smallObjectBytes': {
     kind: { type: 'int', min: 0, max: 1024 * 1024 },
-    default: 0,
+    default: 128 * 1024,
     doc: 'Objects of at most this many bytes are kept as records in a log of large segment files per OST (one fdatasync and one index batch shared by the writes that arrive together, dead space compacted in the background) rather than a file each; one that grows past it moves to a file. 0: every object is a file (objects already in the log stay readable)',
   },
   'oss.bulkUserBuffer': {
