@@ -20,6 +20,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   baselines: async () => runBaselines,
   placement: async () => (await import('./placement.js')).runPlacementBench,
   oss: async () => (await import('./oss.js')).runOssBench,
+  ostsmall: async () => (await import('./ost-small.js')).runOstSmallBench,
   mds: async () => (await import('./mds.js')).runMdsBench,
   auth: async () => (await import('./auth.js')).runAuthBench,
   tls: async () => (await import('./tls.js')).runTlsBench,
