@@ -16,7 +16,7 @@ import type { ObjectMeta, WriteParams, WritePiece, WriteResult } from './object-
 import type { Ost } from './ost.js';
 import type { StoredMeta } from './ost-index.js';
 import { LOG_ALIGN_BYTES } from './segment-log.js';
-import { checkReceived, nextVersion, writtenStamps } from './write.js';
+import { checkPiece, checkReceived, nextVersion, writtenStamps } from './write.js';
 
 export async function writeLogged(
   ost: Ost,
@@ -82,20 +82,10 @@ async function receiveInto(
 ): Promise<number> {
   let received = 0;
   for await (const piece of pieces) {
-    try {
-      if (received + piece.data.length > p.length)
-        throw new StripeError('REQ_INVALID', 'more data than the header declared');
-      const crc = builder.addBytes(piece.data, true);
-      if (piece.crc !== undefined && crc !== piece.crc)
-        throw new StripeError(
-          'OBJ_WRITE_CHECKSUM',
-          `piece at ${p.offset + received} of ${p.objectId} arrived corrupt`,
-        );
-      piece.data.copy(record, p.offset + received);
-      received += piece.data.length;
-    } finally {
-      piece.release?.();
-    }
+    checkPiece(p, piece, received, builder);
+    piece.data.copy(record, p.offset + received);
+    piece.release?.();
+    received += piece.data.length;
   }
   return received;
 }

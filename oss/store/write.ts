@@ -216,23 +216,38 @@ async function receive(
 ): Promise<number> {
   let received = 0;
   for await (const piece of pieces) {
-    if (received + piece.data.length > p.length) {
-      piece.release?.();
-      throw new StripeError('REQ_INVALID', 'more data than the header declared');
-    }
-    const crc = builder.addBytes(piece.data, true);
-    if (piece.crc !== undefined && crc !== piece.crc) {
-      piece.release?.();
-      throw new StripeError(
-        'OBJ_WRITE_CHECKSUM',
-        `piece at ${p.offset + received} of ${p.objectId} arrived corrupt`,
-      );
-    }
+    checkPiece(p, piece, received, builder);
     if (piece.release) await fileWriter.appendOwned(piece.data, p.offset + received, piece.release);
     else await fileWriter.append(piece.data, p.offset + received);
     received += piece.data.length;
   }
   return received;
+}
+
+/**
+ * Checks a piece before its bytes are taken: it stays within the declared length, and its bytes
+ * match its crc (they go into the block crcs on the way). A refused piece is released.
+ */
+export function checkPiece(
+  p: WriteParams,
+  piece: WritePiece,
+  received: number,
+  builder: BlockCrcBuilder,
+): void {
+  let refusal: StripeError | undefined;
+  if (received + piece.data.length > p.length)
+    refusal = new StripeError('REQ_INVALID', 'more data than the header declared');
+  else {
+    const crc = builder.addBytes(piece.data, true);
+    if (piece.crc !== undefined && crc !== piece.crc)
+      refusal = new StripeError(
+        'OBJ_WRITE_CHECKSUM',
+        `piece at ${p.offset + received} of ${p.objectId} arrived corrupt`,
+      );
+  }
+  if (!refusal) return;
+  piece.release?.();
+  throw refusal;
 }
 
 /** Commits the write, a sync write with its flush first (fsync, then the index batch written synced). */

@@ -14,7 +14,7 @@ import { call } from '../../common/grpc.js';
 import { seededRandom, seedFromEnv } from '../../common/random.js';
 import { adminFetch } from '../helpers/admin-http.js';
 import { settle } from '../helpers/errors.js';
-import { grpcRead, grpcWrite, ref, useOss } from './helpers.js';
+import { grpcRead, grpcWrite, ostCounted, ostListed, ref, useOss } from './helpers.js';
 
 const seed = seedFromEnv();
 console.log(`crash-sites-log.test seed=${seed} (replay with STRIPEFS_SEED=${seed})`);
@@ -36,28 +36,8 @@ describe('OSS fault sites with small objects in the segment log', () => {
     const got = await settle(grpcRead(h.oss.grpc, ref(ostId(), objectId), 0, 1 << 30));
     return got.ok ? got.value.data : got.code;
   }
-  async function counted(): Promise<{ objectCount: number; usedBytes: number }> {
-    const osts = (await (await adminFetch(`${h.oss.adminUrl}/api/osts`)).json()) as {
-      name: string;
-      objectCount: number;
-      usedBytes: number;
-    }[];
-    const ost0 = osts.find((o) => o.name === 'ost0')!;
-    return { objectCount: ost0.objectCount, usedBytes: ost0.usedBytes };
-  }
-  async function listed(): Promise<{ objectCount: number; usedBytes: number }> {
-    const page = await call(h.oss.grpc, 'ListObjects', {
-      ostId: ostId(),
-      poolId: 1,
-      pg: 0,
-      cursor: '',
-      limit: 1000,
-    });
-    return {
-      objectCount: page.objects.length,
-      usedBytes: page.objects.reduce((sum, o) => sum + Number(o.size), 0),
-    };
-  }
+  const counted = () => ostCounted(h.oss, 'ost0');
+  const listed = () => ostListed(h.oss, ostId());
   async function crashWriting(objectId: string, data: Buffer): Promise<void> {
     const knobs = { crashBeforeCommitRate: 1, seed };
     const res = await adminFetch(`${h.oss.adminUrl}/api/osts/${ostId()}/faults`, {

@@ -19,7 +19,7 @@ import { seededRandom, seedFromEnv } from '../../common/random.js';
 import { fanoutOf } from '../../oss/object-id.js';
 import { adminFetch } from '../helpers/admin-http.js';
 import { codeOf, settle } from '../helpers/errors.js';
-import { grpcRead, grpcWrite, ref, useOss } from './helpers.js';
+import { grpcRead, grpcWrite, ostCounted, ostListed, ref, useOss } from './helpers.js';
 
 const seed = seedFromEnv();
 console.log(`crash-sites.test seed=${seed} (replay with STRIPEFS_SEED=${seed})`);
@@ -51,29 +51,8 @@ describe('OSS fault sites', () => {
   }
   const flush = (objectId: string) => settle(call(h.oss.grpc, 'Flush', { ref: ref(ostId(), objectId) }));
   const flushCode = (objectId: string) => codeOf(call(h.oss.grpc, 'Flush', { ref: ref(ostId(), objectId) }));
-  /** The OST as its OSS counts it, against its own listing (objects and bytes). */
-  async function counted(): Promise<{ objectCount: number; usedBytes: number }> {
-    const osts = (await (await adminFetch(`${h.oss.adminUrl}/api/osts`)).json()) as {
-      name: string;
-      objectCount: number;
-      usedBytes: number;
-    }[];
-    const ost0 = osts.find((o) => o.name === 'ost0')!;
-    return { objectCount: ost0.objectCount, usedBytes: ost0.usedBytes };
-  }
-  async function listed(): Promise<{ objectCount: number; usedBytes: number }> {
-    const page = await call(h.oss.grpc, 'ListObjects', {
-      ostId: ostId(),
-      poolId: 1,
-      pg: 0,
-      cursor: '',
-      limit: 1000,
-    });
-    return {
-      objectCount: page.objects.length,
-      usedBytes: page.objects.reduce((sum, o) => sum + Number(o.size), 0),
-    };
-  }
+  const counted = () => ostCounted(h.oss, 'ost0');
+  const listed = () => ostListed(h.oss, ostId());
   /** Writes with the site armed; the OSS must die of it (the write is never acknowledged). */
   async function crashWriting(objectId: string, offset: number, data: Buffer): Promise<void> {
     await setKnobs({ crashBeforeCommitRate: 1, seed });

@@ -10,7 +10,7 @@ import { BulkClient } from '../../common/bulk/client.js';
 import { crc32cCombine } from '../../common/bulk/crc-combine.js';
 import type { BulkRef } from '../../common/bulk/frame.js';
 import { crc32c } from '../../common/checksum.js';
-import { CLIENT_OPTIONS, fromGrpcError } from '../../common/grpc.js';
+import { CLIENT_OPTIONS, call, fromGrpcError } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
 import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
 import {
@@ -18,6 +18,7 @@ import {
   type ReadRangeResponse__Output,
   type WriteChunkResponse__Output,
 } from '../../proto/index.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { eventually } from '../helpers/eventually.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
@@ -132,6 +133,31 @@ export function useOss(prefix: string, env: Record<string, string> = {}): OssHar
       await running.proc.kill('SIGKILL');
       oss = await startOss(started(mds), tmp.dir, env);
     },
+  };
+}
+
+/** Objects and bytes of an OST: as its OSS counts them, or as a listing adds them up. */
+export interface OstTally {
+  objectCount: number;
+  usedBytes: number;
+}
+
+/** OST `name` as its OSS counts it (GET /api/osts). */
+export async function ostCounted(oss: OssUnderTest, name: string): Promise<OstTally> {
+  const osts = (await (await adminFetch(`${oss.adminUrl}/api/osts`)).json()) as (OstTally & {
+    name: string;
+  })[];
+  const ost = osts.find((o) => o.name === name);
+  if (!ost) throw new Error(`no OST ${name} on ${oss.adminUrl}`);
+  return { objectCount: ost.objectCount, usedBytes: ost.usedBytes };
+}
+
+/** The objects of PG 0 of pool 1 on the OST, as ListObjects adds them up (what the tests write to). */
+export async function ostListed(oss: OssUnderTest, ostId: number): Promise<OstTally> {
+  const page = await call(oss.grpc, 'ListObjects', { ostId, poolId: 1, pg: 0, cursor: '', limit: 1000 });
+  return {
+    objectCount: page.objects.length,
+    usedBytes: page.objects.reduce((sum, o) => sum + Number(o.size), 0),
   };
 }
 
