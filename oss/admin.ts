@@ -22,6 +22,20 @@ function ostIdParam(raw: string): number {
   return Number(raw);
 }
 
+/** Where an object's bytes lie on this OSS's disk (a file of its own, or a record in a log segment). */
+function registerLocationRoute(app: FastifyInstance, core: OssCore): void {
+  app.get<{ Params: { id: string; objectId: string } }>(
+    '/api/osts/:id/objects/:objectId/location',
+    async (req) => {
+      const ostId = ostIdParam(req.params.id);
+      const location = await core.handle(ostId).ost.locate(req.params.objectId);
+      if (!location)
+        throw new StripeError('OBJ_NOT_FOUND', `object ${req.params.objectId} not found on OST ${ostId}`);
+      return { id: ostId, objectId: req.params.objectId, ...location };
+    },
+  );
+}
+
 export function buildAdminApp(
   { core, metrics, ossId, bulkSocketPath }: AdminDeps,
   /** HTTPS when the OSS serves TLS (common/admin-https.ts); none: plain HTTP. */
@@ -79,17 +93,7 @@ export function buildAdminApp(
     core.setFaults(ostId, knobs);
     return { id: ostId, faults: core.handle(ostId).faults.current };
   });
-  // Where an object's bytes lie on this OSS's disk (a file of its own, or a record in a log segment).
-  app.get<{ Params: { id: string; objectId: string } }>(
-    '/api/osts/:id/objects/:objectId/location',
-    async (req) => {
-      const ostId = ostIdParam(req.params.id);
-      const location = await core.handle(ostId).ost.locate(req.params.objectId);
-      if (!location)
-        throw new StripeError('OBJ_NOT_FOUND', `object ${req.params.objectId} not found on OST ${ostId}`);
-      return { id: ostId, objectId: req.params.objectId, ...location };
-    },
-  );
+  registerLocationRoute(app, core);
   app.delete<{ Params: { id: string } }>('/api/osts/:id/faults', async (req) => {
     const ostId = ostIdParam(req.params.id);
     core.setFaults(ostId, null);

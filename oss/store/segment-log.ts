@@ -6,7 +6,7 @@
 // (its meta record's `log`), with the crcs and stamps of its blocks as for a
 // file. Writes that arrive while a round is on disk share the next round: one
 // pwritev, one fdatasync when any of them asks for durability, one index batch
-// (group commit, commit.ts's idea in the MDS). A record no meta record points
+// (group commit, as mds/commit.ts does for the MDS). A record no meta record points
 // at is dead: an overwrite's old one, a deleted object's, a write's that never
 // committed. Sealed segments with a large dead share are compacted
 // (log-compact.ts). Reopened, the log trusts only the index: the last

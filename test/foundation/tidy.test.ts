@@ -41,8 +41,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'mds/build.ts buildMds': 121,
   'bench/oss.ts runOssBench': 104,
   'bench/mds.ts runMdsBench': 99,
-  'oss/store/read.ts readSpans': 87,
-  'oss/store/write.ts writeObject': 83,
   'bench/erasure.ts runErasureBench': 82,
   'test/oss/fake-mds.ts startFakeMds': 82,
   'mds/admin.ts buildAdmin': 78,
