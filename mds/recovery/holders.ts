@@ -54,7 +54,8 @@ export interface HolderChanges {
 /**
  * The holder records a map change needs: a PG that moves and had no record
  * keeps its old placement as holders; a PG that moved back to its holders
- * loses its record. New pools start with holders = placement.
+ * loses its record, unless a holder coming back missed writes meanwhile
+ * (returningHolders). New pools start with holders = placement.
  */
 export function holderChanges(prev: ClusterState, next: ClusterState, holders: HoldersTable): HolderChanges {
   const changes: HolderChanges = { set: [], del: [] };
@@ -64,16 +65,52 @@ export function holderChanges(prev: ClusterState, next: ClusterState, holders: H
     for (let pg = 0; pg < pool.pgCount; pg++) {
       const key = pgKey(pool.id, pg);
       const now = placePg(next.map, pool, pg).osts;
+      const was = placePg(prev.map, before, pg).osts;
       const record = holders.get(key);
       if (record) {
-        if (sameMembers(pool.rule, record, now)) changes.del.push(key);
+        const kept = withoutReturning(pool, record, was, now);
+        if (sameMembers(pool.rule, kept, now)) changes.del.push(key);
+        else if (kept !== record) changes.set.push([key, [...kept]]);
         continue;
       }
-      const was = placePg(prev.map, before, pg).osts;
       if (!sameMembers(pool.rule, was, now)) changes.set.push([key, [...was]]);
     }
   }
   return changes;
+}
+
+/**
+ * A PG's holders without those placed again by this map change after they were not (out, then in
+ * before the PG's fill was done): the writes made meanwhile went to the members placed instead, not
+ * to them, so they are filled again like any new member (ec: their positions become holes, rebuilt
+ * from the others). Unchanged (the same array) when none comes back, or when too few holders placed
+ * before and after would be left to fill from (replicated: none; ec: fewer than k).
+ */
+function withoutReturning(
+  pool: PoolRecord,
+  record: readonly number[],
+  was: readonly number[],
+  now: readonly number[],
+): readonly number[] {
+  const returning = (id: number, position: number): boolean =>
+    id !== HOLE &&
+    (pool.rule.kind === 'erasure'
+      ? now[position] === id && was[position] !== id
+      : now.includes(id) && !was.includes(id));
+  if (!record.some(returning)) return record;
+  const kept =
+    pool.rule.kind === 'erasure'
+      ? record.map((id, position) => (returning(id, position) ? HOLE : id))
+      : record.filter((id, position) => !returning(id, position));
+  // Holders placed before and after took every write: enough of them must be left to fill from.
+  const throughout = kept.filter(
+    (id, position) =>
+      id !== HOLE &&
+      (pool.rule.kind === 'erasure'
+        ? was[position] === id && now[position] === id
+        : was.includes(id) && now.includes(id)),
+  );
+  return throughout.length >= sourcesNeeded(pool) ? kept : record;
 }
 
 export interface DoneResult {

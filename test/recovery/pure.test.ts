@@ -11,7 +11,7 @@ import {
   registerOss,
 } from '../../mds/cluster/state.js';
 import { pgStateWithHolders } from '../../mds/pgstate.js';
-import { applyDone, holderChanges, pgKey, targetsOf } from '../../mds/recovery/holders.js';
+import { applyDone, holderChanges, parsePgKey, pgKey, targetsOf } from '../../mds/recovery/holders.js';
 import { planRecovery } from '../../mds/recovery/planner.js';
 import { Repairs } from '../../mds/recovery/repairs.js';
 import { detectSlowOsts, SLOW_SAMPLES_MIN } from '../../mds/recovery/slow-osts.js';
@@ -64,8 +64,28 @@ describe('holders and the planner', () => {
         if (record) expect(record).toEqual(was);
       }
     }
-    // Back in: every record matches the placement again and is dropped.
-    expect(holdersAfter(out, adminSetIn(out, 0, true), new Map(table)).size).toBe(0);
+  });
+
+  it('an OST back in before its PGs were filled elsewhere is filled again: it missed their writes meanwhile', () => {
+    const back = adminSetIn(out, 0, true);
+    const after = holdersAfter(out, back, new Map(table));
+    for (const pool of back.pools) {
+      for (let pg = 0; pg < pool.pgCount; pg++) {
+        const now = placePg(back.map, pool, pg).osts;
+        const moved = table.has(pgKey(pool.id, pg));
+        const record = after.get(pgKey(pool.id, pg));
+        expect(record !== undefined, `pool ${pool.id} pg ${pg}`).toBe(moved);
+        if (!record) continue;
+        // Every other holder stays; OST 0 is a member to fill, not a holder.
+        expect(record.includes(0)).toBe(false);
+        expect(targetsOf(pool.rule, record, now).map((t) => t.ostId)).toEqual([0]);
+      }
+    }
+    // Had the moved PGs been filled (their records gone), OST 0 back in is filled from where they moved.
+    for (const [key, record] of holdersAfter(out, back, new Map())) {
+      const { poolId, pg } = parsePgKey(key);
+      expect(record).toEqual(placePg(out.map, out.pools.find((p) => p.id === poolId)!, pg).osts);
+    }
   });
 
   it('plans at most maxActivePgs PGs, from surviving holders, and completion clears the record', () => {
