@@ -104,14 +104,14 @@ export class OssCore {
     return this.handles.find((h) => h.ost.name === name);
   }
 
-  /** Common entry: bookkeeping, validation, faults, stale map (`dataWrite`: see MapView.check); then `work`. */
-  private async begin(ref: Ref, kind: 'read' | 'write' | 'meta', dataWrite = false): Promise<OstHandle> {
+  /** Common entry: bookkeeping, validation, faults, stale map (`data`: see MapView.check); then `work`. */
+  private async begin(ref: Ref, kind: 'read' | 'write' | 'meta', data?: 'read' | 'write'): Promise<OstHandle> {
     if (this.closing) throw new StripeError('REQ_UNAVAILABLE', 'the OSS is shutting down');
     const h = this.handle(ref.ostId);
     validateObjectId(ref.objectId);
     await h.faults.before(kind);
     if (this.closing) throw new StripeError('REQ_UNAVAILABLE', 'the OSS is shutting down');
-    await this.mapView.check(ref, async () => (await h.ost.stat(ref.objectId)) !== undefined, dataWrite);
+    await this.mapView.check(ref, async () => (await h.ost.stat(ref.objectId)) !== undefined, data);
     return h;
   }
 
@@ -166,7 +166,7 @@ export class OssCore {
     options: { sync?: boolean } = {},
   ): Promise<WriteResult> {
     return this.timed(ref.ostId, { op: 'write', tag }, async (peer) => {
-      const h = await this.begin(ref, 'write', true);
+      const h = await this.begin(ref, 'write', 'write');
       const faults = h.faults;
       const metrics = this.metrics;
       const clock = this.clock;
@@ -209,7 +209,7 @@ export class OssCore {
   ): Promise<void> {
     const { readerVerifies = false, tag } = opts;
     await this.timed(ref.ostId, { op: 'read', tag }, async (peer) => {
-      const h = await this.begin(ref, 'read');
+      const h = await this.begin(ref, 'read', 'read');
       await this.refuseWithoutLease(h);
       await this.refuseAheadOfList(h, ref.mapEpoch);
       this.stalePgs.check(ref.ostId, h.ost.name, ref);

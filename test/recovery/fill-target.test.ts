@@ -14,6 +14,13 @@
 // and take the other from the old holder. Before fills merged block by block,
 // every copy from the old holder was refused as older than the new member's
 // (OBJ_NEWER_COPY) and the PG never became clean.
+// And an old holder: a replicated copy whose PG moved off its OST is read
+// with the map from before the move, after a write made with the newer map
+// (which went to the new members): its OSS refuses the read (MAP_STALE, the
+// reader refreshes its map). Before, it served it, as it does for a reader
+// that asked where data not yet moved is: the bytes from before the write
+// (chaos suite seed 7, read 650: a write acknowledged as ost 4 was
+// reweighted to 0, then a read of ost 4 returned the write before it).
 import { describe, expect, it } from 'vitest';
 import type { Layout } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
@@ -143,6 +150,60 @@ describe('a PG member being filled', () => {
         for (const ost of data) await setOstFaults(cluster, ost, null);
       }
     } finally {
+      copies.close();
+    }
+  });
+
+  it('an old holder refuses a read made with the map from before its PG left it', async () => {
+    const { cluster, client } = fx;
+    const v1 = seededBytes(2 * UNIT, SEED + 20);
+    const v2 = seededBytes(UNIT, SEED + 21);
+    await client.writeFile('/h', v1, { layout: REP3 });
+    const object = (await client.getLayout('/h')).objects[0]!;
+    // Its map stays the one from before the move: its reads are made with it.
+    const before = await Copies.open(cluster);
+    const copies = await Copies.open(cluster);
+    try {
+      const placed = before.placed(before.poolOf({ size: 3 }), object.objectId);
+      const { poolId, pg, ostId: moved } = placed[0]!;
+      await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
+      await cluster.admin(`/api/osts/${moved}/reweight`, { method: 'POST', body: { weight: 0 } });
+      await eventually(
+        async () => {
+          await copies.refresh();
+          if (!copies.pgMembers(poolId, pg).includes(moved)) return true;
+          throw new Error(`PG ${poolId}/${pg} still on OST ${moved}`);
+        },
+        { timeoutMs: 30_000, what: `PG ${poolId}/${pg} moved off OST ${moved}` },
+      );
+      // Written with the newer map: to the PG's members now, not to its old holder.
+      await overwrite(client, '/h', v2);
+      const old = { ostId: moved, objectId: object.objectId, poolId, pg };
+      const answer = (data: Buffer): string =>
+        data.equals(v2) ? 'the new bytes' : 'the bytes from before the write';
+      // Its OSS hears of the move by its map stream: until then the old map is still its own.
+      const refused = await eventually(
+        async () => {
+          const got = await before.read(old, UNIT).then(answer, errorCode);
+          if (got === 'MAP_STALE') return got;
+          throw new Error(`a read of OST ${moved} made with the map from before the move: ${got}`);
+        },
+        { timeoutMs: 30_000, what: `the old holder OST ${moved} refusing a read with the old map` },
+      );
+      expect(refused).toBe('MAP_STALE');
+      // A reader that knows the PG moved may still read the old holder (data not yet moved is there).
+      expect(await copies.read(old, UNIT).then(answer, errorCode)).toBe('the bytes from before the write');
+      const reader = await connectReader(cluster.mdsAddress, SEED + 22);
+      try {
+        const whole = Buffer.concat([v2, v1.subarray(UNIT)]);
+        expect((await reader.readFile('/h')).equals(whole), 'a reader gets the write').toBe(true);
+      } finally {
+        await reader.close();
+      }
+      await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: false } });
+      await waitCleanPgs(cluster, { timeoutMs: 120_000 });
+    } finally {
+      before.close();
       copies.close();
     }
   });
