@@ -75,7 +75,11 @@ export class MapView {
    * would get the bytes from before their writes). A reader that knows the PG moved (a map from
    * when it left or later) may read the old holder: it asked the MDS where data not yet moved is.
    */
-  async check(ref: RefForCheck, objectIsHere: () => Promise<boolean>, data?: 'read' | 'write'): Promise<void> {
+  async check(
+    ref: RefForCheck,
+    objectIsHere: () => Promise<boolean>,
+    data?: 'read' | 'write',
+  ): Promise<void> {
     const map = this.map;
     if (!map) return;
     if (ref.mapEpoch > map.epoch) {

@@ -105,7 +105,11 @@ export class OssCore {
   }
 
   /** Common entry: bookkeeping, validation, faults, stale map (`data`: see MapView.check); then `work`. */
-  private async begin(ref: Ref, kind: 'read' | 'write' | 'meta', data?: 'read' | 'write'): Promise<OstHandle> {
+  private async begin(
+    ref: Ref,
+    kind: 'read' | 'write' | 'meta',
+    data?: 'read' | 'write',
+  ): Promise<OstHandle> {
     if (this.closing) throw new StripeError('REQ_UNAVAILABLE', 'the OSS is shutting down');
     const h = this.handle(ref.ostId);
     validateObjectId(ref.objectId);

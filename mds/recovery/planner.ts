@@ -49,19 +49,27 @@ export interface PlanInput {
   /** Task keys that failed recently, with the time before which they are not retried. */
   notBeforeMs: ReadonlyMap<string, number>;
   nowMs: number;
+  /** Copies of `ostId` in the PG awaiting the repair of a missed write (sources without come first). */
+  missedWrites?: (ostId: number, poolId: number, pg: number) => number;
 }
 
 export function staleKey(ostId: number, poolId: number, pg: number): string {
   return `${ostId}/${poolId}/${pg}`;
 }
 
-/** Sources for one target: up holders other than the target, those in the placement first. */
+/**
+ * Sources for one target: up holders other than the target, those in the placement first, and
+ * among equals those with no copy awaiting a missed write's repair in the PG: the target lists the
+ * PG's objects on its first source, and a copy that missed an object's creation lacks it.
+ */
 export function sourcesFor(
   state: ClusterState,
   pool: PoolRecord,
+  pg: number,
   holders: readonly number[],
   placement: readonly number[],
   target: PgTarget,
+  missedWrites: (ostId: number, poolId: number, pg: number) => number = () => 0,
 ): TaskSource[] {
   const members = new Set(placement.filter((id) => id !== HOLE));
   const sources = upHolders(state.map, holders)
@@ -70,7 +78,8 @@ export function sourcesFor(
   // ec: the old holder of the same position can be copied instead of decoded.
   const rank = (s: TaskSource): number =>
     pool.rule.kind === 'erasure' && s.position === target.position ? 0 : s.inPlacement ? 1 : 2;
-  return sources.sort((a, b) => rank(a) - rank(b) || a.position - b.position);
+  const missed = (s: TaskSource): number => (missedWrites(s.ostId, pool.id, pg) > 0 ? 1 : 0);
+  return sources.sort((a, b) => rank(a) - rank(b) || missed(a) - missed(b) || a.position - b.position);
 }
 
 /**
@@ -107,7 +116,7 @@ function candidateOf(
     if (!up.has(target.ostId)) continue;
     const task = { poolId: pool.id, pg, target };
     if ((input.notBeforeMs.get(taskKey(task)) ?? 0) > input.nowMs) continue;
-    const sources = sourcesFor(state, pool, holders, placement, target);
+    const sources = sourcesFor(state, pool, pg, holders, placement, target, input.missedWrites);
     const direct = sources.some((s) => s.position === target.position) || pool.rule.kind === 'replicated';
     if (!direct && sources.length < sourcesNeeded(pool)) continue;
     if (sources.length === 0) continue;

@@ -345,25 +345,40 @@ export class Repairs {
   }
 
   /**
-   * Where a repair of `ostId`'s copy reads from: the other members up that hold the PG (a member
-   * still being filled may lack the object, or hold a part of it), then the PG's old holders up
-   * while it moves (they have what a new member may still lack).
+   * Where a repair of a copy reads from: the other members up that hold the PG (a member still
+   * being filled may lack the object, or hold a part of it), then, ec only, the PG's old holders of
+   * other chunk positions while it moves. Never a copy of the same object that missed a write itself
+   * (it refuses reads of it, and a listing of it may lack the object: the repair found nothing to
+   * copy and was done), and never an old holder of the copy's own position (replicated: any old
+   * holder): an old holder took no write since its PG moved, and the copy being repaired missed one
+   * of those. Old chunks of other positions are decoded only with a placed chunk of the same write
+   * (block stamps).
    */
   private repairSources(
     pool: PoolRecord,
     placement: readonly number[],
     record: readonly number[] | undefined,
-    ostId: number,
+    repair: { ostId: number; objectId: string; at: number },
   ): RecoveryTask['sources'] {
     const map = this.cluster.state.map;
+    const erasure = pool.rule.kind === 'erasure';
+    const group = erasure ? repair.objectId.replace(/\.c\d+$/, '') : repair.objectId;
     const holds = (h: { ostId: number; position: number }): boolean =>
-      !record || (pool.rule.kind === 'erasure' ? record[h.position] === h.ostId : record.includes(h.ostId));
+      !record || (erasure ? record[h.position] === h.ostId : record.includes(h.ostId));
+    const missed = (h: { ostId: number; position: number }): boolean => {
+      const key = `${h.ostId}/${erasure ? `${group}.c${h.position}` : repair.objectId}`;
+      return this.queue.get(key)?.announce === true || this.repairing.has(key);
+    };
+    const usable = (h: { ostId: number; position: number }): boolean =>
+      h.ostId !== repair.ostId && !missed(h);
     const members = upHolders(map, placement)
-      .filter((h) => h.ostId !== ostId && holds(h))
+      .filter((h) => usable(h) && holds(h))
       .map((h) => ({ ...h, inPlacement: true }));
-    const old = upHolders(map, record ?? [])
-      .filter((h) => h.ostId !== ostId && !members.some((m) => m.ostId === h.ostId))
-      .map((h) => ({ ...h, inPlacement: false }));
+    const old = erasure
+      ? upHolders(map, record ?? [])
+          .filter((h) => usable(h) && h.position !== repair.at && !members.some((m) => m.ostId === h.ostId))
+          .map((h) => ({ ...h, inPlacement: false }))
+      : [];
     return [...members, ...old];
   }
 
@@ -465,7 +480,7 @@ export class Repairs {
       const at = pending.position ?? placement.indexOf(pending.ostId);
       if (at < 0 || placement[at] !== pending.ostId) continue;
       const record = this.holdersOf(pool.id, pending.pg);
-      const sources = this.repairSources(pool, placement, record, pending.ostId);
+      const sources = this.repairSources(pool, placement, record, { ...pending, at });
       if (sources.length < (pool.rule.kind === 'erasure' ? pool.rule.k : 1)) {
         // A single-copy object (raid0) of a settled PG has nothing to be rebuilt from.
         if (!record && pool.rule.kind === 'replicated' && placement.length <= 1) {

@@ -380,6 +380,7 @@ export class RecoveryService {
       paused: this.settings.paused,
       notBeforeMs: new Map([...this.retry].map(([k, v]) => [k, v.notBeforeMs])),
       nowMs: now,
+      missedWrites: (ostId, poolId, pg) => this.repairs.missedWritesOf(ostId, poolId, pg),
     });
     for (const task of tasks) void this.run(task, false);
     // Told even while recovery is paused: reads must not serve a copy known to lack writes.

@@ -8,11 +8,12 @@ import {
   adminSetIn,
   type ClusterState,
   initialState,
+  type PoolRecord,
   registerOss,
 } from '../../mds/cluster/state.js';
 import { pgStateWithHolders } from '../../mds/pgstate.js';
 import { applyDone, holderChanges, parsePgKey, pgKey, targetsOf } from '../../mds/recovery/holders.js';
-import { planRecovery } from '../../mds/recovery/planner.js';
+import { planRecovery, type RecoveryTask } from '../../mds/recovery/planner.js';
 import { Repairs } from '../../mds/recovery/repairs.js';
 import { detectSlowOsts, SLOW_SAMPLES_MIN } from '../../mds/recovery/slow-osts.js';
 import { objectToPg, placePg } from '../../placement/index.js';
@@ -123,6 +124,30 @@ describe('holders and the planner', () => {
     ).toEqual([]);
   });
 
+  it('fills list the PG on a source without copies awaiting a missed write first', () => {
+    // An ec 2+1 PG whose chunk 2 is a hole: its member is filled by decoding chunks 0 and 1, and
+    // lists the PG's objects on the first source. Chunk 0's OST missed a write in the PG (perhaps an
+    // object's creation, which its listing then lacks): chunk 1's OST is listed first.
+    const ec = base.pools[1]!;
+    const pg = 5;
+    const placement = placePg(base.map, ec, pg).osts as number[];
+    const plan = (missed: number) =>
+      planRecovery({
+        state: base,
+        holders: new Map([[pgKey(ec.id, pg), [placement[0]!, placement[1]!, -1]]]),
+        activePgs: new Set(),
+        maxActivePgs: 8,
+        paused: false,
+        notBeforeMs: new Map(),
+        nowMs: 0,
+        missedWrites: (ostId, poolId, at) => (ostId === missed && poolId === ec.id && at === pg ? 1 : 0),
+      });
+    const [task] = plan(placement[0]!);
+    expect(task!.target).toEqual({ ostId: placement[2], position: 2 });
+    expect(task!.sources.map((s) => s.ostId)).toEqual([placement[1], placement[0]]);
+    expect(plan(-1)[0]!.sources.map((s) => s.ostId)).toEqual([placement[0], placement[1]]);
+  });
+
   it('PG states follow the holders', () => {
     const pool = out.pools[1]!;
     const key = [...table.keys()].find((k) => k.startsWith(`${pool.id}/`))!;
@@ -218,6 +243,72 @@ describe('repairs', () => {
     expect(started.filter((id) => id === skipped).length).toBe(25);
     expect(repairs.list(10).map((r) => r.objectId)).toEqual([skipped]);
     expect(repairs.repairsAbandoned).toBe(1);
+  });
+});
+
+describe('the sources of a repair', () => {
+  it('are neither an old holder of its own position nor a copy of the object that missed a write', async () => {
+    const state = addPool(cluster(6), { kind: 'erasure', k: 2, m: 2, failureDomain: 'host' }, 32);
+    const [replicated, ec21, ec22] = state.pools as [PoolRecord, PoolRecord, PoolRecord];
+    const started: RecoveryTask[] = [];
+    /** The old holders of a moving PG, by pool and PG. */
+    const moving = new Map<string, number[]>();
+    const repairs = new Repairs(
+      { state } as unknown as ClusterService,
+      (task) => {
+        started.push(task);
+        return new Promise<boolean>(() => undefined); // still running
+      },
+      () => false,
+      (poolId, pg) => moving.get(pgKey(poolId, pg)),
+      () => 0,
+      async () => undefined,
+      async () => undefined,
+      { missedWritesPerPgMax: 100, backfillWhole: async () => false, skippedDuringBackfill: () => undefined },
+    );
+    const report = (pool: PoolRecord, ostId: number, objectId: string, reason = 'WRITE_SKIPPED') =>
+      repairs.report({
+        ostId,
+        objectId,
+        reason,
+        poolId: pool.id,
+        pg: objectToPg(pool, objectId.replace(/\.c\d+$/, '')),
+      });
+    const sourcesOf = async (ostId: number, objectId: string): Promise<number[]> => {
+      await repairs.announceDue();
+      repairs.startDue(new Map());
+      const task = started.find((t) => t.target.ostId === ostId && t.objectIds[0] === objectId);
+      expect(task, `the repair of ${objectId} on OST ${ostId} started`).toBeDefined();
+      return task!.sources.map((s) => s.ostId);
+    };
+    /** An OST on a host none of `osts` is on: an old holder the PG moved away from. */
+    const elsewhere = (osts: readonly number[]): number => {
+      const hosts = new Set(osts.map((id) => state.map.osts.find((o) => o.id === id)!.host));
+      return state.map.osts.find((o) => !hosts.has(o.host))!.id;
+    };
+
+    // ec 2+1, chunk 2 moving: its new member missed a stripe write made since the move. The old
+    // holder of position 2 never took that write; the chunk is rebuilt from the placed chunks 0 and 1.
+    const group = '500.0';
+    const chunks = placePg(state.map, ec21, objectToPg(ec21, group)).osts as number[];
+    const oldHolder = elsewhere(chunks);
+    moving.set(pgKey(ec21.id, objectToPg(ec21, group)), [chunks[0]!, chunks[1]!, oldHolder]);
+    expect(await report(ec21, chunks[2]!, `${group}.c2`)).toBe(true);
+    expect(await sourcesOf(chunks[2]!, `${group}.c2`)).toEqual([chunks[0], chunks[1]]);
+
+    // replicated, moving: the new member's copy missed a write; the old holder never took it.
+    const objectId = '600.0';
+    const [kept, filled] = placePg(state.map, replicated, objectToPg(replicated, objectId)).osts as number[];
+    moving.set(pgKey(replicated.id, objectToPg(replicated, objectId)), [kept!, elsewhere([kept!, filled!])]);
+    expect(await report(replicated, filled!, objectId)).toBe(true);
+    expect(await sourcesOf(filled!, objectId)).toEqual([kept]);
+
+    // ec 2+2, settled: chunk 0 missed a write (its repair running), chunk 1 is rotten.
+    const stripe = '700.0';
+    const members = placePg(state.map, ec22, objectToPg(ec22, stripe)).osts as number[];
+    expect(await report(ec22, members[0]!, `${stripe}.c0`)).toBe(true);
+    expect(await report(ec22, members[1]!, `${stripe}.c1`, 'OBJ_CHECKSUM')).toBe(true);
+    expect(await sourcesOf(members[1]!, `${stripe}.c1`)).toEqual([members[2], members[3]]);
   });
 });
 
