@@ -55,7 +55,7 @@ export interface HolderChanges {
  * The holder records a map change needs: a PG that moves and had no record
  * keeps its old placement as holders; a PG that moved back to its holders
  * loses its record, unless a holder coming back missed writes meanwhile
- * (returningHolders). New pools start with holders = placement.
+ * (withoutReturning, replicated pools). New pools start with holders = placement.
  */
 export function holderChanges(prev: ClusterState, next: ClusterState, holders: HoldersTable): HolderChanges {
   const changes: HolderChanges = { set: [], del: [] };
@@ -80,11 +80,16 @@ export function holderChanges(prev: ClusterState, next: ClusterState, holders: H
 }
 
 /**
- * A PG's holders without those placed again by this map change after they were not (out, then in
- * before the PG's fill was done): the writes made meanwhile went to the members placed instead, not
- * to them, so they are filled again like any new member (ec: their positions become holes, rebuilt
- * from the others). Unchanged (the same array) when none comes back, or when too few holders placed
- * before and after would be left to fill from (replicated: none; ec: fewer than k).
+ * A replicated PG's holders without those placed again by this map change after they were not (out,
+ * then in before the PG's fill was done): the writes made meanwhile went to the members placed
+ * instead, not to them, so they are filled again like any new member, from the holders placed
+ * before and after (each write acknowledged meanwhile is on one of them that missed none: a skip
+ * that would leave none is refused, Repairs.refuseLastCurrent). Unchanged (the same array) when
+ * none comes back, when no holder was placed before and after, and for ec pools: there the writes
+ * made meanwhile are whole only with the chunks of the members placed instead, which a hole at the
+ * returning position dropped (a stripe whose other chunks missed writes or moved too could then be
+ * rebuilt from nothing: chaos seed 2, 3 minutes); ec keeps the record as it was (see
+ * docs/ARCHITECTURE.md, "A holder taken back before its PG was filled elsewhere is filled again").
  */
 function withoutReturning(
   pool: PoolRecord,
@@ -92,24 +97,12 @@ function withoutReturning(
   was: readonly number[],
   now: readonly number[],
 ): readonly number[] {
-  const returning = (id: number, position: number): boolean =>
-    id !== HOLE &&
-    (pool.rule.kind === 'erasure'
-      ? now[position] === id && was[position] !== id
-      : now.includes(id) && !was.includes(id));
+  if (pool.rule.kind === 'erasure') return record;
+  const returning = (id: number): boolean => id !== HOLE && now.includes(id) && !was.includes(id);
   if (!record.some(returning)) return record;
-  const kept =
-    pool.rule.kind === 'erasure'
-      ? record.map((id, position) => (returning(id, position) ? HOLE : id))
-      : record.filter((id, position) => !returning(id, position));
-  // Holders placed before and after took every write: enough of them must be left to fill from.
-  const throughout = kept.filter(
-    (id, position) =>
-      id !== HOLE &&
-      (pool.rule.kind === 'erasure'
-        ? was[position] === id && now[position] === id
-        : was.includes(id) && now.includes(id)),
-  );
+  const kept = record.filter((id) => !returning(id));
+  // Holders placed before and after took every write: one of them must be left to fill from.
+  const throughout = kept.filter((id) => id !== HOLE && was.includes(id) && now.includes(id));
   return throughout.length >= sourcesNeeded(pool) ? kept : record;
 }
 
