@@ -24,11 +24,15 @@ export class MapView {
   private map: ClusterMap | undefined;
   private pools = new Map<number, Pool>();
   /**
-   * Per OST and PG that OST was placed on and is no longer (in the maps this OSS applied): the
-   * first epoch without it. A PG not placed here and not listed left before the first map applied.
+   * Per OST and PG that OST was placed on and is no longer (in the maps this OSS applied one after
+   * another): the first epoch without it.
    */
   private readonly leftAt = new Map<string, number>();
-  private firstEpoch = 0;
+  /**
+   * The last map applied without the one before it (the first, or after a gap: a paused or cut-off
+   * OSS hears only the newest): any PG not placed here may have left at that epoch.
+   */
+  private gapEpoch = 0;
   /** Called when a request shows a newer epoch than ours (fetch the map now). */
   onNewerEpoch: ((epoch: number) => void) | undefined;
 
@@ -41,7 +45,7 @@ export class MapView {
     const { map, pools } = mapViewFromWire(wire);
     if (this.map && map.epoch <= this.map.epoch) return false;
     if (this.map) this.noteLeft(this.map, this.pools, map, pools);
-    else this.firstEpoch = map.epoch;
+    if (!this.map || map.epoch > this.map.epoch + 1) this.gapEpoch = map.epoch;
     this.map = map;
     this.pools = pools;
     return true;
@@ -90,7 +94,7 @@ export class MapView {
     const pool = this.pools.get(ref.poolId);
     if (!pool || ref.pg >= pool.pgCount) return;
     if (placePg(map, pool, ref.pg).osts.includes(ref.ostId)) return;
-    const left = this.leftAt.get(leftKey(ref.ostId, ref.poolId, ref.pg)) ?? this.firstEpoch;
+    const left = Math.max(this.leftAt.get(leftKey(ref.ostId, ref.poolId, ref.pg)) ?? 0, this.gapEpoch);
     const refused = data === 'write' || (data === 'read' && ref.mapEpoch < left);
     if (!refused && (await objectIsHere())) return;
     throw new StripeError(
