@@ -38,6 +38,9 @@ import { VersionClock } from './version-clock.js';
 
 export type { EcSiblings } from './ec-rebuild.js';
 
+/** Writes made again after the MDS refused a skip as made with an older map (each with a refreshed map). */
+const SKIP_REWRITES_MAX = 3;
+
 /** A copy a write went to: flushed at sync unless the write was a sync write the OSS answered durable. */
 export interface Touched {
   ost: number;
@@ -246,14 +249,40 @@ export class ObjectIo {
     data: Pieces,
     options: { truncate?: boolean; stamp?: number; sync?: boolean } = {},
   ): Promise<Touched[]> {
-    const length = piecesLength(data);
     const stamp = options.stamp ?? this.versions.next();
     const writeOptions = { truncate: options.truncate ?? false, stamp, sync: options.sync ?? false };
     // Once for every replica and every retry: the bulk path's per-segment crcs, and from them the whole crc.
     const checksums = segmentChecksums(data, offset, LIMITS.checksumBlockBytes);
+    for (let rewrites = 0; ; rewrites++) {
+      const written = await this.writeCopies(locate, offset, data, checksums, writeOptions);
+      try {
+        // Copies skipped because their OST is down missed this write: acknowledged once the MDS recorded them.
+        await Promise.all(written.skipped.map((copy) => recordSkipped(this.deps, copy)));
+        return written.touched;
+      } catch (err) {
+        // A skip of a copy whose PG moved (the map used was older): written again with the newer map.
+        if (!(err instanceof StripeError && err.code === 'MAP_STALE') || rewrites >= SKIP_REWRITES_MAX)
+          throw err;
+        await this.deps.mds.refreshMap().catch(() => undefined);
+      }
+    }
+  }
+
+  /** One write of every copy (copy-rules copiesToWrite), with the data path's retries: what was written and what was skipped. */
+  private writeCopies(
+    locate: (view: MapView) => ObjectTarget,
+    offset: number,
+    data: Pieces,
+    checksums: ReturnType<typeof segmentChecksums>,
+    writeOptions: { truncate: boolean; stamp: number; sync: boolean },
+  ): Promise<{
+    touched: Touched[];
+    skipped: { ost: number; objectId: string; poolId: number; pg: number }[];
+  }> {
+    const length = piecesLength(data);
     const checksum = checksums.whole;
     const { counters } = this.deps;
-    const written = await withRetries(this.deps, async (view) => {
+    return withRetries(this.deps, async (view) => {
       const target = locate(view);
       if (target.osts.length === 0)
         throw new StripeError('IO_FAILED', `no OST holds ${target.objectId}`, { objects: [target.objectId] });
@@ -300,9 +329,6 @@ export class ObjectIo {
       const skipped = verdict.skipped.map((ost) => ({ ost, objectId, poolId, pg }));
       return { touched, skipped };
     });
-    // Copies skipped because their OST is down missed this write: acknowledged once the MDS recorded them.
-    await Promise.all(written.skipped.map((copy) => recordSkipped(this.deps, copy)));
-    return written.touched;
   }
 
   /**

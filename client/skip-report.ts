@@ -5,7 +5,9 @@
 // MDS answered ReportBadChunk (it answers once the record is on disk,
 // mds/recovery/repairs.ts); a report the MDS cannot take now (down,
 // restarting) is sent again with backoff for skipReportWaitMs, after which
-// the write fails with the last error and is not acknowledged.
+// the write fails with the last error and is not acknowledged. A skip the MDS
+// refuses as made with an older map (MAP_STALE: the skipped OST's PG moved)
+// is thrown as it came: the write is made again with the newer map.
 import { StripeError } from '../common/errors.js';
 import type { Random } from '../common/random.js';
 import { backoffMs, sleepMs } from './backoff.js';
@@ -32,6 +34,8 @@ export async function recordSkipped(
       return;
     } catch (err) {
       const code = err instanceof StripeError ? err.code : 'REQ_INTERNAL';
+      // The skipped copy's PG moved (the write used an older map): the caller writes again with the new one.
+      if (code === 'MAP_STALE') throw err;
       const transient = isTransient(err) || code === 'REQ_TIMEOUT';
       if (!transient || performance.now() >= deadlineMs)
         throw new StripeError(

@@ -305,6 +305,7 @@ export class Repairs {
    * when no pool holds it or the queue is full.
    */
   async report(bad: BadChunkReport): Promise<boolean> {
+    if (bad.reason === 'WRITE_SKIPPED') this.refuseUnplaced(bad);
     const pending = this.pendingOf(bad);
     const key = `${bad.ostId}/${bad.objectId}`;
     if (pending?.announce) {
@@ -416,6 +417,29 @@ export class Repairs {
       'IO_COPIES_STALE',
       `the write skipped ${skip.objectId} on OST ${skip.ostId}, which would leave ${left} current copies (${needed} needed; the others missed writes or are being filled): not acknowledged`,
       { objects: [skip.objectId], osts: [skip.ostId] },
+    );
+  }
+
+  /**
+   * Refuses (MAP_STALE, so the writer refreshes its map and writes again) a skip of a copy its PG is
+   * no longer placed on (ec: at its chunk position): the write was made with an older map, so the
+   * PG's members now, those that replaced the skipped one, may lack it. Why: a writer whose map
+   * still placed the PG on an OST that had left it (reweighted away, its OSS stopped meanwhile)
+   * skipped that OST as down and wrote the other copies; the skip was recorded against the old
+   * holder, the write acknowledged, and the member placed instead never had it (chaos suite seed 7).
+   */
+  private refuseUnplaced(bad: BadChunkReport): void {
+    const state = this.cluster.state;
+    const pool = state.pools.find((p) => p.id === bad.poolId);
+    if (!pool || bad.pg >= pool.pgCount) return;
+    const { key, position } = placementKeyOf(pool, bad.objectId);
+    if (objectToPg(pool, key) !== bad.pg) return;
+    const placement = placePg(state.map, pool, bad.pg).osts;
+    if (position === undefined ? placement.includes(bad.ostId) : placement[position] === bad.ostId) return;
+    throw new StripeError(
+      'MAP_STALE',
+      `the write skipped ${bad.objectId} on OST ${bad.ostId}, which its PG is no longer placed on under map epoch ${state.map.epoch}: write it again with the newer map`,
+      { epoch: state.map.epoch, objects: [bad.objectId], osts: [bad.ostId] },
     );
   }
 
