@@ -6,23 +6,18 @@
 // or a lost acknowledged write. STRIPEFS_SEED replays the schedule; longer
 // runs: npm run chaos -- --seed S --minutes M (docs/testing.md).
 //
-// Skipped unless STRIPEFS_CHAOS=1: it still finds stale reads on today's
-// main (below), so it would fail some runs. Open (replay with the seeds):
-//   - a PG placed back on an OST it had left (out then in, a reweight and
-//     back) before its fill elsewhere was done: the returning OST serves the
-//     bytes from before the writes made meanwhile (they went to the members
-//     placed instead; its holder record is dropped as settled).
-//     npm run chaos -- --seed 2 --minutes 3 (ost 6 out, replicated
-//     /chaos/l0-f2); --seed 1 --minutes 3 (ost 3 out and its OSS paused,
-//     ec /chaos/l1-f0); STRIPEFS_SEED=7 (ost 6 reweighted to 0 and back).
-//     Also --seed 4 and --seed 8 --minutes 3 (reweights of ost 6 and back).
-//   - a write acknowledged as a reweight begins, then a read that returns the
-//     write before it (STRIPEFS_SEED=7, read 650, reweight of ost 4 to 0).
-//   - never clean in 10 minutes (--seed 4 and --seed 8 --minutes 3): two ec
-//     PGs with a chunk position moving (old holder 7, new member 0 or 6) whose
-//     fill fails on every retry; with seed 8 the new members' chunks also have
-//     missed-write repairs queued (25 attempts). The MDS logs (--logs DIR) say
-//     why a task failed.
+// Skipped unless STRIPEFS_CHAOS=1: some seeds still find stale reads or
+// never get clean on today's main (below), so it would fail some runs.
+// Open (replay with the seeds):
+//   - an ec PG placed back on an OST it had left (out then in, a reweight
+//     and back) before its fill elsewhere was done: the returning OST serves
+//     the chunks from before the writes made meanwhile (its holder record is
+//     dropped as settled). Replicated PGs fill such an OST again; the same
+//     for ec (its position a hole) dropped the chunks of the member placed
+//     instead and left stripes that nothing could rebuild (seed 2, below),
+//     so ec needs a fill that takes the newest of the returning chunk, the
+//     replaced member's (a partial holder) and a rebuild, block by block.
+//     SEEDS_OPEN
 // Fixed, each pinned by its own test: ec units rebuilt from chunks of two
 // writes (test/client/ec-one-write.test.ts); replicated zeros after a
 // reweight (test/recovery/fill-target.test.ts); PGs remapped for good by an
@@ -30,7 +25,17 @@
 // repair given up (test/recovery/pure.test.ts); every write to a file
 // failing after one failed fsync (test/recovery/not-durable.test.ts); PGs
 // degraded for good with every copy of an object awaiting repair (suite
-// seeds 2 and 3; test/recovery/pure.test.ts, IO_COPIES_STALE).
+// seeds 2 and 3; test/recovery/pure.test.ts, IO_COPIES_STALE); a replicated
+// OST placed back before its PG's fill elsewhere was done serving the bytes
+// from before (--seed 2, 4, 8 --minutes 3; pure.test.ts); a read made with
+// the map from before a PG moved served by its old holder (suite seed 7,
+// read 650; fill-target.test.ts), also by an OSS that was stopped while the
+// PG moved (suite seed 7; the same test's rule, map-view gap); a skip of an
+// old holder recorded and the write acknowledged while the member placed
+// instead never had it (suite seed 7; pure.test.ts, MAP_STALE); an ec
+// repair of a new member's chunk from the old holder of its position,
+// failing on every retry (--seed 4, 8 --minutes 3; pure.test.ts, the
+// sources of a repair).
 // Run it: STRIPEFS_CHAOS=1 npx vitest run test/chaos/chaos.test.ts
 import { expect, it } from 'vitest';
 import { suiteSeed } from '../faults/workload.js';
