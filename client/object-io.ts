@@ -263,7 +263,7 @@ export class ObjectIo {
         // A skip of a copy whose PG moved (the map used was older): written again with the newer map.
         if (!(err instanceof StripeError && err.code === 'MAP_STALE') || rewrites >= SKIP_REWRITES_MAX)
           throw err;
-        await this.deps.mds.refreshMap().catch(() => undefined);
+        await this.deps.mds.refreshMap().catch(() => undefined /* no newer map: the rewrite finds out */);
       }
     }
   }
