@@ -17,7 +17,19 @@
 //     instead and left stripes that nothing could rebuild (seed 2, below),
 //     so ec needs a fill that takes the newest of the returning chunk, the
 //     replaced member's (a partial holder) and a rebuild, block by block.
-//     SEEDS_OPEN
+//     Seen with --seed 1 --minutes 3 (ost 3 out and its OSS paused, ec
+//     /chaos/l1-f0), before the fixes below.
+//   - never clean in 10 minutes: ec PGs with several chunk positions moving
+//     at once and a chunk awaiting a missed write's repair: the latest
+//     write of a stripe is on one holder and on the members being filled,
+//     which are no sources, so neither the fills nor the repair find k
+//     chunks of it (--seed 2 --minutes 3: PG 2/4, fills of positions 0 and
+//     3, ost 0's chunk 1 awaiting repair; no stale read). And an ec fill from
+//     the old holder of its position that fails on every retry: its version
+//     read at the end differs from the listing's ("changed on OST 1 during
+//     its copy", --seed 8 --minutes 3, PG 2/2, target ost 0 position 3).
+//   3-minute runs on this code: seeds 4 and the suite's seed 7 pass; 2 and 8
+//   do not (above); 1, 3, 5, 6 not yet run on it.
 // Fixed, each pinned by its own test: ec units rebuilt from chunks of two
 // writes (test/client/ec-one-write.test.ts); replicated zeros after a
 // reweight (test/recovery/fill-target.test.ts); PGs remapped for good by an
@@ -45,7 +57,7 @@ const SEED = suiteSeed('chaos');
 const ENABLED = process.env.STRIPEFS_CHAOS === '1';
 if (!ENABLED)
   console.log(
-    'chaos run SKIPPED: it finds stale reads after an OST out and back in on this code (see the comment at the top of test/chaos/chaos.test.ts); STRIPEFS_CHAOS=1 runs it',
+    'chaos run SKIPPED: some seeds still find stale reads after an ec OST out and back in, or never get clean, on this code (see the comment at the top of test/chaos/chaos.test.ts); STRIPEFS_CHAOS=1 runs it',
   );
 /** Writers, readers and faults run this long; set-up and convergence come on top. */
 const FAULTS_MS = 45_000;
