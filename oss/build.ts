@@ -97,6 +97,8 @@ function metricsOf(handles: OstHandle[]): OssMetrics {
       objectCount: () => h.ost.usage().objectCount,
       directWriteBytes: () => h.ost.usage().directWriteBytes,
       pagedWriteBytes: () => h.ost.usage().pagedWriteBytes,
+      logBytes: () => h.ost.usage().log?.bytes ?? 0,
+      logLiveBytes: () => h.ost.usage().log?.liveBytes ?? 0,
     })),
   );
 }

@@ -70,6 +70,41 @@ export interface OstUsageSource {
   /** Data bytes written to disk with O_DIRECT and through the page cache. */
   directWriteBytes(): number;
   pagedWriteBytes(): number;
+  /** The segment log of small objects (oss/store/segment-log.ts): its bytes, live or dead, and the live ones. */
+  logBytes(): number;
+  logLiveBytes(): number;
+}
+
+/** The gauges read from each OST's usage when scraped. */
+function usageGauges(usage: () => OstUsageSource[], registers: Registry[]): void {
+  const gauge = (name: string, help: string, pick: (u: OstUsageSource) => number): void => {
+    new Gauge({
+      name,
+      help,
+      labelNames: ['ost'],
+      registers,
+      collect() {
+        for (const u of usage()) this.set({ ost: u.label }, pick(u));
+      },
+    });
+  };
+  gauge('stripefs_oss_used_bytes', 'Bytes stored per OST', (u) => u.usedBytes());
+  gauge('stripefs_oss_total_bytes', 'Capacity per OST', (u) => u.totalBytes());
+  gauge('stripefs_oss_objects', 'Objects per OST', (u) => u.objectCount());
+  gauge(
+    'stripefs_oss_direct_write_bytes',
+    'Data bytes written with O_DIRECT (aligned whole blocks) since start',
+    (u) => u.directWriteBytes(),
+  );
+  gauge('stripefs_oss_paged_write_bytes', 'Data bytes written through the page cache since start', (u) =>
+    u.pagedWriteBytes(),
+  );
+  gauge('stripefs_oss_log_bytes', 'Bytes of the small-object log segments per OST, live or dead', (u) =>
+    u.logBytes(),
+  );
+  gauge('stripefs_oss_log_live_bytes', 'Bytes of live records in the small-object log per OST', (u) =>
+    u.logLiveBytes(),
+  );
 }
 
 export class OssMetrics {
@@ -111,25 +146,7 @@ export class OssMetrics {
       labelNames: ['ost'],
       registers,
     });
-    const gauge = (name: string, help: string, pick: (u: OstUsageSource) => number): void => {
-      new Gauge({
-        name,
-        help,
-        labelNames: ['ost'],
-        registers,
-        collect() {
-          for (const u of usage()) this.set({ ost: u.label }, pick(u));
-        },
-      });
-    };
-    gauge('stripefs_oss_used_bytes', 'Bytes stored per OST', (u) => u.usedBytes());
-    gauge('stripefs_oss_total_bytes', 'Capacity per OST', (u) => u.totalBytes());
-    gauge('stripefs_oss_objects', 'Objects per OST', (u) => u.objectCount());
-    gauge(
-      'stripefs_oss_direct_write_bytes',
-      'Data bytes written with O_DIRECT (aligned whole blocks) since start',
-      (u) => u.directWriteBytes(),
-    );
+    usageGauges(usage, registers);
     new Gauge({
       name: 'stripefs_oss_crc32c_backend',
       help: 'The crc32c implementation this OSS runs (value 1 on its label)',
@@ -147,9 +164,6 @@ export class OssMetrics {
       help: 'Bulk connections read the plain way although the user-buffer path is live',
       registers,
     });
-    gauge('stripefs_oss_paged_write_bytes', 'Data bytes written through the page cache since start', (u) =>
-      u.pagedWriteBytes(),
-    );
   }
 
   /** Which path the bulk server runs (oss/bulk-socket.ts). */

@@ -14,7 +14,7 @@ import { call } from '../../common/grpc.js';
 import { seededRandom, seedFromEnv } from '../../common/random.js';
 import { adminFetch } from '../helpers/admin-http.js';
 import { settle } from '../helpers/errors.js';
-import { grpcRead, grpcWrite, ostCounted, ostListed, ref, useOss } from './helpers.js';
+import { grpcRead, grpcWrite, ostCounted, ostGauge, ostListed, ref, useOss } from './helpers.js';
 
 const seed = seedFromEnv();
 console.log(`crash-sites-log.test seed=${seed} (replay with STRIPEFS_SEED=${seed})`);
@@ -89,5 +89,9 @@ describe('OSS fault sites with small objects in the segment log', () => {
     const again = bytes(40 * KiB, 400);
     await grpcWrite(h.oss.grpc, ref(ostId(), 'old'), 0, again);
     expect((await read('old')) as Buffer).toEqual(again);
+    // The log's gauges: its live records are the acknowledged objects' (4 KiB-aligned), its bytes at least those.
+    const live = [...acked.values()].reduce((sum, d) => sum + Math.ceil(d.length / 4096) * 4096, 0);
+    expect(await ostGauge(h.oss, 'stripefs_oss_log_live_bytes', 'ost0')).toBe(live);
+    expect(await ostGauge(h.oss, 'stripefs_oss_log_bytes', 'ost0')).toBeGreaterThanOrEqual(live);
   });
 });

@@ -8,16 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminFetch } from '../helpers/admin-http.js';
 import { type FakeMds, startFakeMds } from './fake-mds.js';
-import { crc32c, grpcWrite, type OssUnderTest, ref, startOss, tempDir } from './helpers.js';
+import { crc32c, grpcWrite, type OssUnderTest, ostGauge, ref, startOss, tempDir } from './helpers.js';
 
 const MiB = 1024 * 1024;
-
-async function gauge(oss: OssUnderTest, name: string, ost: string): Promise<number> {
-  const text = await (await adminFetch(`${oss.adminUrl}/metrics`)).text();
-  const m = text.match(new RegExp(`^${name}\\{ost="${ost}"[^}]*\\} (\\d+)`, 'm'));
-  if (!m) throw new Error(`${name} for ${ost} not in /metrics`);
-  return Number(m[1]);
-}
 
 describe('OSS O_DIRECT writes', () => {
   let mds: FakeMds;
@@ -56,8 +49,8 @@ describe('OSS O_DIRECT writes', () => {
     const data = randomBytes(4 * MiB + 1000);
     const r = ref(direct.ostIds[0]!, 'direct.0');
     await direct.bulk.write(r, 0, data, crc32c(data));
-    expect(await gauge(direct, 'stripefs_oss_direct_write_bytes', 'ost0')).toBe(4 * MiB);
-    expect(await gauge(direct, 'stripefs_oss_paged_write_bytes', 'ost0')).toBe(1000);
+    expect(await ostGauge(direct, 'stripefs_oss_direct_write_bytes', 'ost0')).toBe(4 * MiB);
+    expect(await ostGauge(direct, 'stripefs_oss_paged_write_bytes', 'ost0')).toBe(1000);
     expect((await direct.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
 
     // An unaligned overwrite inside the direct-written range (page cache), then an aligned one (direct).
@@ -67,14 +60,14 @@ describe('OSS O_DIRECT writes', () => {
     const block = randomBytes(MiB);
     await direct.bulk.write(r, MiB, block, crc32c(block));
     block.copy(data, MiB);
-    expect(await gauge(direct, 'stripefs_oss_direct_write_bytes', 'ost0')).toBe(5 * MiB);
+    expect(await ostGauge(direct, 'stripefs_oss_direct_write_bytes', 'ost0')).toBe(5 * MiB);
     expect((await direct.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
 
     // gRPC writes are staged into the same aligned buffers.
     const viaGrpc = randomBytes(2 * MiB);
     const g = ref(direct.ostIds[0]!, 'direct.1');
     await grpcWrite(direct.grpc, g, 0, viaGrpc);
-    expect(await gauge(direct, 'stripefs_oss_direct_write_bytes', 'ost0')).toBe(7 * MiB);
+    expect(await ostGauge(direct, 'stripefs_oss_direct_write_bytes', 'ost0')).toBe(7 * MiB);
     expect((await direct.bulk.read(g, 0, viaGrpc.length)).equals(viaGrpc)).toBe(true);
   });
 
@@ -82,8 +75,8 @@ describe('OSS O_DIRECT writes', () => {
     const data = randomBytes(2 * MiB);
     const r = ref(paged.ostIds[0]!, 'paged.0');
     await paged.bulk.write(r, 0, data, crc32c(data));
-    expect(await gauge(paged, 'stripefs_oss_direct_write_bytes', 'ost0')).toBe(0);
-    expect(await gauge(paged, 'stripefs_oss_paged_write_bytes', 'ost0')).toBe(2 * MiB);
+    expect(await ostGauge(paged, 'stripefs_oss_direct_write_bytes', 'ost0')).toBe(0);
+    expect(await ostGauge(paged, 'stripefs_oss_paged_write_bytes', 'ost0')).toBe(2 * MiB);
     expect((await paged.bulk.read(r, 0, data.length)).equals(data)).toBe(true);
   });
 });

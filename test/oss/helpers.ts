@@ -152,6 +152,14 @@ export async function ostCounted(oss: OssUnderTest, name: string): Promise<OstTa
   return { objectCount: ost.objectCount, usedBytes: ost.usedBytes };
 }
 
+/** A per-OST gauge of the OSS's /metrics. */
+export async function ostGauge(oss: OssUnderTest, name: string, ost: string): Promise<number> {
+  const text = await (await adminFetch(`${oss.adminUrl}/metrics`)).text();
+  const m = text.match(new RegExp(`^${name}\\{ost="${ost}"[^}]*\\} (\\d+)`, 'm'));
+  if (!m) throw new Error(`${name} for ${ost} not in /metrics`);
+  return Number(m[1]);
+}
+
 /** The objects of PG 0 of pool 1 on the OST, as ListObjects adds them up (what the tests write to). */
 export async function ostListed(oss: OssUnderTest, ostId: number): Promise<OstTally> {
   const page = await call(oss.grpc, 'ListObjects', { ostId, poolId: 1, pg: 0, cursor: '', limit: 1000 });
