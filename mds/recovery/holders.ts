@@ -147,3 +147,33 @@ export function upHolders(
 export function sourcesNeeded(pool: PoolRecord): number {
   return pool.rule.kind === 'erasure' ? pool.rule.k : 1;
 }
+
+/**
+ * Members a map change took a PG from that now hold no part of it: placed before the change, not
+ * placed after it, and not among the PG's holders after it (`holdersAfter`: its record once the
+ * change is applied, undefined when it has none, and then its holders are its placement). Such a
+ * member was being filled (or written to as a member) when its PG moved on, or moved back to its
+ * holders before the fill was done: what it was sent is a stale copy to purge, as a former
+ * holder's is once a fill completes. Returned as [ostId, poolId, pg].
+ */
+export function leftMembers(
+  prev: ClusterState,
+  next: ClusterState,
+  holdersAfter: (key: string) => readonly number[] | undefined,
+): [number, number, number][] {
+  const left: [number, number, number][] = [];
+  for (const pool of next.pools) {
+    const before = prev.pools.find((p) => p.id === pool.id);
+    if (!before) continue;
+    for (let pg = 0; pg < pool.pgCount; pg++) {
+      const was = placePg(prev.map, before, pg).osts;
+      const now = placePg(next.map, pool, pg).osts;
+      if (sameMembers(pool.rule, was, now)) continue;
+      const holders = holdersAfter(pgKey(pool.id, pg)) ?? now;
+      for (const ostId of new Set(was))
+        if (ostId !== HOLE && !now.includes(ostId) && !holders.includes(ostId))
+          left.push([ostId, pool.id, pg]);
+    }
+  }
+  return left;
+}

@@ -25,6 +25,7 @@ import {
   applyDone,
   type HolderChanges,
   holderChanges,
+  leftMembers,
   parsePgKey,
   pgKey,
   sameMembers,
@@ -92,7 +93,9 @@ export class RecoveryService {
   /** Writes that skipped a copy awaiting a full backfill, per `staleKey`: a backfill that saw more must run again. */
   private readonly backfillSkips = new Map<string, number>();
   /** A map change's holder records, persisted with it and applied in memory as it becomes current. */
-  private pendingHolders: { epoch: number; changes: HolderChanges; forgotten: string[] } | undefined;
+  private pendingHolders:
+    | { epoch: number; changes: HolderChanges; forgotten: string[]; left: string[] }
+    | undefined;
   private timer: NodeJS.Timeout | undefined;
   private slowTimer: NodeJS.Timeout | undefined;
   private slowRunning = false;
@@ -325,6 +328,17 @@ export class RecoveryService {
       const [ostId, poolId, pg] = key.split('/').map(Number) as [number, number, number];
       return { type: 'del', key: KEYS.staleCopy(ostId, poolId, pg) };
     });
+    const set = new Map(changes.set);
+    const del = new Set(changes.del);
+    const left = leftMembers(prev, next, (key) =>
+      del.has(key) ? undefined : (set.get(key) ?? this.holders.get(key)),
+    )
+      .map(([ostId, poolId, pg]) => staleKey(ostId, poolId, pg))
+      .filter((key) => !this.staleCopies.has(key));
+    for (const key of left) {
+      const [ostId, poolId, pg] = key.split('/').map(Number) as [number, number, number];
+      ops.push({ type: 'put', key: KEYS.staleCopy(ostId, poolId, pg), value: 1 });
+    }
     for (const [key, holders] of changes.set) {
       const { poolId, pg } = parsePgKey(key);
       ops.push({ type: 'put', key: KEYS.holders(poolId, pg), value: holders });
@@ -335,7 +349,7 @@ export class RecoveryService {
     }
     // Applied in memory once the new map is current (mapChanged), not while it is being persisted:
     // the fill targets answers list (fillTargets) are then always those of the map they name.
-    this.pendingHolders = { epoch: next.map.epoch, changes, forgotten };
+    this.pendingHolders = { epoch: next.map.epoch, changes, forgotten, left };
     return ops;
   }
 
@@ -345,6 +359,7 @@ export class RecoveryService {
     if (!pending || pending.epoch !== next.map.epoch) return;
     this.pendingHolders = undefined;
     for (const key of pending.forgotten) this.staleCopies.delete(key);
+    for (const key of pending.left) this.staleCopies.add(key);
     for (const [key, holders] of pending.changes.set) this.holders.set(key, holders);
     for (const key of pending.changes.del) {
       this.holders.delete(key);
@@ -497,13 +512,14 @@ export class RecoveryService {
       const key = pgKey(task.poolId, task.pg);
       const record = this.holders.get(key);
       const pool = state.pools.find((p) => p.id === task.poolId);
-      if (!record || !pool) return [];
+      if (!pool) return [];
       const placement = placePg(state.map, pool, task.pg).osts;
       const stillWanted =
-        pool.rule.kind === 'erasure'
+        record !== undefined &&
+        (pool.rule.kind === 'erasure'
           ? placement[task.target.position] === task.target.ostId
-          : placement.includes(task.target.ostId);
-      if (!stillWanted) return [];
+          : placement.includes(task.target.ostId));
+      if (!stillWanted) return this.leftBehind(task, placement, record);
       const done = applyDone(pool.rule, record, placement, task.target);
       const ops: BatchOp[] = [
         done.holders
@@ -551,6 +567,24 @@ export class RecoveryService {
     }
   }
 
+  /**
+   * A fill that finished after its PG moved on (or back to its holders): what it copied to the
+   * target is a stale copy to purge, unless the target is placed at another position or holds the PG.
+   */
+  private async leftBehind(
+    task: RecoveryTask,
+    placement: readonly number[],
+    record: readonly number[] | undefined,
+  ): Promise<number[]> {
+    const ostId = task.target.ostId;
+    if (placement.includes(ostId) || (record ?? placement).includes(ostId)) return [];
+    await this.committer.submit([
+      { type: 'put', key: KEYS.staleCopy(ostId, task.poolId, task.pg), value: 1 },
+    ]);
+    this.staleCopies.add(staleKey(ostId, task.poolId, task.pg));
+    return [ostId];
+  }
+
   private upOss(ostId: number): ClusterState['oss'][number] | undefined {
     const state = this.cluster.state;
     if (!state.map.osts.find((o) => o.id === ostId)?.state.up) return undefined;
@@ -565,6 +599,9 @@ export class RecoveryService {
     if (!pool || !oss) return;
     if (placePg(state.map, pool, pg).osts.includes(ostId)) return; // placed again: it will be a full re-copy target
     if (this.holders.get(pgKey(poolId, pg))?.includes(ostId)) return; // still a source
+    // A fill still copying there: it marks the copy stale again when it ends, and the next pass purges.
+    for (const { task } of this.active.values())
+      if (task.target.ostId === ostId && task.poolId === poolId && task.pg === pg) return;
     const client = this.clients.get(oss.grpcAddress);
     try {
       let cursor = '';
