@@ -52,6 +52,32 @@ export function groupOf(objectId: string): string {
   return CHUNK_SUFFIX.exec(objectId)?.[1] ?? objectId;
 }
 
+/**
+ * What a source's listing gives a task: replicated, its objects; ec, the groups of the chunks it
+ * holds at its own position (`position`), each once. A source may also keep a chunk of a group at
+ * another position, left from an earlier placement: keyed by group it made a second job, with that
+ * chunk's version, which the copy then found changed on the source (the chunk at its position has
+ * another) on every retry, and the PG was never clean (chaos --seed 8 --minutes 3). `objectIds`: a
+ * repair's objects (ec chunk ids name their group), or none for the whole PG.
+ */
+export function listedFor(
+  erasure: boolean,
+  position: number,
+  objects: readonly ListedObject[],
+  objectIds: readonly string[],
+): ListedObject[] {
+  const wanted = new Set(objectIds.map((id) => (erasure ? groupOf(id) : id)));
+  const own = erasure
+    ? objects.filter((o) => CHUNK_SUFFIX.exec(o.objectId)?.[2] === String(position))
+    : objects;
+  const keyed = own.map((o) => ({
+    objectId: erasure ? groupOf(o.objectId) : o.objectId,
+    size: o.size,
+    version: o.version,
+  }));
+  return wanted.size > 0 ? keyed.filter((o) => wanted.has(o.objectId)) : keyed;
+}
+
 interface Job {
   /** Object id on the target. */
   targetId: string;
@@ -132,13 +158,7 @@ export class Recoverer {
     for (const source of req.sources) {
       try {
         const objects = await this.pool.list(source, req.poolId, req.pg);
-        const wanted = new Set(req.objectIds.map((id) => (req.rule.kind === 'erasure' ? groupOf(id) : id)));
-        const keyed = objects.map((o) => ({
-          objectId: req.rule.kind === 'erasure' ? groupOf(o.objectId) : o.objectId,
-          size: o.size,
-          version: o.version,
-        }));
-        return wanted.size > 0 ? keyed.filter((o) => wanted.has(o.objectId)) : keyed;
+        return listedFor(req.rule.kind === 'erasure', source.position, objects, req.objectIds);
       } catch (err) {
         lastError = err;
       }

@@ -2,12 +2,14 @@
 // combine (common/block-stamps.ts consistentInputs), how recovery rebuilds a
 // slice block by block from chunks of one write each (oss/recovery/ec-slice.ts
 // rebuildSlice), and which blocks a merge writes into a target that took
-// client writes since its PG moved (mergePlan).
+// client writes since its PG moved (mergePlan); and which objects a source's
+// listing gives a recovery task (oss/recovery/recover-pg.ts listedFor).
 import { describe, expect, it } from 'vitest';
 import { consistentInputs, largestAgreement, partStamps } from '../../common/block-stamps.js';
 import { encodeParity } from '../../common/erasure.js';
 import { StripeError } from '../../common/errors.js';
 import { mergePlan, rebuildSlice, type StampedSlice } from '../../oss/recovery/ec-slice.js';
+import { listedFor } from '../../oss/recovery/recover-pg.js';
 
 describe('consistentInputs', () => {
   it('takes k chunks of one write, the newest group when two have k', () => {
@@ -127,5 +129,27 @@ describe('mergePlan', () => {
     ]);
     expect(mergePlan([5, 5], [])).toEqual([{ first: 0, end: 2 }]);
     expect(mergePlan([0, 0], [0, 7])).toEqual([{ first: 0, end: 1 }]);
+  });
+});
+
+describe('a source listing for a recovery task', () => {
+  it("gives each ec group once, from the chunk at the source's own position", () => {
+    // The source holds chunk 3 of group 6.0 and, left from an earlier placement, its chunk 0.
+    const objects = [
+      { objectId: '6.0.c0', size: 65_536, version: 100 },
+      { objectId: '6.0.c3', size: 65_536, version: 200 },
+      { objectId: '7.0.c3', size: 65_536, version: 300 },
+      { objectId: '8.0.c1', size: 65_536, version: 400 },
+    ];
+    // Before, group 6.0 was listed twice, once with chunk 0's version: that copy failed on every retry.
+    expect(listedFor(true, 3, objects, [])).toEqual([
+      { objectId: '6.0', size: 65_536, version: 200 },
+      { objectId: '7.0', size: 65_536, version: 300 },
+    ]);
+    expect(listedFor(true, 3, objects, ['7.0.c3'])).toEqual([
+      { objectId: '7.0', size: 65_536, version: 300 },
+    ]);
+    const replicated = [{ objectId: '6.0', size: 10, version: 1 }];
+    expect(listedFor(false, 1, replicated, [])).toEqual(replicated);
   });
 });
