@@ -11,35 +11,19 @@
 // them, no servers.
 import { describe, expect, it } from 'vitest';
 import { StripeError } from '../../common/errors.js';
-import {
-  addPool,
-  adminReweight,
-  type ClusterState,
-  initialState,
-  registerOss,
-} from '../../mds/cluster/state.js';
+import { adminReweight, type ClusterState } from '../../mds/cluster/state.js';
 import { MapView } from '../../oss/map-view.js';
 import { placePg } from '../../placement/index.js';
 import type { ClusterMap__Output as WireMap } from '../../proto/index.js';
 import { mapToWire } from '../../wire/index.js';
+import { pureCluster } from '../helpers/cluster-state.js';
 
 function cluster(): ClusterState {
-  let state = initialState();
-  for (let h = 0; h < 4; h++)
-    state = registerOss(state, {
-      ossId: `oss${h}`,
-      host: `h${h}`,
-      rack: `r${Math.floor(h / 2)}`,
-      datacenter: '',
-      grpcAddress: `127.0.0.1:${1000 + h}`,
-      bulkAddress: `127.0.0.1:${2000 + h}`,
-      adminAddress: '',
-      osts: [
-        { name: 'ost0', totalBytes: 2 ** 40, usedBytes: 0 },
-        { name: 'ost1', totalBytes: 2 ** 40, usedBytes: 0 },
-      ],
-    }).state;
-  return addPool(state, { kind: 'replicated', size: 3, failureDomain: 'host' }, 16);
+  return pureCluster(
+    4,
+    [{ rule: { kind: 'replicated', size: 3, failureDomain: 'host' }, pgCount: 16 }],
+    (h) => Math.floor(h / 2),
+  );
 }
 
 const wire = (state: ClusterState): WireMap => mapToWire(state.map, state.pools) as unknown as WireMap;

@@ -12,17 +12,12 @@
 // and every placed copy holds the appended bytes.
 import { describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
-import {
-  addPool,
-  adminSetIn,
-  type ClusterState,
-  initialState,
-  registerOss,
-} from '../../mds/cluster/state.js';
+import { adminSetIn, type ClusterState } from '../../mds/cluster/state.js';
 import { holderChanges, leftMembers, pgKey } from '../../mds/recovery/holders.js';
 import { HOLE, placePg } from '../../placement/index.js';
 import { seededBytes } from '../helpers/clients.js';
 import { waitCleanPgs } from '../helpers/cluster.js';
+import { pureCluster } from '../helpers/cluster-state.js';
 import { errorCode } from '../helpers/errors.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies } from './copies.js';
@@ -32,24 +27,10 @@ const SEED = seedFromEnv();
 console.log(`recovery left-members seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
 
 function cluster(hosts: number): ClusterState {
-  let state = initialState();
-  for (let h = 0; h < hosts; h++) {
-    state = registerOss(state, {
-      ossId: `oss${h}`,
-      host: `h${h}`,
-      rack: `r${h % 3}`,
-      datacenter: '',
-      grpcAddress: `127.0.0.1:${1000 + h}`,
-      bulkAddress: `127.0.0.1:${2000 + h}`,
-      adminAddress: '',
-      osts: [
-        { name: 'ost0', totalBytes: 2 ** 40, usedBytes: 0 },
-        { name: 'ost1', totalBytes: 2 ** 40, usedBytes: 0 },
-      ],
-    }).state;
-  }
-  state = addPool(state, { kind: 'replicated', size: 3, failureDomain: 'host' }, 64);
-  return addPool(state, { kind: 'erasure', k: 2, m: 2, failureDomain: 'host' }, 64);
+  return pureCluster(hosts, [
+    { rule: { kind: 'replicated', size: 3, failureDomain: 'host' }, pgCount: 64 },
+    { rule: { kind: 'erasure', k: 2, m: 2, failureDomain: 'host' }, pgCount: 64 },
+  ]);
 }
 
 /** Applies a map change to a holders table; returns the members it left. */

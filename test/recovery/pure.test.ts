@@ -3,41 +3,21 @@
 // slow-OST detector. No IO, no clock.
 import { describe, expect, it } from 'vitest';
 import type { ClusterService } from '../../mds/cluster/service.js';
-import {
-  addPool,
-  adminSetIn,
-  type ClusterState,
-  initialState,
-  type PoolRecord,
-  registerOss,
-} from '../../mds/cluster/state.js';
+import { addPool, adminSetIn, type ClusterState, type PoolRecord } from '../../mds/cluster/state.js';
 import { pgStateWithHolders } from '../../mds/pgstate.js';
 import { applyDone, holderChanges, parsePgKey, pgKey, targetsOf } from '../../mds/recovery/holders.js';
 import { planRecovery, type RecoveryTask } from '../../mds/recovery/planner.js';
 import { Repairs } from '../../mds/recovery/repairs.js';
 import { detectSlowOsts, SLOW_SAMPLES_MIN } from '../../mds/recovery/slow-osts.js';
 import { objectToPg, placePg } from '../../placement/index.js';
+import { pureCluster } from '../helpers/cluster-state.js';
 import { codeOf } from '../helpers/errors.js';
 
 function cluster(hosts: number): ClusterState {
-  let state = initialState();
-  for (let h = 0; h < hosts; h++) {
-    state = registerOss(state, {
-      ossId: `oss${h}`,
-      host: `h${h}`,
-      rack: `r${h % 3}`,
-      datacenter: '',
-      grpcAddress: `127.0.0.1:${1000 + h}`,
-      bulkAddress: `127.0.0.1:${2000 + h}`,
-      adminAddress: '',
-      osts: [
-        { name: 'ost0', totalBytes: 2 ** 40, usedBytes: 0 },
-        { name: 'ost1', totalBytes: 2 ** 40, usedBytes: 0 },
-      ],
-    }).state;
-  }
-  state = addPool(state, { kind: 'replicated', size: 2, failureDomain: 'host' }, 32);
-  return addPool(state, { kind: 'erasure', k: 2, m: 1, failureDomain: 'host' }, 32);
+  return pureCluster(hosts, [
+    { rule: { kind: 'replicated', size: 2, failureDomain: 'host' }, pgCount: 32 },
+    { rule: { kind: 'erasure', k: 2, m: 1, failureDomain: 'host' }, pgCount: 32 },
+  ]);
 }
 
 function holdersAfter(
