@@ -16,7 +16,7 @@ import type { ObjectMeta, WriteParams, WritePiece, WriteResult } from './object-
 import type { Ost } from './ost.js';
 import type { StoredMeta } from './ost-index.js';
 import { LOG_ALIGN_BYTES } from './segment-log.js';
-import { checkPiece, checkReceived, nextVersion, writtenStamps } from './write.js';
+import { checkReceived, nextVersion, receive, writtenStamps } from './write.js';
 
 export async function writeLogged(
   ost: Ost,
@@ -47,7 +47,11 @@ export async function writeLogged(
     // Past what is kept of the old version: zeros (a gap, a truncated end, the record's padding).
     record.fill(0, Math.min(oldSize, newSize), recordBytes);
     if (p.offset > oldSize) builder.addZeros(p.offset - oldSize);
-    checkReceived(p, await receiveInto(p, pieces, builder, record), builder);
+    const received = await receive(p, pieces, builder, (piece, at) => {
+      piece.data.copy(record, at);
+      piece.release?.();
+    });
+    checkReceived(p, received, builder);
     if (keepsTail)
       builder.addBytes(record.subarray(end, Math.min(oldSize, (Math.floor(end / B) + 1) * B)), false);
     return await commitLogged(ost, p, old, newSize, builder, record, recordBytes);
@@ -71,23 +75,6 @@ async function verifyKept(ost: Ost, objectId: string, record: Buffer, block: num
         detectedBy: 'oss',
       },
     );
-}
-
-/** Checks each piece against its crc and copies it into place; returns the bytes received. */
-async function receiveInto(
-  p: WriteParams,
-  pieces: AsyncIterable<WritePiece>,
-  builder: BlockCrcBuilder,
-  record: Buffer,
-): Promise<number> {
-  let received = 0;
-  for await (const piece of pieces) {
-    checkPiece(p, piece, received, builder);
-    piece.data.copy(record, p.offset + received);
-    piece.release?.();
-    received += piece.data.length;
-  }
-  return received;
 }
 
 /** Appends the record in the log's next round, with the write's index change in that round's batch. */

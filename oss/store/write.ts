@@ -91,7 +91,11 @@ async function writeToFile(
     }
     const fileWriter = new FileWriter(fh, direct);
     writer = fileWriter;
-    const received = await receive(p, pieces, builder, fileWriter);
+    const received = await receive(p, pieces, builder, (piece, at) =>
+      piece.release
+        ? fileWriter.appendOwned(piece.data, at, piece.release)
+        : fileWriter.append(piece.data, at),
+    );
     try {
       await fileWriter.finish();
     } finally {
@@ -207,18 +211,20 @@ export function writtenStamps(p: WriteParams, blockBytes: number): WrittenStamps
   return { firstBlock, stamps: new Array<number>(count).fill(p.stamp ?? 0) };
 }
 
-/** Checks each piece against its crc before its bytes go to the file, and writes it; returns the bytes received. */
-async function receive(
+/**
+ * Checks each piece against its crc (checkPiece) before `take` has its bytes, at their place in
+ * the object; returns the bytes received. The file and the log backends differ only in `take`.
+ */
+export async function receive(
   p: WriteParams,
   pieces: AsyncIterable<WritePiece>,
   builder: BlockCrcBuilder,
-  fileWriter: FileWriter,
+  take: (piece: WritePiece, at: number) => Promise<void> | void,
 ): Promise<number> {
   let received = 0;
   for await (const piece of pieces) {
     checkPiece(p, piece, received, builder);
-    if (piece.release) await fileWriter.appendOwned(piece.data, p.offset + received, piece.release);
-    else await fileWriter.append(piece.data, p.offset + received);
+    await take(piece, p.offset + received);
     received += piece.data.length;
   }
   return received;
@@ -228,7 +234,7 @@ async function receive(
  * Checks a piece before its bytes are taken: it stays within the declared length, and its bytes
  * match its crc (they go into the block crcs on the way). A refused piece is released.
  */
-export function checkPiece(
+function checkPiece(
   p: WriteParams,
   piece: WritePiece,
   received: number,
