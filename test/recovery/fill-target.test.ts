@@ -29,7 +29,7 @@ import { setOstFaults, waitCleanPgs } from '../helpers/cluster.js';
 import { errorCode } from '../helpers/errors.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies } from './copies.js';
-import { recoveryFixture, rep3, UNIT } from './helpers.js';
+import { recoveryFixture, rep3, reweightUntil, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery fill-target seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -51,15 +51,14 @@ describe('a PG member being filled', () => {
       const { poolId, pg } = placed[0]!;
       const moved = placed[0]!.ostId;
       await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
-      await cluster.admin(`/api/osts/${moved}/reweight`, { method: 'POST', body: { weight: 0 } });
-      const members = await eventually(
-        async () => {
-          await copies.refresh();
-          const now = copies.pgMembers(poolId, pg);
-          if (!now.includes(moved)) return now;
-          throw new Error(`PG ${poolId}/${pg} still on ${now.join(',')}`);
-        },
-        { timeoutMs: 30_000, what: `PG ${poolId}/${pg} moved off OST ${moved}` },
+      const members = await reweightUntil(
+        cluster,
+        copies,
+        moved,
+        0,
+        { poolId, pg },
+        (now) => !now.includes(moved),
+        `PG ${poolId}/${pg} moved off OST ${moved}`,
       );
       const filling = members.find((ost) => !placed.some((p) => p.ostId === ost)) as number;
       const kept = members.filter((ost) => ost !== filling);
@@ -167,14 +166,14 @@ describe('a PG member being filled', () => {
       const placed = before.placed(before.poolOf({ size: 3 }), object.objectId);
       const { poolId, pg, ostId: moved } = placed[0]!;
       await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
-      await cluster.admin(`/api/osts/${moved}/reweight`, { method: 'POST', body: { weight: 0 } });
-      await eventually(
-        async () => {
-          await copies.refresh();
-          if (!copies.pgMembers(poolId, pg).includes(moved)) return true;
-          throw new Error(`PG ${poolId}/${pg} still on OST ${moved}`);
-        },
-        { timeoutMs: 30_000, what: `PG ${poolId}/${pg} moved off OST ${moved}` },
+      await reweightUntil(
+        cluster,
+        copies,
+        moved,
+        0,
+        { poolId, pg },
+        (now) => !now.includes(moved),
+        `PG ${poolId}/${pg} moved off OST ${moved}`,
       );
       // Written with the newer map: to the PG's members now, not to its old holder.
       await overwrite(client, '/h', v2);

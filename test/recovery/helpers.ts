@@ -15,6 +15,7 @@ import { connectReader } from '../helpers/clients.js';
 import { type Cluster, OSS_SCRIPT, startCluster, waitForOsts } from '../helpers/cluster.js';
 import { eventually } from '../helpers/eventually.js';
 import { type StartedProcess, startProcess } from '../helpers/process.js';
+import type { Copies } from './copies.js';
 
 export const MiB = 1 << 20;
 
@@ -75,6 +76,32 @@ export async function pauseAndKillOssOf(cluster: Cluster, ostId: number): Promis
   await cluster.oss[index]?.kill();
   await waitForOsts(cluster.mdsAddress, 12, 10);
   return index;
+}
+
+/**
+ * Reweights `ostId` and waits until the members of PG `where`, under the newest map `copies`
+ * reads, are `settled`; returns them. Recovery is left as it is (pause it first to see a move
+ * before any fill).
+ */
+export async function reweightUntil(
+  cluster: Cluster,
+  copies: Copies,
+  ostId: number,
+  weight: number,
+  where: { poolId: number; pg: number },
+  settled: (members: number[]) => boolean,
+  what: string,
+): Promise<number[]> {
+  await cluster.admin(`/api/osts/${ostId}/reweight`, { method: 'POST', body: { weight } });
+  return eventually(
+    async () => {
+      await copies.refresh();
+      const members = copies.pgMembers(where.poolId, where.pg);
+      if (settled(members)) return members;
+      throw new Error(`PG ${where.poolId}/${where.pg} on ${members.join(',')}`);
+    },
+    { timeoutMs: 30_000, what },
+  );
 }
 
 /** Files written at once by `writeFiles`: each write waits on its flush and commit, not on the CPU. */

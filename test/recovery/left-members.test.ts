@@ -21,7 +21,7 @@ import { pureCluster } from '../helpers/cluster-state.js';
 import { errorCode } from '../helpers/errors.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies } from './copies.js';
-import { recoveryFixture, rep3, UNIT } from './helpers.js';
+import { recoveryFixture, rep3, reweightUntil, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery left-members seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -102,19 +102,15 @@ describe('a member its PG left before its fill', () => {
       const placed = await copies.locate({ size: 3 }, object.objectId);
       const { poolId, pg } = placed[0]!;
       const moved = placed[0]!.ostId;
-      const membersNow = async (): Promise<number[]> => {
-        await copies.refresh();
-        return copies.pgMembers(poolId, pg);
-      };
       await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
-      await cluster.admin(`/api/osts/${moved}/reweight`, { method: 'POST', body: { weight: 0 } });
-      const members = await eventually(
-        async () => {
-          const now = await membersNow();
-          if (!now.includes(moved)) return now;
-          throw new Error(`PG ${poolId}/${pg} still on ${now.join(',')}`);
-        },
-        { timeoutMs: 30_000, what: `PG ${poolId}/${pg} moved off OST ${moved}` },
+      const members = await reweightUntil(
+        cluster,
+        copies,
+        moved,
+        0,
+        { poolId, pg },
+        (now) => !now.includes(moved),
+        `PG ${poolId}/${pg} moved off OST ${moved}`,
       );
       const left = members.find((ost) => !placed.some((p) => p.ostId === ost)) as number;
       expect(left, `a new member among ${members.join(',')}`).toBeDefined();
@@ -127,14 +123,14 @@ describe('a member its PG left before its fill', () => {
       expect((await copies.stat(leftRef)).size).toBe(whole.length);
 
       // Back before any fill ran: the PG is placed where it was, and the new member left.
-      await cluster.admin(`/api/osts/${moved}/reweight`, { method: 'POST', body: { weight: 1 } });
-      await eventually(
-        async () => {
-          const now = await membersNow();
-          if (now.includes(moved) && !now.includes(left)) return now;
-          throw new Error(`PG ${poolId}/${pg} on ${now.join(',')}`);
-        },
-        { timeoutMs: 30_000, what: `PG ${poolId}/${pg} back on OST ${moved}` },
+      await reweightUntil(
+        cluster,
+        copies,
+        moved,
+        1,
+        { poolId, pg },
+        (now) => now.includes(moved) && !now.includes(left),
+        `PG ${poolId}/${pg} back on OST ${moved}`,
       );
       await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: false } });
       await waitCleanPgs(cluster, { timeoutMs: 120_000 });
