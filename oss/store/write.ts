@@ -234,12 +234,7 @@ export async function receive(
  * Checks a piece before its bytes are taken: it stays within the declared length, and its bytes
  * match its crc (they go into the block crcs on the way). A refused piece is released.
  */
-function checkPiece(
-  p: WriteParams,
-  piece: WritePiece,
-  received: number,
-  builder: BlockCrcBuilder,
-): void {
+function checkPiece(p: WriteParams, piece: WritePiece, received: number, builder: BlockCrcBuilder): void {
   let refusal: StripeError | undefined;
   if (received + piece.data.length > p.length)
     refusal = new StripeError('REQ_INVALID', 'more data than the header declared');
