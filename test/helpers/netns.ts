@@ -9,6 +9,65 @@ function ip(...args: string[]): void {
   execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
+function ipOut(...args: string[]): string {
+  try {
+    return execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
+  } catch {
+    return '';
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes namespaces (and their host links) left by test processes that were
+ * killed before their cleanup ran: names carry the owner's pid (`sfs-PID-…`,
+ * `sfc-PID`), and an owner no longer alive cannot still need its namespace.
+ * A stale host link keeps its address, so a new namespace on the same subnet
+ * would be routed into the dead one.
+ */
+export function sweepStaleNamespaces(): void {
+  for (const line of ipOut('netns', 'list').split('\n')) {
+    const name = line.split(' ')[0] ?? '';
+    const owner = /^sf[sc]-(\d+)/.exec(name);
+    if (!owner || alive(Number(owner[1]))) continue;
+    try {
+      ip('netns', 'del', name);
+    } catch {
+      // another process swept it first
+    }
+  }
+  // Host ends whose peer went with a namespace are gone with it; any left whose
+  // owner pid is dead are removed too.
+  for (const line of ipOut('-br', 'link').split('\n')) {
+    const link = /^(sfh(?:c)?(\d+))[@\s]/.exec(line);
+    if (!link || alive(Number(link[2]))) continue;
+    try {
+      ip('link', 'del', link[1] as string);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** The first subnet index from `preferred` on whose 10.213.N.0/24 no link holds an address. */
+function freeSubnetIndex(preferred: number): number {
+  const used = new Set<number>();
+  for (const m of ipOut('-4', '-o', 'addr').matchAll(/inet 10\.213\.(\d+)\./g)) used.add(Number(m[1]));
+  for (let i = 0; i < 250; i++) {
+    const index = (preferred + i) % 250;
+    if (!used.has(index)) return index;
+  }
+  return preferred % 250;
+}
+
 export class NetNamespace {
   readonly hostAddress: string;
   readonly nsAddress: string;
@@ -23,7 +82,8 @@ export class NetNamespace {
   ) {
     this.hostLink = `sfh${tag}`.slice(0, 15);
     this.nsLink = `sfn${tag}`.slice(0, 15);
-    const subnet = `10.213.${subnetIndex % 250}`;
+    sweepStaleNamespaces();
+    const subnet = `10.213.${freeSubnetIndex(subnetIndex)}`;
     this.hostAddress = `${subnet}.1`;
     this.nsAddress = `${subnet}.2`;
   }
