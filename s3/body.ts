@@ -7,7 +7,9 @@
 import { createHash, type Hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { crc32c } from '../common/checksum.js';
+import { ThreadDigest } from './digest-thread.js';
 import { s3Error } from './errors.js';
+import type { SharedBuffers } from './gather.js';
 import { type ChunkedResult, decodeAwsChunked } from './sigv4/chunked.js';
 import type { PayloadCheck } from './sigv4/verify.js';
 
@@ -85,10 +87,27 @@ export function declaredLength(claims: BodyClaims): number | undefined {
   return n;
 }
 
+/** What the checks at a body's end need from its decoding. */
+interface BodyEnds {
+  chunked?: ChunkedResult;
+  checksum?: Checksum;
+}
+
+/** A gathered piece of a body (RequestBody.gathered). */
+export interface GatheredBuffer {
+  data: Buffer;
+  /** No byte of the body follows this buffer's. */
+  last: boolean;
+  /** The caller is done lending `data` once `released` settles. */
+  done(released: Promise<void>): void;
+}
+
+/** Gathered buffers the digest thread may be behind by (each waits for it before it is reused). */
+const GATHER_HASH_LAG = 2;
+
 export class RequestBody implements AsyncIterable<Buffer> {
   /** Bytes of payload seen so far. */
   bytes = 0;
-  private readonly md5 = createHash('md5');
   private md5Digest: Buffer | undefined;
   private readonly expectedLength: number | undefined;
   private readonly checksum: { algorithm: ChecksumAlgorithm; value?: string } | undefined;
@@ -119,21 +138,104 @@ export class RequestBody implements AsyncIterable<Buffer> {
     return this.md5Digest as Buffer;
   }
 
+  /** The body's pieces, hashed here as they pass (small bodies; the XML of a request). */
   async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
+    const md5 = createHash('md5');
+    const sha256 = this.claims.payload.kind === 'sha256' ? createHash('sha256') : undefined;
+    const ends: BodyEnds = {};
+    for await (const piece of this.checkedPieces(ends)) {
+      md5.update(piece);
+      sha256?.update(piece);
+      yield piece;
+    }
+    this.finish(md5.digest(), sha256?.digest('hex'), ends);
+  }
+
+  /**
+   * The body gathered into buffers of `gatherBytes` from `buffers` (the last may be shorter), each
+   * hashed on the digest thread while the caller writes it. The caller lends each buffer's `data`
+   * and calls `done` with the promise that settles once nothing reads it any more (the library's
+   * `released`); the buffer returns to the pool once that and its hashing are done. `last` is set
+   * on the final buffer (no byte follows it). As with the iterator, every check runs before the
+   * iteration finishes.
+   */
+  async *gathered(buffers: SharedBuffers, gatherBytes: number): AsyncGenerator<GatheredBuffer> {
+    const digest = new ThreadDigest(this.claims.payload.kind === 'sha256' ? ['md5', 'sha256'] : ['md5']);
+    const hashing: Promise<unknown>[] = [];
+    const lend = (data: Buffer, root: Buffer, last: boolean): GatheredBuffer => {
+      const hashed = digest.update(data);
+      // Only paces the gathering; a failed hashing fails the body at its digest.
+      hashing.push(hashed.catch(() => undefined));
+      return {
+        data,
+        last,
+        done: (released) => {
+          // A buffer whose hashing failed is left to the collector (the body fails at its digest).
+          void Promise.all([released, hashed]).then(
+            () => buffers.give(root),
+            () => undefined,
+          );
+        },
+      };
+    };
+    let current: Buffer | undefined;
+    let fill = 0;
+    /** A full buffer, lent once it is known whether bytes follow it. */
+    let full: Buffer | undefined;
+    const ends: BodyEnds = {};
+    try {
+      for await (const piece of this.checkedPieces(ends)) {
+        for (let at = 0; at < piece.length; ) {
+          if (full) {
+            const next = full;
+            full = undefined;
+            yield lend(next, next, false);
+          }
+          if (!current) {
+            // The digest thread is at most GATHER_HASH_LAG buffers behind: memory stays bounded.
+            while (hashing.length >= GATHER_HASH_LAG) await hashing.shift();
+            current = buffers.take(gatherBytes);
+            fill = 0;
+          }
+          const n = piece.copy(current, fill, at);
+          fill += n;
+          at += n;
+          if (fill === current.length) {
+            full = current;
+            current = undefined;
+          }
+        }
+      }
+      const root = full ?? current;
+      const tail = full ?? current?.subarray(0, fill);
+      full = undefined;
+      current = undefined;
+      if (root && tail) yield lend(tail, root, true);
+      const [md5, sha256] = await digest.digests();
+      this.finish(md5 as Buffer, sha256?.toString('hex'), ends);
+    } finally {
+      // Not lent: nothing else reads them.
+      if (full) buffers.give(full);
+      if (current) buffers.give(current);
+      digest.discard();
+    }
+  }
+
+  /** The decoded payload, counted against its declared length; `ends` gets what the checks at the end need. */
+  private async *checkedPieces(ends: BodyEnds): AsyncGenerator<Buffer> {
     const { payload } = this.claims;
     const chunked: ChunkedResult = { trailers: new Map() };
+    ends.chunked = chunked;
     const stream =
       payload.kind === 'chunked'
         ? decodeAwsChunked(this.source, { signing: payload.signing, trailer: payload.trailer }, chunked)
         : this.source;
-    const sha256 = payload.kind === 'sha256' ? createHash('sha256') : undefined;
     const checksum = this.checksum ? new Checksum(this.checksum.algorithm) : undefined;
+    ends.checksum = checksum;
     for await (const piece of stream) {
       this.bytes += piece.length;
       if (this.expectedLength !== undefined && this.bytes > this.expectedLength)
         throw s3Error('IncompleteBody', `the body is longer than its declared ${this.expectedLength} bytes`);
-      this.md5.update(piece);
-      sha256?.update(piece);
       checksum?.update(piece);
       yield piece;
     }
@@ -142,14 +244,20 @@ export class RequestBody implements AsyncIterable<Buffer> {
         'IncompleteBody',
         `the body has ${this.bytes} of its declared ${this.expectedLength} bytes`,
       );
-    this.md5Digest = this.md5.digest();
-    if (sha256 && payload.kind === 'sha256' && sha256.digest('hex') !== payload.hex)
+  }
+
+  /** The checks of the whole body: the signed SHA-256, Content-MD5, the x-amz-checksum header or trailer. */
+  private finish(md5: Buffer, sha256Hex: string | undefined, ends: BodyEnds): void {
+    const { payload } = this.claims;
+    this.md5Digest = md5;
+    if (payload.kind === 'sha256' && sha256Hex !== payload.hex)
       throw s3Error('XAmzContentSHA256Mismatch', 'the body does not match its x-amz-content-sha256');
-    const md5 = header(this.claims.headers, 'content-md5');
-    if (md5 !== undefined && md5 !== this.md5Digest.toString('base64'))
+    const contentMd5 = header(this.claims.headers, 'content-md5');
+    if (contentMd5 !== undefined && contentMd5 !== md5.toString('base64'))
       throw s3Error('BadDigest', 'the body does not match its Content-MD5');
+    const { checksum, chunked } = ends;
     if (checksum && this.checksum) {
-      const expected = this.checksum.value ?? chunked.trailers.get(`x-amz-checksum-${checksum.algorithm}`);
+      const expected = this.checksum.value ?? chunked?.trailers.get(`x-amz-checksum-${checksum.algorithm}`);
       if (expected === undefined)
         throw s3Error('IncompleteBody', `the x-amz-checksum-${checksum.algorithm} trailer is missing`);
       if (expected !== checksum.base64())

@@ -40,6 +40,13 @@ export const S3_LIMITS = {
   presignedExpiresSecondsMax: 7 * 24 * 3600,
   /** Bodies up to this size are gathered and written in one piece (below the smallest stripe unit). */
   smallBodyBytesMax: 64 * KiB,
+  /**
+   * A larger body is gathered into shared buffers of at most this many bytes (whole stripe units),
+   * each lent to the library as one write and hashed on the digest thread (s3/gather.ts).
+   */
+  gatherBytesMax: 32 * MiB,
+  /** Idle gather buffers the gateway keeps for the next bodies, in bytes. */
+  gatherIdleBytesMax: 128 * MiB,
   /** Read chunk of a GET stream (the client's readahead runs ahead of it). */
   getChunkBytes: 1 * MiB,
   /**

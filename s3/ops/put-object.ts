@@ -2,10 +2,11 @@
 // client's write-behind, within the gateway's byte budget), is checked
 // whole (MD5 for the ETag, Content-MD5, payload hash, chunk signatures,
 // checksum trailer), and only then is published under its key.
-import type { StripeFileHandle } from '../../client/index.js';
+import type { Layout, StripeFileHandle } from '../../client/index.js';
 import { RequestBody } from '../body.js';
 import { s3Error } from '../errors.js';
 import type { Gateway } from '../gateway.js';
+import { gatherBuffers, gatherBytesFor } from '../gather.js';
 import { keyPath } from '../keys.js';
 import { S3_LIMITS } from '../limits.js';
 import { emptyReply, type S3Reply } from '../reply.js';
@@ -16,45 +17,53 @@ import { makeMarker } from './markers.js';
 
 export const EMPTY_MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
 
-/** Bytes of the budget an upload of `declared` bytes holds: its write-behind at most. */
+/**
+ * Bytes of the budget an upload of `declared` bytes holds: its gather buffer, and the client's
+ * write-behind (64 MiB, two more buffers) at most.
+ */
 export function budgetBytesOf(declared: number | undefined): number {
-  const ceiling = 2 * S3_LIMITS.getChunkBytes + 64 * 1024 * 1024;
+  const ceiling = 3 * S3_LIMITS.gatherBytesMax;
   return Math.min(declared ?? ceiling, ceiling);
 }
 
 /**
- * Writes a body into an open handle from `position`; returns the bytes written. A body of at most
- * smallBodyBytesMax is gathered and lent to the handle whole (one request per copy, no stripe-sized
- * buffer for a few bytes); a larger one streams through the handle's write-behind.
+ * Writes a body into an open handle from `position` (a file of `layout`); returns the bytes
+ * written. A body of at most smallBodyBytesMax is gathered as it arrived and lent to the handle
+ * whole (one request per copy). A larger one is gathered into shared buffers that are lent to the
+ * handle, one write each, and hashed on the digest thread meanwhile (s3/gather.ts).
  */
 export async function writeBody(
-  body: AsyncIterable<Buffer>,
+  body: RequestBody,
+  handle: StripeFileHandle,
+  position: number,
+  layout: Layout | undefined,
+): Promise<number> {
+  const declared = body.declaredBytes;
+  if (declared !== undefined && declared <= S3_LIMITS.smallBodyBytesMax)
+    return writeSmallBody(body, handle, position);
+  let at = position;
+  for await (const gathered of body.gathered(gatherBuffers, gatherBytesFor(declared, layout))) {
+    const { released } = await handle.writeLent(gathered.data, at, { final: gathered.last });
+    gathered.done(released);
+    at += gathered.data.length;
+  }
+  return at - position;
+}
+
+async function writeSmallBody(
+  body: RequestBody,
   handle: StripeFileHandle,
   position: number,
 ): Promise<number> {
-  let at = position;
-  let gathered: Buffer[] | undefined = [];
-  let gatheredBytes = 0;
+  const pieces: Buffer[] = [];
+  let bytes = 0;
   for await (const piece of body) {
-    if (gathered) {
-      gathered.push(piece);
-      gatheredBytes += piece.length;
-      if (gatheredBytes <= S3_LIMITS.smallBodyBytesMax) continue;
-      const head = Buffer.concat(gathered);
-      gathered = undefined;
-      await handle.write(head, 0, head.length, at);
-      at += head.length;
-      continue;
-    }
-    await handle.write(piece, 0, piece.length, at);
-    at += piece.length;
+    pieces.push(piece);
+    bytes += piece.length;
   }
-  if (gathered && gatheredBytes > 0) {
-    // Nothing changes these bytes afterwards; a failed send surfaces at close.
-    await handle.writeLent(gathered.length === 1 ? gathered[0]! : Buffer.concat(gathered), at);
-    at += gatheredBytes;
-  }
-  return at - position;
+  // Nothing changes these bytes afterwards; a failed send surfaces at close.
+  if (bytes > 0) await handle.writeLent(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces), position);
+  return bytes;
 }
 
 /** If-None-Match: * makes the PUT a conditional create; If-Match is not offered for writes. */
@@ -85,7 +94,7 @@ export async function putObject(gateway: Gateway, request: S3Request): Promise<S
   const etag = await gateway.uploads.run(budgetBytesOf(declared), async () => {
     const staged = await createStaging(gateway.client, gateway.scratch, layout);
     try {
-      const written = await writeBody(body, staged.handle, 0);
+      const written = await writeBody(body, staged.handle, 0, layout);
       if (written > S3_LIMITS.putObjectBytesMax)
         throw s3Error('EntityTooLarge', 'the body is larger than a single PUT may be');
       await staged.handle.close();

@@ -149,8 +149,9 @@ export async function uploadPart(gateway: Gateway, request: S3Request): Promise<
   const declared = body.declaredBytes;
   if (declared !== undefined && declared > S3_LIMITS.partBytesMax)
     throw s3Error('EntityTooLarge', `a part is at most ${S3_LIMITS.partBytesMax} bytes`);
+  const layout = await dataLayout(gateway.client, dir);
   const md5 = await storePart(gateway, dir, partNumber, declared, async (handle, position) => {
-    const written = await writeBody(body, handle, position);
+    const written = await writeBody(body, handle, position, layout);
     return { written, md5: body.md5Hex() };
   });
   return emptyReply(200, { etag: `"${md5}"` });

@@ -7,6 +7,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
+import { S3_LIMITS } from '../../s3/limits.js';
 import { seededBytes } from '../helpers/clients.js';
 import { ACCESS_KEY, all, type Gateway, MiB, SECRET_KEY, startGateway } from './harness.js';
 import { signRequest } from './sign.js';
@@ -341,6 +342,33 @@ describe('S3 gateway: objects over a real cluster', () => {
       headers: { 'content-md5': createHash('md5').update('other').digest('base64') },
     });
     expect([wrongMd5.status, wrongMd5.code]).toEqual([400, 'BadDigest']);
+    // Bodies past smallBodyBytesMax are gathered and hashed on the digest thread: checked as well.
+    const large = seededBytes(S3_LIMITS.smallBodyBytesMax * 4 + 7, 41);
+    const largeWrongMd5 = await gw.send('PUT', '/data/safe', {
+      body: large,
+      headers: { 'content-md5': createHash('md5').update('other').digest('base64') },
+    });
+    expect([largeWrongMd5.status, largeWrongMd5.code]).toEqual([400, 'BadDigest']);
+    const signedFor = Buffer.from(large);
+    signedFor[0] = (signedFor[0] as number) ^ 1;
+    const { headers: signedHeaders } = signRequest({
+      method: 'PUT',
+      url: '/data/safe',
+      host: 'localhost',
+      body: signedFor,
+      accessKeyId: ACCESS_KEY,
+      secretKey: SECRET_KEY,
+    });
+    const mismatch = await gw.app.inject({
+      method: 'PUT',
+      url: '/data/safe',
+      headers: signedHeaders,
+      payload: large,
+    });
+    expect([mismatch.statusCode, /<Code>([^<]*)</.exec(mismatch.body)?.[1]]).toEqual([
+      400,
+      'XAmzContentSHA256Mismatch',
+    ]);
     expect((await gw.send('GET', '/data/safe')).text).toBe('kept');
     // Nothing is left in the staging folder by the refused PUT.
     expect((await gw.client.listPage(`${gw.scratch}/tmp`)).entries).toEqual([]);

@@ -1,6 +1,8 @@
 // The S3 protocol's pure parts: keys to paths, the XML parser and writer,
 // conditional requests and ranges, checksummed bodies (CRC32 and CRC32C
-// trailers as current SDKs send them), error codes, credentials files.
+// trailers as current SDKs send them), bodies gathered for the digest thread,
+// error codes, credentials files.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +13,9 @@ import { ERROR_CODES } from '../../common/errors.js';
 import { RequestBody } from '../../s3/body.js';
 import { readCredentialsFile, StaticCredentials } from '../../s3/credentials.js';
 import { S3_WIRE_ERRORS, wireOf } from '../../s3/errors.js';
+import { SharedBuffers } from '../../s3/gather.js';
 import { checkNewBucketName, keyPath } from '../../s3/keys.js';
+import { EMPTY_MD5 } from '../../s3/ops/put-object.js';
 import { evaluate, parseRange } from '../../s3/store/conditions.js';
 import { childrenNamed, childText, parseXml, xmlDocument } from '../../s3/xml.js';
 
@@ -202,6 +206,96 @@ describe('request bodies', () => {
     expect(
       () => new RequestBody(source(''), { payload: unsigned, headers: { 'content-md5': 'nope' } }),
     ).toThrow(/Content-MD5/);
+  });
+});
+
+describe('gathered bodies (the digest thread)', () => {
+  /** Gathers a body as writeBody does; answers the bytes, each buffer's length and last flag, or the S3 code. */
+  async function gather(body: RequestBody, buffers: SharedBuffers, gatherBytes: number) {
+    try {
+      const out: Buffer[] = [];
+      const shape: string[] = [];
+      for await (const g of body.gathered(buffers, gatherBytes)) {
+        expect(g.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+        out.push(Buffer.from(g.data));
+        shape.push(`${g.data.length}${g.last ? '!' : ''}`);
+        g.done(Promise.resolve());
+      }
+      return { bytes: Buffer.concat(out), shape: shape.join(' '), md5: body.md5Hex() };
+    } catch (err) {
+      return { error: (err as { details?: { s3Code?: string } }).details?.s3Code ?? String(err) };
+    }
+  }
+
+  function split(data: Buffer, seed: number): AsyncIterable<Buffer> {
+    return (async function* () {
+      let s = seed;
+      for (let at = 0; at < data.length; ) {
+        s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+        const n = 1 + (s % 3000);
+        yield Buffer.from(data.subarray(at, at + n));
+        at += n;
+      }
+    })();
+  }
+
+  it('hands out the body in whole buffers, the last one marked, with the MD5 and SHA-256 of every byte', async () => {
+    const seed = 20261127;
+    const data = Buffer.alloc(25_000);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 31 + seed) & 0xff;
+    const md5 = createHash('md5').update(data).digest();
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    const buffers = new SharedBuffers(1 << 20);
+    const unsigned = { kind: 'unsigned' } as const;
+    const got = await gather(
+      new RequestBody(split(data, seed), { payload: unsigned, headers: {} }),
+      buffers,
+      4096,
+    );
+    expect(got.bytes?.equals(data)).toBe(true);
+    expect(got.shape).toBe(`${'4096 '.repeat(6)}424!`);
+    expect(got.md5).toBe(md5.toString('hex'));
+    // A body that ends on a buffer's end: its last buffer is the full one.
+    const even = await gather(
+      new RequestBody(split(data.subarray(0, 8192), seed), { payload: unsigned, headers: {} }),
+      buffers,
+      4096,
+    );
+    expect(even.shape).toBe('4096 4096!');
+    // Buffers come back to the pool once done (their hashing and their lending) and are reused.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(buffers.idleBytesNow).toBeGreaterThan(0);
+    const signed = { kind: 'sha256', hex: sha256 } as const;
+    const headers = { 'content-md5': md5.toString('base64'), 'content-length': String(data.length) };
+    expect(
+      (await gather(new RequestBody(split(data, 1), { payload: signed, headers }), buffers, 5000)).md5,
+    ).toBe(md5.toString('hex'));
+    const altered = Buffer.from(data);
+    altered[12_345] = (altered[12_345] as number) ^ 1;
+    expect(
+      (await gather(new RequestBody(split(altered, 2), { payload: signed, headers: {} }), buffers, 5000))
+        .error,
+    ).toBe('XAmzContentSHA256Mismatch');
+    expect(
+      (await gather(new RequestBody(split(altered, 3), { payload: unsigned, headers }), buffers, 5000)).error,
+    ).toBe('BadDigest');
+    expect(
+      (
+        await gather(
+          new RequestBody(split(data.subarray(1), 4), { payload: unsigned, headers }),
+          buffers,
+          5000,
+        )
+      ).error,
+    ).toBe('IncompleteBody');
+    // An empty body: nothing handed out, the MD5 of nothing.
+    const empty = await gather(
+      new RequestBody(source(''), { payload: unsigned, headers: {} }),
+      buffers,
+      4096,
+    );
+    expect(empty.shape).toBe('');
+    expect(empty.md5).toBe(EMPTY_MD5);
   });
 });
 
