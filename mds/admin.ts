@@ -76,6 +76,8 @@ export function buildAdmin(
     };
     return {
       epoch: map.epoch,
+      // Which epochs writes may use yet, and what each fence still waits for (mds/cluster/fences.ts).
+      fences: cluster.fenceStatus(),
       counts: {
         osts: map.osts.length,
         up: map.osts.filter((o) => o.state?.up).length,

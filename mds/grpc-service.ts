@@ -102,6 +102,7 @@ async function heartbeat(
     mapEpoch: cluster.state.map.epoch,
     staleCopies: recovery?.staleCopiesOf(r.osts.map((o) => o.ostId)) ?? [],
     readLeaseMs: cluster.readLeaseMs,
+    writableEpoch: cluster.writableEpoch,
   };
 }
 
@@ -181,7 +182,10 @@ function clusterHandlers(
   return {
     GetMap: coded(metrics, gate, 'GetMap', async (r) => {
       const state = await cluster.atEpoch(r.epoch);
-      return { map: stateToWire(state, state === cluster.state ? cluster.usage : undefined) };
+      return {
+        map: stateToWire(state, state === cluster.state ? cluster.usage : undefined),
+        writableEpoch: cluster.writableEpoch,
+      };
     }),
     WatchMap: (call) => watchMap(cluster, gate, call),
     RegisterOss: coded(metrics, gate, 'RegisterOss', async (r) => {
@@ -296,15 +300,22 @@ function streamMap(
   call: grpc.ServerWritableStream<WatchMapRequest__Output, WatchMapResponse>,
 ): void {
   let sentEpoch = call.request.knownEpoch;
+  let sentWritable = -1;
+  // Every new map, and the writable epoch whenever it moves on (with the map or alone).
   const send = (): void => {
     const state = cluster.state;
-    if (state.map.epoch <= sentEpoch) return;
-    sentEpoch = state.map.epoch;
-    call.write({ map: stateToWire(state, cluster.usage) });
+    const writableEpoch = cluster.writableEpoch;
+    const newMap = state.map.epoch > sentEpoch;
+    if (!newMap && writableEpoch <= sentWritable) return;
+    sentEpoch = Math.max(sentEpoch, state.map.epoch);
+    sentWritable = writableEpoch;
+    call.write({ ...(newMap ? { map: stateToWire(state, cluster.usage) } : {}), writableEpoch });
   };
   const unsubscribe = cluster.subscribe(send, () => call.end());
+  const unwatch = cluster.onWritable(send);
   const end = (): void => {
     unsubscribe();
+    unwatch();
   };
   call.on('cancelled', end);
   call.on('close', end);

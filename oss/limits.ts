@@ -23,6 +23,14 @@ export const MAP_POLL_MS = 2_000;
  * answered (a busy MDS answers late) before it is refused.
  */
 export const LEASE_RENEW_WAIT_MS = 2_000;
+/**
+ * How long past the MDS's read lease a write made with a map not yet writable waits for it
+ * (oss/write-fence.ts): the fence lifts within the lease once the map exists, plus the time for
+ * the MDS's word to arrive.
+ */
+export const FENCE_WAIT_MARGIN_MS = 2_000;
+/** How often a held write asks the MDS (GetMap) when the map stream has said nothing new. */
+export const FENCE_POLL_MS = 500;
 /** Deadline of one RPC to the MDS. */
 export const MDS_RPC_TIMEOUT_MS = 5_000;
 /** Objects whose index records (meta, crc groups) an OST keeps decoded in memory (oss/store/index-cache.ts). */

@@ -4,7 +4,7 @@
 // write of data to an OST its PG left, and a read of data made with a map from
 // before the PG left it, even when the object is here (see check).
 import { StripeError } from '../common/errors.js';
-import { type ClusterMap, type Pool, placePg } from '../placement/index.js';
+import { type ClusterMap, eachPgMembers, type Pool, placePg } from '../placement/index.js';
 import type { ClusterMap__Output as WireMap } from '../proto/index.js';
 import { mapViewFromWire } from '../wire/index.js';
 
@@ -58,16 +58,11 @@ export class MapView {
     after: ClusterMap,
     afterPools: ReadonlyMap<number, Pool>,
   ): void {
-    for (const pool of afterPools.values()) {
-      const was = beforePools.get(pool.id);
-      for (let pg = 0; pg < pool.pgCount; pg++) {
-        const now = placePg(after, pool, pg).osts;
-        for (const ostId of now) if (ostId >= 0) this.leftAt.delete(leftKey(ostId, pool.id, pg));
-        if (!was || pg >= was.pgCount) continue;
-        for (const ostId of placePg(before, was, pg).osts)
-          if (ostId >= 0 && !now.includes(ostId)) this.leftAt.set(leftKey(ostId, pool.id, pg), after.epoch);
-      }
-    }
+    eachPgMembers(before, beforePools.values(), after, afterPools.values(), ({ poolId, pg, now, was }) => {
+      for (const ostId of now) if (ostId >= 0) this.leftAt.delete(leftKey(ostId, poolId, pg));
+      for (const ostId of was ?? [])
+        if (ostId >= 0 && !now.includes(ostId)) this.leftAt.set(leftKey(ostId, poolId, pg), after.epoch);
+    });
   }
 
   /**

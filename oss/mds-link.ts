@@ -22,6 +22,11 @@ import type { OssMetrics } from './metrics.js';
 import type { OssCore } from './ops.js';
 import type { TicketGuard } from './tickets.js';
 
+/** An optional epoch field of an MDS answer (undefined: the MDS keeps no write fence). */
+function optionalEpoch(value: number | string | undefined | null): number | undefined {
+  return value === undefined || value === null ? undefined : Number(value);
+}
+
 export interface MdsLinkOptions {
   mdsAddress: string;
   ossId: string;
@@ -48,6 +53,9 @@ export class MdsLink {
   registered = false;
   /** The heartbeat a read with a lapsed lease is waiting for. */
   private renewing: Promise<void> | undefined;
+  /** A heartbeat that tells the MDS a newer map was applied is in flight; `ackAgain`: one more after it. */
+  private acking = false;
+  private ackAgain = false;
   /** When this OSS started: the MDS sees a restart (job counts begun again) by a new value. */
   private readonly startedMs = Date.now();
 
@@ -67,6 +75,7 @@ export class MdsLink {
       ...signingOptions(resolveIdentity(undefined)),
     });
     core.mapView.onNewerEpoch = () => void this.fetchMap();
+    core.fetchMap = () => this.fetchMap();
   }
 
   private sleep(ms: number): Promise<void> {
@@ -206,6 +215,7 @@ export class MdsLink {
         mapEpoch: Number(res.mapEpoch),
       });
       this.tickets?.update(res);
+      this.core.writeFence.learn(optionalEpoch(res.writableEpoch));
       if (res.mapEpoch > this.core.mapView.epoch) await this.fetchMap();
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'heartbeat failed');
@@ -233,10 +243,35 @@ export class MdsLink {
     if (this.stopped) return;
     try {
       const res = await call(this.client, 'GetMap', { epoch: 0 }, this.deadline());
-      if (res.map) this.core.mapView.apply(res.map);
+      this.applyMap(res);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'GetMap failed');
     }
+  }
+
+  /**
+   * Applies a map and the writable epoch from the MDS; a newer map is acknowledged at once by a
+   * heartbeat (it carries the applied epoch), which lifts this OSS's part of the map's write fence.
+   */
+  private applyMap(msg: { map?: WatchMapResponse__Output['map']; writableEpoch?: number | string }): void {
+    if (msg.map && this.core.mapView.apply(msg.map)) this.ackMap();
+    this.core.writeFence.learn(optionalEpoch(msg.writableEpoch));
+  }
+
+  /** Sends a heartbeat now, or once more after the one in flight (which may carry an older epoch). */
+  private ackMap(): void {
+    if (!this.registered || this.stopped) return;
+    if (this.acking) {
+      this.ackAgain = true;
+      return;
+    }
+    this.acking = true;
+    void this.heartbeat().finally(() => {
+      this.acking = false;
+      if (!this.ackAgain) return;
+      this.ackAgain = false;
+      this.ackMap();
+    });
   }
 
   /** WatchMap stream; when it ends or fails, poll once and watch again after a pause. */
@@ -244,9 +279,7 @@ export class MdsLink {
     if (this.stopped) return;
     const stream = this.client.WatchMap({ knownEpoch: this.core.mapView.epoch });
     this.watch = stream;
-    stream.on('data', (msg: WatchMapResponse__Output) => {
-      if (msg.map) this.core.mapView.apply(msg.map);
-    });
+    stream.on('data', (msg: WatchMapResponse__Output) => this.applyMap(msg));
     let restarted = false;
     const restart = (): void => {
       if (restarted || this.stopped) return;

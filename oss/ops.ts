@@ -13,6 +13,7 @@ import type { MapView } from './map-view.js';
 import type { OpName, OssMetrics } from './metrics.js';
 import { validateObjectId } from './object-id.js';
 import { StalePgs } from './stale-pgs.js';
+import { WriteFence } from './write-fence.js';
 import type {
   BlockStamps,
   ObjectStore,
@@ -48,6 +49,13 @@ interface OpTally {
   bytes: number;
 }
 
+/** Waits for `work` or `ms`, whichever comes first. */
+async function raceTimeout(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 export class OssCore {
   closing = false;
   inFlight = 0;
@@ -69,6 +77,16 @@ export class OssCore {
    * only the writes since the move), which the list for that map names.
    */
   private staleListEpoch = 0;
+  /**
+   * The newest map epoch an MDS answer that extended the lease was computed at: reads are served
+   * only once this OSS has applied that map (the stale-map rule needs it; the MDS lets writes use a
+   * map that takes a PG from an OST once its OSS has the map or its lease lapsed).
+   */
+  private leaseMapEpoch = 0;
+  /** Holds writes made with a map the MDS does not yet let writes use (write-fence.ts). */
+  readonly writeFence: WriteFence;
+  /** Fetches the MDS's current map now (set by the MDS link); resolves once answered or failed. */
+  fetchMap: (() => Promise<void>) | undefined;
   /** Reads refused because the lease had lapsed (or was never given). */
   leaseRefusals = 0;
   /** Sends a heartbeat now and resolves once it is answered or failed (set by the MDS link once registered). */
@@ -90,6 +108,7 @@ export class OssCore {
     jobsMax = JOBS_MAX_DEFAULT,
   ) {
     this.stalePgs = new StalePgs(clock);
+    this.writeFence = new WriteFence(clock);
     this.jobs = new OssJobUsage(jobsMax, () => clock.nowMs());
     registerJobMetrics(metrics.registry, this.jobs);
   }
@@ -104,17 +123,22 @@ export class OssCore {
     return this.handles.find((h) => h.ost.name === name);
   }
 
-  /** Common entry: bookkeeping, validation, faults, stale map (`data`: see MapView.check); then `work`. */
+  /**
+   * Common entry: bookkeeping, validation, faults, `ready` (a read's lease), stale map (`data`: see
+   * MapView.check); then `work`.
+   */
   private async begin(
     ref: Ref,
     kind: 'read' | 'write' | 'meta',
     data?: 'read' | 'write',
+    ready?: (h: OstHandle) => Promise<void>,
   ): Promise<OstHandle> {
     if (this.closing) throw new StripeError('REQ_UNAVAILABLE', 'the OSS is shutting down');
     const h = this.handle(ref.ostId);
     validateObjectId(ref.objectId);
     await h.faults.before(kind);
     if (this.closing) throw new StripeError('REQ_UNAVAILABLE', 'the OSS is shutting down');
+    await ready?.(h);
     await this.mapView.check(ref, async () => (await h.ost.stat(ref.objectId)) !== undefined, data);
     return h;
   }
@@ -171,6 +195,7 @@ export class OssCore {
   ): Promise<WriteResult> {
     return this.timed(ref.ostId, { op: 'write', tag }, async (peer) => {
       const h = await this.begin(ref, 'write', 'write');
+      await this.writeFence.admit(ref.mapEpoch, h.ost.name, this.fetchMap);
       const faults = h.faults;
       const metrics = this.metrics;
       const clock = this.clock;
@@ -213,9 +238,12 @@ export class OssCore {
   ): Promise<void> {
     const { readerVerifies = false, tag } = opts;
     await this.timed(ref.ostId, { op: 'read', tag }, async (peer) => {
-      const h = await this.begin(ref, 'read', 'read');
-      await this.refuseWithoutLease(h);
-      await this.refuseAheadOfList(h, ref.mapEpoch);
+      // The lease and the map it was given at come before the stale-map rule, which needs that map.
+      const h = await this.begin(ref, 'read', 'read', async (h) => {
+        await this.refuseWithoutLease(h);
+        await this.refuseAheadOfList(h, ref.mapEpoch);
+        await this.refuseBehindLease(h);
+      });
       this.stalePgs.check(ref.ostId, h.ost.name, ref);
       let size = 0;
       let stamps: BlockStamps = [];
@@ -274,6 +302,8 @@ export class OssCore {
     const until = answer.readLeaseMs > 0 ? answer.sentAtMs + answer.readLeaseMs : Number.POSITIVE_INFINITY;
     this.readLeaseUntilMs = Math.max(this.readLeaseUntilMs, until);
     this.lastAnswerSentAtMs = Math.max(this.lastAnswerSentAtMs, answer.sentAtMs);
+    this.leaseMapEpoch = Math.max(this.leaseMapEpoch, answer.mapEpoch ?? 0);
+    this.writeFence.leaseMs = answer.readLeaseMs;
     // No epoch (a caller that is not the MDS link): nothing is gated on it.
     this.staleListEpoch = Math.max(this.staleListEpoch, answer.mapEpoch ?? Number.MAX_SAFE_INTEGER);
   }
@@ -346,6 +376,22 @@ export class OssCore {
     throw new StripeError(
       'REQ_UNAVAILABLE',
       `${h.ost.name} has not yet heard from the MDS which of its copies to refuse under map epoch ${readEpoch}: read another copy or try again shortly`,
+    );
+  }
+
+  /**
+   * A lease given at a map this OSS has not applied yet (its answer came before the map stream's
+   * message, or the OSS was cut off while the map changed) serves no read until that map is here:
+   * the read fetches it (at most LEASE_RENEW_WAIT_MS), then the stale-map rule runs on it, or is
+   * refused (REQ_UNAVAILABLE, transient).
+   */
+  private async refuseBehindLease(h: OstHandle): Promise<void> {
+    if (this.mapView.epoch >= this.leaseMapEpoch) return;
+    if (this.fetchMap) await raceTimeout(this.fetchMap(), LEASE_RENEW_WAIT_MS);
+    if (this.mapView.epoch >= this.leaseMapEpoch) return;
+    throw new StripeError(
+      'REQ_UNAVAILABLE',
+      `${h.ost.name} has not yet applied map epoch ${this.leaseMapEpoch}, at which the MDS last answered it: read another copy or try again shortly`,
     );
   }
 

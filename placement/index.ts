@@ -26,6 +26,7 @@ export {
   placerFor,
   stableMod,
 } from './place.js';
+export { eachPgMembers, ostsLeavingPgs, type PgMembers } from './pg-moves.js';
 export { checkRuleSpec, formatRuleSpec, parseRuleSpec, ruleWidth } from './rule.js';
 export {
   checkRange,

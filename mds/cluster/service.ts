@@ -4,12 +4,13 @@
 // change), runs the failure detector on a timer and pushes every new epoch
 // to watchers.
 import { type Clock, LIMITS, type Logger, Semaphore, StripeError } from '../../common/index.js';
-import type { RuleSpec } from '../../placement/index.js';
+import { ostsLeavingPgs, type RuleSpec } from '../../placement/index.js';
 import type { HeartbeatRequest__Output, RegisterOssRequest__Output } from '../../proto/index.js';
 import type { GroupCommitter } from '../commit.js';
 import type { BatchOp, MdsDb } from '../db.js';
 import { KEYS } from '../keys.js';
 import { type DetectorTimers, detectFailures, detectorStallMs, type OstLiveness } from './detector.js';
+import { type FenceStatus, MapFences } from './fences.js';
 import {
   addPool,
   adminReweight,
@@ -35,6 +36,10 @@ export class ClusterService {
   private readonly downSinceMs = new Map<number, number>();
   readonly usage = new Map<number, OstUsage>();
   private readonly listeners = new Map<MapListener, () => void>();
+  /** Called when the writable epoch moves on without a map change (a fence lifted). */
+  private readonly writableListeners = new Set<(writableEpoch: number) => void>();
+  /** Which epochs writes may use yet (fences.ts). */
+  private readonly fences = new MapFences();
   private timer: NodeJS.Timeout | undefined;
   private lastTickMs: number | undefined;
   /** Time the detector did not run (MDS stalls), credited to the OSSs; see detectorStallMs. */
@@ -76,6 +81,29 @@ export class ClusterService {
     return this.current;
   }
 
+  /** The newest map epoch writes may use (fences.ts): OSSs hold writes made with a newer one. */
+  get writableEpoch(): number {
+    return this.fences.writableEpoch(this.current.map.epoch);
+  }
+
+  fenceStatus(): FenceStatus {
+    return this.fences.status(this.current.map.epoch);
+  }
+
+  /** Calls `listener` with the writable epoch each time it moves on; returns the unsubscribe. */
+  onWritable(listener: (writableEpoch: number) => void): () => void {
+    this.writableListeners.add(listener);
+    return () => this.writableListeners.delete(listener);
+  }
+
+  /** Runs `change` on the fences and tells the listeners when the writable epoch moved on. */
+  private fenced(change: (fences: MapFences) => void): void {
+    const before = this.writableEpoch;
+    change(this.fences);
+    const after = this.writableEpoch;
+    if (after > before) for (const listener of this.writableListeners) listener(after);
+  }
+
   async init(): Promise<void> {
     const stored = (await this.db.get(KEYS.clusterCurrent)) as ClusterState | undefined;
     if (stored) this.current = stored;
@@ -85,6 +113,14 @@ export class ClusterService {
     const now = this.clock.monotonicMs();
     for (const oss of this.current.oss) this.lastSeenMs.set(oss.ossId, now);
     for (const ost of this.current.map.osts) if (!ost.state.up) this.downSinceMs.set(ost.id, now);
+    // The MDS before may have published this epoch without its fence lifted: any OSS may still
+    // hold a lease it gave, with an older map.
+    this.fences.open(
+      this.current.map.epoch,
+      this.current.oss.map((o) => o.ossId),
+      now,
+      this.readLeaseMs,
+    );
   }
 
   start(): void {
@@ -134,11 +170,21 @@ export class ClusterService {
         const before = this.current.map.osts.find((o) => o.id === ost.id);
         if (!ost.state.up && before?.state.up !== false) this.downSinceMs.set(ost.id, now);
       }
+      this.fences.open(next.map.epoch, this.ossLeaving(this.current, next), now, this.readLeaseMs);
       this.current = next;
       this.logger.info({ epoch: next.map.epoch, reason }, 'map epoch');
       for (const listener of this.listeners.keys()) listener(next);
       return next;
     });
+  }
+
+  /** The OSSs whose OSTs some PG leaves from `prev` to `next`: the new epoch's fence waits for them. */
+  private ossLeaving(prev: ClusterState, next: ClusterState): string[] {
+    const leaving = ostsLeavingPgs(prev.map, prev.pools, next.map, next.pools);
+    if (leaving.size === 0) return [];
+    return [...prev.oss, ...next.oss]
+      .filter((oss) => oss.osts.some((o) => leaving.has(o.id)))
+      .map((oss) => oss.ossId);
   }
 
   /** Runs `work` with no map change in between (recovery updates holders this way). */
@@ -172,6 +218,7 @@ export class ClusterService {
     let ids = new Map<string, number>();
     // Seen before the change, so the detector cannot mark it down again in between.
     this.lastSeenMs.set(req.ossId, this.clock.monotonicMs());
+    this.fenced((f) => f.heard(req.ossId, this.clock.monotonicMs()));
     const state = await this.change((s) => {
       const result = registerOss(s, req);
       ids = result.ids;
@@ -191,6 +238,7 @@ export class ClusterService {
         ossId: req.ossId,
       });
     this.lastSeenMs.set(req.ossId, this.clock.monotonicMs());
+    this.fenced((f) => f.heard(req.ossId, this.clock.monotonicMs(), req.mapEpoch));
     this.onHeartbeat?.(req);
     for (const h of req.osts) {
       if (oss.osts.some((o) => o.id === h.ostId))
@@ -267,7 +315,10 @@ export class ClusterService {
       this.downSinceMs.delete(id);
     }
     for (const ossId of this.lastSeenMs.keys())
-      if (!state.oss.some((o) => o.ossId === ossId)) this.lastSeenMs.delete(ossId);
+      if (!state.oss.some((o) => o.ossId === ossId)) {
+        this.lastSeenMs.delete(ossId);
+        this.fenced((f) => f.forget(ossId));
+      }
     return state.map.epoch;
   }
 
@@ -285,6 +336,7 @@ export class ClusterService {
     const now = this.clock.monotonicMs();
     const stall = detectorStallMs(this.lastTickMs, now, DETECTOR_TICK_MS);
     this.lastTickMs = now;
+    this.fenced((f) => f.expire(now));
     if (stall > 0) {
       // The MDS did not run for `stall` ms: heartbeats sent meanwhile are still unread.
       // Nobody is marked down for that time; this tick only moves the clocks on.

@@ -12,6 +12,8 @@ export interface HeartbeatResponse {
   'ticketKeys'?: (_stripefs_v1_TicketKey)[];
   'revokedClients'?: (string)[];
   'adminKeys'?: (_stripefs_v1_AdminKey)[];
+  'writableEpoch'?: (number | string | Long);
+  '_writableEpoch'?: "writableEpoch";
 }
 
 export interface HeartbeatResponse__Output {
@@ -21,4 +23,6 @@ export interface HeartbeatResponse__Output {
   'ticketKeys': (_stripefs_v1_TicketKey__Output)[];
   'revokedClients': (string)[];
   'adminKeys': (_stripefs_v1_AdminKey__Output)[];
+  'writableEpoch'?: (number);
+  '_writableEpoch'?: "writableEpoch";
 }
