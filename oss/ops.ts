@@ -13,7 +13,6 @@ import type { MapView } from './map-view.js';
 import type { OpName, OssMetrics } from './metrics.js';
 import { validateObjectId } from './object-id.js';
 import { StalePgs } from './stale-pgs.js';
-import { WriteFence } from './write-fence.js';
 import type {
   BlockStamps,
   ObjectStore,
@@ -22,6 +21,7 @@ import type {
   WriteResult,
   WriteVersion,
 } from './store/index.js';
+import { WriteFence } from './write-fence.js';
 
 export interface OstHandle {
   ost: ObjectStore;

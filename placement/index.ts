@@ -16,6 +16,7 @@ export {
   setOstWeight,
 } from './map-edit.js';
 export { validateMap } from './map-validate.js';
+export { eachPgMembers, ostsLeavingPgs, type PgMembers } from './pg-moves.js';
 export {
   objectToPg,
   type Placer,
@@ -26,7 +27,6 @@ export {
   placerFor,
   stableMod,
 } from './place.js';
-export { eachPgMembers, ostsLeavingPgs, type PgMembers } from './pg-moves.js';
 export { checkRuleSpec, formatRuleSpec, parseRuleSpec, ruleWidth } from './rule.js';
 export {
   checkRange,
