@@ -37,6 +37,31 @@ export interface AdminRecoveryView {
 /** How the admin port serves: HTTPS when the MDS serves TLS (common/admin-https.ts); none: plain HTTP. */
 type AdminServer = ReturnType<typeof adminServerOptions>;
 
+/** GET /api/cluster: the map with each OST's usage (and slow mark), counts, and the write fences. */
+function clusterAnswer(cluster: ClusterService, recovery: AdminRecoveryView | undefined) {
+  const wire = stateToWire(cluster.state, cluster.usage);
+  const slow = new Map((recovery?.slow() ?? []).map((v) => [v.ostId, v.reason]));
+  const map = {
+    ...wire,
+    osts: (wire.osts ?? []).map((o) =>
+      slow.has(o.id ?? -1) ? { ...o, slow: true, slowReason: slow.get(o.id ?? -1) } : o,
+    ),
+  };
+  return {
+    epoch: map.epoch,
+    // Which epochs writes may use yet, and what each fence still waits for (mds/cluster/fences.ts).
+    fences: cluster.fenceStatus(),
+    counts: {
+      osts: map.osts.length,
+      up: map.osts.filter((o) => o.state?.up).length,
+      in: map.osts.filter((o) => o.state?.in).length,
+      usedBytes: map.osts.reduce((sum, o) => sum + Number(o.usedBytes ?? 0), 0),
+      totalBytes: map.osts.reduce((sum, o) => sum + Number(o.totalBytes ?? 0), 0),
+    },
+    map,
+  };
+}
+
 export function buildAdmin(
   cluster: ClusterService,
   metrics: MdsMetrics,
@@ -65,29 +90,7 @@ export function buildAdmin(
     void reply.header('content-type', metrics.registry.contentType);
     return metrics.registry.metrics();
   });
-  app.get('/api/cluster', async () => {
-    const wire = stateToWire(cluster.state, cluster.usage);
-    const slow = new Map((recovery?.slow() ?? []).map((v) => [v.ostId, v.reason]));
-    const map = {
-      ...wire,
-      osts: (wire.osts ?? []).map((o) =>
-        slow.has(o.id ?? -1) ? { ...o, slow: true, slowReason: slow.get(o.id ?? -1) } : o,
-      ),
-    };
-    return {
-      epoch: map.epoch,
-      // Which epochs writes may use yet, and what each fence still waits for (mds/cluster/fences.ts).
-      fences: cluster.fenceStatus(),
-      counts: {
-        osts: map.osts.length,
-        up: map.osts.filter((o) => o.state?.up).length,
-        in: map.osts.filter((o) => o.state?.in).length,
-        usedBytes: map.osts.reduce((sum, o) => sum + Number(o.usedBytes ?? 0), 0),
-        totalBytes: map.osts.reduce((sum, o) => sum + Number(o.totalBytes ?? 0), 0),
-      },
-      map,
-    };
-  });
+  app.get('/api/cluster', async () => clusterAnswer(cluster, recovery));
   app.get('/api/pgs', async () => recovery?.pgs() ?? summarizePgs(cluster.state));
   app.post<{ Params: { id: string } }>('/api/osts/:id/out', async (request) => ({
     mapEpoch: await cluster.admin(parseOstId(request.params.id), 'out'),

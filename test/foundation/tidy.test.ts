@@ -43,7 +43,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'bench/mds.ts runMdsBench': 99,
   'bench/erasure.ts runErasureBench': 82,
   'test/oss/fake-mds.ts startFakeMds': 82,
-  'mds/admin.ts buildAdmin': 78,
   'oss/bulk-server.ts handleWrite': 76,
   'oss/bulk-server.ts handleRead': 76,
   'bench/recovery.ts runRecoveryBench': 75,
