@@ -28,14 +28,6 @@
 //     which are no sources, so neither the fills nor the repair find k
 //     chunks of it (--seed 2 --minutes 3: PG 2/4, fills of positions 0 and
 //     3, ost 0's chunk 1 awaiting repair; no stale read).
-//   - an OSS that has not yet applied the map that moved a PG off its OST
-//     (cut off by a partition, while its read lease still holds) serves a
-//     reader still on the older map the bytes from before the writes made
-//     since: oss/map-view.ts refuses such reads only once the OSS has the
-//     newer map. --seed 6 --minutes 3 (ost 5 out while oss3 is cut off: ec
-//     /chaos/l1-f0 chunk 0 returns writes 3245, 3206, 3297 after 3322).
-//     Closing it needs the MDS to publish such a map only once that OSS has
-//     it or its read lease has lapsed.
 //   3-minute runs on this code: seeds 1, 3, 4 and 5 passed once each; 2, 6
 //   and 8 did not (above); the suite's seed 7 (45 s) passed once and failed
 //   once (above). A replay repeats the
@@ -59,7 +51,12 @@
 // failing on every retry (--seed 4, 8 --minutes 3; pure.test.ts, the
 // sources of a repair); an ec fill listing a group twice (a chunk of it
 // left at another position), refused on every retry (--seed 8 --minutes 3;
-// test/recovery/ec-slice.test.ts).
+// test/recovery/ec-slice.test.ts); an OSS that had not yet applied the map
+// that moved a PG off its OST (cut off by a partition, its read lease still
+// holding, or its lease renewed before the map came) serving a reader still on
+// the older map the bytes from before the writes made since (--seed 6
+// --minutes 3: ost 5 out while oss3 was cut off; test/recovery/map-fence.test.ts,
+// the write fence, and test/oss/lease-map.test.ts).
 // Run it: STRIPEFS_CHAOS=1 npx vitest run test/chaos/chaos.test.ts
 import { expect, it } from 'vitest';
 import { suiteSeed } from '../faults/workload.js';
