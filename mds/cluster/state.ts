@@ -78,6 +78,15 @@ export function initialState(): ClusterState {
   return { map, pools: [], oss: [], nextOstId: 0, adminOut: [], manualWeight: [] };
 }
 
+/**
+ * A registration of a known OST changes its weight only when the capacity it reports moved by
+ * at least this share of the capacity its weight stands for (a disk replaced by a larger one).
+ * Capacity is used bytes plus the filesystem's free bytes, so on a filesystem shared with other
+ * data it drifts with every write beside it; re-deriving the weight from it at each restart moved
+ * PGs (and their data) on every OSS restart.
+ */
+export const CAPACITY_REWEIGHT_SHARE_MIN = 0.25;
+
 /** Weight follows capacity in TiB; an OST that reports no capacity weighs 1.0. */
 export function weightOfCapacity(totalBytes: number): number {
   if (!totalBytes) return 1;
@@ -150,6 +159,14 @@ function idOfNewOst(
   return ost.id;
 }
 
+/** The weight of a known OST after it reports `totalBytes`: kept unless capacity moved a lot. */
+function reweightOnCapacity(map: ClusterMap, id: number, totalBytes: number): ClusterMap {
+  const was = map.osts.find((o) => o.id === id)?.weight;
+  const now = weightOfCapacity(totalBytes);
+  if (was !== undefined && Math.abs(now - was) < was * CAPACITY_REWEIGHT_SHARE_MIN) return map;
+  return setOstWeight(map, id, now);
+}
+
 /** Adds new OSTs, marks known ones up (and in unless an admin took them out), updates addresses. */
 export function registerOss(
   state: ClusterState,
@@ -181,7 +198,7 @@ export function registerOss(
       );
     const inAgain = !state.adminOut.includes(id);
     map = setOstState(map, id, inAgain ? { up: true, in: true } : { up: true });
-    if (!state.manualWeight.includes(id)) map = setOstWeight(map, id, weightOfCapacity(ost.totalBytes));
+    if (!state.manualWeight.includes(id)) map = reweightOnCapacity(map, id, ost.totalBytes);
   }
   if (added.length > 0) {
     const where = {

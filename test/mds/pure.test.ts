@@ -97,6 +97,33 @@ describe('cluster state and PG states', () => {
     expect(state.pools[0]).toMatchObject({ id: 1, name: 'rep-3-host', minSize: 2 });
   });
 
+  it('keeps a known OST weight when it registers again with a capacity that drifted, not when it grew', () => {
+    const first = threeHosts();
+    const again = (totalBytes: number) =>
+      registerOss(first, {
+        ossId: 'oss0',
+        host: 'h0',
+        rack: 'r0',
+        datacenter: '',
+        grpcAddress: '127.0.0.1:1',
+        bulkAddress: '',
+        adminAddress: '',
+        osts: [
+          { name: 'a', totalBytes, usedBytes: 0 },
+          { name: 'b', totalBytes: 0, usedBytes: 0 },
+        ],
+      }).state;
+    const weightOf = (state: ReturnType<typeof threeHosts>) => state.map.osts.find((o) => o.id === 0)?.weight;
+    expect(weightOf(first)).toBe(1);
+    // Free space on a shared filesystem moved by a tenth: the placement must not move with it.
+    const drifted = again(2 ** 40 * 0.9);
+    expect(weightOf(drifted)).toBe(1);
+    expect(drifted.map.osts.map((o) => o.weight)).toEqual(first.map.osts.map((o) => o.weight));
+    // A disk twice the size: weight follows it.
+    expect(weightOf(again(2 ** 41))).toBe(2);
+    expect(weightOf(again(2 ** 40 * 0.5))).toBe(0.5);
+  });
+
   it('counts clean, degraded and undersized PGs', () => {
     const state = threeHosts();
     expect(summarizePgs(state).byState).toEqual({ clean: 32, degraded: 0, undersized: 0, incomplete: 0 });
