@@ -9,6 +9,8 @@ import type { DomPatch } from './mds-client.js';
 export class DomPart {
   /** The bytes [0, length) known here; undefined until loaded (a file that had bytes when opened). */
   private image: Buffer | undefined;
+  /** The image is the bytes the open brought (shared with the reply and the open cache): copied before a write. */
+  private lent = false;
   private length = 0;
   private dirtyFrom = Number.POSITIVE_INFINITY;
   private dirtyTo = 0;
@@ -24,7 +26,8 @@ export class DomPart {
   }
 
   private adopt(bytes: Buffer): void {
-    this.image = Buffer.from(bytes);
+    this.image = bytes;
+    this.lent = true;
     this.length = Math.min(bytes.length, this.domBytes);
   }
 
@@ -49,6 +52,11 @@ export class DomPart {
     const end = position + data.length;
     if (end > this.domBytes) throw new Error(`dom write ${position}+${data.length} past ${this.domBytes}`);
     let image = await this.loaded();
+    if (this.lent) {
+      image = Buffer.from(image);
+      this.image = image;
+      this.lent = false;
+    }
     if (end > image.length) {
       const grown = Buffer.alloc(Math.min(this.domBytes, Math.max(end, image.length * 2)));
       image.copy(grown, 0, 0, this.length);

@@ -623,8 +623,16 @@ export class StripeClient {
     return undefined;
   }
 
+  /**
+   * The file's content. A file kept whole on the MDS comes back as the bytes its open brought
+   * (read-on-open), without a handle or a copy: a view of the received reply, as a Buffer from
+   * node:fs may be a view of a larger pool.
+   */
   async readFile(path: string): Promise<Buffer> {
-    const handle = await this.open(path, 'r');
+    const opened = await this.openForRead(path);
+    const whole = this.wholeOnMds(path, opened);
+    if (whole) return whole;
+    const handle = this.handleOf(path, opened, 'r');
     try {
       const out = Buffer.allocUnsafe(handle.size);
       const { bytesRead } = await handle.read(out, 0, out.length, 0);
@@ -632,6 +640,20 @@ export class StripeClient {
     } finally {
       await handle.close();
     }
+  }
+
+  /** The bytes of a file an open brought whole from the MDS (its layout keeps all of it there), else undefined. */
+  private wholeOnMds(path: string, { attr, domData }: Opened): Buffer | undefined {
+    if (domData === undefined || domData.length !== attr.size) return undefined;
+    // Checked as a handle would be: a directory or a symlink is refused, a file with bytes past
+    // the part on the MDS is read through a handle.
+    if ((fileLayoutOf(path, attr).domBytes ?? 0) < attr.size) return undefined;
+    const { cache, counters, openCache } = this.ctx;
+    cache.retain(attr.inode, attr.change);
+    counters.domBytesRead += attr.size;
+    counters.latencies.record('read', 0);
+    // The open cache keeps the answer for later opens: the caller gets bytes of its own.
+    return openCache.enabled ? Buffer.from(domData) : domData;
   }
 
   createReadStream(

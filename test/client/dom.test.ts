@@ -237,6 +237,9 @@ describe('data on the MDS', () => {
       }
       expect(await mdsLookups()).toBe(before);
       expect(cached.stats().openCache).toMatchObject({ hits: 40, entries: 1, bytes: v1.length });
+      // The bytes readFile returns are the caller's: changing them changes no later read.
+      (await cached.readFile('/ro/a')).fill(0);
+      expect((await cached.readFile('/ro/a')).equals(v1)).toBe(true);
       // Another client's close: unseen within the TTL (a dataset that changes needs the default).
       const v2 = seededBytes(6000, SEED + 201);
       await client.writeFile('/ro/a', v2);
