@@ -22,11 +22,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Layout, StripeClient } from '../client/index.js';
 import { Semaphore } from '../common/semaphore.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
+import { cpuTotalMs } from './cpu.js';
 import {
   diskCacheEpochs,
   LOADER_SEED,
@@ -87,8 +89,10 @@ async function localSide(src: string, order: number[], sizes: number[], body: (i
       await handle.close();
     }
   });
+  // The CPU node:fs spends per file (this process, its thread pool included): what a stripefs read is held to.
+  const cpuBefore = cpuTotalMs();
   const reads = await timedEpoch(order, async (i) => (await readFile(join(src, nameOf(i)))).length, sizes);
-  return { writes, reads };
+  return { writes, reads: { ...reads, cpuMsPerFile: (cpuTotalMs() - cpuBefore) / order.length } };
 }
 
 interface DomFigures {
@@ -205,7 +209,7 @@ async function scanSide(cluster: BenchCluster, localDir: string, dir: string, en
 interface LoaderScale {
   files: number;
   bytes: number;
-  fs: { writes: number; reads: { perSec: number; p99Ms: number } };
+  fs: { writes: number; reads: { perSec: number; p99Ms: number; cpuMsPerFile: number } };
   dom: DomFigures;
   plain: { perSec: number; p99Ms: number; profile: PhaseProfile };
   packed: { perSec: number; p99BatchMs: number; ranges: number; profile: PhaseProfile };
@@ -242,10 +246,20 @@ async function loaderScale(cluster: BenchCluster, root: string, files: number): 
 
 const COMMAND = (quick: boolean) => `node dist/bench/smallfiles-scale.js${quick ? ' --quick' : ''}`;
 
+/** What holds the data-on-MDS reads below node:fs: the CPU the client and the MDS spend per sample against node:fs's. */
+function domReadBound(f: LoaderScale): string {
+  const c = f.dom.read.profile.cpuMsPerFile;
+  const fs = f.fs.reads.cpuMsPerFile;
+  return (
+    `bound: CPU per sample, client + MDS ${(c.client + c.mds).toFixed(3)} ms against node:fs's ${fs.toFixed(3)} ms ` +
+    `(${((c.client + c.mds) / fs).toFixed(1)}x) on a machine of ${availableParallelism()} cores`
+  );
+}
+
 function loaderRows(command: string, f: LoaderScale): BenchResult[] {
   const fsRead = {
     value: f.fs.reads.perSec,
-    name: `node:fs readFile of the same files in the same seeded order, ${IN_FLIGHT} in flight, same run (p99 ${f.fs.reads.p99Ms.toFixed(1)} ms)`,
+    name: `node:fs readFile of the same files in the same seeded order, ${IN_FLIGHT} in flight, same run (p99 ${f.fs.reads.p99Ms.toFixed(1)} ms, CPU ${f.fs.reads.cpuMsPerFile.toFixed(3)} ms/file)`,
   };
   const set = `${f.files} files of 10-100 KiB (${(f.bytes / 1024 / 1024).toFixed(0)} MiB), seeded random order, ${IN_FLIGHT} in flight`;
   const id = (name: string) => `smallfiles-scale.${name}`;
@@ -256,7 +270,7 @@ function loaderRows(command: string, f: LoaderScale): BenchResult[] {
       'samples/s',
       command,
       fsRead,
-      `${set}, dom:128K,raid0 (whole on the MDS), fresh client, p99 ${f.dom.read.p99Ms.toFixed(1)} ms; ${boundsOf(f.dom.read.profile, 'sample')}`,
+      `${set}, dom:128K,raid0 (whole on the MDS), fresh client, p99 ${f.dom.read.p99Ms.toFixed(1)} ms; ${domReadBound(f)}; ${boundsOf(f.dom.read.profile, 'sample')}`,
     ),
     result(
       id('dom.write'),

@@ -73,6 +73,9 @@ interface Counts {
   mdsCalls: Map<string, number>;
   ossOps: Map<string, number>;
   groupWrites: number;
+  /** The MDS's garbage-collection pauses so far (ms) and its major collections. */
+  mdsGcMs: number;
+  mdsMajorGcs: number;
 }
 
 /** What the servers counted so far: MDS calls by method, OSS requests by op, synced MDS writes. */
@@ -93,8 +96,13 @@ async function counts(cluster: BenchCluster): Promise<Counts> {
     mdsCalls: seriesByLabel(mdsText, 'stripefs_mds_request_seconds_count', 'op'),
     ossOps,
     groupWrites: Number(groupLine?.slice(groupLine.lastIndexOf(' ') + 1) ?? 0),
+    mdsGcMs: sumOf(seriesByLabel(mdsText, 'stripefs_nodejs_gc_duration_seconds_sum', 'kind')) * 1000,
+    mdsMajorGcs:
+      seriesByLabel(mdsText, 'stripefs_nodejs_gc_duration_seconds_count', 'kind').get('major') ?? 0,
   };
 }
+
+const sumOf = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 /** CPU so far of the client, the MDS and the OSSs together. */
 function cpuNow(cluster: BenchCluster): { client: Cpu; mds: Cpu; oss: Cpu } {
@@ -113,6 +121,9 @@ export interface PhaseProfile {
   systemMsPerFile: { client: number; mds: number; oss: number };
   /** The client's garbage-collection pauses (part of its CPU). */
   clientGcMsPerFile: number;
+  /** The MDS's garbage-collection pauses (part of its CPU) and its major collections per file. */
+  mdsGcMsPerFile: number;
+  mdsMajorGcsPerFile: number;
   mdsCallsPerFile: Record<string, number>;
   ossOpsPerFile: Record<string, number>;
   groupWritesPerFile: number;
@@ -197,6 +208,8 @@ export async function measured<T>(
     perSec: items / seconds,
     cpuMsPerFile: { ...cpu, total: cpu.client + cpu.mds + cpu.oss },
     clientGcMsPerFile: clientGcMs / items,
+    mdsGcMsPerFile: per(countsBefore.mdsGcMs, countsAfter.mdsGcMs),
+    mdsMajorGcsPerFile: per(countsBefore.mdsMajorGcs, countsAfter.mdsMajorGcs),
     systemMsPerFile: {
       client: per(cpuBefore.client.system, cpuAfter.client.system),
       mds: per(cpuBefore.mds.system, cpuAfter.mds.system),
@@ -215,6 +228,7 @@ export function boundsOf(p: PhaseProfile, item = 'file'): string {
   const sumOf = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
   return (
     `CPU ms/${item}: client ${c.client.toFixed(2)}, MDS ${c.mds.toFixed(2)}, OSSs ${c.oss.toFixed(2)}; ` +
+    `GC ms/${item}: client ${p.clientGcMsPerFile.toFixed(2)}, MDS ${p.mdsGcMsPerFile.toFixed(2)} (${(p.mdsMajorGcsPerFile * 1000).toFixed(1)} MDS major collections per 1,000); ` +
     `MDS calls/${item} ${sumOf(p.mdsCallsPerFile).toFixed(2)}, OSS requests/${item} ${sumOf(p.ossOpsPerFile).toFixed(2)}; ` +
     `load ${loadavg()[0]?.toFixed(1)}`
   );
