@@ -4,7 +4,10 @@
 // when they allow reading it, none otherwise (a lookup-only open). Files only:
 // directories and symlinks have no objects. Stat and StatMany carry none: a
 // stat reads no object, and a client that goes on to read or write the file
-// without opening it (truncate) asks GetTickets (client/tickets.ts).
+// without opening it (truncate) asks GetTickets (client/tickets.ts). Neither
+// does an open of a file whose bytes all live on the MDS (data on the MDS):
+// reading it touches no object, and a handle that writes past the part asks
+// GetTickets then, as for a ticket it lost.
 import type { Attr } from '../../proto/index.js';
 import type { Principal } from './guard.js';
 import type { TicketKeyRing } from './ticket-keys.js';
@@ -18,6 +21,12 @@ export type Rights = 'rw' | 'r' | undefined;
 const at = (list: unknown, i: number): Req => ((list as Req[] | undefined)?.[i] ?? {}) as Req;
 
 /** The file attributes of an answer with what names them in the request. */
+/** A file all of whose bytes the MDS keeps (its layout's part on the MDS holds its size). */
+function wholeOnMds(attr: Attr): boolean {
+  const domBytes = Number(attr.layout?.domBytes ?? 0);
+  return domBytes > 0 && Number(attr.size ?? 0) <= domBytes;
+}
+
 export function subjectsOf(method: string, request: Req, response: unknown): TicketSubject[] {
   const res = response as WithAttr & { results?: (WithAttr & { open?: WithAttr | null })[] };
   const byInode = (attr: Attr): TicketSubject => ({ attr, inode: Number(attr.inode) });
@@ -26,7 +35,7 @@ export function subjectsOf(method: string, request: Req, response: unknown): Tic
     case 'SetAttr':
       return res.attr ? [{ attr: res.attr, path: request.path }] : [];
     case 'Open':
-      if (!res.attr) return [];
+      if (!res.attr || wholeOnMds(res.attr)) return [];
       return request.inode ? [byInode(res.attr)] : [{ attr: res.attr, path: request.path }];
     case 'Commit':
       return res.attr ? [byInode(res.attr)] : [];
@@ -39,7 +48,7 @@ export function subjectsOf(method: string, request: Req, response: unknown): Tic
     case 'OpenMany':
       return (res.results ?? []).flatMap((r, i) => {
         const attr = r.open?.attr;
-        if (!attr) return [];
+        if (!attr || wholeOnMds(attr)) return [];
         return at(request.items, i).inode ? [byInode(attr)] : [{ attr, path: at(request.items, i).path }];
       });
     default:

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLayout, StripeClient } from '../../client/index.js';
+import { MdsClient } from '../../client/mds-client.js';
+import { call } from '../../common/grpc.js';
 import { seedFromEnv } from '../../common/random.js';
 import { adminFetch } from '../helpers/admin-http.js';
 import { runCli } from '../helpers/cli.js';
@@ -217,6 +219,34 @@ describe('data on the MDS', () => {
     const after = await client.statfs();
     expect(before.domBytes - after.domBytes).toBe(201);
     expect(before.domFiles - after.domFiles).toBe(1);
+  });
+
+  it('an open of a file whole on the MDS carries no ticket; a handle that writes past the part gets one and spills', async () => {
+    await client.mkdir('/whole', { layout: parseLayout('dom:8K,replicated:2:host:64K') });
+    const small = seededBytes(5000, SEED + 40);
+    await client.writeFile('/whole/small', small);
+    await client.writeFile('/whole/big', seededBytes(9000, SEED + 41));
+    const mds = new MdsClient(cluster.mdsAddress);
+    try {
+      const opened = await call(mds.grpc, 'OpenMany', {
+        items: [{ path: '/whole/small' }, { path: '/whole/big' }],
+      });
+      expect(opened.results.map((r) => [r.open?.domData.length, r.open?.attr?.ticket !== ''])).toEqual([
+        [5000, false],
+        [8192, true],
+      ]);
+    } finally {
+      mds.close();
+    }
+    // A fresh client that was handed no ticket yet writes past the part: the OSSs get a ticket for it.
+    const more = seededBytes(20_000, SEED + 42);
+    await withCold(async (cold) => {
+      const h = await cold.open('/whole/small', 'r+');
+      await h.write(more, 0, more.length, small.length);
+      await h.close();
+    });
+    const model = Buffer.concat([small, more]);
+    await withCold(async (cold) => expect((await cold.readFile('/whole/small')).equals(model)).toBe(true));
   });
 
   it('the opt-in open cache skips the MDS for repeated opens and stats; the default sees every close', async () => {
