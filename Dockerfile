@@ -21,4 +21,4 @@ COPY --from=build /app/proto/stripefs ./proto/stripefs
 COPY --from=build /app/native/build ./native/build
 COPY --from=build /app/dist ./dist
 ENTRYPOINT ["node"]
-CMD ["dist/mds/main.js"]
+CMD ["--initial-old-space-size=128", "dist/mds/main.js"]

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
+import { nodeFlagsOf } from '../cli/process.js';
 import { MdsClient } from '../client/mds-client.js';
 import { CLIENT_OPTIONS, call } from '../common/index.js';
 import { contract } from '../proto/index.js';
@@ -33,7 +34,7 @@ export async function startMdsProcess(dataDir: string, env: Record<string, strin
   const script = fileURLToPath(new URL('../mds/main.js', import.meta.url));
   // e.g. STRIPEFS_BENCH_MDS_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the MDS.
   const nodeArgs = (process.env.STRIPEFS_BENCH_MDS_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+  const child = spawn(process.execPath, [...nodeFlagsOf(script), ...nodeArgs, script], {
     env: {
       ...process.env,
       STRIPEFS_MDS_DATA_DIR: dataDir,

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { addToPlan, DEFAULT_PLAN_OPTIONS, type PlannedProcess, planCluster } from '../../cli/cluster/plan.js';
+import { MDS_NODE_FLAGS, nodeFlagsOf } from '../../cli/process.js';
 import { DEFAULT_KEYRING_PATH } from '../../common/auth/identity-source.js';
 import { type Config, knownEnvNames, loadConfig } from '../../common/config.js';
 
@@ -100,7 +101,7 @@ describe('docker-compose.yml', () => {
     // The S3 gateway: the CLI's s3 command, inside the network, published on 9000.
     expect(compose.services.s3?.command?.slice(0, 2)).toEqual(['dist/cli/main.js', 's3']);
     expect(configOf(compose.services.s3!)['mds.address']).toBe('mds:7070');
-    expect(compose.services.mds?.command).toEqual([plan.mds.script]);
+    expect(compose.services.mds?.command).toEqual([...nodeFlagsOf(plan.mds.script), plan.mds.script]);
     const cliService = compose.services.cli!;
     expect(cliService.profiles).toEqual(['cli']);
     expect(cliService.entrypoint).toEqual(['node', '/app/dist/cli/main.js']);
@@ -171,7 +172,8 @@ describe('Dockerfile', () => {
       finalSteps.filter((s) => s.startsWith('COPY ')).every((s) => s.startsWith('COPY --from=build ')),
     ).toBe(true);
     expect(buildSteps).toContain('COPY package.json package-lock.json ./');
-    expect(steps.at(-1)).toBe('CMD ["dist/mds/main.js"]');
+    const mdsCommand = [...MDS_NODE_FLAGS, 'dist/mds/main.js'].map((arg) => `"${arg}"`).join(', ');
+    expect(steps.at(-1)).toBe(`CMD [${mdsCommand}]`);
   });
 
   it('its build stage succeeds in a clean copy and leaves production dependencies only', {
