@@ -31,7 +31,7 @@ import {
 import { childrenNamed, childText, parseXml, xmlDocument } from '../xml.js';
 import { noReplaceOf } from './put-object.js';
 import { readBody } from './read-body.js';
-import { dataLayout } from './upload-part.js';
+import { dataLayout, forgetPartsStored } from './upload-part.js';
 
 const KEEPALIVE_INTERVAL_MS = 10_000;
 
@@ -61,6 +61,7 @@ export async function abortUpload(gateway: Gateway, request: S3Request): Promise
   await removeTree(gateway.client, dir);
   forgetUpload(gateway.scratch, bucket, uploadId);
   forgetSlot(dir);
+  forgetPartsStored(dir);
   return emptyReply(204);
 }
 
@@ -196,6 +197,7 @@ async function finish(
   await removeTree(gateway.client, dir);
   forgetUpload(gateway.scratch, bucket, request.query.get('uploadId') as string);
   forgetSlot(dir);
+  forgetPartsStored(dir);
   return xmlDocument('CompleteMultipartUploadResult', {
     Location: `/${bucket}/${key}`,
     Bucket: bucket,

@@ -49,6 +49,32 @@ async function slotFor(
   return claimSlot(gateway.client, dir, declared);
 }
 
+/** Part numbers this process has stored per upload (a bit each), for a bounded number of uploads. */
+const partsStored = new Map<string, Uint8Array>();
+
+/**
+ * Records that part `partNumber` of the upload in `dir` was stored here; true when it had been
+ * before (so an older record of it may be there to remove).
+ */
+function storedBefore(dir: string, partNumber: number): boolean {
+  let bits = partsStored.get(dir);
+  if (!bits) {
+    if (partsStored.size >= LAYOUTS_CACHED_MAX) partsStored.clear();
+    bits = new Uint8Array(Math.ceil((S3_LIMITS.partNumberMax + 1) / 8));
+    partsStored.set(dir, bits);
+  }
+  const byte = partNumber >> 3;
+  const bit = 1 << (partNumber & 7);
+  const before = ((bits[byte] as number) & bit) !== 0;
+  bits[byte] = (bits[byte] as number) | bit;
+  return before;
+}
+
+/** The upload in `dir` is completed or aborted. */
+export function forgetPartsStored(dir: string): void {
+  partsStored.delete(dir);
+}
+
 /** Removes the records of this part older than `keep` (a part uploaded again). */
 async function dropOlder(client: StripeClient, dir: string, keep: string, partNumber: number): Promise<void> {
   const prefix = `p.${String(partNumber).padStart(5, '0')}.`;
@@ -139,7 +165,11 @@ export async function storePart(
       throw err;
     }
   });
-  await dropOlder(gateway.client, dir, stored.record, partNumber);
+  // Older records are looked for (a listing: one MDS call of the four a part costs) only when this
+  // process stored the part before. One uploaded again through another gateway process, or before
+  // a restart, keeps its older record until the upload completes or is aborted (its folder goes
+  // then); ListParts and Complete take the newest record anyway.
+  if (storedBefore(dir, partNumber)) await dropOlder(gateway.client, dir, stored.record, partNumber);
   return stored.md5;
 }
 
