@@ -17,6 +17,13 @@
 //     instead and left stripes that nothing could rebuild (seed 2, below),
 //     so ec needs a fill that takes the newest of the returning chunk, the
 //     replaced member's (a partial holder) and a rebuild, block by block.
+//     Recording that member as the position's holder (the returning OST its
+//     fill target, merged from it by mergePlan) is not enough: readers and
+//     repairs take a holder's chunk as whole, so while the returning OST
+//     refused reads they were served the member's partial chunk (--seed 6:
+//     /chaos/l1-f2 returned write 672 after 849; a deep scrub then found a
+//     chunk disagreeing with its stripe); a partial holder must be a source
+//     of the fill only.
 //     npm run chaos -- --seed 8 --minutes 3 (ost 2 reweighted to 0 and back
 //     while its OSS was killed: reads of ec /chaos/l1-f2 return writes 234
 //     and 292 after 497 and 420 replaced them); STRIPEFS_SEED=7 (ost 6
