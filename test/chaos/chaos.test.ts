@@ -36,7 +36,7 @@
 //     chunks of it (--seed 2 --minutes 3: PG 2/4, fills of positions 0 and
 //     3, ost 0's chunk 1 awaiting repair; no stale read).
 //   3-minute runs on this code: seeds 1, 3, 4 and 5 passed once each; 2 and
-//   8 did not (above); 6 passed once and failed twice on the ec case above
+//   8 did not (above); 6 passed twice and failed twice on the ec case above
 //   (ost 5 out and in while oss3 was cut off: ec /chaos/l1-f0 returns write
 //   3803 after 3975, made while ost 5 was out; ost 3 reweighted to 0 and
 //   back while oss2 was stopped: /chaos/l1-f0's chunk 1 returns writes 1469,
