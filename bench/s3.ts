@@ -7,9 +7,12 @@
 // The gateway is its own process (`stripefs s3`), spoken to over loopback HTTP
 // with signed requests (UNSIGNED-PAYLOAD, as SDKs sign over TLS). Each pair
 // is timed three times, alternating, and the median ratio is the figure; the
-// spread of the three is in the note (the machine is shared).
+// spread of the three is in the note (the machine is shared), and for the PUT
+// the CPU per GiB of every process on each side (bench/cpu.ts), which depends
+// far less on the load than the rate.
 //   node dist/bench/s3.js [--quick]
 import { randomFillSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { type StartedProcess, startProcess } from '../cli/process.js';
@@ -17,6 +20,7 @@ import { type Layout, StripeClient } from '../client/index.js';
 import { Semaphore } from '../common/semaphore.js';
 import { signRequest } from '../test/s3/sign.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
+import { clusterCpuMs, cpuTotalMs } from './cpu.js';
 import { type BenchResult, GB, result, type SuiteOptions } from './types.js';
 
 const MiB = 1024 * 1024;
@@ -174,11 +178,46 @@ type Pair = Awaited<ReturnType<typeof pairs>>;
 
 const baseline = (value: number, name: string) => ({ value, name });
 
+/** CPU ms so far of the gateway's process, of its event loop's thread alone, and of the cluster's processes. */
+function pathCpuMs(cluster: BenchCluster, gatewayPid: number) {
+  let loop = Number.NaN;
+  try {
+    loop =
+      Number(readFileSync(`/proc/${gatewayPid}/task/${gatewayPid}/schedstat`, 'latin1').split(' ')[0]) / 1e6;
+  } catch {
+    // No schedstat (not Linux): the event loop's share is not reported.
+  }
+  return { gateway: cpuTotalMs(gatewayPid), loop, ...clusterCpuMs(cluster) };
+}
+
+type PathCpu = ReturnType<typeof pathCpuMs>;
+
+/** Seconds of CPU per GiB of each process between two readings, in `into` (one list per process). */
+function cpuPerGiB(before: PathCpu, after: PathCpu, gib: number, into: Record<string, number[]>): void {
+  for (const key of Object.keys(before) as (keyof PathCpu)[]) {
+    const list = into[key] ?? [];
+    list.push((after[key] - before[key]) / 1000 / gib);
+    into[key] = list;
+  }
+}
+
+/** The PUT's CPU note: seconds per GiB (median of the runs) through the gateway and through the library. */
+function cpuNote(viaGateway: Record<string, number[]>, viaLibrary: Record<string, number[]>): string {
+  const m = (v: number[] | undefined) => (v && v.length > 0 ? median(v).toFixed(2) : '?');
+  return (
+    `CPU s per GiB, gateway against library: gateway ${m(viaGateway.gateway)} (event loop ${m(viaGateway.loop)}), ` +
+    `OSSs ${m(viaGateway.oss)} against ${m(viaLibrary.oss)}, MDS ${m(viaGateway.mds)} against ${m(viaLibrary.mds)}, ` +
+    `sender ${m(viaGateway.client)} against the library's client ${m(viaLibrary.client)}`
+  );
+}
+
 /** GET of the large object against the library's read, then a multipart PUT against its write. */
 async function largeObjects(
   client: StripeClient,
   http: Http,
   sizeBytes: number,
+  cluster: BenchCluster,
+  gatewayPid: number,
 ): Promise<{ get: Pair; put: Pair }> {
   const data = Buffer.allocUnsafe(sizeBytes);
   randomFillSync(data);
@@ -198,14 +237,24 @@ async function largeObjects(
   process.stderr.write(
     `s3: GET ${get.gateway.toFixed(3)} GB/s, library read ${get.library.toFixed(3)} GB/s\n`,
   );
+  const viaGateway: Record<string, number[]> = {};
+  const viaLibrary: Record<string, number[]> = {};
+  const gib = sizeBytes / 1024 ** 3;
+  const measured = async (work: () => Promise<unknown>, into: Record<string, number[]>) => {
+    const before = pathCpuMs(cluster, gatewayPid);
+    const seconds = await timed(work);
+    cpuPerGiB(before, pathCpuMs(cluster, gatewayPid), gib, into);
+    return gb / seconds;
+  };
   const put = await pairs(
-    async () => gb / (await timed(() => multipartPut(http, 'uploaded', data))),
-    async () => gb / (await timed(() => libraryWrite(client, '/bench/written', data))),
+    () => measured(() => multipartPut(http, 'uploaded', data), viaGateway),
+    () => measured(() => libraryWrite(client, '/bench/written', data), viaLibrary),
   );
+  const cpu = cpuNote(viaGateway, viaLibrary);
   process.stderr.write(
-    `s3: multipart PUT ${put.gateway.toFixed(3)} GB/s, library write ${put.library.toFixed(3)} GB/s\n`,
+    `s3: multipart PUT ${put.gateway.toFixed(3)} GB/s, library write ${put.library.toFixed(3)} GB/s; ${cpu}\n`,
   );
-  return { get, put };
+  return { get, put: { ...put, note: `${put.note}; ${cpu}` } };
 }
 
 /** Small-object PUT and GET rates against the library's writeFile and readFile of the same files. */
@@ -257,7 +306,7 @@ export async function runS3Bench(opts: SuiteOptions): Promise<BenchResult[]> {
     await send(http, 'PUT', '/bench');
     await client.setLayout('/bench', LAYOUT);
     process.stderr.write(`s3: ${sizeBytes / MiB} MiB objects, ${smallCount} small objects\n`);
-    const large = await largeObjects(client, http, sizeBytes);
+    const large = await largeObjects(client, http, sizeBytes, cluster, gatewayProcess.child.pid as number);
     const small = await smallObjects(client, cluster.mdsAddress, http, smallCount);
     const mib = sizeBytes / MiB;
     return [
