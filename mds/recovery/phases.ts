@@ -28,6 +28,13 @@ export class WeightPhases {
   private pendingOps: BatchOp[] = [];
   private timer: NodeJS.Timeout | undefined;
   private stepping = false;
+  /**
+   * The map epoch that adds each OST phased in on joining. Its phase is kept in memory as that
+   * map is made (adjust), before the map is persisted and current: a tick meanwhile must not take
+   * the OST's absence from the current map for a removed OST and drop its phase (which left a
+   * new OST at its first step for good).
+   */
+  private readonly joinEpoch = new Map<number, number>();
 
   constructor(
     private readonly db: MdsDb,
@@ -95,6 +102,7 @@ export class WeightPhases {
     if (!this.phases.has(ostId)) return false;
     await this.committer.submit([{ type: 'del', key: KEYS.weightPhase(ostId) }]);
     this.phases.delete(ostId);
+    this.joinEpoch.delete(ostId);
     return true;
   }
 
@@ -131,6 +139,8 @@ export class WeightPhases {
     try {
       for (const phase of [...this.phases.values()]) {
         const current = this.cluster.state.map.osts.find((o) => o.id === phase.ostId)?.weight;
+        if (current === undefined && this.cluster.state.map.epoch < (this.joinEpoch.get(phase.ostId) ?? 0))
+          continue; // its map is being committed
         const next = current === undefined ? null : nextWeight(phase, current);
         if (next === null) {
           await this.cancel(phase.ostId);
@@ -171,6 +181,7 @@ export class WeightPhases {
         startedAtMs: this.clock.nowMs(),
       };
       this.phases.set(ost.id, phase);
+      this.joinEpoch.set(ost.id, next.map.epoch);
       this.pendingOps.push({ type: 'put', key: KEYS.weightPhase(ost.id), value: phase });
     }
     const manualWeight = [...new Set([...next.manualWeight, ...added.map((o) => o.id)])];
