@@ -29,7 +29,7 @@ import { setOstFaults, waitCleanPgs } from '../helpers/cluster.js';
 import { errorCode } from '../helpers/errors.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies } from './copies.js';
-import { recoveryFixture, rep3, reweightUntil, UNIT } from './helpers.js';
+import { moveOffPaused, recoveryFixture, rep3, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery fill-target seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -50,16 +50,7 @@ describe('a PG member being filled', () => {
       const placed = await copies.locate({ size: 3 }, object.objectId);
       const { poolId, pg } = placed[0]!;
       const moved = placed[0]!.ostId;
-      await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
-      const members = await reweightUntil(
-        cluster,
-        copies,
-        moved,
-        0,
-        { poolId, pg },
-        (now) => !now.includes(moved),
-        `PG ${poolId}/${pg} moved off OST ${moved}`,
-      );
+      const members = await moveOffPaused(cluster, copies, { ostId: moved, poolId, pg });
       const filling = members.find((ost) => !placed.some((p) => p.ostId === ost)) as number;
       const kept = members.filter((ost) => ost !== filling);
       expect(filling, `a new member among ${members.join(',')}`).toBeDefined();
@@ -165,16 +156,7 @@ describe('a PG member being filled', () => {
     try {
       const placed = before.placed(before.poolOf({ size: 3 }), object.objectId);
       const { poolId, pg, ostId: moved } = placed[0]!;
-      await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
-      await reweightUntil(
-        cluster,
-        copies,
-        moved,
-        0,
-        { poolId, pg },
-        (now) => !now.includes(moved),
-        `PG ${poolId}/${pg} moved off OST ${moved}`,
-      );
+      await moveOffPaused(cluster, copies, { ostId: moved, poolId, pg });
       // Written with the newer map: to the PG's members now, not to its old holder.
       await overwrite(client, '/h', v2);
       const old = { ostId: moved, objectId: object.objectId, poolId, pg };

@@ -104,6 +104,28 @@ export async function reweightUntil(
   );
 }
 
+/**
+ * Pauses recovery and reweights `ref.ostId` to 0 until PG `ref` is placed off it, so the PG has
+ * moved and nothing was filled yet; returns the PG's members then.
+ */
+export async function moveOffPaused(
+  cluster: Cluster,
+  copies: Copies,
+  ref: { ostId: number; poolId: number; pg: number },
+): Promise<number[]> {
+  const { ostId, poolId, pg } = ref;
+  await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
+  return reweightUntil(
+    cluster,
+    copies,
+    ostId,
+    0,
+    { poolId, pg },
+    (now) => !now.includes(ostId),
+    `PG ${poolId}/${pg} moved off OST ${ostId}`,
+  );
+}
+
 /** Files written at once by `writeFiles`: each write waits on its flush and commit, not on the CPU. */
 export const WRITES_IN_FLIGHT = 4;
 

@@ -21,7 +21,7 @@ import { pureCluster } from '../helpers/cluster-state.js';
 import { errorCode } from '../helpers/errors.js';
 import { eventually } from '../helpers/eventually.js';
 import { Copies } from './copies.js';
-import { recoveryFixture, rep3, reweightUntil, UNIT } from './helpers.js';
+import { moveOffPaused, recoveryFixture, rep3, reweightUntil, UNIT } from './helpers.js';
 
 const SEED = seedFromEnv();
 console.log(`recovery left-members seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
@@ -102,16 +102,7 @@ describe('a member its PG left before its fill', () => {
       const placed = await copies.locate({ size: 3 }, object.objectId);
       const { poolId, pg } = placed[0]!;
       const moved = placed[0]!.ostId;
-      await cluster.admin('/api/recovery', { method: 'PUT', body: { paused: true } });
-      const members = await reweightUntil(
-        cluster,
-        copies,
-        moved,
-        0,
-        { poolId, pg },
-        (now) => !now.includes(moved),
-        `PG ${poolId}/${pg} moved off OST ${moved}`,
-      );
+      const members = await moveOffPaused(cluster, copies, { ostId: moved, poolId, pg });
       const left = members.find((ost) => !placed.some((p) => p.ostId === ost)) as number;
       expect(left, `a new member among ${members.join(',')}`).toBeDefined();
       // The append reaches the new placement: the new member creates the object there.

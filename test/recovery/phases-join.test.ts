@@ -13,7 +13,7 @@ import type { GroupCommitter } from '../../mds/commit.js';
 import type { BatchOp, MdsDb } from '../../mds/db.js';
 import { WeightPhases } from '../../mds/recovery/phases.js';
 import type { RecoveryService } from '../../mds/recovery/service.js';
-import { pureCluster } from '../helpers/cluster-state.js';
+import { ossRegistration, pureCluster } from '../helpers/cluster-state.js';
 
 const STEPS = 3;
 
@@ -77,19 +77,7 @@ describe('a new OST phased in while its map is committed', () => {
     const h = harness();
     await h.phases.init();
     const prev = h.cluster.state;
-    const edited = registerOss(prev, {
-      ossId: 'oss9',
-      host: 'h9',
-      rack: 'r0',
-      datacenter: '',
-      grpcAddress: '127.0.0.1:1999',
-      bulkAddress: '127.0.0.1:2999',
-      adminAddress: '',
-      osts: [
-        { name: 'ost0', totalBytes: 2 ** 40, usedBytes: 0 },
-        { name: 'ost1', totalBytes: 2 ** 40, usedBytes: 0 },
-      ],
-    }).state;
+    const edited = registerOss(prev, ossRegistration(9, 0)).state;
     // The map change as ClusterService.change makes it: adjusted, then persisted, then current.
     const next = h.cluster.adjust!(prev, edited);
     const fresh = next.map.osts.filter((o) => !prev.map.osts.some((p) => p.id === o.id));
@@ -110,16 +98,7 @@ describe('a new OST phased in while its map is committed', () => {
     const h = harness();
     await h.phases.init();
     const prev = h.cluster.state;
-    const edited = registerOss(prev, {
-      ossId: 'oss9',
-      host: 'h9',
-      rack: 'r0',
-      datacenter: '',
-      grpcAddress: '127.0.0.1:1999',
-      bulkAddress: '127.0.0.1:2999',
-      adminAddress: '',
-      osts: [{ name: 'ost0', totalBytes: 2 ** 40, usedBytes: 0 }],
-    }).state;
+    const edited = registerOss(prev, ossRegistration(9, 0, ['ost0'])).state;
     const next = h.cluster.adjust!(prev, edited);
     h.setCurrent(next);
     const id = next.map.osts.at(-1)!.id;
