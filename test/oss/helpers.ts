@@ -12,6 +12,7 @@ import type { BulkRef } from '../../common/bulk/frame.js';
 import { crc32c } from '../../common/checksum.js';
 import { CLIENT_OPTIONS, call, fromGrpcError } from '../../common/grpc.js';
 import { LIMITS } from '../../common/limits.js';
+import type { OssCore } from '../../oss/ops.js';
 import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
 import {
   contract,
@@ -224,3 +225,23 @@ export function grpcRead(
 }
 
 export { crc32c, crc32cCombine };
+
+/** The first `length` bytes of an object read straight from an OssCore (no process), copied out of its pieces. */
+export async function readWhole(
+  core: OssCore,
+  ref: Parameters<OssCore['read']>[0],
+  length: number,
+): Promise<Buffer> {
+  const got: Buffer[] = [];
+  await core.read(
+    ref,
+    0,
+    length,
+    () => undefined,
+    (pieces) => {
+      for (const p of pieces) got.push(Buffer.from(p.data));
+      pieces[pieces.length - 1]?.release?.();
+    },
+  );
+  return Buffer.concat(got);
+}

@@ -23,7 +23,7 @@ import type { ClusterMap__Output as WireMap } from '../../proto/index.js';
 import { mapToWire } from '../../wire/index.js';
 import { pureCluster } from '../helpers/cluster-state.js';
 import { codeOf } from '../helpers/errors.js';
-import { tempDir } from './helpers.js';
+import { readWhole, tempDir } from './helpers.js';
 
 const wire = (state: ClusterState): WireMap => mapToWire(state.map, state.pools) as unknown as WireMap;
 
@@ -52,19 +52,8 @@ let core: OssCore;
 let view: MapView;
 const ref = (mapEpoch: number) => ({ ostId, objectId: '7.0', poolId: pool.id, pg, mapEpoch });
 
-async function read(mapEpoch: number): Promise<Buffer> {
-  const got: Buffer[] = [];
-  await core.read(
-    ref(mapEpoch),
-    0,
-    DATA.length,
-    () => undefined,
-    (pieces) => {
-      for (const p of pieces) got.push(Buffer.from(p.data));
-      pieces[pieces.length - 1]?.release?.();
-    },
-  );
-  return Buffer.concat(got);
+function read(mapEpoch: number): Promise<Buffer> {
+  return readWhole(core, ref(mapEpoch), DATA.length);
 }
 
 function write(mapEpoch: number): Promise<unknown> {

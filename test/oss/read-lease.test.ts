@@ -11,7 +11,7 @@ import { OssMetrics } from '../../oss/metrics.js';
 import { OssCore } from '../../oss/ops.js';
 import { Ost } from '../../oss/store/ost.js';
 import { codeOf } from '../helpers/errors.js';
-import { tempDir } from './helpers.js';
+import { readWhole, tempDir } from './helpers.js';
 
 const tmp = tempDir('stripefs-read-lease-');
 /** The lease the MDS gives (mds.heartbeatTimeoutMs of a test cluster). */
@@ -44,19 +44,8 @@ afterAll(async () => {
   tmp.remove();
 });
 
-async function read(objectId: string): Promise<Buffer> {
-  const got: Buffer[] = [];
-  await core.read(
-    ref(objectId),
-    0,
-    DATA.length,
-    () => undefined,
-    (pieces) => {
-      for (const p of pieces) got.push(Buffer.from(p.data));
-      pieces[pieces.length - 1]?.release?.();
-    },
-  );
-  return Buffer.concat(got);
+function read(objectId: string): Promise<Buffer> {
+  return readWhole(core, ref(objectId), DATA.length);
 }
 
 /** An MDS that answers each heartbeat `answerMs` after it was sent, listing `stale` copies. */
