@@ -15,6 +15,7 @@ import { objectToPg, placePg } from '../../placement/index.js';
 import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
 import { contract } from '../../proto/index.js';
 import type { Cluster } from '../helpers/cluster.js';
+import { errorCode } from '../helpers/errors.js';
 import { eventually } from '../helpers/eventually.js';
 
 export interface CopyRef {
@@ -137,6 +138,17 @@ export class Copies {
   /** The first `length` bytes of the copy in one bulk read (no stat first: one request to its OSS). */
   read(ref: CopyRef, length: number): Promise<Buffer> {
     return this.bulkOf(ref.ostId).read(this.wire(ref), 0, length);
+  }
+
+  /**
+   * What a read of the copy's first `length` bytes gets once its OSS has heard from the MDS: its
+   * error code, or 'served'. REQ_UNAVAILABLE (no read lease yet) is waited out for up to `timeoutMs`.
+   */
+  codeOnceHeard(ref: CopyRef, length: number, options: { timeoutMs: number; what: string }): Promise<string> {
+    return eventually(async () => {
+      const code = await this.read(ref, length).then(() => 'served', errorCode);
+      return code === 'REQ_UNAVAILABLE' ? undefined : code;
+    }, options);
   }
 
   /** Replaces the copy with `data`, written once with `version` as its stamp (so its version is exactly that). */

@@ -127,13 +127,10 @@ describe('a write under a map that moved a PG off a cut-off OSS', () => {
       },
       { timeoutMs: 60_000, what: 'the fence to lift once the victim hears from the MDS' },
     );
-    const told = await eventually(
-      async () => {
-        const code = await copies!.read(victim, UNIT).then(() => 'served', errorCode);
-        return code === 'REQ_UNAVAILABLE' ? undefined : code;
-      },
-      { timeoutMs: 60_000, what: 'the victim to hear from the MDS' },
-    );
+    const told = await copies!.codeOnceHeard(victim, UNIT, {
+      timeoutMs: 60_000,
+      what: 'the victim to hear from the MDS',
+    });
     expect(told).toBe('MAP_STALE');
 
     for (const ostId of victimOsts) await cluster.admin(`/api/osts/${ostId}/in`, { method: 'POST' });

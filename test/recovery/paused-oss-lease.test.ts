@@ -78,13 +78,10 @@ describe('a stopped OSS does not serve a stale copy after SIGCONT', () => {
     expect(['REQ_UNAVAILABLE', 'OBJ_STALE']).toContain(await early);
 
     await waitForOsts(cluster.mdsAddress, 12);
-    const told = await eventually(
-      async () => {
-        const code = await copies!.read(victim, UNIT).then(() => 'served', errorCode);
-        return code === 'REQ_UNAVAILABLE' ? undefined : code;
-      },
-      { timeoutMs: 30_000, what: 'the OSS to hear from the MDS' },
-    );
+    const told = await copies!.codeOnceHeard(victim, UNIT, {
+      timeoutMs: 30_000,
+      what: 'the OSS to hear from the MDS',
+    });
     expect(told).toBe('OBJ_STALE');
     expect((await client.readFile('/d')).equals(after)).toBe(true);
 
