@@ -15,7 +15,9 @@
 //     coalesces them into StatMany calls, as a loader's parallel stats are).
 // Beside each rate, the CPU of the client, the MDS and the OSSs per GiB or per
 // operation: on this shared 2-core machine a rate swings with the load, CPU
-// per unit far less (bench/cpu.ts). `node dist/bench/auth.js [--quick]` prints
+// per unit far less (bench/cpu.ts). Each cluster's idle CPU per second
+// (heartbeats, leases, tickers; measured before the rounds and shown in its
+// own rows) is taken off each phase's CPU for as long as the phase lasted. `node dist/bench/auth.js [--quick]` prints
 // a table; `npm run bench -- --only auth`.
 import { randomFillSync } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -25,7 +27,7 @@ import { StripeError } from '../common/errors.js';
 import { Semaphore } from '../common/semaphore.js';
 import { type Cluster, rackLayout, startCluster } from '../test/helpers/cluster.js';
 import { BENCH_HEARTBEAT_INTERVAL_MS } from './cluster.js';
-import { alternate, measureInto, ROLES, type Samples, samples } from './cpu.js';
+import { alternate, type IdleRate, measureIdle, measureInto, ROLES, type Samples, samples } from './cpu.js';
 import { permutation } from './smallops.js';
 import { type BenchResult, GB, median, onOffTable, result } from './types.js';
 
@@ -35,6 +37,8 @@ const IN_FLIGHT = 16;
 const SMALL_BYTES = 4 * 1024;
 /** Passes of stat-batched over the files: a pass is over in a tenth of a second. */
 const BATCHED_PASSES = 4;
+/** How long each cluster's idle CPU rate is measured before the rounds (bench/cpu.ts measureIdle). */
+const IDLE_MS = 4_000;
 const LARGE: Layout = { pattern: 'raid0', stripeSize: 1024 * 1024, stripeCount: 3 };
 const SMALL: Layout = { pattern: 'raid0', stripeSize: 1024 * 1024, stripeCount: 1 };
 
@@ -46,6 +50,8 @@ interface Side {
   cluster: Cluster;
   client: StripeClient;
   measured: Record<Workload, Samples>;
+  /** CPU ms per second of each process with no work: taken off every round's CPU. */
+  idle: IdleRate;
 }
 
 async function startSide(name: 'on' | 'off'): Promise<Side> {
@@ -63,7 +69,7 @@ async function startSide(name: 'on' | 'off'): Promise<Side> {
     ...(on ? {} : { keyring: null }),
   });
   const measured = Object.fromEntries(AUTH_WORKLOADS.map((w) => [w, samples()])) as Side['measured'];
-  return { name, cluster, client, measured };
+  return { name, cluster, client, measured, idle: { client: 0, mds: 0, oss: 0 } };
 }
 
 async function expectRefusedUnsigned(mds: string): Promise<void> {
@@ -95,12 +101,22 @@ async function sequential(side: Side, index: number, data: Buffer): Promise<void
   const { client, cluster, measured } = side;
   const path = `/seq-${index}`;
   const units = { rate: data.length / GB, cpu: data.length / GiB };
-  await measureInto(cluster, measured['seq-write'], units, () =>
-    client.writeFile(path, data, { layout: LARGE }),
+  await measureInto(
+    cluster,
+    measured['seq-write'],
+    units,
+    () => client.writeFile(path, data, { layout: LARGE }),
+    side.idle,
   );
   await client.dropCache(path);
   let read: Buffer | undefined;
-  await measureInto(cluster, measured['seq-read'], units, async () => (read = await client.readFile(path)));
+  await measureInto(
+    cluster,
+    measured['seq-read'],
+    units,
+    async () => (read = await client.readFile(path)),
+    side.idle,
+  );
   if (!read?.equals(data)) throw new Error(`auth ${side.name}: ${path} read back different bytes`);
   await client.unlink(path);
 }
@@ -111,8 +127,12 @@ async function metadata(side: Side, index: number, files: number, small: Buffer)
   await client.mkdir(dir, { layout: SMALL });
   const name = (i: number) => `${dir}/f${i}`;
   const units = { rate: files, cpu: files };
-  await measureInto(cluster, measured['create-4k'], units, () =>
-    inFlight(files, (i) => client.writeFile(name(i), small)),
+  await measureInto(
+    cluster,
+    measured['create-4k'],
+    units,
+    () => inFlight(files, (i) => client.writeFile(name(i), small)),
+    side.idle,
   );
   const order = permutation(files);
   const stat = async (n: number) => {
@@ -120,12 +140,22 @@ async function metadata(side: Side, index: number, files: number, small: Buffer)
     if (st.size !== SMALL_BYTES)
       throw new Error(`auth ${side.name}: ${name(order[n] as number)} is ${st.size} bytes`);
   };
-  await measureInto(cluster, measured['stat-one'], units, async () => {
-    for (let n = 0; n < files; n++) await stat(n);
-  });
+  await measureInto(
+    cluster,
+    measured['stat-one'],
+    units,
+    async () => {
+      for (let n = 0; n < files; n++) await stat(n);
+    },
+    side.idle,
+  );
   const batched = files * BATCHED_PASSES;
-  await measureInto(cluster, measured['stat-batched'], { rate: batched, cpu: batched }, () =>
-    inFlight(batched, (n) => stat(n % files)),
+  await measureInto(
+    cluster,
+    measured['stat-batched'],
+    { rate: batched, cpu: batched },
+    () => inFlight(batched, (n) => stat(n % files)),
+    side.idle,
   );
 }
 
@@ -169,6 +199,15 @@ function rows(on: Side, off: Side, command: string, note: string): BenchResult[]
         ),
       );
   }
+  // The idle rates taken off: heartbeats and leases are signed and checked too, so auth has an
+  // idle cost of its own, shown here rather than spread over whichever phase ran slowest.
+  for (const role of ROLES)
+    out.push(
+      result(`auth.idle.cpu-${role}`, on.idle[role], 'CPU ms/s', command, {
+        value: off.idle[role],
+        name: `${role === 'oss' ? 'OSS' : role === 'mds' ? 'MDS' : 'client'} CPU per second with no work, without auth`,
+      }),
+    );
   return out;
 }
 
@@ -193,6 +232,7 @@ export async function runAuthBench(opts: AuthBenchOptions): Promise<BenchResult[
   const sides: Side[] = [];
   try {
     sides.push(await startSide('on'), await startSide('off'));
+    for (const side of sides) side.idle = await measureIdle(side.cluster, opts.quick ? IDLE_MS / 2 : IDLE_MS);
     await alternate(sides, rounds, async (side, index) => {
       await sequential(side, index, data);
       await metadata(side, index, sizes.files, small);
@@ -205,7 +245,7 @@ export async function runAuthBench(opts: AuthBenchOptions): Promise<BenchResult[
   }
   const [on, off] = sides as [Side, Side];
   const load = `load ${loadBefore.toFixed(1)} -> ${(loadavg()[0] as number).toFixed(1)}`;
-  const note = `median of ${rounds} alternating rounds; ${sizes.sizeBytes / 1024 / 1024} MiB raid0 over 3 OSSs, ${sizes.files} files of 4 KiB; ${load}`;
+  const note = `median of ${rounds} alternating rounds; CPU net of idle CPU; ${sizes.sizeBytes / 1024 / 1024} MiB raid0 over 3 OSSs, ${sizes.files} files of 4 KiB; ${load}`;
   return rows(on, off, command, note);
 }
 

@@ -73,15 +73,35 @@ export interface Samples {
 
 export const samples = (): Samples => ({ rate: [], cpu: { client: [], mds: [], oss: [], total: [] } });
 
+/** CPU ms per second each role burns with no work asked of it (heartbeats, leases, tickers). */
+export type IdleRate = Record<Role, number>;
+
+/**
+ * The idle CPU rate of `cluster` (and of this process), measured over `ms` of doing nothing.
+ * A phase of a few hundred stats lasts a fraction of a second, in which the MDS's share of
+ * heartbeats and background tickers is a tenth of its CPU per stat or more, and larger on a
+ * slower (busier) round: `measureInto` takes it off so CPU per operation is the operation's.
+ */
+export async function measureIdle(cluster: Cluster, ms: number): Promise<IdleRate> {
+  const before = clusterCpuMs(cluster);
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const seconds = (performance.now() - started) / 1000;
+  const after = clusterCpuMs(cluster);
+  return Object.fromEntries(ROLES.map((r) => [r, (after[r] - before[r]) / seconds])) as IdleRate;
+}
+
 /**
  * Runs `work` on `cluster` and adds a round to `into`: `rateUnits` per second (GB, operations)
- * and the CPU ms of each process per one of `cpuUnits` (GiB, operations).
+ * and the CPU ms of each process per one of `cpuUnits` (GiB, operations), less `idle` (the
+ * CPU each process would have burnt doing nothing for as long) when given.
  */
 export async function measureInto(
   cluster: Cluster,
   into: Samples,
   units: { rate: number; cpu: number },
   work: () => Promise<unknown>,
+  idle?: IdleRate,
 ): Promise<void> {
   const before = clusterCpuMs(cluster);
   const started = performance.now();
@@ -91,7 +111,9 @@ export async function measureInto(
   into.rate.push(units.rate / seconds);
   let total = 0;
   for (const role of ROLES) {
-    const per = (after[role] - before[role]) / units.cpu;
+    const background = idle ? idle[role] * seconds : 0;
+    // Never below zero: an idle sample that caught a background tick can exceed a short phase's share.
+    const per = Math.max(0, after[role] - before[role] - background) / units.cpu;
     into.cpu[role].push(per);
     total += per;
   }

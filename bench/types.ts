@@ -61,7 +61,7 @@ export function onOffTable(results: readonly BenchResult[], label: string): stri
   for (const r of results) {
     const digits = r.unit === 'GB/s' ? 3 : 0;
     lines.push(
-      `| ${r.id} | ${r.value.toFixed(digits)} ${r.unit} | ${r.baseline?.toFixed(digits)} | ${r.ratio?.toFixed(3)} |`,
+      `| ${r.id} | ${r.value.toFixed(digits)} ${r.unit} | ${r.baseline?.toFixed(digits) ?? '-'} | ${r.ratio?.toFixed(3) ?? '-'} |`,
     );
   }
   return `${lines.join('\n')}\n`;
