@@ -80,16 +80,13 @@ export function holderChanges(prev: ClusterState, next: ClusterState, holders: H
 }
 
 /**
- * A replicated PG's holders without those placed again by this map change after they were not (out,
- * then in before the PG's fill was done): the writes made meanwhile went to the members placed
- * instead, not to them, so they are filled again like any new member, from the holders placed
- * before and after (each write acknowledged meanwhile is on one of them that missed none: a skip
- * that would leave none is refused, Repairs.refuseLastCurrent). Unchanged (the same array) when
- * none comes back, when no holder was placed before and after, and for ec pools: there the writes
- * made meanwhile are whole only with the chunks of the members placed instead, which a hole at the
- * returning position dropped (a stripe whose other chunks missed writes or moved too could then be
- * rebuilt from nothing: chaos seed 2, 3 minutes); ec keeps the record as it was (see
- * docs/ARCHITECTURE.md, "A holder taken back before its PG was filled elsewhere is filled again").
+ * A PG's holders once members it had left are placed again by this map change (out, then in before
+ * the PG's fill was done): the writes made meanwhile went to the members placed instead, not to
+ * them. Replicated: the returning holders leave the holder set and are filled again like any new
+ * member, from the holders placed before and after (each write acknowledged meanwhile is on one of
+ * them that missed none: a skip that would leave none is refused, Repairs.refuseLastCurrent); kept
+ * when no holder was placed before and after. ec: see ecReturning. Unchanged (the same array) when
+ * none comes back.
  */
 function withoutReturning(
   pool: PoolRecord,
@@ -97,13 +94,40 @@ function withoutReturning(
   was: readonly number[],
   now: readonly number[],
 ): readonly number[] {
-  if (pool.rule.kind === 'erasure') return record;
+  if (pool.rule.kind === 'erasure') return ecReturning(record, was, now);
   const returning = (id: number): boolean => id !== HOLE && now.includes(id) && !was.includes(id);
   if (!record.some(returning)) return record;
   const kept = record.filter((id) => !returning(id));
   // Holders placed before and after took every write: one of them must be left to fill from.
   const throughout = kept.filter((id) => id !== HOLE && was.includes(id) && now.includes(id));
   return throughout.length >= sourcesNeeded(pool) ? kept : record;
+}
+
+/**
+ * An ec position placed back on its holder after another member was placed there meanwhile: the
+ * chunks of the writes made meanwhile are on that member alone (a hole at the position, rebuilt
+ * from the others, lost them where another position moved too: chaos seed 2), the returning
+ * holder keeps the chunks from before. So the member placed meanwhile becomes the position's
+ * holder, and the returning one its fill target: the fill copies from that member (the first
+ * source, so it lists the groups that member holds) and writes every block but those the target
+ * holds a newer write of (mergePlan), so the target ends with the newest of both, block by block;
+ * groups that member never got keep the target's own chunks. The target refuses reads of the PG
+ * until then. Unchanged (the same array) when no position comes back from another member.
+ */
+function ecReturning(
+  record: readonly number[],
+  was: readonly number[],
+  now: readonly number[],
+): readonly number[] {
+  let kept: number[] | undefined;
+  now.forEach((id, position) => {
+    const meanwhile = was[position];
+    if (id === HOLE || record[position] !== id || meanwhile === undefined || meanwhile === HOLE) return;
+    if (meanwhile === id) return;
+    kept ??= [...record];
+    kept[position] = meanwhile;
+  });
+  return kept ?? record;
 }
 
 export interface DoneResult {

@@ -47,22 +47,40 @@ describe('holders and the planner', () => {
     }
   });
 
-  it('an OST back in before its replicated PGs were filled elsewhere is filled again: it missed their writes meanwhile', () => {
+  it('an OST back in before its PGs were filled elsewhere is filled again: it missed their writes meanwhile', () => {
     const back = adminSetIn(out, 0, true);
     const after = holdersAfter(out, back, new Map(table));
+    let ecMoved = 0;
     for (const pool of back.pools) {
       for (let pg = 0; pg < pool.pgCount; pg++) {
         const now = placePg(back.map, pool, pg).osts;
-        // ec keeps the record as it was (still open: see withoutReturning): dropped, as settled.
-        const moved = table.has(pgKey(pool.id, pg)) && pool.rule.kind === 'replicated';
+        const meanwhile = placePg(out.map, pool, pg).osts;
+        const moved = table.has(pgKey(pool.id, pg));
         const record = after.get(pgKey(pool.id, pg));
         expect(record !== undefined, `pool ${pool.id} pg ${pg}`).toBe(moved);
         if (!record) continue;
         // Every other holder stays; OST 0 is a member to fill, not a holder.
         expect(record.includes(0)).toBe(false);
         expect(targetsOf(pool.rule, record, now).map((t) => t.ostId)).toEqual([0]);
+        if (pool.rule.kind !== 'erasure') continue;
+        // ec: the member placed at OST 0's position meanwhile holds it (the writes made meanwhile
+        // are on it alone), and is the fill's first source.
+        ecMoved++;
+        const position = now.indexOf(0);
+        expect(record[position]).toBe(meanwhile[position]);
+        const task = planRecovery({
+          state: back,
+          holders: new Map([[pgKey(pool.id, pg), record]]),
+          activePgs: new Set(),
+          maxActivePgs: 1,
+          paused: false,
+          notBeforeMs: new Map(),
+          nowMs: 0,
+        })[0]!;
+        expect(task.sources[0]).toMatchObject({ ostId: meanwhile[position], position });
       }
     }
+    expect(ecMoved).toBeGreaterThan(0);
     // Had the moved PGs been filled (their records gone), OST 0 back in is filled from where they moved.
     for (const [key, record] of holdersAfter(out, back, new Map())) {
       const { poolId, pg } = parsePgKey(key);
