@@ -46,9 +46,20 @@ export function targetsOf(
   );
 }
 
+/** An ec position placed back on `to`, which `from` (placed there meanwhile) now holds for its fill. */
+export interface ReturningPosition {
+  poolId: number;
+  pg: number;
+  position: number;
+  from: number;
+  to: number;
+}
+
 export interface HolderChanges {
   set: [string, number[]][];
   del: string[];
+  /** ec positions placed back on a holder they had left (ecReturning). */
+  returning: ReturningPosition[];
 }
 
 /**
@@ -58,7 +69,7 @@ export interface HolderChanges {
  * (withoutReturning, replicated pools). New pools start with holders = placement.
  */
 export function holderChanges(prev: ClusterState, next: ClusterState, holders: HoldersTable): HolderChanges {
-  const changes: HolderChanges = { set: [], del: [] };
+  const changes: HolderChanges = { set: [], del: [], returning: [] };
   for (const pool of next.pools) {
     const before = prev.pools.find((p) => p.id === pool.id);
     if (!before) continue;
@@ -69,6 +80,9 @@ export function holderChanges(prev: ClusterState, next: ClusterState, holders: H
       const record = holders.get(key);
       if (record) {
         const kept = withoutReturning(pool, record, was, now);
+        if (pool.rule.kind === 'erasure' && kept !== record)
+          for (const { position, from, to } of returningAt(record, was, now))
+            changes.returning.push({ poolId: pool.id, pg, position, from, to });
         if (sameMembers(pool.rule, kept, now)) changes.del.push(key);
         else if (kept !== record) changes.set.push([key, [...kept]]);
         continue;
@@ -119,15 +133,24 @@ function ecReturning(
   was: readonly number[],
   now: readonly number[],
 ): readonly number[] {
-  let kept: number[] | undefined;
-  now.forEach((id, position) => {
-    const meanwhile = was[position];
-    if (id === HOLE || record[position] !== id || meanwhile === undefined || meanwhile === HOLE) return;
-    if (meanwhile === id) return;
-    kept ??= [...record];
-    kept[position] = meanwhile;
+  const back = returningAt(record, was, now);
+  if (back.length === 0) return record;
+  const kept = [...record];
+  for (const { position, from } of back) kept[position] = from;
+  return kept;
+}
+
+/** The ec positions placed back (`to`) on their holder, each with the member placed there meanwhile (`from`). */
+function returningAt(
+  record: readonly number[],
+  was: readonly number[],
+  now: readonly number[],
+): { position: number; from: number; to: number }[] {
+  return now.flatMap((to, position) => {
+    const from = was[position];
+    const back = to !== HOLE && record[position] === to && from !== undefined && from !== HOLE && from !== to;
+    return back ? [{ position, from, to }] : [];
   });
-  return kept ?? record;
 }
 
 export interface DoneResult {

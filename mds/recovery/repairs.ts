@@ -25,7 +25,7 @@ import type { ClusterService } from '../cluster/service.js';
 import type { ClusterState, PoolRecord } from '../cluster/state.js';
 import type { BatchOp } from '../db.js';
 import { KEYS } from '../keys.js';
-import { pgKey, upHolders } from './holders.js';
+import { pgKey, type ReturningPosition, upHolders } from './holders.js';
 import { type RecoveryTask, staleKey } from './planner.js';
 
 export interface RecoverySettings {
@@ -185,6 +185,36 @@ export class Repairs {
         attempts: 0,
       });
     }
+  }
+
+  /**
+   * ec positions placed back on a holder while the member placed there meanwhile holds them for the
+   * fill (holders.ts, ecReturning): that member's copies in the PG that missed writes are missed by
+   * the returning holder too (the fill brings it that member's newest blocks, which lack them), so
+   * each is queued for the returning holder as well, refused to its readers until repaired. Returns
+   * the records to commit with the map change.
+   */
+  inheritMissed(moves: readonly ReturningPosition[]): BatchOp[] {
+    const ops: BatchOp[] = [];
+    for (const move of moves)
+      for (const pending of [...this.queue.values()]) {
+        if (!pending.announce || pending.ostId !== move.from) continue;
+        if (pending.poolId !== move.poolId || pending.pg !== move.pg || pending.position !== move.position)
+          continue;
+        const key = `${move.to}/${pending.objectId}`;
+        if (this.queue.has(key)) continue;
+        const inherited: PendingRepair = { ...pending, ostId: move.to, notBeforeMs: 0, attempts: 0 };
+        const record: RepairRecord = {
+          poolId: inherited.poolId,
+          pg: inherited.pg,
+          position: inherited.position ?? null,
+          mode: inherited.mode,
+          announce: true,
+        };
+        ops.push({ type: 'put', key: KEYS.repair(move.to, pending.objectId), value: record });
+        this.put(key, inherited);
+      }
+    return ops;
   }
 
   /** Removes a repair's record (done, dropped or given up); a record left by a failed write only repeats the repair. */

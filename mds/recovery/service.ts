@@ -328,6 +328,7 @@ export class RecoveryService {
       const [ostId, poolId, pg] = key.split('/').map(Number) as [number, number, number];
       return { type: 'del', key: KEYS.staleCopy(ostId, poolId, pg) };
     });
+    ops.push(...this.repairs.inheritMissed(changes.returning));
     const set = new Map(changes.set);
     const del = new Set(changes.del);
     const left = leftMembers(prev, next, (key) =>

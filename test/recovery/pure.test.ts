@@ -433,3 +433,46 @@ describe('a skip that would leave no copy without missed writes', () => {
     expect(filled).not.toBe(kept);
   });
 });
+
+describe('an ec position placed back on its holder while the member placed meanwhile holds it', () => {
+  it("queues that member's missed writes in the PG for the returning holder too", async () => {
+    // The fill gives the returning holder the member's newest blocks, which lack a write the member
+    // missed: without the inherited repair, the returning holder served the write before it.
+    const state = cluster(6);
+    const ec = state.pools[1]!;
+    const repairs = new Repairs(
+      { state } as unknown as ClusterService,
+      async () => true,
+      () => false,
+      () => undefined,
+      () => 0,
+      async () => undefined,
+      async () => undefined,
+      { missedWritesPerPgMax: 100, backfillWhole: async () => false, skippedDuringBackfill: () => undefined },
+    );
+    const group = '900.0';
+    const pg = objectToPg(ec, group);
+    const chunks = placePg(state.map, ec, pg).osts as number[];
+    const returning = state.map.osts.find((o) => !chunks.includes(o.id))!.id;
+    await repairs.report({
+      ostId: chunks[0]!,
+      objectId: `${group}.c0`,
+      reason: 'WRITE_SKIPPED',
+      poolId: ec.id,
+      pg,
+    });
+    // Another position's member, or another PG, passes nothing on.
+    expect(
+      repairs.inheritMissed([{ poolId: ec.id, pg, position: 1, from: chunks[1]!, to: returning }]),
+    ).toEqual([]);
+    expect(
+      repairs.inheritMissed([{ poolId: ec.id, pg: pg + 1, position: 0, from: chunks[0]!, to: returning }]),
+    ).toEqual([]);
+    const ops = repairs.inheritMissed([{ poolId: ec.id, pg, position: 0, from: chunks[0]!, to: returning }]);
+    expect(ops.map((op) => op.type)).toEqual(['put']);
+    expect(repairs.list(10).map((r) => `${r.ostId}/${r.objectId}`)).toEqual([
+      `${chunks[0]}/${group}.c0`,
+      `${returning}/${group}.c0`,
+    ]);
+  });
+});
