@@ -16,6 +16,7 @@
 //   M/current            the current cluster state (map, pools, OSS records)
 //   M/e/<epoch>          one kept map epoch
 //   R/h/<pool>/<pg>      recovery: the holders of a PG whose holders differ from its placement
+//   R/f/<pool>/<pg>      recovery: an ec PG's fill-only sources ([position, from, to]: holders.ts, ecReturning)
 //   R/s/<ost>/<pool>/<pg> recovery: an OST keeps a stale copy of a PG (purge it, or re-copy all)
 //   R/r/<ost>/<objectId> recovery: a queued repair of one copy (kept until it is done or dropped)
 //   R/cfg                recovery settings changed at run time (PUT /api/recovery)
@@ -60,6 +61,8 @@ export const KEYS = {
   mapEpochRange: { gt: 'M/e/', lt: 'M/e0' },
   holders: (poolId: number, pg: number): string => `R/h/${hex16(poolId)}/${hex16(pg)}`,
   holdersRange: { gt: 'R/h/', lt: 'R/h0' },
+  fillSources: (poolId: number, pg: number): string => `R/f/${hex16(poolId)}/${hex16(pg)}`,
+  fillSourcesRange: { gt: 'R/f/', lt: 'R/f0' },
   staleCopy: (ostId: number, poolId: number, pg: number): string =>
     `R/s/${hex16(ostId)}/${hex16(poolId)}/${hex16(pg)}`,
   staleCopyRange: { gt: 'R/s/', lt: 'R/s0' },
@@ -80,7 +83,7 @@ export const KEYS = {
   ticketKeys: 'T/keys',
 } as const;
 
-/** (pool, pg) of a holders key, (ost, pool, pg) of a stale-copy key, or (ost) of a weight-phase key. */
+/** (pool, pg) of a holders or fill-sources key, (ost, pool, pg) of a stale-copy key, or (ost) of a weight-phase key. */
 export function numbersOfRecoveryKey(key: string): number[] {
   return key
     .slice(4)

@@ -46,19 +46,26 @@ export function targetsOf(
   );
 }
 
-/** An ec position placed back on `to`, which `from` (placed there meanwhile) now holds for its fill. */
-export interface ReturningPosition {
-  poolId: number;
-  pg: number;
+/**
+ * An ec position placed back on `to` (its holder before) while `from`, placed there meanwhile, was
+ * being filled: `from` holds the chunks of the writes made meanwhile, often of part of the PG only,
+ * so it is a source of `to`'s fill and nothing else (ecReturning).
+ */
+export interface FillSource {
   position: number;
   from: number;
   to: number;
 }
 
+export interface ReturningPosition extends FillSource {
+  poolId: number;
+  pg: number;
+}
+
 export interface HolderChanges {
   set: [string, number[]][];
   del: string[];
-  /** ec positions placed back on a holder they had left (ecReturning). */
+  /** ec positions placed back on a holder they had left, with the member placed meanwhile (ecReturning). */
   returning: ReturningPosition[];
 }
 
@@ -119,14 +126,16 @@ function withoutReturning(
 
 /**
  * An ec position placed back on its holder after another member was placed there meanwhile: the
- * chunks of the writes made meanwhile are on that member alone (a hole at the position, rebuilt
- * from the others, lost them where another position moved too: chaos seed 2), the returning
- * holder keeps the chunks from before. So the member placed meanwhile becomes the position's
- * holder, and the returning one its fill target: the fill copies from that member (the first
- * source, so it lists the groups that member holds) and writes every block but those the target
- * holds a newer write of (mergePlan), so the target ends with the newest of both, block by block;
- * groups that member never got keep the target's own chunks. The target refuses reads of the PG
- * until then. Unchanged (the same array) when no position comes back from another member.
+ * chunks of the writes made meanwhile are on that member (`from`) alone, the returning holder keeps
+ * the chunks from before. Neither is whole, so the position becomes a hole: readers and repairs
+ * rebuild it from the other positions (a member whose chunk a reader took as whole served the
+ * member's partial, older chunk: chaos --seed 6), and the returning holder is its fill target, so
+ * it refuses reads until filled. Its fill takes `from` as a source of that position only
+ * (FillSource, recorded beside the holders by the service: holderChanges' `returning`): it lists
+ * and copies `from`'s chunks and merges them block by block into the returning holder's
+ * (mergePlan keeps the blocks it holds a newer write of), so it ends with the newest of both;
+ * groups `from` never got keep the returning holder's chunks. Unchanged (the same array) when no
+ * position comes back from another member.
  */
 function ecReturning(
   record: readonly number[],
@@ -136,7 +145,7 @@ function ecReturning(
   const back = returningAt(record, was, now);
   if (back.length === 0) return record;
   const kept = [...record];
-  for (const { position, from } of back) kept[position] = from;
+  for (const { position } of back) kept[position] = HOLE;
   return kept;
 }
 
@@ -151,6 +160,50 @@ function returningAt(
     const back = to !== HOLE && record[position] === to && from !== undefined && from !== HOLE && from !== to;
     return back ? [{ position, from, to }] : [];
   });
+}
+
+export type FillSourcesTable = ReadonlyMap<string, readonly FillSource[]>;
+
+export interface FillSourceChanges {
+  /** PGs whose fill-only sources change: the new list, or null when none is left. */
+  changed: [string, FillSource[] | null][];
+  /** Members no longer a fill-only source of a PG (their position moved on, or its fill is moot). */
+  dropped: { poolId: number; pg: number; from: number }[];
+}
+
+/**
+ * The fill-only sources (ecReturning) once a map change is applied: those of the positions placed
+ * back by it, and the earlier ones whose position is still placed on the returning holder and
+ * still a hole in its record (`holdersAfter`: the record after the change, undefined when none).
+ */
+export function fillSourcesAfter(
+  next: ClusterState,
+  current: FillSourcesTable,
+  returning: readonly ReturningPosition[],
+  holdersAfter: (key: string) => readonly number[] | undefined,
+): FillSourceChanges {
+  const after = new Map<string, FillSource[]>([...current].map(([key, list]) => [key, [...list]]));
+  for (const { poolId, pg, position, from, to } of returning) {
+    const key = pgKey(poolId, pg);
+    after.set(key, [
+      ...(after.get(key) ?? []).filter((f) => f.position !== position),
+      { position, from, to },
+    ]);
+  }
+  const out: FillSourceChanges = { changed: [], dropped: [] };
+  for (const [key, list] of after) {
+    const { poolId, pg } = parsePgKey(key);
+    const pool = next.pools.find((p) => p.id === poolId);
+    const placement = pool && pg < pool.pgCount ? placePg(next.map, pool, pg).osts : [];
+    const record = holdersAfter(key);
+    const open = (f: FillSource): boolean =>
+      placement[f.position] === f.to && record !== undefined && record[f.position] === HOLE;
+    const kept = list.filter(open);
+    for (const f of list) if (!open(f)) out.dropped.push({ poolId, pg, from: f.from });
+    if (JSON.stringify(kept) !== JSON.stringify(current.get(key) ?? []))
+      out.changed.push([key, kept.length > 0 ? kept : null]);
+  }
+  return out;
 }
 
 export interface DoneResult {

@@ -6,6 +6,7 @@
 import { HOLE, placePg } from '../../placement/index.js';
 import type { ClusterState, PoolRecord } from '../cluster/state.js';
 import {
+  type FillSource,
   type HoldersTable,
   type PgTarget,
   parsePgKey,
@@ -51,6 +52,8 @@ export interface PlanInput {
   nowMs: number;
   /** Copies of `ostId` in the PG awaiting the repair of a missed write (sources without come first). */
   missedWrites?: (ostId: number, poolId: number, pg: number) => number;
+  /** ec members that are a source of one fill only (holders.ts, ecReturning). */
+  fillSources?: (poolId: number, pg: number) => readonly FillSource[] | undefined;
 }
 
 export function staleKey(ostId: number, poolId: number, pg: number): string {
@@ -116,13 +119,36 @@ function candidateOf(
     if (!up.has(target.ostId)) continue;
     const task = { poolId: pool.id, pg, target };
     if ((input.notBeforeMs.get(taskKey(task)) ?? 0) > input.nowMs) continue;
-    const sources = sourcesFor(state, pool, pg, holders, placement, target, input.missedWrites);
+    const sources = [
+      ...fillOnly(input, pool.id, pg, target, up),
+      ...sourcesFor(state, pool, pg, holders, placement, target, input.missedWrites),
+    ];
     const direct = sources.some((s) => s.position === target.position) || pool.rule.kind === 'replicated';
     if (!direct && sources.length < sourcesNeeded(pool)) continue;
     if (sources.length === 0) continue;
     tasks.push({ ...task, sources, mode: FILL_MODE, lost, objectIds: [] });
   }
   return tasks.length > 0 ? { key: pgKey(pool.id, pg), spare, tasks } : null;
+}
+
+/**
+ * The member placed at an ec position meanwhile, for the fill of the holder it returned to: the
+ * first source, so the fill lists and copies its chunks and merges them into the target's own
+ * (ecReturning in holders.ts). For that target only: merged into a member without the chunks from
+ * before, the blocks it never got would be holes.
+ */
+function fillOnly(
+  input: PlanInput,
+  poolId: number,
+  pg: number,
+  target: PgTarget,
+  up: ReadonlySet<number>,
+): TaskSource[] {
+  return (input.fillSources?.(poolId, pg) ?? []).flatMap((f) =>
+    f.position === target.position && f.to === target.ostId && up.has(f.from)
+      ? [{ ostId: f.from, position: f.position, inPlacement: false }]
+      : [],
+  );
 }
 
 export function planRecovery(input: PlanInput): RecoveryTask[] {

@@ -23,6 +23,9 @@ import type { BatchOp, MdsDb } from '../db.js';
 import { KEYS, numbersOfRecoveryKey, ofRepairKey } from '../keys.js';
 import {
   applyDone,
+  type FillSource,
+  type FillSourceChanges,
+  fillSourcesAfter,
   type HolderChanges,
   holderChanges,
   leftMembers,
@@ -72,6 +75,8 @@ export interface RecoveryTotals {
 
 export class RecoveryService {
   readonly holders = new Map<string, number[]>();
+  /** ec members that are a source of one fill only, per PG (holders.ts, ecReturning). */
+  readonly fillSources = new Map<string, FillSource[]>();
   readonly staleCopies = new Set<string>();
   readonly active = new Map<string, Active>();
   readonly totals: RecoveryTotals = {
@@ -94,7 +99,13 @@ export class RecoveryService {
   private readonly backfillSkips = new Map<string, number>();
   /** A map change's holder records, persisted with it and applied in memory as it becomes current. */
   private pendingHolders:
-    | { epoch: number; changes: HolderChanges; forgotten: string[]; left: string[] }
+    | {
+        epoch: number;
+        changes: HolderChanges;
+        fills: FillSourceChanges;
+        forgotten: string[];
+        left: string[];
+      }
     | undefined;
   private timer: NodeJS.Timeout | undefined;
   private slowTimer: NodeJS.Timeout | undefined;
@@ -255,6 +266,10 @@ export class RecoveryService {
       const [poolId, pg] = numbersOfRecoveryKey(key);
       this.holders.set(pgKey(poolId!, pg!), value as number[]);
     }
+    for (const [key, value] of await this.db.iterator(KEYS.fillSourcesRange).all()) {
+      const [poolId, pg] = numbersOfRecoveryKey(key);
+      this.fillSources.set(pgKey(poolId!, pg!), value as FillSource[]);
+    }
     for (const key of await this.db.keys(KEYS.staleCopyRange).all()) {
       const [ostId, poolId, pg] = numbersOfRecoveryKey(key);
       this.staleCopies.add(staleKey(ostId!, poolId!, pg!));
@@ -329,13 +344,15 @@ export class RecoveryService {
       return { type: 'del', key: KEYS.staleCopy(ostId, poolId, pg) };
     });
     ops.push(...this.repairs.inheritMissed(changes.returning));
-    const set = new Map(changes.set);
-    const del = new Set(changes.del);
-    const left = leftMembers(prev, next, (key) =>
-      del.has(key) ? undefined : (set.get(key) ?? this.holders.get(key)),
-    )
-      .map(([ostId, poolId, pg]) => staleKey(ostId, poolId, pg))
-      .filter((key) => !this.staleCopies.has(key));
+    const { fills, left } = this.leftAfter(prev, next, changes);
+    for (const [key, list] of fills.changed) {
+      const { poolId, pg } = parsePgKey(key);
+      ops.push(
+        list
+          ? { type: 'put', key: KEYS.fillSources(poolId, pg), value: list }
+          : { type: 'del', key: KEYS.fillSources(poolId, pg) },
+      );
+    }
     for (const key of left) {
       const [ostId, poolId, pg] = key.split('/').map(Number) as [number, number, number];
       ops.push({ type: 'put', key: KEYS.staleCopy(ostId, poolId, pg), value: 1 });
@@ -350,8 +367,43 @@ export class RecoveryService {
     }
     // Applied in memory once the new map is current (mapChanged), not while it is being persisted:
     // the fill targets answers list (fillTargets) are then always those of the map they name.
-    this.pendingHolders = { epoch: next.map.epoch, changes, forgotten, left };
+    this.pendingHolders = { epoch: next.map.epoch, changes, fills, forgotten, left };
     return ops;
+  }
+
+  /**
+   * The fill-only sources after a map change, and the copies it leaves stale (leftMembers): a
+   * member that is a fill-only source is kept until that fill is done, and one that stops being
+   * one while no longer placed nor a holder is purged like a left member.
+   */
+  private leftAfter(
+    prev: ClusterState,
+    next: ClusterState,
+    changes: HolderChanges,
+  ): { fills: FillSourceChanges; left: string[] } {
+    const set = new Map(changes.set);
+    const del = new Set(changes.del);
+    const holdersAfter = (key: string) =>
+      del.has(key) ? undefined : (set.get(key) ?? this.holders.get(key));
+    const fills = fillSourcesAfter(next, this.fillSources, changes.returning, holdersAfter);
+    const changed = new Map(fills.changed);
+    const fromsAfter = (key: string): number[] =>
+      (changed.has(key) ? (changed.get(key) ?? []) : (this.fillSources.get(key) ?? [])).map((f) => f.from);
+    const left = new Set(
+      leftMembers(prev, next, (key) => {
+        const holders = holdersAfter(key);
+        return holders && [...holders, ...fromsAfter(key)];
+      }).map(([ostId, poolId, pg]) => staleKey(ostId, poolId, pg)),
+    );
+    for (const { poolId, pg, from } of fills.dropped) {
+      const pool = next.pools.find((p) => p.id === poolId);
+      const key = pgKey(poolId, pg);
+      const placed = pool && pg < pool.pgCount ? placePg(next.map, pool, pg).osts : [];
+      const holders = holdersAfter(key) ?? placed;
+      if (!placed.includes(from) && !holders.includes(from) && !fromsAfter(key).includes(from))
+        left.add(staleKey(from, poolId, pg));
+    }
+    return { fills, left: [...left].filter((key) => !this.staleCopies.has(key)) };
   }
 
   /** The holder changes of a map change, applied as the map becomes current. */
@@ -362,6 +414,9 @@ export class RecoveryService {
     for (const key of pending.forgotten) this.staleCopies.delete(key);
     for (const key of pending.left) this.staleCopies.add(key);
     for (const [key, holders] of pending.changes.set) this.holders.set(key, holders);
+    for (const [key, list] of pending.fills.changed)
+      if (list) this.fillSources.set(key, list);
+      else this.fillSources.delete(key);
     for (const key of pending.changes.del) {
       this.holders.delete(key);
       for (const k of this.estimatesOf(key)) this.estimates.delete(k);
@@ -397,6 +452,7 @@ export class RecoveryService {
       notBeforeMs: new Map([...this.retry].map(([k, v]) => [k, v.notBeforeMs])),
       nowMs: now,
       missedWrites: (ostId, poolId, pg) => this.repairs.missedWritesOf(ostId, poolId, pg),
+      fillSources: (poolId, pg) => this.fillSources.get(pgKey(poolId, pg)),
     });
     for (const task of tasks) void this.run(task, false);
     // Told even while recovery is paused: reads must not serve a copy known to lack writes.
@@ -522,7 +578,10 @@ export class RecoveryService {
           : placement.includes(task.target.ostId));
       if (!stillWanted) return this.leftBehind(task, placement, record);
       const done = applyDone(pool.rule, record, placement, task.target);
+      const fills = this.fillDone(task, placement, done.holders ?? placement);
+      done.stale.push(...fills.stale);
       const ops: BatchOp[] = [
+        ...fills.ops,
         done.holders
           ? { type: 'put', key: KEYS.holders(task.poolId, task.pg), value: done.holders }
           : { type: 'del', key: KEYS.holders(task.poolId, task.pg) },
@@ -533,6 +592,8 @@ export class RecoveryService {
       await this.committer.submit(ops);
       if (done.holders) this.holders.set(key, done.holders);
       else this.holders.delete(key);
+      if (fills.list) this.fillSources.set(key, fills.list);
+      else if (fills.ops.length > 0) this.fillSources.delete(key);
       this.staleCopies.delete(targetKey);
       this.backfillSkips.delete(targetKey);
       for (const ostId of done.stale) this.staleCopies.add(staleKey(ostId, task.poolId, task.pg));
@@ -540,6 +601,30 @@ export class RecoveryService {
       return done.stale;
     });
     if (stale.length > 0) void this.slowTick();
+  }
+
+  /**
+   * A fill done whose target had a fill-only source (ecReturning): the source's record goes, and its
+   * copy is stale (returned, for the caller to record) when it is neither placed nor a holder nor
+   * another fill's source.
+   */
+  private fillDone(
+    task: RecoveryTask,
+    placement: readonly number[],
+    holders: readonly number[],
+  ): { ops: BatchOp[]; list: FillSource[] | null; stale: number[] } {
+    const list = this.fillSources.get(pgKey(task.poolId, task.pg)) ?? [];
+    const ours = (f: FillSource): boolean =>
+      f.position === task.target.position && f.to === task.target.ostId;
+    const done = list.filter(ours);
+    if (done.length === 0) return { ops: [], list: list.length > 0 ? list : null, stale: [] };
+    const rest = list.filter((f) => !ours(f));
+    const key = KEYS.fillSources(task.poolId, task.pg);
+    const ops: BatchOp[] = [rest.length > 0 ? { type: 'put', key, value: rest } : { type: 'del', key }];
+    const stale = done
+      .map((f) => f.from)
+      .filter((id) => !placement.includes(id) && !holders.includes(id) && !rest.some((f) => f.from === id));
+    return { ops, list: rest.length > 0 ? rest : null, stale };
   }
 
   private estimatesOf(key: string): string[] {
@@ -600,6 +685,7 @@ export class RecoveryService {
     if (!pool || !oss) return;
     if (placePg(state.map, pool, pg).osts.includes(ostId)) return; // placed again: it will be a full re-copy target
     if (this.holders.get(pgKey(poolId, pg))?.includes(ostId)) return; // still a source
+    if (this.fillSources.get(pgKey(poolId, pg))?.some((f) => f.from === ostId)) return; // a fill's source
     // A fill still copying there: it marks the copy stale again when it ends, and the next pass purges.
     for (const { task } of this.active.values())
       if (task.target.ostId === ostId && task.poolId === poolId && task.pg === pg) return;

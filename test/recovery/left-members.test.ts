@@ -2,8 +2,8 @@
 // leftMembers), on the pure cluster state: an OST out, then back in before
 // its PGs were filled elsewhere, leaves the members placed meanwhile holding
 // whatever they were sent. They hold no part of the PG any more (not placed,
-// not holders; ec: but the member placed at OST 0's own position, which holds
-// it for OST 0's fill), so each is named as a stale copy to purge; nothing
+// not holders; ec: but the member placed at OST 0's own position, a source of
+// OST 0's fill until it is done), so each is named as a stale copy to purge; nothing
 // placed or holding is. Before, such copies had no record at all and stayed for good
 // (fsck: orphans "not-placed" after a rack came back, test/faults/01).
 // Then on a real cluster: a replicated:3 file's PG moves off an OST
@@ -43,9 +43,14 @@ function change(
   const changes = holderChanges(prev, next, table);
   const set = new Map(changes.set);
   const del = new Set(changes.del);
-  const left = leftMembers(prev, next, (key) =>
-    del.has(key) ? undefined : (set.get(key) ?? table.get(key)),
-  );
+  // A member that is a fill's source only (holders.ts, ecReturning) is kept as RecoveryService does.
+  const fillOnly = new Map<string, number[]>();
+  for (const r of changes.returning)
+    fillOnly.set(pgKey(r.poolId, r.pg), [...(fillOnly.get(pgKey(r.poolId, r.pg)) ?? []), r.from]);
+  const left = leftMembers(prev, next, (key) => {
+    const holders = del.has(key) ? undefined : (set.get(key) ?? table.get(key));
+    return holders && [...holders, ...(fillOnly.get(key) ?? [])];
+  });
   for (const [key, holders] of changes.set) table.set(key, holders);
   for (const key of changes.del) table.delete(key);
   return left;
@@ -71,7 +76,7 @@ describe('members a PG leaves', () => {
         const now = placePg(back.map, pool, pg).osts;
         for (const [position, ostId] of was.entries()) {
           if (ostId === HOLE || now.includes(ostId)) continue;
-          // ec: the member placed at OST 0's position meanwhile holds it for OST 0's fill (it alone
+          // ec: the member placed at OST 0's position meanwhile is a source of OST 0's fill (it alone
           // has the writes made meanwhile): not left until that fill is done.
           if (pool.rule.kind === 'erasure' && now[position] === 0) continue;
           expected.push([ostId, pool.id, pg]);

@@ -9,7 +9,7 @@ import { applyDone, holderChanges, parsePgKey, pgKey, targetsOf } from '../../md
 import { planRecovery, type RecoveryTask } from '../../mds/recovery/planner.js';
 import { Repairs } from '../../mds/recovery/repairs.js';
 import { detectSlowOsts, SLOW_SAMPLES_MIN } from '../../mds/recovery/slow-osts.js';
-import { objectToPg, placePg } from '../../placement/index.js';
+import { HOLE, objectToPg, placePg } from '../../placement/index.js';
 import { pureCluster } from '../helpers/cluster-state.js';
 import { codeOf } from '../helpers/errors.js';
 
@@ -50,6 +50,7 @@ describe('holders and the planner', () => {
   it('an OST back in before its PGs were filled elsewhere is filled again: it missed their writes meanwhile', () => {
     const back = adminSetIn(out, 0, true);
     const after = holdersAfter(out, back, new Map(table));
+    const returning = holderChanges(out, back, new Map(table)).returning;
     let ecMoved = 0;
     for (const pool of back.pools) {
       for (let pg = 0; pg < pool.pgCount; pg++) {
@@ -63,11 +64,15 @@ describe('holders and the planner', () => {
         expect(record.includes(0)).toBe(false);
         expect(targetsOf(pool.rule, record, now).map((t) => t.ostId)).toEqual([0]);
         if (pool.rule.kind !== 'erasure') continue;
-        // ec: the member placed at OST 0's position meanwhile holds it (the writes made meanwhile
-        // are on it alone), and is the fill's first source.
+        // ec: OST 0's position is a hole (readers rebuild it from the others), and the member placed
+        // there meanwhile (the writes made meanwhile are on it alone) is a source of OST 0's fill
+        // only, its first: the fill merges that member's chunks into OST 0's.
         ecMoved++;
         const position = now.indexOf(0);
-        expect(record[position]).toBe(meanwhile[position]);
+        expect(record[position]).toBe(HOLE);
+        expect(record).not.toContain(meanwhile[position]);
+        const fills = returning.filter((r) => r.poolId === pool.id && r.pg === pg);
+        expect(fills).toEqual([{ poolId: pool.id, pg, position, from: meanwhile[position], to: 0 }]);
         const task = planRecovery({
           state: back,
           holders: new Map([[pgKey(pool.id, pg), record]]),
@@ -76,6 +81,7 @@ describe('holders and the planner', () => {
           paused: false,
           notBeforeMs: new Map(),
           nowMs: 0,
+          fillSources: () => fills,
         })[0]!;
         expect(task.sources[0]).toMatchObject({ ostId: meanwhile[position], position });
       }
