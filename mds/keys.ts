@@ -16,7 +16,7 @@
 //   M/current            the current cluster state (map, pools, OSS records)
 //   M/e/<epoch>          one kept map epoch
 //   R/h/<pool>/<pg>      recovery: the holders of a PG whose holders differ from its placement
-//   R/f/<pool>/<pg>      recovery: an ec PG's fill-only sources ([position, from, to]: holders.ts, ecReturning)
+//   R/f/<pool>/<pg>      recovery: an ec PG's fill-only sources ([position, from, to]: mds/recovery/holders.ts, ecReturning)
 //   R/s/<ost>/<pool>/<pg> recovery: an OST keeps a stale copy of a PG (purge it, or re-copy all)
 //   R/r/<ost>/<objectId> recovery: a queued repair of one copy (kept until it is done or dropped)
 //   R/cfg                recovery settings changed at run time (PUT /api/recovery)

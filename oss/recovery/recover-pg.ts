@@ -123,8 +123,8 @@ export class Recoverer {
               await this.copy(req, job, bucket);
               // A fill leaves a copy's missed-write mark to its repair: its source may lack that
               // write too (an ec fill merges the chunks of the member placed meanwhile, which may
-              // have missed it: holders.ts, ecReturning), and clearing it served the write before
-              // until the next heartbeat marked it again (chaos --seed 8 --minutes 3).
+              // have missed it: mds/recovery/holders.ts, ecReturning), and clearing it served the write
+              // before until the next heartbeat marked it again (chaos --seed 8 --minutes 3).
               if (req.objectIds.length > 0) h.ost.clearStale(job.targetId);
               result.objectsCopied++;
               result.bytesCopied += job.size;
