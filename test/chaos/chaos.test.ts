@@ -30,8 +30,10 @@
 //     chunk 7.0.c1 of PG 2/4 already awaited a missed write's repair before
 //     it went out, and that repair, inherited on its return, failed on every
 //     retry with no 2 chunks of one write while ost 3 went out too). A fill
-//     no longer clears a copy's missed-write mark (oss/recovery/recover-pg.ts), a guess at
-//     that window not yet tried under chaos.
+//     no longer clears a copy's missed-write mark (oss/recovery/recover-pg.ts):
+//     the next --seed 8 run found 2 stale units in one read (ec /chaos/l1-f1
+//     read 740 returned write 689, which failed, after 735, read just as ost
+//     2 came back in after 7 s out), not yet diagnosed.
 //     npm run chaos -- --seed 8 --minutes 3 (ost 2 reweighted to 0 and back
 //     while its OSS was killed: reads of ec /chaos/l1-f2 return writes 234
 //     and 292 after 497 and 420 replaced them); STRIPEFS_SEED=7 (ost 6
