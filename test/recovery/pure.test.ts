@@ -20,6 +20,20 @@ function cluster(hosts: number): ClusterState {
   ]);
 }
 
+/** Repairs over `state` whose tasks succeed at once and that nothing else feeds: for what they record. */
+function idleRepairs(state: ClusterState): Repairs {
+  return new Repairs(
+    { state } as unknown as ClusterService,
+    async () => true,
+    () => false,
+    () => undefined,
+    () => 0,
+    async () => undefined,
+    async () => undefined,
+    { missedWritesPerPgMax: 100, backfillWhole: async () => false, skippedDuringBackfill: () => undefined },
+  );
+}
+
 function holdersAfter(
   prev: ClusterState,
   next: ClusterState,
@@ -322,16 +336,7 @@ describe('a skip of a copy its PG is no longer placed on', () => {
     // Before, it was not recorded (or recorded against an old holder) and the write acknowledged.
     const state = cluster(6);
     const [replicated, ec] = state.pools as [PoolRecord, PoolRecord];
-    const repairs = new Repairs(
-      { state } as unknown as ClusterService,
-      async () => true,
-      () => false,
-      () => undefined,
-      () => 0,
-      async () => undefined,
-      async () => undefined,
-      { missedWritesPerPgMax: 100, backfillWhole: async () => false, skippedDuringBackfill: () => undefined },
-    );
+    const repairs = idleRepairs(state);
     const skip = (pool: PoolRecord, ostId: number, objectId: string) =>
       repairs
         .report({
@@ -446,16 +451,7 @@ describe('an ec position placed back on its holder while the member placed meanw
     // missed: without the inherited repair, the returning holder served the write before it.
     const state = cluster(6);
     const ec = state.pools[1]!;
-    const repairs = new Repairs(
-      { state } as unknown as ClusterService,
-      async () => true,
-      () => false,
-      () => undefined,
-      () => 0,
-      async () => undefined,
-      async () => undefined,
-      { missedWritesPerPgMax: 100, backfillWhole: async () => false, skippedDuringBackfill: () => undefined },
-    );
+    const repairs = idleRepairs(state);
     const group = '900.0';
     const pg = objectToPg(ec, group);
     const chunks = placePg(state.map, ec, pg).osts as number[];
