@@ -630,7 +630,7 @@ export class StripeClient {
    */
   async readFile(path: string): Promise<Buffer> {
     const opened = await this.openForRead(path);
-    const whole = this.wholeOnMds(path, opened);
+    const whole = this.wholeOnMds(path, opened) ?? (await this.leftOutWhole(path, opened));
     if (whole) return whole;
     const handle = this.handleOf(path, opened, 'r');
     try {
@@ -654,6 +654,16 @@ export class StripeClient {
     counters.latencies.record('read', 0);
     // The open cache keeps the answer for later opens: the caller gets bytes of its own.
     return openCache.enabled ? Buffer.from(domData) : domData;
+  }
+
+  /**
+   * The bytes of a file whole on the MDS that its open's batch left out (the reply was full),
+   * asked again by file id with the other files left out at the same time; else undefined.
+   */
+  private async leftOutWhole(path: string, opened: Opened): Promise<Buffer | undefined> {
+    const { attr, domData } = opened;
+    if (domData !== undefined || (fileLayoutOf(path, attr).domBytes ?? 0) < attr.size) return undefined;
+    return this.wholeOnMds(path, await this.ctx.mds.openByInode(attr.inode, path));
   }
 
   createReadStream(

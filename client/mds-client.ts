@@ -67,6 +67,14 @@ type CreateItem = {
   data?: Uint8Array;
 } & OwnerFields;
 
+/** An open by file id; `path` names it in errors. */
+type InodeOpen = { inode: number; path: string };
+/**
+ * Batches an open by file id rides in while the replies leave its bytes out (each reply carries
+ * at least its first file's bytes, so every batch makes progress); then it goes alone.
+ */
+const INODE_OPEN_ROUNDS_MAX = 8;
+
 /** A commit of size and mtime without dom bytes (those go alone, see commit). */
 type CommitItem = { inode: number; size: number; mtimeMs: number; growOnly: boolean };
 
@@ -103,6 +111,8 @@ export class MdsClient {
   readonly batching: boolean;
   readonly statBatcher: CallBatcher<string, Attr__Output>;
   readonly openBatcher: CallBatcher<string, Opened>;
+  /** Opens by file id (bytes an OpenMany left out, a handle's part on the MDS), coalesced as opens by path. */
+  readonly inodeOpenBatcher: CallBatcher<InodeOpen, Opened>;
   readonly createBatcher: CallBatcher<CreateItem, Created>;
   readonly unlinkBatcher: CallBatcher<string, void>;
   /** Commits without dom bytes (commit()); its transport calls the MDS only once the client is built. */
@@ -152,6 +162,14 @@ export class MdsClient {
       many: async (paths) =>
         (await call(this.channel(), 'OpenMany', { items: paths.map((path) => ({ path })) })).results.map(
           (r) => (r.error ? errorOfItem(r.error) : openedOf(r.open)),
+        ),
+    });
+    this.inodeOpenBatcher = new CallBatcher({
+      itemsMax: LIMITS.namespaceBatchItemsMax,
+      one: async (item) => openedOf(await call(this.channel(), 'Open', item)),
+      many: async (items) =>
+        (await call(this.channel(), 'OpenMany', { items })).results.map((r) =>
+          r.error ? errorOfItem(r.error) : openedOf(r.open),
         ),
     });
     this.createBatcher = new CallBatcher({
@@ -328,8 +346,20 @@ export class MdsClient {
     const reply = await call(this.channel(), 'OpenMany', { items: paths.map((path) => ({ path })) });
     return reply.results.map((r) => (r.error ? errorOfItem(r.error) : openedOf(r.open)));
   }
-  /** Open by file id (a handle's bytes on the MDS, whatever its name is now); `path` names it in errors. */
+  /**
+   * Open by file id (a handle's bytes on the MDS, whatever its name is now), always with its bytes;
+   * `path` names it in errors. Concurrent ones share an OpenMany, so the files an OpenMany by path
+   * left without bytes (its reply full) come back in a few batches, not one call each; one whose
+   * bytes a batch left out again is asked again, and alone after INODE_OPEN_ROUNDS_MAX batches.
+   */
   async openByInode(inode: number, path: string): Promise<Opened> {
+    if (this.batching) {
+      for (let round = 0; round < INODE_OPEN_ROUNDS_MAX; round++) {
+        const opened = await this.inodeOpenBatcher.submit({ inode, path });
+        if (opened.domData !== undefined) return opened;
+      }
+    }
+    // Alone, an Open carries its bytes (at most domBytesMax, under the message bound).
     return openedOf(await call(this.channel(), 'Open', { inode, path }));
   }
   stat(path: string): Promise<Attr__Output> {

@@ -122,6 +122,29 @@ describe('data on the MDS', () => {
     });
   });
 
+  it('files read at once past what one OpenMany reply holds: the left-out bytes come in batches by inode, no Open each', async () => {
+    await client.mkdir('/cut', { layout: parseLayout('dom:512K,raid0:2:64K') });
+    // 24 files of 512 KiB (12 MiB): an OpenMany reply carries 4 MiB of bytes (8 files), the
+    // rest come back left out and are asked again by inode, 8 more per batch.
+    const files = Array.from({ length: 24 }, (_, i) => ({
+      path: `/cut/f${i}`,
+      data: seededBytes(512 * K, SEED + 80 + i),
+    }));
+    await Promise.all(files.map((f) => client.writeFile(f.path, f.data)));
+    const [opensBefore, batchesBefore] = await Promise.all([
+      mdsCalls(cluster, 'open'),
+      mdsCalls(cluster, 'openMany'),
+    ]);
+    await withCold(async (cold) => {
+      const got = await Promise.all(files.map((f) => cold.readFile(f.path)));
+      for (const [i, f] of files.entries()) expect(got[i]?.equals(f.data), f.path).toBe(true);
+      expect(cold.stats().dom.bytesRead).toBe(24 * 512 * K);
+    });
+    const [opens, batches] = await Promise.all([mdsCalls(cluster, 'open'), mdsCalls(cluster, 'openMany')]);
+    expect(opens - opensBefore).toBe(0);
+    expect(batches - batchesBefore).toBe(3);
+  });
+
   it('a small file without a part on the MDS is read with one open and one OSS request', async () => {
     const files = ['raid0:1:1M', 'replicated:3:host:1M', 'raid0:4:64K'].map((layout, i) => ({
       path: `/plain-${i}`,
