@@ -21,7 +21,7 @@ const KiB = 1024;
 const CONCURRENCY = 16;
 const WRITE_CONCURRENCY = 64;
 /** Samples per getMany: a training batch. */
-const BATCH_SAMPLES = 256;
+export const BATCH_SAMPLES = 256;
 const SHARD_BYTES = 64 * 1024 * KiB;
 export const LOOSE_LAYOUT: Layout = { pattern: 'raid0', stripeSize: 1024 * KiB, stripeCount: 1 };
 const SEED = 2525;
@@ -77,6 +77,31 @@ export async function timedEpoch(order: number[], read: (i: number) => Promise<n
     ),
   );
   return { perSec: order.length / ((performance.now() - started) / 1000), p99Ms: p99(latencies) };
+}
+
+/**
+ * Reads the order in batches of `batchSamples`, each batch all at once (a loader handed a batch of
+ * indices, as PyTorch's `__getitems__`): items per second and the p99 of one batch.
+ */
+export async function batchedEpoch(
+  order: number[],
+  batchSamples: number,
+  read: (i: number) => Promise<number>,
+  sizes: number[],
+) {
+  const latencies: number[] = [];
+  const started = performance.now();
+  for (let at = 0; at < order.length; at += batchSamples) {
+    const batch = order.slice(at, at + batchSamples);
+    const t = performance.now();
+    const lengths = await Promise.all(batch.map(read));
+    latencies.push(performance.now() - t);
+    lengths.forEach((length, n) => {
+      const i = batch[n] as number;
+      if (length !== sizes[i]) throw new Error(`file ${i}: ${length} bytes, expected ${sizes[i]}`);
+    });
+  }
+  return { perSec: order.length / ((performance.now() - started) / 1000), p99BatchMs: p99(latencies) };
 }
 
 export const nameOf = (i: number) => `f${String(i).padStart(6, '0')}`;

@@ -31,6 +31,8 @@ import { Semaphore } from '../common/semaphore.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
 import { cpuTotalMs } from './cpu.js';
 import {
+  BATCH_SAMPLES,
+  batchedEpoch,
   diskCacheEpochs,
   LOADER_SEED,
   loaderBody,
@@ -91,14 +93,30 @@ async function localSide(src: string, order: number[], sizes: number[], body: (i
     }
   });
   // The CPU node:fs spends per file (this process, its thread pool included): what a stripefs read is held to.
+  const read = async (i: number) => (await readFile(join(src, nameOf(i)))).length;
   const cpuBefore = cpuTotalMs();
-  const reads = await timedEpoch(order, async (i) => (await readFile(join(src, nameOf(i)))).length, sizes);
-  return { writes, reads: { ...reads, cpuMsPerFile: (cpuTotalMs() - cpuBefore) / order.length } };
+  const reads = await timedEpoch(order, read, sizes);
+  const cpuBatched = cpuTotalMs();
+  const batched = await batchedEpoch(order, BATCH_SAMPLES, read, sizes);
+  const perFile = (from: number) => (cpuTotalMs() - from) / order.length;
+  return {
+    writes,
+    reads: { ...reads, cpuMsPerFile: (cpuBatched - cpuBefore) / order.length },
+    batched: { ...batched, cpuMsPerFile: perFile(cpuBatched) },
+  };
 }
 
 interface DomFigures {
   write: PhaseProfile;
   read: { perSec: number; p99Ms: number; profile: PhaseProfile; quietAfterMs: number };
+  /** The same client's second epoch, in batches of BATCH_SAMPLES read at once. */
+  batched: {
+    perSec: number;
+    p99BatchMs: number;
+    profile: PhaseProfile;
+    openManyPerSample: number;
+    openPerSample: number;
+  };
   rssPerMillionBytes: number;
 }
 
@@ -144,9 +162,25 @@ async function domSide(cluster: BenchCluster, dir: string, order: number[], size
     const epoch = () =>
       timedEpoch(order, async (i) => (await reader.readFile(`${dir}/${nameOf(i)}`)).length, sizes);
     const { value, profile } = await measured(cluster, order.length, epoch);
+    const read = async (i: number) => (await reader.readFile(`${dir}/${nameOf(i)}`)).length;
+    const batchedRun = await measured(cluster, order.length, () =>
+      batchedEpoch(order, BATCH_SAMPLES, read, sizes),
+    );
     const ossBytes = Object.values(reader.stats().bytesReadPerOst).reduce((a, b) => a + b, 0);
     if (ossBytes !== 0) throw new Error(`dom reads: ${ossBytes} bytes from the OSSs`);
-    return { write, read: { ...value, profile, quietAfterMs }, rssPerMillionBytes } satisfies DomFigures;
+    const calls = batchedRun.profile.mdsCallsPerFile;
+    const batched = {
+      ...batchedRun.value,
+      profile: batchedRun.profile,
+      openManyPerSample: calls.openMany ?? 0,
+      openPerSample: calls.open ?? 0,
+    };
+    return {
+      write,
+      read: { ...value, profile, quietAfterMs },
+      batched,
+      rssPerMillionBytes,
+    } satisfies DomFigures;
   } finally {
     await reader.close();
   }
@@ -228,7 +262,11 @@ async function scanSide(cluster: BenchCluster, localDir: string, dir: string, en
 interface LoaderScale {
   files: number;
   bytes: number;
-  fs: { writes: number; reads: { perSec: number; p99Ms: number; cpuMsPerFile: number } };
+  fs: {
+    writes: number;
+    reads: { perSec: number; p99Ms: number; cpuMsPerFile: number };
+    batched: { perSec: number; p99BatchMs: number; cpuMsPerFile: number };
+  };
   dom: DomFigures;
   plain: { perSec: number; p99Ms: number; profile: PhaseProfile };
   packed: { perSec: number; p99BatchMs: number; ranges: number; profile: PhaseProfile };
@@ -290,6 +328,17 @@ function loaderRows(command: string, f: LoaderScale): BenchResult[] {
       command,
       fsRead,
       `${set}, dom:128K,raid0 (whole on the MDS), fresh client once the MDS was quiet (${(f.dom.read.quietAfterMs / 1000).toFixed(0)} s after the writes), p99 ${f.dom.read.p99Ms.toFixed(1)} ms; ${domReadBound(f)}; ${boundsOf(f.dom.read.profile, 'sample')}`,
+    ),
+    result(
+      id('dom.read-batched'),
+      f.dom.batched.perSec,
+      'samples/s',
+      command,
+      {
+        value: f.fs.batched.perSec,
+        name: `node:fs readFile of the same files in the same batches of ${BATCH_SAMPLES}, each read at once, same run (p99 of a batch ${f.fs.batched.p99BatchMs.toFixed(1)} ms, CPU ${f.fs.batched.cpuMsPerFile.toFixed(3)} ms/file)`,
+      },
+      `${f.files} files of 10-100 KiB, the same order in batches of ${BATCH_SAMPLES} each read at once (a loader handed a batch of indices), the dom.read client's second epoch: ${f.dom.batched.openManyPerSample.toFixed(3)} OpenMany and ${f.dom.batched.openPerSample.toFixed(3)} Open per sample, p99 of a batch ${f.dom.batched.p99BatchMs.toFixed(1)} ms; ${boundsOf(f.dom.batched.profile, 'sample')}`,
     ),
     result(
       id('dom.write'),

@@ -11,6 +11,7 @@ describe('small-file scale bench', () => {
     const results = await runSmallFilesScaleBench({ quick: true, files: 60, entries: 300 });
     expect(results.map((r) => [r.id, r.unit])).toEqual([
       ['smallfiles-scale.dom.read', 'samples/s'],
+      ['smallfiles-scale.dom.read-batched', 'samples/s'],
       ['smallfiles-scale.dom.write', 'files/s'],
       ['smallfiles-scale.plain.read', 'samples/s'],
       ['smallfiles-scale.packed.getmany', 'samples/s'],
@@ -31,6 +32,7 @@ describe('small-file scale bench', () => {
     const bounded = results.filter((r) => r.note?.includes('CPU ms/'));
     expect(bounded.map((r) => r.id)).toEqual([
       'smallfiles-scale.dom.read',
+      'smallfiles-scale.dom.read-batched',
       'smallfiles-scale.dom.write',
       'smallfiles-scale.plain.read',
       'smallfiles-scale.packed.getmany',
