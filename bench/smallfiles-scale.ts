@@ -313,13 +313,21 @@ function domReadBound(f: LoaderScale): string {
   );
 }
 
-function loaderRows(command: string, f: LoaderScale): BenchResult[] {
+/** The node:fs read baseline of the loader rows, and the words naming the file set. */
+function loaderBase(f: LoaderScale) {
   const fsRead = {
     value: f.fs.reads.perSec,
     name: `node:fs readFile of the same files in the same seeded order, ${IN_FLIGHT} in flight, same run (p99 ${f.fs.reads.p99Ms.toFixed(1)} ms, CPU ${f.fs.reads.cpuMsPerFile.toFixed(3)} ms/file)`,
   };
   const set = `${f.files} files of 10-100 KiB (${(f.bytes / 1024 / 1024).toFixed(0)} MiB), seeded random order, ${IN_FLIGHT} in flight`;
-  const id = (name: string) => `smallfiles-scale.${name}`;
+  return { fsRead, set };
+}
+
+const id = (name: string) => `smallfiles-scale.${name}`;
+
+/** The data-on-MDS reads: 16 in flight (a fresh client), then that client's epoch in batches. */
+function domReadRows(command: string, f: LoaderScale): BenchResult[] {
+  const { fsRead, set } = loaderBase(f);
   return [
     result(
       id('dom.read'),
@@ -340,6 +348,13 @@ function loaderRows(command: string, f: LoaderScale): BenchResult[] {
       },
       `${f.files} files of 10-100 KiB, the same order in batches of ${BATCH_SAMPLES} each read at once (a loader handed a batch of indices), the dom.read client's second epoch: ${f.dom.batched.openManyPerSample.toFixed(3)} OpenMany and ${f.dom.batched.openPerSample.toFixed(3)} Open per sample, p99 of a batch ${f.dom.batched.p99BatchMs.toFixed(1)} ms; ${boundsOf(f.dom.batched.profile, 'sample')}`,
     ),
+  ];
+}
+
+function loaderRows(command: string, f: LoaderScale): BenchResult[] {
+  const { fsRead, set } = loaderBase(f);
+  return [
+    ...domReadRows(command, f),
     result(
       id('dom.write'),
       f.dom.write.perSec,
@@ -387,7 +402,6 @@ function loaderRows(command: string, f: LoaderScale): BenchResult[] {
 }
 
 function scanRows(command: string, s: ScanFigures): BenchResult[] {
-  const id = (name: string) => `smallfiles-scale.${name}`;
   const dir = `a directory of ${s.entries} entries: readdir, then a stat of each in listing order, ${IN_FLIGHT} in flight`;
   return [
     result(
