@@ -271,6 +271,7 @@ interface LoaderScale {
   plain: { perSec: number; p99Ms: number; profile: PhaseProfile };
   packed: { perSec: number; p99BatchMs: number; ranges: number; profile: PhaseProfile };
   epoch2: { perSec: number; p99Ms: number; diskHits: number };
+  epoch2Ttl: { perSec: number; p99Ms: number; diskOpens: number };
   mdsDbBytes: number;
 }
 
@@ -295,10 +296,12 @@ async function loaderScale(cluster: BenchCluster, root: string, files: number): 
   );
   const packed = { ...packedRun.value, profile: packedRun.profile };
   progress(`packed ${packed.perSec.toFixed(0)} samples/s`);
-  const { epoch2 } = await diskCacheEpochs(mds, plainDir, join(root, 'disk-cache'), order, sizes);
-  progress(`disk cache epoch 2 ${epoch2.perSec.toFixed(0)} reads/s`);
+  const { epoch2, epoch2Ttl } = await diskCacheEpochs(mds, plainDir, join(root, 'disk-cache'), order, sizes);
+  progress(
+    `disk cache epoch 2 ${epoch2.perSec.toFixed(0)} reads/s, TTL mode ${epoch2Ttl.perSec.toFixed(0)} reads/s`,
+  );
   const bytes = sizes.reduce((a, b) => a + b, 0);
-  return { files, bytes, fs, dom, plain, packed, epoch2, mdsDbBytes };
+  return { files, bytes, fs, dom, plain, packed, epoch2, epoch2Ttl, mdsDbBytes };
 }
 
 const COMMAND = (quick: boolean) => `node dist/bench/smallfiles-scale.js${quick ? ' --quick' : ''}`;
@@ -389,6 +392,14 @@ function loaderRows(command: string, f: LoaderScale): BenchResult[] {
       command,
       fsRead,
       `${set}, the raid0 files read by a client started again on its disk cache folder (${f.epoch2.diskHits} disk hits, no OSS byte), p99 ${f.epoch2.p99Ms.toFixed(1)} ms`,
+    ),
+    result(
+      id('diskcache.epoch2-ttl'),
+      f.epoch2Ttl.perSec,
+      'files/s',
+      command,
+      fsRead,
+      `${set}, the same by a client started again in the open cache's TTL mode: every open answered from the disk too (${f.epoch2Ttl.diskOpens}; no MDS call, no OSS byte), p99 ${f.epoch2Ttl.p99Ms.toFixed(1)} ms`,
     ),
     result(
       id('mds.rss-per-million-dom-files'),

@@ -392,6 +392,14 @@ function loaderResults(command: string, f: LoaderFigures): BenchResult[] {
       fs,
       `${size}, loose raid0 x1 files read by a client started again on its disk cache folder (0 bytes from the OSSs, ${f.epoch2.diskHits} disk hits), ${CONCURRENCY} in flight, p99 ${f.epoch2.p99Ms.toFixed(1)} ms`,
     ),
+    result(
+      'smallfiles.diskcache.epoch2-ttl',
+      f.epoch2Ttl.perSec,
+      'files/s',
+      command,
+      fs,
+      `${size}, the same by a client started again in the open cache's TTL mode: every open answered from the disk too (${f.epoch2Ttl.diskOpens}; no MDS call, no OSS byte), ${CONCURRENCY} in flight, p99 ${f.epoch2Ttl.p99Ms.toFixed(1)} ms`,
+    ),
     result('smallfiles.diskcache.epoch2-vs-epoch1', f.epoch2.perSec, 'files/s', command, {
       value: f.epoch1.perSec,
       name: `the first epoch, from the OSSs, filling the disk cache, same run (p99 ${f.epoch1.p99Ms.toFixed(1)} ms)`,

@@ -15,6 +15,11 @@ import { type PrefetchRun, planPrefetchRuns } from './prefetch-runs.js';
 import { INITIAL_READAHEAD, onRead, type ReadaheadState } from './readahead.js';
 import { locateByte } from './striping.js';
 
+/** The block a reader fetches and caches: the stripe unit, or the cache's block when smaller (it divides it). */
+export function readBlockBytes(stripeSize: number, cacheBlockBytes: number): number {
+  return Math.min(stripeSize, cacheBlockBytes);
+}
+
 export class FileReader {
   private readahead: ReadaheadState = INITIAL_READAHEAD;
   readonly blockBytes: number;
@@ -31,7 +36,7 @@ export class FileReader {
     /** false: no readahead window, every read handled as a random one (the caller reads ahead itself). */
     private readonly readsAhead = true,
   ) {
-    this.blockBytes = Math.min(fileLayout.layout.stripeSize, ctx.limits.cacheBlockBytes);
+    this.blockBytes = readBlockBytes(fileLayout.layout.stripeSize, ctx.limits.cacheBlockBytes);
     if (fileLayout.layout.stripeSize % this.blockBytes !== 0)
       throw new Error('cache block must divide the stripe size');
   }

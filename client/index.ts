@@ -20,7 +20,7 @@ import {
   packDataset,
   StripeDataset,
 } from './dataset/index.js';
-import { versionPrefix } from './disk-cache.js';
+import { type DiskCache, versionPrefix } from './disk-cache.js';
 import { openDiskCache } from './disk-cache-config.js';
 import { DomHints } from './dom-hints.js';
 import { type OpenFlags, StripeFileHandle } from './file-handle.js';
@@ -38,6 +38,7 @@ import type { ClientNetwork } from './map.js';
 import { type AuditReport, MdsClient, type Opened, type OwnerFields, type Whoami } from './mds-client.js';
 import { ObjectIo } from './object-io.js';
 import { OpenCache } from './open-cache.js';
+import { DiskOpenIndex } from './open-index.js';
 import { OssPool } from './oss-pool.js';
 import { OstHealth } from './ost-health.js';
 import { describeLayout, type LayoutReport } from './report.js';
@@ -144,6 +145,27 @@ function fileLayoutOf(path: string, attr: Attr__Output): FileLayout {
   if (attr.type === 'FILE_TYPE_SYMLINK')
     throw new StripeError('NS_IS_SYMLINK', `${path} is a symlink`, { path });
   return requireLayoutFromWire(attr.layout, `${path} as the MDS returned it`);
+}
+
+/** The open cache; in its TTL mode with a disk cache, writing its answers to that disk (client/open-index.ts). */
+async function openCacheOf(
+  limits: ClientLimits,
+  diskCache: DiskCache | undefined,
+  identity: string | undefined,
+): Promise<OpenCache> {
+  const openCache = new OpenCache(
+    limits.openCacheTtlMs,
+    limits.openCacheEntriesMax,
+    limits.openCacheBytesMax,
+  );
+  if (diskCache && limits.openCacheTtlMs > 0)
+    openCache.disk = await DiskOpenIndex.open(
+      diskCache.dir,
+      identity,
+      limits.openCacheTtlMs,
+      limits.openCacheEntriesMax,
+    );
+  return openCache;
 }
 
 /**
@@ -256,11 +278,7 @@ export class StripeClient {
     abortWhenDown(mds, pool, counters);
     const random = seededRandom(options.seed ?? seedFromEnv());
     const io = new ObjectIo({ mds, limits, random, counters, pool, health, blocks });
-    const openCache = new OpenCache(
-      limits.openCacheTtlMs,
-      limits.openCacheEntriesMax,
-      limits.openCacheBytesMax,
-    );
+    const openCache = await openCacheOf(limits, diskCache, mds.identityName);
     const ctx: ClientContext = {
       mds,
       io,
@@ -275,8 +293,15 @@ export class StripeClient {
       blocksRebuilding: new Set(),
       prefetchInFlight: { bytes: 0 },
       openCache,
-      statahead: new Statahead(mds, openCache, limits.stataheadBatchEntries, limits.stataheadBatchesAhead),
+      statahead: new Statahead(
+        mds,
+        openCache,
+        limits.stataheadBatchEntries,
+        limits.stataheadBatchesAhead,
+        (path) => Boolean(diskCache && openCache.disk?.wholeOnDisk(path, diskCache, limits.cacheBlockBytes)),
+      ),
       diskCache,
+      openIndex: openCache.disk,
     };
     return new StripeClient(ctx, pool, tag);
   }
@@ -348,9 +373,18 @@ export class StripeClient {
     return statOf(attr);
   }
 
-  /** An open for reading: from the open cache within its TTL (opt-in), else the MDS (read-on-open). */
+  /**
+   * An open for reading: from the open cache within its TTL (opt-in), else from the answers an
+   * earlier client kept on this disk with the whole file (client/open-index.ts; statahead does not
+   * see those opens, they need no fetching ahead), else the MDS (read-on-open).
+   */
   private async openForRead(path: string): Promise<Opened> {
     const { openCache, statahead } = this.ctx;
+    const kept = openCache.holds(path, true) ? undefined : this.openedFromDisk(path);
+    if (kept) {
+      openCache.put(path, kept, false);
+      return kept;
+    }
     await statahead.before(path, true);
     const cached = openCache.get(path, true);
     statahead.after(path, cached !== undefined);
@@ -358,6 +392,14 @@ export class StripeClient {
     const opened = await this.timed(this.ctx.mds.open(path));
     openCache.put(path, opened);
     return opened;
+  }
+
+  /** An earlier client's answer kept on this disk, when the whole file is there too (client/open-index.ts). */
+  private openedFromDisk(path: string): Opened | undefined {
+    const { openIndex, diskCache, limits } = this.ctx;
+    const kept = openIndex && diskCache && openIndex.wholeOnDisk(path, diskCache, limits.cacheBlockBytes);
+    if (kept) openIndex.hits++;
+    return kept;
   }
 
   lstat(path: string): Promise<Stat> {
@@ -723,6 +765,7 @@ export class StripeClient {
 
   async close(): Promise<void> {
     await this.ctx.diskCache?.flush();
+    await this.ctx.openIndex?.flush();
     this.pool.close();
     this.ctx.mds.close();
   }

@@ -134,6 +134,8 @@ export class MdsClient {
   /** The data-path tickets of this client's files, taken from every answer (client/tickets.ts). */
   readonly tickets = new TicketCache((inodes) => this.getTickets(inodes));
   private readonly tls: TlsSource;
+  /** The identity this client signs as (undefined: it signs nothing). */
+  identityName: string | undefined;
 
   constructor(
     readonly address: string,
@@ -211,6 +213,7 @@ export class MdsClient {
     const v1 = contract();
     // One signer for every connection: one session at the MDS.
     const identity = resolveIdentity(options.keyring);
+    this.identityName = identity?.name;
     const interceptors = [
       mdsInterceptor({
         tag: options.tag,

@@ -8,6 +8,7 @@
 // removals, attribute changes) drop the entries they touch at once. Bounded by
 // entries and by the bytes on the MDS it holds; the oldest entry goes first.
 import type { Opened } from './mds-client.js';
+import type { DiskOpenIndex } from './open-index.js';
 
 interface Entry {
   opened: Opened;
@@ -22,6 +23,8 @@ export class OpenCache {
   misses = 0;
   /** Entries found older than the TTL (each one then asked the MDS again). */
   expired = 0;
+  /** Where this client's drops are also written, so a client started again does not reuse them. */
+  disk: DiskOpenIndex | undefined;
 
   constructor(
     readonly ttlMs: number,
@@ -48,7 +51,7 @@ export class OpenCache {
     const entry = this.entries.get(path);
     if (entry && this.nowMs() - entry.atMs >= this.ttlMs) {
       this.expired++;
-      this.forget(path);
+      this.remove(path);
     } else if (entry && (!needData || entry.opened.domData !== undefined)) {
       this.hits++;
       return entry.opened;
@@ -57,18 +60,23 @@ export class OpenCache {
     return undefined;
   }
 
-  /** Keeps an answer; an attribute-only answer does not replace a fresh one with bytes of the same file. */
-  put(path: string, opened: Opened): void {
+  /**
+   * Keeps an answer; an attribute-only answer does not replace a fresh one with bytes of the same
+   * file. An open's answer from the MDS is written to the disk log too (`fromMds` false: it came
+   * from that log, and keeps the time it was given).
+   */
+  put(path: string, opened: Opened, fromMds = true): void {
     if (!this.enabled) return;
+    if (fromMds && opened.domData !== undefined) this.disk?.put(path, opened.attr);
     const old = this.entries.get(path)?.opened;
     const sameFile = old?.attr.inode === opened.attr.inode && old?.attr.change === opened.attr.change;
     if (sameFile && opened.domData === undefined && old?.domData !== undefined) return;
-    this.forget(path);
+    this.remove(path);
     const bytes = opened.domData?.length ?? 0;
     if (bytes > this.bytesMax) return;
     while (this.entries.size >= this.entriesMax || this.heldBytes + bytes > this.bytesMax) {
       const oldest = this.entries.keys().next().value as string;
-      this.forget(oldest);
+      this.remove(oldest);
     }
     this.entries.set(path, { opened, atMs: this.nowMs(), bytes });
     this.heldBytes += bytes;
@@ -81,16 +89,23 @@ export class OpenCache {
     return !needData || entry.opened.domData !== undefined;
   }
 
+  /** Drops `path`: this client changed it. */
   forget(path: string): void {
-    const entry = this.entries.get(path);
-    if (!entry) return;
-    this.entries.delete(path);
-    this.heldBytes -= entry.bytes;
+    this.remove(path);
+    this.disk?.forget(path);
   }
 
   /** `path` and everything under it (a directory renamed or removed). */
   forgetTree(path: string): void {
     const prefix = path.endsWith('/') ? path : `${path}/`;
-    for (const key of [...this.entries.keys()]) if (key === path || key.startsWith(prefix)) this.forget(key);
+    for (const key of [...this.entries.keys()]) if (key === path || key.startsWith(prefix)) this.remove(key);
+    this.disk?.forgetTree(path);
+  }
+
+  private remove(path: string): void {
+    const entry = this.entries.get(path);
+    if (!entry) return;
+    this.entries.delete(path);
+    this.heldBytes -= entry.bytes;
   }
 }

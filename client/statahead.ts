@@ -47,6 +47,8 @@ export class Statahead {
     private readonly cache: OpenCache,
     private readonly batchEntries: number,
     private readonly batchesAhead = 1,
+    /** Whether an open of a path is answered on this client's disk (client/open-index.ts): not fetched. */
+    private readonly openedLocally: (path: string) => boolean = () => false,
   ) {}
 
   get enabled(): boolean {
@@ -108,7 +110,9 @@ export class Statahead {
   private fetch(paths: string[], withData: boolean, page?: { dir: string; after: string }): void {
     const listing = page ? { ...page, entries: paths.length } : undefined;
     const room = STATAHEAD_PENDING_MAX - this.pending.size;
-    const all = paths.filter((p) => !this.pending.has(p) && !this.cache.holds(p, withData));
+    const all = paths.filter(
+      (p) => !this.pending.has(p) && !this.cache.holds(p, withData) && !(withData && this.openedLocally(p)),
+    );
     const wanted = all.slice(0, Math.max(0, room));
     if (wanted.length === 0) return;
     this.batches++;

@@ -1,6 +1,7 @@
 // stats(): one snapshot of what the client has done.
 import type { ClientContext } from './context.js';
-import type { DiskCacheCounters } from './disk-cache.js';
+import type { DiskCache, DiskCacheCounters } from './disk-cache.js';
+import type { DiskOpenIndex } from './open-index.js';
 import type { OpKind, OpStats } from './stats.js';
 
 export interface ClientStats {
@@ -59,9 +60,16 @@ export interface ClientStats {
   /**
    * The local-disk cache tier (client.diskCacheDir; undefined without one): blocks served from it
    * and their bytes, blocks written to it, evicted past its bound, failing their check (re-read),
-   * or not kept while it was busy; what it holds now.
+   * or not kept while it was busy; what it holds now. In the open cache's TTL mode, `opens`: opens
+   * answered from the answers an earlier client kept on this disk (client/open-index.ts), kept
+   * answers found older than the TTL, and how many are kept now.
    */
-  diskCache?: DiskCacheCounters & { sizeBytes: number; files: number; bytesMax: number };
+  diskCache?: DiskCacheCounters & {
+    sizeBytes: number;
+    files: number;
+    bytesMax: number;
+    opens?: { hits: number; expired: number; entries: number };
+  };
   /**
    * What this client sees of the OSTs it reads from: each one's moving average
    * of the wait for a read's answer to begin (ms); the ones read after the
@@ -91,6 +99,16 @@ function cacheStats(ctx: ClientContext): ClientStats['cache'] {
     evictions: cache.counters.evictions,
     staleDrops: cache.counters.staleDrops,
     blocksAllocated: ctx.blocks.allocated,
+  };
+}
+
+function diskCacheStats(cache: DiskCache, index: DiskOpenIndex | undefined): ClientStats['diskCache'] {
+  return {
+    ...cache.counters,
+    sizeBytes: cache.sizeBytes,
+    files: cache.fileCount,
+    bytesMax: cache.bytesMax,
+    ...(index ? { opens: { hits: index.hits, expired: index.expired, entries: index.size } } : {}),
   };
 }
 
@@ -131,16 +149,7 @@ export function statsOf(ctx: ClientContext): ClientStats {
       entries: ctx.openCache.size,
       bytes: ctx.openCache.bytes,
     },
-    ...(ctx.diskCache
-      ? {
-          diskCache: {
-            ...ctx.diskCache.counters,
-            sizeBytes: ctx.diskCache.sizeBytes,
-            files: ctx.diskCache.fileCount,
-            bytesMax: ctx.diskCache.bytesMax,
-          },
-        }
-      : {}),
+    ...(ctx.diskCache ? { diskCache: diskCacheStats(ctx.diskCache, ctx.openIndex) } : {}),
     dom: {
       bytesRead: counters.domBytesRead,
       bytesWritten: counters.domBytesWritten,

@@ -16,6 +16,7 @@ describe('small-file scale bench', () => {
       ['smallfiles-scale.plain.read', 'samples/s'],
       ['smallfiles-scale.packed.getmany', 'samples/s'],
       ['smallfiles-scale.diskcache.epoch2', 'files/s'],
+      ['smallfiles-scale.diskcache.epoch2-ttl', 'files/s'],
       ['smallfiles-scale.mds.rss-per-million-dom-files', 'MiB'],
       ['smallfiles-scale.scan.statahead', 'entries/s'],
       ['smallfiles-scale.scan.statahead-vs-plain', 'entries/s'],

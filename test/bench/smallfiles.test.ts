@@ -21,6 +21,7 @@ describe('small-file bench', () => {
       ['smallfiles.dom.write', 'files/s'],
       ['smallfiles.packed.getmany', 'samples/s'],
       ['smallfiles.diskcache.epoch2', 'files/s'],
+      ['smallfiles.diskcache.epoch2-ttl', 'files/s'],
       ['smallfiles.diskcache.epoch2-vs-epoch1', 'files/s'],
     ]);
     for (const r of results) {

@@ -13,7 +13,7 @@ import { parseLayout, StripeClient } from '../../client/index.js';
 import { MdsClient } from '../../client/mds-client.js';
 import { call } from '../../common/grpc.js';
 import { seedFromEnv } from '../../common/random.js';
-import { adminFetch } from '../helpers/admin-http.js';
+import { mdsCalls as mdsCallsAt } from '../helpers/admin-http.js';
 import { runCli } from '../helpers/cli.js';
 import { seededBytes } from '../helpers/clients.js';
 import { type Cluster, startCluster, waitForMap } from '../helpers/cluster.js';
@@ -25,13 +25,7 @@ console.log(`client dom seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
 const K = 1024;
 
 /** Calls of one MDS operation so far, from its Prometheus histogram. */
-async function mdsCalls(cluster: Cluster, op: string): Promise<number> {
-  const text = await (await adminFetch(`${cluster.mdsAdminUrl}/metrics`)).text();
-  if (!text.includes('stripefs_mds_request_seconds_count'))
-    throw new Error('no MDS request counts in /metrics');
-  const pattern = new RegExp(`^stripefs_mds_request_seconds_count\\{[^}]*\\bop="${op}"[^}]*\\} (\\d+)$`, 'm');
-  return Number(pattern.exec(text)?.[1] ?? 0);
-}
+const mdsCalls = (cluster: Cluster, op: string) => mdsCallsAt(cluster.mdsAdminUrl, op);
 
 function sum(perOst: Record<number, number>): number {
   return Object.values(perOst).reduce((a, b) => a + b, 0);

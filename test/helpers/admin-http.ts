@@ -36,3 +36,12 @@ export async function adminFetch(url: string, init: RequestInit = {}): Promise<R
   );
   return new Response(answer.status === 204 ? null : answer.text, { status: answer.status });
 }
+
+/** Calls of one MDS operation so far (`open`, `openMany`, `commit` ...), from its Prometheus histogram. */
+export async function mdsCalls(mdsAdminUrl: string, op: string): Promise<number> {
+  const text = await (await adminFetch(`${mdsAdminUrl}/metrics`)).text();
+  if (!text.includes('stripefs_mds_request_seconds_count'))
+    throw new Error('no MDS request counts in /metrics');
+  const pattern = new RegExp(`^stripefs_mds_request_seconds_count\\{[^}]*\\bop="${op}"[^}]*\\} (\\d+)$`, 'm');
+  return Number(pattern.exec(text)?.[1] ?? 0);
+}
