@@ -164,7 +164,7 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     () => ns.lastMutationMs,
   );
   ns.onDestroyQueued = () => destroyer.wake();
-  const metrics = createMdsMetrics(() => committer.writes);
+  const metrics = createMdsMetrics(() => committer.writes, ns.dom);
   registerChannelGauge(metrics.registry, ossChannels);
   const gate = new Gate(auth?.guard, ns, openAudit(config, clock), auth?.tickets);
   const server = new grpc.Server(SERVER_OPTIONS);

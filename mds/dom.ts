@@ -78,6 +78,8 @@ export function decodeDom(ino: number, record: Buffer | undefined, expectedBytes
 
 export class DomStore {
   private applied: DomUsage = { files: 0, bytes: 0 };
+  /** Bytes of records read from the database since start, to serve opens (metrics). */
+  bytesRead = 0;
   private readonly deltas = new WeakMap<Txn, DomUsage>();
 
   /** Loads the usage counter (absent in databases from before data on the MDS: nothing stored). */
@@ -94,7 +96,19 @@ export class DomStore {
   async read(reader: Reader, node: NodeRecord): Promise<Buffer> {
     const stored = node.domStored ?? 0;
     if (stored === 0) return Buffer.alloc(0);
-    return decodeDom(node.ino, await reader.getRaw(KEYS.dom(node.ino)), stored);
+    const record = await reader.getRaw(KEYS.dom(node.ino));
+    this.bytesRead += record?.length ?? 0;
+    return decodeDom(node.ino, record, stored);
+  }
+
+  /** The raw records of `nodes` (acknowledged state) in one getMany, unchecked: decodeDom checks each. */
+  async readMany(db: MdsDb, nodes: readonly NodeRecord[]): Promise<Map<NodeRecord, Buffer | undefined>> {
+    const records = await db.getMany<string, Buffer>(
+      nodes.map((n) => KEYS.dom(n.ino)),
+      { valueEncoding: 'buffer' },
+    );
+    for (const record of records) this.bytesRead += record?.length ?? 0;
+    return new Map(nodes.map((n, i) => [n, records[i]]));
   }
 
   /**

@@ -18,9 +18,23 @@ export interface MdsMetrics {
   detectorStalled: Gauge;
 }
 
-/** `groupWrites`: the group committer's count of synced writes, read at each scrape. */
-export function createMdsMetrics(groupWrites: () => number = () => 0): MdsMetrics {
+/**
+ * `groupWrites`: the group committer's count of synced writes, read at each scrape;
+ * `dom.bytesRead`: bytes of data-on-MDS records read from the database to answer opens.
+ */
+export function createMdsMetrics(
+  groupWrites: () => number = () => 0,
+  dom: { readonly bytesRead: number } = { bytesRead: 0 },
+): MdsMetrics {
   const registry = createRegistry('mds');
+  new Gauge({
+    name: 'stripefs_mds_dom_read_bytes',
+    help: 'Bytes of data-on-MDS records read from the database to answer opens, since start',
+    registers: [registry],
+    collect() {
+      this.set(dom.bytesRead);
+    },
+  });
   return {
     registry,
     latency: new Histogram({

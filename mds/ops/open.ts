@@ -1,11 +1,14 @@
 // open and OpenMany: a file's attributes and, read-on-open, the bytes its
 // layout keeps on the MDS (dom), read outside the mutex from acknowledged
 // state as stat is. OpenMany resolves each parent once and fetches the entries
-// and then their bytes with one getMany each; once a reply holds
-// LIMITS.domBatchBytesMax of bytes the rest of its files come without theirs
-// (dom_data_omitted), so every reply stays under the message limit.
+// (items by inode: their back pointers, then their entries) and then their
+// bytes with one getMany each; the files past LIMITS.domBatchBytesMax of bytes
+// (counted from the lengths their records keep, before any is read) come
+// without theirs (dom_data_omitted), so every reply stays under the message
+// limit and no record is read that the reply does not carry.
 import { LIMITS, StripeError } from '../../common/index.js';
 import type {
+  ItemError,
   OpenManyRequest__Output,
   OpenManyResponse,
   OpenManyResult,
@@ -41,6 +44,57 @@ export async function open(ns: Namespace, request: OpenRequest__Output): Promise
   return { attr: toAttr(node, ns.rootDefault), mapEpoch: ns.cluster.epoch(), domData };
 }
 
+/**
+ * Items by inode, as nodeOf each but with one getMany of their back pointers and one of their
+ * entries (an OpenMany by inode asks again for what a full reply left out: often hundreds).
+ */
+async function nodesByInode(ns: Namespace, items: readonly OpenRequest__Output[]): Promise<NodeOrError[]> {
+  const results: NodeOrError[] = new Array(items.length);
+  const fail = (i: number, err: StripeError) => {
+    results[i] = { node: null, error: itemError(err) };
+  };
+  const asked: number[] = [];
+  items.forEach((item, i) => {
+    if (Number.isSafeInteger(item.inode) && item.inode >= 1) asked.push(i);
+    else fail(i, new StripeError('REQ_INVALID', `bad inode ${item.inode}`));
+  });
+  const wheres = (await ns.db.getMany(asked.map((i) => KEYS.backPointer(items[i]!.inode)))) as (
+    | BackPointer
+    | undefined
+  )[];
+  const nodes = (await ns.db.getMany(
+    wheres.flatMap((where) => (where ? [KEYS.dentry(where.parent, where.name)] : [])),
+  )) as (NodeRecord | undefined)[];
+  let found = 0;
+  asked.forEach((i, j) => {
+    const { inode, path } = items[i]!;
+    const node = wheres[j] ? nodes[found++] : undefined;
+    if (node && node.ino === inode) results[i] = { node, error: null };
+    else fail(i, new StripeError('NS_NOT_FOUND', `inode ${inode} (${path}) does not exist`, { inode }));
+  });
+  return results;
+}
+
+/** Each item's node: by path (parents walked once, one getMany), by inode (nodesByInode), or its refusal. */
+async function nodesOfItems(
+  ns: Namespace,
+  items: readonly OpenRequest__Output[],
+  refused: readonly (ItemError | null)[],
+): Promise<NodeOrError[]> {
+  const byPath = await nodesOf(
+    ns,
+    items.map((item, i) => (item.inode || refused[i] ? '/' : item.path)),
+  );
+  const inodeItems = items.flatMap((item, i) => (item.inode && !refused[i] ? [item] : []));
+  const byInode = inodeItems.length > 0 ? await nodesByInode(ns, inodeItems) : [];
+  let next = 0;
+  return items.map((item, i): NodeOrError => {
+    const why = refused[i];
+    if (why) return { node: null, error: why };
+    return item.inode ? (byInode[next++] as NodeOrError) : (byPath[i] as NodeOrError);
+  });
+}
+
 export async function openMany(
   ns: Namespace,
   request: OpenManyRequest__Output,
@@ -55,39 +109,26 @@ export async function openMany(
   const refused = await Promise.all(
     request.items.map((item) => (allow ? allow(item).then(() => null, itemError) : null)),
   );
-  // Items by path share their parents' walks and one getMany (as StatMany); by inode, one lookup each.
-  const byPath = await nodesOf(
-    ns,
-    request.items.map((item, i) => (item.inode || refused[i] ? '/' : item.path)),
-  );
-  const nodes = await Promise.all(
-    request.items.map((item, i): Promise<NodeOrError> | NodeOrError =>
-      refused[i]
-        ? { node: null, error: refused[i] }
-        : item.inode
-          ? nodeOf(ns, item).then(
-              (node): NodeOrError => ({ node, error: null }),
-              (err: unknown): NodeOrError => ({ node: null, error: itemError(err) }),
-            )
-          : (byPath[i] as NodeOrError),
-    ),
-  );
-  const withData = nodes.flatMap((n) => (n.node?.type === 'file' && n.node.domStored ? [n.node] : []));
-  const records = await ns.db.getMany<string, Buffer>(
-    withData.map((n) => KEYS.dom(n.ino)),
-    { valueEncoding: 'buffer' },
-  );
-  const recordOf = new Map(withData.map((n, i) => [n.ino, records[i]]));
+  const nodes = await nodesOfItems(ns, request.items, refused);
+  // Which files' bytes fit in the reply, in item order, from the lengths their records keep: only
+  // those records are read (the rest say dom_data_omitted and are asked for again).
   let budgetBytes = LIMITS.domBatchBytesMax;
+  const sent = new Set<NodeRecord>();
+  for (const { node } of nodes) {
+    const stored = node?.type === 'file' ? (node.domStored ?? 0) : 0;
+    if (!node || stored === 0 || stored > budgetBytes) continue;
+    sent.add(node);
+    budgetBytes -= stored;
+  }
+  const records = await ns.dom.readMany(ns.db, [...sent]);
   const results = nodes.map(({ node, error }): OpenManyResult => {
     if (!node) return { open: null, error };
     const open: OpenResponse = { attr: toAttr(node, ns.rootDefault), mapEpoch: ns.cluster.epoch() };
     const stored = node.type === 'file' ? (node.domStored ?? 0) : 0;
     if (stored === 0) return { open, error: null };
-    if (stored > budgetBytes) return { open: { ...open, domDataOmitted: true }, error: null };
+    if (!sent.has(node)) return { open: { ...open, domDataOmitted: true }, error: null };
     try {
-      open.domData = decodeDom(node.ino, recordOf.get(node.ino), stored);
-      budgetBytes -= stored;
+      open.domData = decodeDom(node.ino, records.get(node), stored);
       return { open, error: null };
     } catch (err) {
       return { open: null, error: itemError(err) };

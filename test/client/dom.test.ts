@@ -24,6 +24,14 @@ const SEED = seedFromEnv();
 console.log(`client dom seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
 const K = 1024;
 
+/** Bytes of data-on-MDS records the MDS has read from its database so far (its /metrics). */
+async function mdsDomBytesRead(cluster: Cluster): Promise<number> {
+  const text = await (await adminFetch(`${cluster.mdsAdminUrl}/metrics`)).text();
+  const match = /^stripefs_mds_dom_read_bytes(?:\{[^}]*\})? (\d+)$/m.exec(text);
+  if (!match) throw new Error('no stripefs_mds_dom_read_bytes in /metrics');
+  return Number(match[1]);
+}
+
 /** Calls of one MDS operation so far, from its Prometheus histogram. */
 const mdsCalls = (cluster: Cluster, op: string) => mdsCallsAt(cluster.mdsAdminUrl, op);
 
@@ -116,7 +124,7 @@ describe('data on the MDS', () => {
     });
   });
 
-  it('files read at once past what one OpenMany reply holds: the left-out bytes come in batches by inode, no Open each', async () => {
+  it('files read at once past what one OpenMany reply holds: the left-out bytes come in batches by inode, no Open each, each record read once', async () => {
     await client.mkdir('/cut', { layout: parseLayout('dom:512K,raid0:2:64K') });
     // 24 files of 512 KiB (12 MiB): an OpenMany reply carries 4 MiB of bytes (8 files), the
     // rest come back left out and are asked again by inode, 8 more per batch.
@@ -125,18 +133,25 @@ describe('data on the MDS', () => {
       data: seededBytes(512 * K, SEED + 80 + i),
     }));
     await Promise.all(files.map((f) => client.writeFile(f.path, f.data)));
-    const [opensBefore, batchesBefore] = await Promise.all([
+    const [opensBefore, batchesBefore, domBytesBefore] = await Promise.all([
       mdsCalls(cluster, 'open'),
       mdsCalls(cluster, 'openMany'),
+      mdsDomBytesRead(cluster),
     ]);
     await withCold(async (cold) => {
       const got = await Promise.all(files.map((f) => cold.readFile(f.path)));
       for (const [i, f] of files.entries()) expect(got[i]?.equals(f.data), f.path).toBe(true);
       expect(cold.stats().dom.bytesRead).toBe(24 * 512 * K);
     });
-    const [opens, batches] = await Promise.all([mdsCalls(cluster, 'open'), mdsCalls(cluster, 'openMany')]);
+    const [opens, batches, domBytes] = await Promise.all([
+      mdsCalls(cluster, 'open'),
+      mdsCalls(cluster, 'openMany'),
+      mdsDomBytesRead(cluster),
+    ]);
     expect(opens - opensBefore).toBe(0);
     expect(batches - batchesBefore).toBe(3);
+    // Each record once (its bytes and a 5-byte header), none a reply left out: 12 MiB, not 24.
+    expect(domBytes - domBytesBefore).toBe(24 * (512 * K + 5));
   });
 
   it('a small file without a part on the MDS is read with one open and one OSS request', async () => {
