@@ -110,8 +110,9 @@ function candidateOf(
   const placement = placePg(state.map, pool, pg).osts;
   const up = new Set(state.map.osts.filter((o) => o.state.up).map((o) => o.id));
   const live = upHolders(state.map, holders);
+  // Fewer up holders than a rebuild needs: unfound, except for a returning ec holder whose fill
+  // merges the member placed meanwhile into its own chunk (fillOnly), which needs no rebuild.
   const spare = live.length - sourcesNeeded(pool);
-  if (spare < 0) return null; // unfound: nothing can rebuild it
   const byId = new Map(state.map.osts.map((o) => [o.id, o]));
   const lost = holders.some((id) => id !== HOLE && !(byId.get(id)?.state.up && byId.get(id)?.state.in));
   const tasks: RecoveryTask[] = [];
@@ -119,10 +120,9 @@ function candidateOf(
     if (!up.has(target.ostId)) continue;
     const task = { poolId: pool.id, pg, target };
     if ((input.notBeforeMs.get(taskKey(task)) ?? 0) > input.nowMs) continue;
-    const sources = [
-      ...fillOnly(input, pool.id, pg, target, up),
-      ...sourcesFor(state, pool, pg, holders, placement, target, input.missedWrites),
-    ];
+    const fills = fillOnly(input, pool.id, pg, target, up);
+    if (spare < 0 && fills.length === 0) continue;
+    const sources = [...fills, ...sourcesFor(state, pool, pg, holders, placement, target, input.missedWrites)];
     const direct = sources.some((s) => s.position === target.position) || pool.rule.kind === 'replicated';
     if (!direct && sources.length < sourcesNeeded(pool)) continue;
     if (sources.length === 0) continue;
