@@ -13,7 +13,7 @@ import { parseLayout, StripeClient } from '../../client/index.js';
 import { MdsClient } from '../../client/mds-client.js';
 import { call } from '../../common/grpc.js';
 import { seedFromEnv } from '../../common/random.js';
-import { mdsCalls as mdsCallsAt } from '../helpers/admin-http.js';
+import { adminFetch, mdsCalls as mdsCallsAt } from '../helpers/admin-http.js';
 import { runCli } from '../helpers/cli.js';
 import { seededBytes } from '../helpers/clients.js';
 import { type Cluster, startCluster, waitForMap } from '../helpers/cluster.js';
