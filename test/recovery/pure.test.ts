@@ -3,7 +3,13 @@
 // slow-OST detector. No IO, no clock.
 import { describe, expect, it } from 'vitest';
 import type { ClusterService } from '../../mds/cluster/service.js';
-import { addPool, adminSetIn, type ClusterState, type PoolRecord, setStates } from '../../mds/cluster/state.js';
+import {
+  addPool,
+  adminSetIn,
+  type ClusterState,
+  type PoolRecord,
+  setStates,
+} from '../../mds/cluster/state.js';
 import { pgStateWithHolders } from '../../mds/pgstate.js';
 import { applyDone, holderChanges, parsePgKey, pgKey, targetsOf } from '../../mds/recovery/holders.js';
 import { planRecovery, type RecoveryTask } from '../../mds/recovery/planner.js';
@@ -87,32 +93,25 @@ describe('holders and the planner', () => {
         expect(record).not.toContain(meanwhile[position]);
         const fills = returning.filter((r) => r.poolId === pool.id && r.pg === pg);
         expect(fills).toEqual([{ poolId: pool.id, pg, position, from: meanwhile[position], to: 0 }]);
-        const task = planRecovery({
-          state: back,
-          holders: new Map([[pgKey(pool.id, pg), record]]),
-          activePgs: new Set(),
-          maxActivePgs: 1,
-          paused: false,
-          notBeforeMs: new Map(),
-          nowMs: 0,
-          fillSources: () => fills,
-        })[0]!;
+        const plan = (state: ClusterState) =>
+          planRecovery({
+            state,
+            holders: new Map([[pgKey(pool.id, pg), record]]),
+            activePgs: new Set(),
+            maxActivePgs: 1,
+            paused: false,
+            notBeforeMs: new Map(),
+            nowMs: 0,
+            fillSources: () => fills,
+          });
+        const task = plan(back)[0]!;
         expect(task.sources[0]).toMatchObject({ ostId: meanwhile[position], position });
         // One more holder down: fewer up holders than k, so nothing can rebuild the PG, but OST 0's
         // fill needs no rebuild (it merges that member into OST 0's chunk), so it is still planned.
         const other = record.find((id) => id !== HOLE && id !== meanwhile[position])!;
         const down = setStates(back, [{ ostId: other, to: { up: false } }])!;
         expect(placePg(down.map, pool, pg).osts).toEqual(now);
-        const planned = planRecovery({
-          state: down,
-          holders: new Map([[pgKey(pool.id, pg), record]]),
-          activePgs: new Set(),
-          maxActivePgs: 1,
-          paused: false,
-          notBeforeMs: new Map(),
-          nowMs: 0,
-          fillSources: () => fills,
-        });
+        const planned = plan(down);
         expect(planned.map((t) => t.target.ostId)).toEqual([0]);
         expect(planned[0]!.sources[0]).toMatchObject({ ostId: meanwhile[position], position });
       }
