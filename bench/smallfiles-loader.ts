@@ -46,6 +46,8 @@ export interface LoaderFigures {
   epoch2: { perSec: number; p99Ms: number; ossBytes: number; diskHits: number };
   /** The same, with the open cache's TTL mode: opens answered from the disk too. */
   epoch2Ttl: { perSec: number; p99Ms: number; ossBytes: number; diskHits: number; diskOpens: number };
+  /** node:fs reading the same files in rounds alternating with the TTL mode's epoch (its baseline). */
+  ttlBaseline: { perSec: number; p99Ms: number };
 }
 
 export function permutation(count: number, seed: number): number[] {
@@ -155,13 +157,17 @@ export async function writeLoose(mds: string, dir: string, order: number[], body
 
 /** How long the TTL mode's epochs trust an answer: longer than any bench run. */
 const EPOCH_TTL_MS = 60 * 60_000;
+/** Rounds of the TTL mode's epoch against node:fs (odd: the median is one of them). */
+const TTL_ROUNDS = 3;
 
 /**
  * Loose stripefs files read through a disk cache folder: a first epoch from the OSSs (in the open
  * cache's TTL mode, so its open answers are kept on the disk too), then two more each by a client
  * started again on the folder: close-to-open (every open asks the MDS), and the TTL mode (opens
  * answered from the disk: no MDS call, no OSS byte). `body` writes them first (none: `dir` holds
- * them already, see writeLoose).
+ * them already, see writeLoose). With `localRead` (node:fs reading the same files), the TTL mode's
+ * epoch runs TTL_ROUNDS times alternating with an epoch of it (ttl, fs, fs, ttl ...), each figure
+ * the median of its rounds: on a shared machine the two then meet the same load.
  */
 export async function diskCacheEpochs(
   mds: string,
@@ -170,6 +176,7 @@ export async function diskCacheEpochs(
   order: number[],
   sizes: number[],
   body?: (i: number) => Buffer,
+  localRead?: (i: number) => Promise<number>,
 ) {
   if (body) await writeLoose(mds, dir, order, body);
   const diskCache = { dir: cacheDir, bytesMax: 64 * 1024 * 1024 * KiB };
@@ -195,7 +202,15 @@ export async function diskCacheEpochs(
   };
   const epoch1 = await epoch(14, EPOCH_TTL_MS);
   const epoch2 = await epoch(15, 0);
-  const epoch2Ttl = await epoch(16, EPOCH_TTL_MS);
+  const ttl: Awaited<ReturnType<typeof epoch>>[] = [];
+  const fs: { perSec: number; p99Ms: number }[] = [];
+  for (let round = 0; round < (localRead ? TTL_ROUNDS : 1); round++)
+    for (const side of round % 2 === 0 ? ['ttl', 'fs'] : ['fs', 'ttl'])
+      if (side === 'ttl') ttl.push(await epoch(16 + round, EPOCH_TTL_MS));
+      else if (localRead) fs.push(await timedEpoch(order, localRead, sizes));
+  const byRate = <T extends { perSec: number }>(xs: T[]) => [...xs].sort((a, b) => a.perSec - b.perSec);
+  const epoch2Ttl = byRate(ttl)[Math.floor(ttl.length / 2)] as (typeof ttl)[number];
+  const ttlBaseline = fs.length > 0 ? byRate(fs)[Math.floor(fs.length / 2)] : undefined;
   for (const [name, e, opens] of [
     ['epoch 2', epoch2, 0],
     ['epoch 2 (TTL mode)', epoch2Ttl, order.length],
@@ -204,7 +219,7 @@ export async function diskCacheEpochs(
       throw new Error(
         `disk cache ${name}: ${e.ossBytes} bytes from the OSSs, ${e.diskHits} of ${order.length} from the disk, ${e.diskOpens} opens from the disk (want ${opens})`,
       );
-  return { epoch1, epoch2, epoch2Ttl };
+  return { epoch1, epoch2, epoch2Ttl, ttlBaseline };
 }
 
 /** Runs the loader rows with `files` files under `localDir` (removed after) and on the cluster at `mds`. */
@@ -224,17 +239,30 @@ export async function loaderFigures(
   try {
     for (let i = 0; i < files; i++) writeFileSync(join(src, nameOf(i)), body(i));
     const order = permutation(files, SEED);
-    const fs = await timedEpoch(order, async (i) => (await readFile(join(src, nameOf(i)))).length, sizes);
+    const localRead = async (i: number) => (await readFile(join(src, nameOf(i)))).length;
+    const fs = await timedEpoch(order, localRead, sizes);
     const packed = await packedEpoch(mds, src, remote.packed, order, sizes);
-    const { epoch1, epoch2, epoch2Ttl } = await diskCacheEpochs(
+    const epochs = await diskCacheEpochs(
       mds,
       remote.loose,
       join(root, 'disk-cache'),
       order,
       sizes,
       body,
+      localRead,
     );
-    return { files, bytes: sizes.reduce((a, b) => a + b, 0), fs, packed, epoch1, epoch2, epoch2Ttl };
+    const { epoch1, epoch2, epoch2Ttl } = epochs;
+    const ttlBaseline = epochs.ttlBaseline ?? fs;
+    return {
+      files,
+      bytes: sizes.reduce((a, b) => a + b, 0),
+      fs,
+      packed,
+      epoch1,
+      epoch2,
+      epoch2Ttl,
+      ttlBaseline,
+    };
   } finally {
     rmSync(root, { recursive: true, force: true });
     await cleanUp([remote.packed, remote.loose]);

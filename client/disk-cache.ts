@@ -52,6 +52,25 @@ export function versionPrefix(v: FileVersion): string {
   return `${v.inode}.${v.change}.${v.size}.${Math.max(0, Math.round(v.mtimeMs))}`;
 }
 
+/**
+ * The blocks (name and length) of file version `v` read in `blockBytes` blocks when every one of
+ * them is in `cache`, else undefined (none for an empty file).
+ */
+export function blocksOnDisk(
+  cache: DiskCache,
+  v: FileVersion,
+  blockBytes: number,
+): { name: string; length: number }[] | undefined {
+  const prefix = versionPrefix(v);
+  const blocks: { name: string; length: number }[] = [];
+  for (let b = 0; b * blockBytes < v.size; b++) {
+    const name = `${prefix}.${b}`;
+    if (!cache.has(name)) return undefined;
+    blocks.push({ name, length: Math.min(blockBytes, v.size - b * blockBytes) });
+  }
+  return blocks;
+}
+
 function subfolderOf(name: string): string {
   const inode = Number(name.slice(0, name.indexOf('.')));
   return (inode % FANOUT).toString(16).padStart(2, '0');

@@ -20,10 +20,11 @@ import {
   packDataset,
   StripeDataset,
 } from './dataset/index.js';
-import { type DiskCache, versionPrefix } from './disk-cache.js';
+import { blocksOnDisk, type DiskCache, versionPrefix } from './disk-cache.js';
 import { openDiskCache } from './disk-cache-config.js';
 import { DomHints } from './dom-hints.js';
 import { type OpenFlags, StripeFileHandle } from './file-handle.js';
+import { readBlockBytes } from './file-reader.js';
 import {
   checkLayout,
   type FileLayout,
@@ -672,7 +673,10 @@ export class StripeClient {
    */
   async readFile(path: string): Promise<Buffer> {
     const opened = await this.openForRead(path);
-    const whole = this.wholeOnMds(path, opened) ?? (await this.leftOutWhole(path, opened));
+    const whole =
+      this.wholeOnMds(path, opened) ??
+      (await this.leftOutWhole(path, opened)) ??
+      (await this.wholeFromDisk(opened));
     if (whole) return whole;
     const handle = this.handleOf(path, opened, 'r');
     try {
@@ -706,6 +710,30 @@ export class StripeClient {
     const { attr, domData } = opened;
     if (domData !== undefined || (fileLayoutOf(path, attr).domBytes ?? 0) < attr.size) return undefined;
     return this.wholeOnMds(path, await this.ctx.mds.openByInode(attr.inode, path));
+  }
+
+  /**
+   * The bytes of a file every block of whose version is in the disk cache, read from there
+   * without a handle (a loader's next epoch); undefined when one is missing or fails its check, or
+   * the memory cache holds the file (then a handle reads it, from memory or the OSSs).
+   */
+  private async wholeFromDisk({ attr }: Opened): Promise<Buffer | undefined> {
+    const { diskCache, limits, counters, cache } = this.ctx;
+    if (!diskCache || attr.type !== 'FILE_TYPE_FILE' || !attr.layout || (attr.layout.domBytes ?? 0) !== 0)
+      return undefined;
+    if (cache.has(attr.inode, attr.change, 0)) return undefined;
+    const blocks = blocksOnDisk(
+      diskCache,
+      attr,
+      readBlockBytes(attr.layout.stripeSize, limits.cacheBlockBytes),
+    );
+    if (!blocks || blocks.length === 0) return undefined;
+    const started = performance.now();
+    const data = await Promise.all(blocks.map((b) => diskCache.get(b.name, b.length)));
+    if (data.some((d) => d === undefined)) return undefined;
+    counters.bytesRead += attr.size;
+    counters.latencies.record('read', performance.now() - started);
+    return data.length === 1 ? (data[0] as Buffer) : Buffer.concat(data as Buffer[], attr.size);
   }
 
   createReadStream(

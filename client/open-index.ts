@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Attr__Output } from '../proto/index.js';
-import { type DiskCache, versionPrefix } from './disk-cache.js';
+import { blocksOnDisk, type DiskCache } from './disk-cache.js';
 import { readBlockBytes } from './file-reader.js';
 import type { Opened } from './mds-client.js';
 
@@ -93,9 +93,7 @@ export class DiskOpenIndex {
   wholeOnDisk(path: string, cache: DiskCache, cacheBlockBytes: number): Opened | undefined {
     const attr = this.get(path);
     if (!attr?.layout) return undefined;
-    const blockBytes = readBlockBytes(attr.layout.stripeSize, cacheBlockBytes);
-    const prefix = versionPrefix(attr);
-    for (let b = 0; b * blockBytes < attr.size; b++) if (!cache.has(`${prefix}.${b}`)) return undefined;
+    if (!blocksOnDisk(cache, attr, readBlockBytes(attr.layout.stripeSize, cacheBlockBytes))) return undefined;
     // As the MDS answers an open of a file with no bytes on it: no bytes, not "not sent".
     return { attr, domData: Buffer.alloc(0) };
   }
