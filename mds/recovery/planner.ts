@@ -122,7 +122,10 @@ function candidateOf(
     if ((input.notBeforeMs.get(taskKey(task)) ?? 0) > input.nowMs) continue;
     const fills = fillOnly(input, pool.id, pg, target, up);
     if (spare < 0 && fills.length === 0) continue;
-    const sources = [...fills, ...sourcesFor(state, pool, pg, holders, placement, target, input.missedWrites)];
+    const sources = [
+      ...fills,
+      ...sourcesFor(state, pool, pg, holders, placement, target, input.missedWrites),
+    ];
     const direct = sources.some((s) => s.position === target.position) || pool.rule.kind === 'replicated';
     if (!direct && sources.length < sourcesNeeded(pool)) continue;
     if (sources.length === 0) continue;
