@@ -47,6 +47,8 @@ const SUITES: Record<string, () => Promise<Suite>> = {
 const OPT_IN_SUITES: Record<string, () => Promise<Suite>> = {
   'peer-ceph': async () => (await import('./peer-ceph.js')).runPeerCephBench,
   'smallfiles-scale': async () => (await import('./smallfiles-scale.js')).runSmallFilesScaleBench,
+  // Data-on-MDS reads by how many are in flight, in alternating rounds: CPU per sample by process.
+  domshapes: async () => (await import('./dom-shapes.js')).runDomShapesBench,
 };
 
 /** Suites handed the run's shared cluster (each starts its own when run alone from its file). */

@@ -48,7 +48,7 @@ import { type BenchResult, result, type SuiteOptions } from './types.js';
 
 const KiB = 1024;
 const IN_FLIGHT = 16;
-const DOM_LAYOUT: Layout = {
+export const DOM_LAYOUT: Layout = {
   pattern: 'dom',
   domBytes: 128 * KiB,
   rest: { pattern: 'raid0', stripeSize: 1024 * KiB, stripeCount: 1 },
@@ -125,7 +125,7 @@ const MDS_QUIET_CPU_MS = 50;
 const MDS_QUIET_WAIT_MS = 120_000;
 
 /** Waits until the MDS is quiet (its database done compacting), at most MDS_QUIET_WAIT_MS; returns how long. */
-async function mdsQuiet(pid: number): Promise<number> {
+export async function mdsQuiet(pid: number): Promise<number> {
   const started = performance.now();
   while (performance.now() - started < MDS_QUIET_WAIT_MS) {
     const before = cpuTotalMs(pid);
