@@ -70,7 +70,7 @@ describe('bench runner', () => {
     ];
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     const results = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchResult[];
-    expect(results.filter((r) => r.id.startsWith('smallfiles.')).length).toBe(14);
+    expect(results.filter((r) => r.id.startsWith('smallfiles.')).length).toBe(15);
   });
 
   it('runs the OSS suite end to end: its OSSs register with a stand-in MDS before they serve reads', () => {
