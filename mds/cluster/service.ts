@@ -77,6 +77,15 @@ export class ClusterService {
     return this.timers.heartbeatTimeoutMs;
   }
 
+  /**
+   * When the read lease of the last call this MDS answered from `ossId` lapses (monotonic ms): until
+   * then the OSS may serve reads on what that answer told it. Unheard since this MDS started (or
+   * unknown): a whole lease from now, since it may hold one from the MDS before.
+   */
+  readLeaseLapsesMs(ossId: string): number {
+    return (this.lastSeenMs.get(ossId) ?? this.clock.monotonicMs()) + this.readLeaseMs;
+  }
+
   get state(): ClusterState {
     return this.current;
   }

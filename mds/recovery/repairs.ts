@@ -302,6 +302,18 @@ export class Repairs {
     return this.queue.size;
   }
 
+  /** Whether the copy's OST must refuse reads of it and has not yet been told so (MarkStale). */
+  unannounced(ostId: number, objectId: string): boolean {
+    const key = `${ostId}/${objectId}`;
+    return this.queue.get(key)?.announce === true && !this.announced.has(key);
+  }
+
+  /** The copy's OST was told to refuse reads of it (a MarkStale sent outside announceDue). */
+  noteAnnounced(ostId: number, objectId: string): void {
+    const key = `${ostId}/${objectId}`;
+    if (this.queue.has(key)) this.announced.add(key);
+  }
+
   /** Queued repairs whose OST has been told to refuse reads of the copy. */
   get announcedCount(): number {
     return [...this.announced].filter((key) => this.queue.has(key)).length;

@@ -4,6 +4,7 @@
 // records a finished copy as a holder in one synced batch. Old holders of a
 // PG that became complete are purged; the ones that are down are remembered
 // (stale copies) and purged, or fully re-copied, when they come back.
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type ChannelCache,
   type Clock,
@@ -11,6 +12,7 @@ import {
   deadlineIn,
   type Logger,
   Semaphore,
+  StripeError,
 } from '../../common/index.js';
 import { HOLE, placePg } from '../../placement/index.js';
 import type { OssServiceClient } from '../../proto/gen/stripefs/v1/OssService.js';
@@ -755,7 +757,49 @@ export class RecoveryService {
     const scheduled = await this.repairs.report(bad);
     this.logger.warn({ ...bad, scheduled }, 'bad chunk reported');
     if (scheduled) this.tick();
+    if (scheduled && bad.reason === 'WRITE_SKIPPED') await this.toldOrLapsed(bad.ostId, bad.objectId);
     return scheduled;
+  }
+
+  /**
+   * Returns once the OSS of `ostId` can no longer serve the skipped copy: told by MarkStale, or its
+   * OST is down, or the read lease of its last call this MDS answered has lapsed (its next lease
+   * comes with a heartbeat answer, which lists the copy). The writer acknowledges its write only after this answer, so no
+   * read that begins after the acknowledgement gets the copy from before the write. Before, the
+   * answer came at once and MarkStale later (or the next heartbeat answer): an OSS a writer took for
+   * down while it served reads (its map behind) returned the old bytes meanwhile. Not told within
+   * two leases (its OSS heard from but unreachable): REQ_UNAVAILABLE, and the writer asks again.
+   */
+  private async toldOrLapsed(ostId: number, objectId: string): Promise<void> {
+    const giveUpMs = this.clock.monotonicMs() + 2 * this.cluster.readLeaseMs;
+    for (;;) {
+      // Down: the failure detector found no call within a lease, and the next lease comes with a
+      // heartbeat answer that lists the copy (it is queued now).
+      const oss = this.upOss(ostId);
+      if (!oss || !this.repairs.unannounced(ostId, objectId)) return;
+      const now = this.clock.monotonicMs();
+      const lapsesMs = this.cluster.readLeaseLapsesMs(oss.ossId);
+      if (lapsesMs <= now) return;
+      if (now >= giveUpMs)
+        throw new StripeError(
+          'REQ_UNAVAILABLE',
+          `OST ${ostId}'s OSS could not be told that ${objectId} missed a write: report the skip again`,
+          { osts: [ostId], objects: [objectId] },
+        );
+      try {
+        const waitMs = Math.max(50, Math.min(SHORT_CALL_MS, lapsesMs - now));
+        await call(
+          this.clients.get(oss.grpcAddress),
+          'MarkStale',
+          { ostId, objectIds: [objectId] },
+          deadlineIn(waitMs),
+        );
+        this.repairs.noteAnnounced(ostId, objectId);
+        return;
+      } catch {
+        await sleep(Math.max(10, Math.min(100, lapsesMs - now)));
+      }
+    }
   }
 
   progress(): RecoveryProgress {
