@@ -26,7 +26,7 @@ const run = promisify(execFile);
 const MiB = 1024 * 1024;
 const REPEATS = 3;
 const FOLDER_FILES_IN_FLIGHT = 8;
-const LAYOUTS: Record<string, Layout> = {
+export const LAYOUTS: Record<string, Layout> = {
   raid0: { pattern: 'raid0', stripeSize: MiB, stripeCount: 6 },
   rep3: { pattern: 'replicated', stripeSize: MiB, stripeCount: 6, replicas: 3, failureDomain: 'host' },
   ec42: { pattern: 'ec', stripeSize: MiB, k: 4, m: 2, failureDomain: 'host' },

@@ -93,7 +93,12 @@ async function writeSequential(
 }
 
 /** Reads a file sequentially in `ioBytes` reads through one handle; returns the bytes read. */
-async function readSequential(client: StripeClient, path: string, ioBytes: number, limitBytes = Infinity) {
+export async function readSequential(
+  client: StripeClient,
+  path: string,
+  ioBytes: number,
+  limitBytes = Infinity,
+) {
   const handle = await client.open(path, 'r');
   const out = Buffer.allocUnsafe(ioBytes);
   const end = Math.min(handle.size, limitBytes);

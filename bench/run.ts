@@ -31,6 +31,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   checkpoint: async () => (await import('./checkpoint.js')).runCheckpointBench,
   s3: async () => (await import('./s3.js')).runS3Bench,
   cli: async () => (await import('./cli.js')).runCliBench,
+  shapes: async () => (await import('./shapes.js')).runShapesBench,
   // Needs root, /dev/fuse and fio; without them it says so and adds no figures.
   mount: async () => (await import('./mount.js')).runMountBench,
   // After the shared cluster's users: it starts its own (it kills hosts, with its own timers).
@@ -61,6 +62,7 @@ const CLUSTER_SUITES = new Set([
   'mount',
   's3',
   'cli',
+  'shapes',
 ]);
 const MiB = 1024 * 1024;
 const RESULTS_DIR = 'bench/results';
