@@ -74,7 +74,7 @@ function checkOss(name: string, service: Service | undefined, planned: PlannedPr
   expect(service!.ports).toEqual([
     `127.0.0.1:${planned.grpcPort}-${planned.adminPort}:${planned.grpcPort}-${planned.adminPort}`,
   ]);
-  expect(service!.command).toEqual([planned.script]);
+  expect(service!.command).toEqual([...nodeFlagsOf(planned.script), planned.script]);
   expect(service!.depends_on?.mds?.condition).toBe('service_healthy');
   expect(service!.healthcheck?.test.join(' ')).toContain('/dev/tcp/127.0.0.1/$STRIPEFS_OSS_ADMIN_PORT');
   expect(service!.volumes).toEqual([`${name}-data:${config['oss.dataDir']}`, `${KEYRING_DIR}:/keyring:ro`]);

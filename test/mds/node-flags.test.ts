@@ -1,7 +1,7 @@
 // The MDS's Node flags (cli/process.ts, MDS_NODE_FLAGS) reach its process
 // whoever starts it through startProcess (the launcher, the test and bench
 // clusters): the running MDS's command line carries them before its script,
-// and no other server gets them.
+// and no other entry point gets them (the OSS's own: test/oss/node-flags.test.ts).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MDS_NODE_FLAGS, nodeFlagsOf } from '../../cli/process.js';
@@ -12,7 +12,7 @@ describe('MDS node flags', () => {
     expect(MDS_NODE_FLAGS.length).toBeGreaterThan(0);
     expect(nodeFlagsOf('dist/mds/main.js')).toEqual([...MDS_NODE_FLAGS]);
     expect(nodeFlagsOf('/opt/stripefs/dist/mds/main.js')).toEqual([...MDS_NODE_FLAGS]);
-    for (const script of ['dist/oss/main.js', 'dist/cli/main.js', 'dist/mds/other.js'])
+    for (const script of ['dist/cli/main.js', 'dist/mds/other.js', 'dist/s3/main.js'])
       expect(nodeFlagsOf(script), script).toEqual([]);
   });
 
