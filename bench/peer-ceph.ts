@@ -14,12 +14,13 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type Layout, StripeClient } from '../client/index.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
+import { type Cpu, cpuMs } from './cpu.js';
 import { type BenchResult, result, type SuiteOptions } from './types.js';
 
 const run = promisify(execFile);
@@ -58,6 +59,9 @@ interface Figures {
   randRead64k: number;
   /** stripefs only: 4 MiB reads with `handle.read` into one buffer. */
   read4mHandle?: number;
+  /** stripefs only: where the 64 KiB phases' time went (the rows' notes). */
+  write64kNote?: string;
+  randRead64kNote?: string;
 }
 
 /** $STRIPEFS_CEPH_PEER_SCRIPT, else shared/peers/ceph/cluster.sh in a folder above the build or the current folder. */
@@ -174,21 +178,51 @@ class CephPeer {
 async function pool(count: number, untilMs: number, work: (i: number) => Promise<void>): Promise<number> {
   let next = 0;
   let done = 0;
+  let waitedMs = 0;
   const worker = async () => {
     while (next < count && performance.now() < untilMs) {
+      const started = performance.now();
       await work(next++);
+      waitedMs += performance.now() - started;
       done++;
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  lastMeanMs = done > 0 ? waitedMs / done : 0;
   return done;
+}
+
+/** The mean time one operation of the last pool() took, start to end (ms). */
+let lastMeanMs = 0;
+
+/**
+ * CPU of the client (this process), the MDS and the OSSs together from now until `per(items)`:
+ * ms per item of each, the mean operation's latency and the load, as a row's note.
+ */
+function cpuNote(cluster: BenchCluster): (items: number) => string {
+  const total = (c: Cpu) => c.user + c.system;
+  const now = () => ({
+    client: total(cpuMs()),
+    mds: total(cpuMs(cluster.mds.child.pid)),
+    oss: cluster.oss.reduce((sum, p) => sum + total(cpuMs(p.child.pid)), 0),
+  });
+  const before = now();
+  return (items) => {
+    const after = now();
+    const per = (k: keyof typeof before) => ((after[k] - before[k]) / Math.max(items, 1)).toFixed(2);
+    return (
+      `CPU ms/file: client ${per('client')}, MDS ${per('mds')}, OSSs ${per('oss')}; ` +
+      `mean latency ${lastMeanMs.toFixed(1)} ms at ${IN_FLIGHT} in flight; load ${loadavg()[0]?.toFixed(1)}`
+    );
+  };
 }
 
 const mibPerSec = (bytes: number, startedMs: number) =>
   bytes / MiB / ((performance.now() - startedMs) / 1000);
 
 /** stripefs's side of one workload: the same four phases as rados bench, plus handle.read. */
-async function stripefsFigures(mds: string, w: Workload, seconds: number): Promise<Figures> {
+async function stripefsFigures(cluster: BenchCluster, w: Workload, seconds: number): Promise<Figures> {
+  const mds = cluster.mdsAddress;
   const dir = `/peer-ceph/${w.pool}`;
   const big = randomFillSync(Buffer.alloc(4 * MiB));
   const small = randomFillSync(Buffer.alloc(64 * KiB));
@@ -197,16 +231,21 @@ async function stripefsFigures(mds: string, w: Workload, seconds: number): Promi
       mds,
       ...(cache ? {} : { limits: { cacheBytesMax: 0, readaheadTotalBytesMax: 0 } }),
     });
-  const timedWrites = async (name: string, data: Buffer): Promise<{ files: number; mibps: number }> => {
+  const timedWrites = async (
+    name: string,
+    data: Buffer,
+  ): Promise<{ files: number; mibps: number; note: string }> => {
     const client = await connect();
     await client.mkdir(`${dir}/${name}`, { recursive: true, layout: w.layout });
+    const cpu = cpuNote(cluster);
     const started = performance.now();
     const files = await pool(Infinity, started + seconds * 1000, (i) =>
       client.writeFile(`${dir}/${name}/${i}`, data),
     );
     const mibps = mibPerSec(files * data.length, started);
+    const note = cpu(files);
     await client.close();
-    return { files, mibps };
+    return { files, mibps, note };
   };
   const timedReads = async (
     files: number,
@@ -216,17 +255,21 @@ async function stripefsFigures(mds: string, w: Workload, seconds: number): Promi
   ) => {
     const client = await connect(cache);
     let bytes = 0;
+    const cpu = cpuNote(cluster);
     const started = performance.now();
-    await pool(count, started + seconds * 1000, async (i) => {
+    const done = await pool(count, started + seconds * 1000, async (i) => {
       // Not `bytes += await read(...)`: that reads `bytes` before the await and loses the
       // other workers' additions made meanwhile.
       const got = await read(client, i % files);
       bytes += got;
     });
     const mibps = mibPerSec(bytes, started);
+    lastNote = cpu(done);
     await client.close();
     return mibps;
   };
+  /** The note of the last timedReads phase. */
+  let lastNote = '';
   const wrote4m = await timedWrites('4m', big);
   const read4m = await timedReads(
     wrote4m.files,
@@ -255,7 +298,15 @@ async function stripefsFigures(mds: string, w: Workload, seconds: number): Promi
     async (c) => (await c.readFile(`${dir}/64k/${nextFile()}`)).length,
     false,
   );
-  return { write4m: wrote4m.mibps, read4m, read4mHandle, write64k: wrote64k.mibps, randRead64k };
+  return {
+    write4m: wrote4m.mibps,
+    read4m,
+    read4mHandle,
+    write64k: wrote64k.mibps,
+    randRead64k,
+    write64kNote: wrote64k.note,
+    randRead64kNote: `client cache and readahead off; ${lastNote}`,
+  };
 }
 
 function rows(pool: string, ours: Figures, ceph: Figures, cephSeconds: number): BenchResult[] {
@@ -266,8 +317,13 @@ function rows(pool: string, ours: Figures, ceph: Figures, cephSeconds: number): 
     row('write-4m', ours.write4m, ceph.write4m),
     row('read-4m-readFile', ours.read4m, ceph.read4m),
     row('read-4m-handle', ours.read4mHandle ?? 0, ceph.read4m, 'handle.read into one 4 MiB buffer'),
-    row('write-64k', ours.write64k, ceph.write64k),
-    row('randread-64k-nocache', ours.randRead64k, ceph.randRead64k, 'client cache and readahead off'),
+    row('write-64k', ours.write64k, ceph.write64k, ours.write64kNote),
+    row(
+      'randread-64k-nocache',
+      ours.randRead64k,
+      ceph.randRead64k,
+      ours.randRead64kNote ?? 'client cache and readahead off',
+    ),
   ];
 }
 
@@ -299,7 +355,7 @@ export async function runPeerCephBench({ quick }: SuiteOptions): Promise<BenchRe
     cluster = await startBenchCluster();
     for (const w of WORKLOADS) {
       process.stderr.write(`peer-ceph: stripefs on ${w.pool}\n`);
-      const ours = await stripefsFigures(cluster.mdsAddress, w, seconds);
+      const ours = await stripefsFigures(cluster, w, seconds);
       results.push(...rows(w.pool, ours, cephFigures.get(w.pool) as Figures, seconds));
     }
   } finally {
