@@ -6,6 +6,12 @@
 // on the bench cluster (1 MDS + 6 OSSs, the `npm start` shape) after Ceph is
 // stopped: 16 workers in one client, one file per object, a fresh client per
 // read phase. Each row is stripefs's figure with Ceph's as its baseline.
+// Before its timed phases the fresh stripefs cluster writes and reads 64 KiB
+// files of each workload for a few seconds, not counted: V8 compiles a
+// process's hot paths in its first seconds of work (TurboFan took 15-28% of
+// each process's CPU in the first 12 s of 64 KiB writes, 4-8% from 30 s on),
+// which a running cluster has done long before (rados bench's C++ has no such
+// start).
 //
 // Ceph is installed from Debian with apt-get when missing (root only); without
 // it, or without the peer script, the suite says SKIPPED and adds no figures.
@@ -217,6 +223,29 @@ function cpuNote(cluster: BenchCluster): (items: number) => string {
   };
 }
 
+/** Seconds of 64 KiB writes, then reads, of each workload before the timed phases (not counted). */
+const WARM_UP_SECONDS = 3;
+
+async function warmUp(mds: string, seconds: number): Promise<void> {
+  const small = randomFillSync(Buffer.alloc(64 * KiB));
+  const client = await StripeClient.connect({ mds });
+  try {
+    for (const w of WORKLOADS) {
+      const dir = `/peer-ceph-warm-up/${w.pool}`;
+      await client.mkdir(dir, { recursive: true, layout: w.layout });
+      const wrote = await pool(Infinity, performance.now() + seconds * 1000, (i) =>
+        client.writeFile(`${dir}/${i}`, small),
+      );
+      if (wrote === 0) continue;
+      await pool(Infinity, performance.now() + seconds * 1000, async (i) => {
+        await client.readFile(`${dir}/${i % wrote}`);
+      });
+    }
+  } finally {
+    await client.close();
+  }
+}
+
 const mibPerSec = (bytes: number, startedMs: number) =>
   bytes / MiB / ((performance.now() - startedMs) / 1000);
 
@@ -353,6 +382,7 @@ export async function runPeerCephBench({ quick }: SuiteOptions): Promise<BenchRe
   const results: BenchResult[] = [];
   try {
     cluster = await startBenchCluster();
+    await warmUp(cluster.mdsAddress, quick ? 1 : WARM_UP_SECONDS);
     for (const w of WORKLOADS) {
       process.stderr.write(`peer-ceph: stripefs on ${w.pool}\n`);
       const ours = await stripefsFigures(cluster, w, seconds);
