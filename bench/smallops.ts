@@ -76,6 +76,8 @@ interface Counts {
   /** The MDS's garbage-collection pauses so far (ms) and its major collections. */
   mdsGcMs: number;
   mdsMajorGcs: number;
+  /** The OSSs' mark-compacts (major and incremental collections) so far, all OSSs together. */
+  ossMajorGcs: number;
 }
 
 /** What the servers counted so far: MDS calls by method, OSS requests by op, synced MDS writes. */
@@ -88,9 +90,13 @@ async function counts(cluster: BenchCluster): Promise<Counts> {
   const mdsText = await text(cluster.mdsAdminUrl);
   const ossTexts = await Promise.all(cluster.specs.map((s) => text(cluster.adminUrlOf(s.id))));
   const ossOps = new Map<string, number>();
-  for (const t of ossTexts)
+  let ossMajorGcs = 0;
+  for (const t of ossTexts) {
     for (const [op, n] of seriesByLabel(t, 'stripefs_oss_ops_total', 'op'))
       ossOps.set(op, (ossOps.get(op) ?? 0) + n);
+    const gcs = seriesByLabel(t, 'stripefs_nodejs_gc_duration_seconds_count', 'kind');
+    ossMajorGcs += (gcs.get('major') ?? 0) + (gcs.get('incremental') ?? 0);
+  }
   const groupLine = mdsText.split('\n').find((l) => l.startsWith('stripefs_mds_group_writes{'));
   return {
     mdsCalls: seriesByLabel(mdsText, 'stripefs_mds_request_seconds_count', 'op'),
@@ -99,6 +105,7 @@ async function counts(cluster: BenchCluster): Promise<Counts> {
     mdsGcMs: sumOf(seriesByLabel(mdsText, 'stripefs_nodejs_gc_duration_seconds_sum', 'kind')) * 1000,
     mdsMajorGcs:
       seriesByLabel(mdsText, 'stripefs_nodejs_gc_duration_seconds_count', 'kind').get('major') ?? 0,
+    ossMajorGcs,
   };
 }
 
@@ -124,6 +131,8 @@ export interface PhaseProfile {
   /** The MDS's garbage-collection pauses (part of its CPU) and its major collections per file. */
   mdsGcMsPerFile: number;
   mdsMajorGcsPerFile: number;
+  /** The OSSs' mark-compacts per file, all OSSs together. */
+  ossMajorGcsPerFile: number;
   mdsCallsPerFile: Record<string, number>;
   ossOpsPerFile: Record<string, number>;
   groupWritesPerFile: number;
@@ -210,6 +219,7 @@ export async function measured<T>(
     clientGcMsPerFile: clientGcMs / items,
     mdsGcMsPerFile: per(countsBefore.mdsGcMs, countsAfter.mdsGcMs),
     mdsMajorGcsPerFile: per(countsBefore.mdsMajorGcs, countsAfter.mdsMajorGcs),
+    ossMajorGcsPerFile: per(countsBefore.ossMajorGcs, countsAfter.ossMajorGcs),
     systemMsPerFile: {
       client: per(cpuBefore.client.system, cpuAfter.client.system),
       mds: per(cpuBefore.mds.system, cpuAfter.mds.system),
@@ -228,7 +238,7 @@ export function boundsOf(p: PhaseProfile, item = 'file'): string {
   const sumOf = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
   return (
     `CPU ms/${item}: client ${c.client.toFixed(2)}, MDS ${c.mds.toFixed(2)}, OSSs ${c.oss.toFixed(2)}; ` +
-    `GC ms/${item}: client ${p.clientGcMsPerFile.toFixed(2)}, MDS ${p.mdsGcMsPerFile.toFixed(2)} (${(p.mdsMajorGcsPerFile * 1000).toFixed(1)} MDS major collections per 1,000); ` +
+    `GC ms/${item}: client ${p.clientGcMsPerFile.toFixed(2)}, MDS ${p.mdsGcMsPerFile.toFixed(2)} (${(p.mdsMajorGcsPerFile * 1000).toFixed(1)} MDS major collections per 1,000; OSSs ${(p.ossMajorGcsPerFile * 1000).toFixed(1)}); ` +
     `MDS calls/${item} ${sumOf(p.mdsCallsPerFile).toFixed(2)}, OSS requests/${item} ${sumOf(p.ossOpsPerFile).toFixed(2)}; ` +
     `load ${loadavg()[0]?.toFixed(1)}`
   );
@@ -304,7 +314,9 @@ function describe(p: PhaseProfile): string {
     `CPU ms/file (system part) client ${c.client.toFixed(2)} (${s.client.toFixed(2)}; GC ${p.clientGcMsPerFile.toFixed(2)}), ` +
     `MDS ${c.mds.toFixed(2)} (${s.mds.toFixed(2)}), OSSs ${c.oss.toFixed(2)} (${s.oss.toFixed(2)}); ` +
     `MDS calls/file: ${calls(p.mdsCallsPerFile)}; OSS requests/file: ${calls(p.ossOpsPerFile)}; ` +
-    `synced MDS writes/file ${p.groupWritesPerFile.toFixed(2)}; load ${loadavg()[0]?.toFixed(1)}`
+    `synced MDS writes/file ${p.groupWritesPerFile.toFixed(2)}; ` +
+    `mark-compacts per 1,000 files: MDS ${(p.mdsMajorGcsPerFile * 1000).toFixed(1)}, OSSs ${(p.ossMajorGcsPerFile * 1000).toFixed(1)}; ` +
+    `load ${loadavg()[0]?.toFixed(1)}`
   );
 }
 
