@@ -181,31 +181,31 @@ class CephPeer {
 }
 
 /** Runs `work(i)` for i = 0, 1, ... with IN_FLIGHT in flight until `untilMs` passes or `count` are done. */
-async function pool(count: number, untilMs: number, work: (i: number) => Promise<void>): Promise<number> {
+async function pool(
+  count: number,
+  untilMs: number,
+  work: (i: number) => Promise<void>,
+): Promise<{ done: number; meanMs: number }> {
   let next = 0;
   let done = 0;
-  let waitedMs = 0;
+  let tookMs = 0;
   const worker = async () => {
     while (next < count && performance.now() < untilMs) {
       const started = performance.now();
       await work(next++);
-      waitedMs += performance.now() - started;
+      tookMs += performance.now() - started;
       done++;
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  lastMeanMs = done > 0 ? waitedMs / done : 0;
-  return done;
+  return { done, meanMs: done > 0 ? tookMs / done : 0 };
 }
 
-/** The mean time one operation of the last pool() took, start to end (ms). */
-let lastMeanMs = 0;
-
 /**
- * CPU of the client (this process), the MDS and the OSSs together from now until `per(items)`:
- * ms per item of each, the mean operation's latency and the load, as a row's note.
+ * CPU of the client (this process), the MDS and the OSSs together from now until the returned
+ * function is called with the phase's operations and their mean latency: a row's note.
  */
-function cpuNote(cluster: BenchCluster): (items: number) => string {
+function cpuNote(cluster: BenchCluster): (items: number, meanMs: number) => string {
   const total = (c: Cpu) => c.user + c.system;
   const now = () => ({
     client: total(cpuMs()),
@@ -213,12 +213,12 @@ function cpuNote(cluster: BenchCluster): (items: number) => string {
     oss: cluster.oss.reduce((sum, p) => sum + total(cpuMs(p.child.pid)), 0),
   });
   const before = now();
-  return (items) => {
+  return (items, meanMs) => {
     const after = now();
     const per = (k: keyof typeof before) => ((after[k] - before[k]) / Math.max(items, 1)).toFixed(2);
     return (
       `CPU ms/file: client ${per('client')}, MDS ${per('mds')}, OSSs ${per('oss')}; ` +
-      `mean latency ${lastMeanMs.toFixed(1)} ms at ${IN_FLIGHT} in flight; load ${loadavg()[0]?.toFixed(1)}`
+      `mean latency ${meanMs.toFixed(1)} ms at ${IN_FLIGHT} in flight; load ${loadavg()[0]?.toFixed(1)}`
     );
   };
 }
@@ -236,9 +236,9 @@ async function warmUp(mds: string, seconds: number): Promise<void> {
       const wrote = await pool(Infinity, performance.now() + seconds * 1000, (i) =>
         client.writeFile(`${dir}/${i}`, small),
       );
-      if (wrote === 0) continue;
+      if (wrote.done === 0) continue;
       await pool(Infinity, performance.now() + seconds * 1000, async (i) => {
-        await client.readFile(`${dir}/${i % wrote}`);
+        await client.readFile(`${dir}/${i % wrote.done}`);
       });
     }
   } finally {
@@ -249,34 +249,28 @@ async function warmUp(mds: string, seconds: number): Promise<void> {
 const mibPerSec = (bytes: number, startedMs: number) =>
   bytes / MiB / ((performance.now() - startedMs) / 1000);
 
-/** stripefs's side of one workload: the same four phases as rados bench, plus handle.read. */
-async function stripefsFigures(cluster: BenchCluster, w: Workload, seconds: number): Promise<Figures> {
-  const mds = cluster.mdsAddress;
+/** One workload's timed phases on stripefs: writes of a file per operation, and reads of them. */
+function timedPhases(cluster: BenchCluster, w: Workload, seconds: number) {
   const dir = `/peer-ceph/${w.pool}`;
-  const big = randomFillSync(Buffer.alloc(4 * MiB));
-  const small = randomFillSync(Buffer.alloc(64 * KiB));
   const connect = (cache = true) =>
     StripeClient.connect({
-      mds,
+      mds: cluster.mdsAddress,
       ...(cache ? {} : { limits: { cacheBytesMax: 0, readaheadTotalBytesMax: 0 } }),
     });
-  const timedWrites = async (
-    name: string,
-    data: Buffer,
-  ): Promise<{ files: number; mibps: number; note: string }> => {
+  const writes = async (name: string, data: Buffer) => {
     const client = await connect();
     await client.mkdir(`${dir}/${name}`, { recursive: true, layout: w.layout });
     const cpu = cpuNote(cluster);
     const started = performance.now();
-    const files = await pool(Infinity, started + seconds * 1000, (i) =>
+    const { done, meanMs } = await pool(Infinity, started + seconds * 1000, (i) =>
       client.writeFile(`${dir}/${name}/${i}`, data),
     );
-    const mibps = mibPerSec(files * data.length, started);
-    const note = cpu(files);
+    const mibps = mibPerSec(done * data.length, started);
+    const note = cpu(done, meanMs);
     await client.close();
-    return { files, mibps, note };
+    return { files: done, mibps, note };
   };
-  const timedReads = async (
+  const reads = async (
     files: number,
     count: number,
     read: (c: StripeClient, i: number) => Promise<number>,
@@ -286,27 +280,31 @@ async function stripefsFigures(cluster: BenchCluster, w: Workload, seconds: numb
     let bytes = 0;
     const cpu = cpuNote(cluster);
     const started = performance.now();
-    const done = await pool(count, started + seconds * 1000, async (i) => {
+    const { done, meanMs } = await pool(count, started + seconds * 1000, async (i) => {
       // Not `bytes += await read(...)`: that reads `bytes` before the await and loses the
       // other workers' additions made meanwhile.
       const got = await read(client, i % files);
       bytes += got;
     });
     const mibps = mibPerSec(bytes, started);
-    lastNote = cpu(done);
+    const note = cpu(done, meanMs);
     await client.close();
-    return mibps;
+    return { mibps, note };
   };
-  /** The note of the last timedReads phase. */
-  let lastNote = '';
-  const wrote4m = await timedWrites('4m', big);
-  const read4m = await timedReads(
+  return { dir, writes, reads };
+}
+
+/** stripefs's side of one workload: the same four phases as rados bench, plus handle.read. */
+async function stripefsFigures(cluster: BenchCluster, w: Workload, seconds: number): Promise<Figures> {
+  const { dir, writes, reads } = timedPhases(cluster, w, seconds);
+  const wrote4m = await writes('4m', randomFillSync(Buffer.alloc(4 * MiB)));
+  const read4m = await reads(
     wrote4m.files,
     wrote4m.files,
     async (c, i) => (await c.readFile(`${dir}/4m/${i}`)).length,
   );
   const into = Buffer.alloc(4 * MiB);
-  const read4mHandle = await timedReads(wrote4m.files, wrote4m.files, async (c, i) => {
+  const read4mHandle = await reads(wrote4m.files, wrote4m.files, async (c, i) => {
     const handle = await c.open(`${dir}/4m/${i}`, 'r');
     try {
       return (await handle.read(into, 0, into.length, 0)).bytesRead;
@@ -314,14 +312,14 @@ async function stripefsFigures(cluster: BenchCluster, w: Workload, seconds: numb
       await handle.close();
     }
   });
-  const wrote64k = await timedWrites('64k', small);
+  const wrote64k = await writes('64k', randomFillSync(Buffer.alloc(64 * KiB)));
   // Random 64 KiB reads with nothing cached, for as long as the other phases (rados bench rand).
   let seed = 0x2545f491;
   const nextFile = () => {
     seed = (seed * 1103515245 + 12345) >>> 0;
     return seed % wrote64k.files;
   };
-  const randRead64k = await timedReads(
+  const randRead64k = await reads(
     wrote64k.files,
     Infinity,
     async (c) => (await c.readFile(`${dir}/64k/${nextFile()}`)).length,
@@ -329,12 +327,12 @@ async function stripefsFigures(cluster: BenchCluster, w: Workload, seconds: numb
   );
   return {
     write4m: wrote4m.mibps,
-    read4m,
-    read4mHandle,
+    read4m: read4m.mibps,
+    read4mHandle: read4mHandle.mibps,
     write64k: wrote64k.mibps,
-    randRead64k,
+    randRead64k: randRead64k.mibps,
     write64kNote: wrote64k.note,
-    randRead64kNote: `client cache and readahead off; ${lastNote}`,
+    randRead64kNote: `client cache and readahead off; ${randRead64k.note}`,
   };
 }
 
