@@ -114,7 +114,14 @@ async function writeSets(mds: string, local: string, sets: FileSet[], files: num
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+/** The middle value (of an even count, the mean of the two middle ones). */
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return Number.isInteger(mid)
+    ? ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2
+    : (sorted[Math.floor(mid)] ?? 0);
+}
 const range = (xs: number[]) =>
   `${median(xs).toFixed(3)} (${Math.min(...xs).toFixed(3)}-${Math.max(...xs).toFixed(3)})`;
 const sumOf = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);

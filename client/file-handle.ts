@@ -61,7 +61,8 @@ export class StripeFileHandle {
     );
     const domBytes = fileLayout.domBytes ?? 0;
     if (domBytes > 0) {
-      const load = async () => (await ctx.mds.openByInode(inode, path)).domData ?? Buffer.alloc(0);
+      const expected = Math.min(initialSizeBytes, domBytes);
+      const load = async () => (await ctx.mds.openByInode(inode, path, expected)).domData ?? Buffer.alloc(0);
       this.dom =
         initialSizeBytes === 0 ? DomPart.empty(domBytes, load) : new DomPart(domBytes, domData, load);
     }

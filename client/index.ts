@@ -709,7 +709,7 @@ export class StripeClient {
   private async leftOutWhole(path: string, opened: Opened): Promise<Buffer | undefined> {
     const { attr, domData } = opened;
     if (domData !== undefined || (fileLayoutOf(path, attr).domBytes ?? 0) < attr.size) return undefined;
-    return this.wholeOnMds(path, await this.ctx.mds.openByInode(attr.inode, path));
+    return this.wholeOnMds(path, await this.ctx.mds.openByInode(attr.inode, path, attr.size));
   }
 
   /**

@@ -67,8 +67,8 @@ type CreateItem = {
   data?: Uint8Array;
 } & OwnerFields;
 
-/** An open by file id; `path` names it in errors. */
-type InodeOpen = { inode: number; path: string };
+/** An open by file id; `path` names it in errors; `bytes` is what it expects on the MDS (0: unknown). */
+type InodeOpen = { inode: number; path: string; bytes: number };
 /**
  * Batches an open by file id rides in while the replies leave its bytes out (each reply carries
  * at least its first file's bytes, so every batch makes progress); then it goes alone.
@@ -168,11 +168,14 @@ export class MdsClient {
     });
     this.inodeOpenBatcher = new CallBatcher({
       itemsMax: LIMITS.namespaceBatchItemsMax,
-      one: async (item) => openedOf(await call(this.channel(), 'Open', item)),
+      // Cut where the MDS would cut its reply, so each batch carries all its files' bytes.
+      bytesMax: LIMITS.domBatchBytesMax,
+      bytesOf: (item) => item.bytes,
+      one: async ({ inode, path }) => openedOf(await call(this.channel(), 'Open', { inode, path })),
       many: async (items) =>
-        (await call(this.channel(), 'OpenMany', { items })).results.map((r) =>
-          r.error ? errorOfItem(r.error) : openedOf(r.open),
-        ),
+        (
+          await call(this.channel(), 'OpenMany', { items: items.map(({ inode, path }) => ({ inode, path })) })
+        ).results.map((r) => (r.error ? errorOfItem(r.error) : openedOf(r.open))),
     });
     this.createBatcher = new CallBatcher({
       itemsMax: LIMITS.namespaceBatchItemsMax,
@@ -351,14 +354,16 @@ export class MdsClient {
   }
   /**
    * Open by file id (a handle's bytes on the MDS, whatever its name is now), always with its bytes;
-   * `path` names it in errors. Concurrent ones share an OpenMany, so the files an OpenMany by path
-   * left without bytes (its reply full) come back in a few batches, not one call each; one whose
-   * bytes a batch left out again is asked again, and alone after INODE_OPEN_ROUNDS_MAX batches.
+   * `path` names it in errors. Concurrent ones share OpenMany calls, so the files an OpenMany by
+   * path left without bytes (its reply full) come back in a few batches, not one call each; given
+   * the bytes each expects (`bytes`: its size, up to its layout's part on the MDS), they are cut
+   * into batches whose replies hold them all. One whose bytes a batch left out anyway (the file
+   * grew) is asked again, and alone after INODE_OPEN_ROUNDS_MAX batches.
    */
-  async openByInode(inode: number, path: string): Promise<Opened> {
+  async openByInode(inode: number, path: string, bytes = 0): Promise<Opened> {
     if (this.batching) {
       for (let round = 0; round < INODE_OPEN_ROUNDS_MAX; round++) {
-        const opened = await this.inodeOpenBatcher.submit({ inode, path });
+        const opened = await this.inodeOpenBatcher.submit({ inode, path, bytes });
         if (opened.domData !== undefined) return opened;
       }
     }

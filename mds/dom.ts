@@ -80,6 +80,8 @@ export class DomStore {
   private applied: DomUsage = { files: 0, bytes: 0 };
   /** Bytes of records read from the database since start, to serve opens (metrics). */
   bytesRead = 0;
+  /** Files an OpenMany answered without their bytes since start, its reply full (metrics). */
+  answersOmitted = 0;
   private readonly deltas = new WeakMap<Txn, DomUsage>();
 
   /** Loads the usage counter (absent in databases from before data on the MDS: nothing stored). */

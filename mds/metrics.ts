@@ -20,11 +20,12 @@ export interface MdsMetrics {
 
 /**
  * `groupWrites`: the group committer's count of synced writes, read at each scrape;
- * `dom.bytesRead`: bytes of data-on-MDS records read from the database to answer opens.
+ * `dom`: bytes of data-on-MDS records read from the database to answer opens, and the files an
+ * OpenMany answered without their bytes.
  */
 export function createMdsMetrics(
   groupWrites: () => number = () => 0,
-  dom: { readonly bytesRead: number } = { bytesRead: 0 },
+  dom: { readonly bytesRead: number; readonly answersOmitted: number } = { bytesRead: 0, answersOmitted: 0 },
 ): MdsMetrics {
   const registry = createRegistry('mds');
   new Gauge({
@@ -33,6 +34,14 @@ export function createMdsMetrics(
     registers: [registry],
     collect() {
       this.set(dom.bytesRead);
+    },
+  });
+  new Gauge({
+    name: 'stripefs_mds_dom_answers_omitted',
+    help: 'Files an OpenMany answered without their data-on-MDS bytes (its reply full), since start',
+    registers: [registry],
+    collect() {
+      this.set(dom.answersOmitted);
     },
   });
   return {

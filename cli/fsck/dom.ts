@@ -25,7 +25,7 @@ export async function checkDomParts(mds: MdsClient, files: FileEntry[]): Promise
       return gate.run(async () => {
         try {
           const opened = await mds.open(file.path);
-          const data = opened.domData ?? (await mds.openByInode(file.inode, file.path)).domData;
+          const data = opened.domData ?? (await mds.openByInode(file.inode, file.path, expected)).domData;
           if (opened.attr.inode !== file.inode) return; // replaced since the walk
           if ((data?.length ?? 0) > expected)
             lose(file, `the MDS keeps ${data?.length} bytes of it, more than the ${expected} committed`);

@@ -126,7 +126,10 @@ export async function openMany(
     const open: OpenResponse = { attr: toAttr(node, ns.rootDefault), mapEpoch: ns.cluster.epoch() };
     const stored = node.type === 'file' ? (node.domStored ?? 0) : 0;
     if (stored === 0) return { open, error: null };
-    if (!sent.has(node)) return { open: { ...open, domDataOmitted: true }, error: null };
+    if (!sent.has(node)) {
+      ns.dom.answersOmitted++;
+      return { open: { ...open, domDataOmitted: true }, error: null };
+    }
     try {
       open.domData = decodeDom(node.ino, records.get(node), stored);
       return { open, error: null };

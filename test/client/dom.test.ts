@@ -24,11 +24,14 @@ const SEED = seedFromEnv();
 console.log(`client dom seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
 const K = 1024;
 
-/** Bytes of data-on-MDS records the MDS has read from its database so far (its /metrics). */
-async function mdsDomBytesRead(cluster: Cluster): Promise<number> {
+/**
+ * A data-on-MDS gauge of the MDS's /metrics: `read_bytes` (record bytes read from its database)
+ * or `answers_omitted` (files an OpenMany answered without their bytes).
+ */
+async function mdsDomGauge(cluster: Cluster, name: 'read_bytes' | 'answers_omitted'): Promise<number> {
   const text = await (await adminFetch(`${cluster.mdsAdminUrl}/metrics`)).text();
-  const match = /^stripefs_mds_dom_read_bytes(?:\{[^}]*\})? (\d+)$/m.exec(text);
-  if (!match) throw new Error('no stripefs_mds_dom_read_bytes in /metrics');
+  const match = new RegExp(`^stripefs_mds_dom_${name}(?:\\{[^}]*\\})? (\\d+)$`, 'm').exec(text);
+  if (!match) throw new Error(`no stripefs_mds_dom_${name} in /metrics`);
   return Number(match[1]);
 }
 
@@ -124,32 +127,36 @@ describe('data on the MDS', () => {
     });
   });
 
-  it('files read at once past what one OpenMany reply holds: the left-out bytes come in batches by inode, no Open each, each record read once', async () => {
+  it('files read at once past what one OpenMany reply holds: the left-out bytes come in batches by inode cut to fit, no Open each, each record read once', async () => {
     await client.mkdir('/cut', { layout: parseLayout('dom:512K,raid0:2:64K') });
     // 24 files of 512 KiB (12 MiB): an OpenMany reply carries 4 MiB of bytes (8 files), the
-    // rest come back left out and are asked again by inode, 8 more per batch.
+    // rest come back left out and are asked again by inode, in two batches of 8 (4 MiB each).
     const files = Array.from({ length: 24 }, (_, i) => ({
       path: `/cut/f${i}`,
       data: seededBytes(512 * K, SEED + 80 + i),
     }));
     await Promise.all(files.map((f) => client.writeFile(f.path, f.data)));
-    const [opensBefore, batchesBefore, domBytesBefore] = await Promise.all([
+    const [opensBefore, batchesBefore, domBytesBefore, omittedBefore] = await Promise.all([
       mdsCalls(cluster, 'open'),
       mdsCalls(cluster, 'openMany'),
-      mdsDomBytesRead(cluster),
+      mdsDomGauge(cluster, 'read_bytes'),
+      mdsDomGauge(cluster, 'answers_omitted'),
     ]);
     await withCold(async (cold) => {
       const got = await Promise.all(files.map((f) => cold.readFile(f.path)));
       for (const [i, f] of files.entries()) expect(got[i]?.equals(f.data), f.path).toBe(true);
       expect(cold.stats().dom.bytesRead).toBe(24 * 512 * K);
     });
-    const [opens, batches, domBytes] = await Promise.all([
+    const [opens, batches, domBytes, omitted] = await Promise.all([
       mdsCalls(cluster, 'open'),
       mdsCalls(cluster, 'openMany'),
-      mdsDomBytesRead(cluster),
+      mdsDomGauge(cluster, 'read_bytes'),
+      mdsDomGauge(cluster, 'answers_omitted'),
     ]);
     expect(opens - opensBefore).toBe(0);
     expect(batches - batchesBefore).toBe(3);
+    // Only the first reply left any out: the batches by inode were cut to fit theirs.
+    expect(omitted - omittedBefore).toBe(16);
     // Each record once (its bytes and a 5-byte header), none a reply left out: 12 MiB, not 24.
     expect(domBytes - domBytesBefore).toBe(24 * (512 * K + 5));
   });
