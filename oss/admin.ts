@@ -68,13 +68,15 @@ export function buildAdminApp(
   });
   app.get('/api/osts', async () =>
     core.handles.map((h) => {
-      const { usedBytes, capacityBytes, objectCount, log } = h.ost.usage();
+      const { usedBytes, capacityBytes, objectCount, log, syncs } = h.ost.usage();
       return {
         id: h.ost.id ?? null,
         name: h.ost.name,
         usedBytes,
         totalBytes: capacityBytes,
         objectCount,
+        // Durability requests of object files and of the index log, and the syncs that served them (grouped).
+        ...(syncs ? { syncs } : {}),
         // The segment log of small objects (oss.smallObjectBytes): its segments, bytes, live bytes, compactions.
         ...(log ? { log } : {}),
         faults: h.faults.current,

@@ -21,6 +21,8 @@ export interface FaultKnobs {
   crashBeforeCommitRate?: number;
   /** Fraction of flushes whose fsync fails (EIO). */
   fsyncFailRate?: number;
+  /** A slow disk: every fdatasync of an object file takes this much longer. */
+  fsyncDelayMs?: number;
   seed?: number;
 }
 
@@ -34,6 +36,7 @@ const KNOB_NAMES = [
   'hang',
   'crashBeforeCommitRate',
   'fsyncFailRate',
+  'fsyncDelayMs',
   'seed',
 ] as const;
 /** Longest added latency a knob may ask for. */
@@ -63,7 +66,7 @@ export function parseFaultKnobs(raw: unknown): FaultKnobs {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) bad('a number >= 0');
     const n = value as number;
     if (key.endsWith('Rate') && n > 1) bad('a rate from 0 to 1');
-    if ((key === 'latencyMs' || key === 'jitterMs') && n > FAULT_LATENCY_MS_MAX)
+    if ((key === 'latencyMs' || key === 'jitterMs' || key === 'fsyncDelayMs') && n > FAULT_LATENCY_MS_MAX)
       bad(`at most ${FAULT_LATENCY_MS_MAX}`);
     if (key === 'seed' && !Number.isInteger(n)) bad('an integer');
     (out as Record<string, number>)[key] = n;
@@ -170,6 +173,12 @@ export class OstFaults implements StoreFaultSites {
         code: 'EIO',
         syscall: 'fsync',
       });
+  }
+
+  /** Store fault site: an fdatasync of an object file is about to run; waits as a slow disk would. */
+  async slowFsync(): Promise<void> {
+    const ms = this.knobs.fsyncDelayMs;
+    if (ms) await this.sleep(ms);
   }
 
   /**

@@ -73,6 +73,9 @@ export interface OstUsageSource {
   /** The segment log of small objects (oss/store/segment-log.ts): its bytes, live or dead, and the live ones. */
   logBytes(): number;
   logLiveBytes(): number;
+  /** fdatasyncs of object files since start, and the durability requests (sync writes, flushes) they served. */
+  fileFsyncs(): number;
+  fileSyncRequests(): number;
 }
 
 /** The gauges read from each OST's usage when scraped. */
@@ -104,6 +107,16 @@ function usageGauges(usage: () => OstUsageSource[], registers: Registry[]): void
   );
   gauge('stripefs_oss_log_live_bytes', 'Bytes of live records in the small-object log per OST', (u) =>
     u.logLiveBytes(),
+  );
+  gauge(
+    'stripefs_oss_file_fsyncs',
+    'fdatasyncs of object files since start (concurrent requests of one file share one)',
+    (u) => u.fileFsyncs(),
+  );
+  gauge(
+    'stripefs_oss_file_sync_requests',
+    'Durability requests of object files (sync writes, flushes) since start',
+    (u) => u.fileSyncRequests(),
   );
 }
 

@@ -171,6 +171,7 @@ interface FaultFlags extends JsonFlags {
   corruptReadRate?: string;
   crashBeforeCommitRate?: string;
   fsyncFailRate?: string;
+  fsyncDelayMs?: string;
   hang?: boolean;
   seed?: string;
 }
@@ -186,6 +187,7 @@ export function faultBody(flags: FaultFlags): Record<string, number | boolean> {
     ['corruptReadRate', 'corruptReadRate'],
     ['crashBeforeCommitRate', 'crashBeforeCommitRate'],
     ['fsyncFailRate', 'fsyncFailRate'],
+    ['fsyncDelayMs', 'fsyncDelayMs'],
     ['seed', 'seed'],
   ];
   for (const [flag, field] of numeric) {
@@ -215,6 +217,7 @@ const FAULT_OPTIONS: [string, string][] = [
     'fraction of writes that SIGKILL the OSS once their data is written, before their index commit',
   ],
   ['--fsync-fail-rate <0..1>', 'fraction of flushes whose fsync fails'],
+  ['--fsync-delay-ms <ms>', 'a slow disk: added time of every fdatasync of an object file'],
   ['--hang', 'accept requests but never answer'],
   ['--seed <n>', 'seed of the knob generator'],
 ];

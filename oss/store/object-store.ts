@@ -117,6 +117,11 @@ export interface StoreUsage {
   /** Data bytes written with O_DIRECT and through the page cache since open. */
   directWriteBytes: number;
   pagedWriteBytes: number;
+  /**
+   * Durability requests of object files (sync writes, flushes) and the fdatasyncs that served them,
+   * and the index log's synced writes asked for and made (grouped: oss/store/group-sync.ts).
+   */
+  syncs?: { fileRequests: number; fileFsyncs: number; indexRequests: number; indexSyncs: number };
   /** The segment log of small objects, where a backend keeps one (oss/store/segment-log.ts). */
   log?: LogUsage;
 }
@@ -130,6 +135,8 @@ export interface StoreFaultSites {
   dataWritten(objectId: string): void;
   /** A flush is about to make the object's bytes durable; throws as a failing fsync does. */
   beforeFsync(objectId: string): void;
+  /** An fdatasync of an object file is about to run (once per grouped run): waits as a slow disk would. */
+  slowFsync?(): Promise<void>;
 }
 
 export interface ObjectStore {

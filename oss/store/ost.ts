@@ -26,6 +26,7 @@ import { LIMITS } from '../../common/limits.js';
 import { DATA_BUFFER_BYTES, dataBuffers } from '../buffers.js';
 import { LOG_COMPACT_BYTES_PER_SEC, LOG_DEAD_SHARE_MAX, LOG_SEGMENT_BYTES } from '../limits.js';
 import { objectPath } from '../object-id.js';
+import { GroupSync } from './group-sync.js';
 import { LogCompactor } from './log-compact.js';
 import { ObjectLocks } from './object-lock.js';
 import type {
@@ -107,6 +108,14 @@ export class Ost implements ObjectStore {
   log!: SegmentLog;
   private compactor!: LogCompactor;
   readonly smallObjectBytes: number;
+  /**
+   * Durability requests of files, grouped per object (group-sync.ts): concurrent sync writes and
+   * flushes of one object share its fdatasyncs, and of the whole OST its index log's synced writes.
+   */
+  private readonly fileSyncs = new GroupSync<string, FileHandle>((objectId, fh) =>
+    this.fdatasyncFile(objectId, fh),
+  );
+  private readonly indexSyncs = new GroupSync<true>(() => this.index.syncLog());
 
   private constructor(
     readonly opts: OstOptions,
@@ -194,6 +203,12 @@ export class Ost implements ObjectStore {
       directIo: this.directIo,
       directWriteBytes: this.directWriteBytes + log.directBytes,
       pagedWriteBytes: this.pagedWriteBytes + log.pagedBytes,
+      syncs: {
+        fileRequests: this.fileSyncs.requests,
+        fileFsyncs: this.fileSyncs.runs,
+        indexRequests: this.indexSyncs.requests,
+        indexSyncs: this.indexSyncs.runs,
+      },
       log,
     };
   }
@@ -369,7 +384,7 @@ export class Ost implements ObjectStore {
     }
     try {
       this.faults.beforeFsync(objectId);
-      await fh.sync();
+      await this.fileSyncs.run(objectId, fh);
     } catch (err) {
       await this.markUnsynced(objectId);
       throw notDurable(this.name, objectId, 'fsync failed', err);
@@ -377,10 +392,36 @@ export class Ost implements ObjectStore {
       await fh.close();
     }
     try {
-      await this.index.syncLog();
+      await this.indexSyncs.run(true, undefined);
     } catch (err) {
       throw notDurable(this.name, objectId, 'the index log did not sync', err);
     }
+  }
+
+  /**
+   * A sync write into the object's file, committed (unsynced) and out of the object's lock, made
+   * durable through `fh`, the write's descriptor of the file: its fdatasync (shared with the
+   * object's other sync writes and flushes in flight), then the index log's synced write (shared
+   * OST-wide). Answers whether that held; a failed fsync marks the object (markUnsynced). A failure
+   * of the index log's sync is thrown, as its synced batch was.
+   */
+  async syncWritten(objectId: string, fh: FileHandle): Promise<boolean> {
+    if (!this.opts.fsync) return !this.unsynced.has(objectId);
+    try {
+      this.faults.beforeFsync(objectId);
+      await this.fileSyncs.run(objectId, fh);
+    } catch {
+      await this.markUnsynced(objectId);
+      return false;
+    }
+    await this.indexSyncs.run(true, undefined);
+    return !this.unsynced.has(objectId);
+  }
+
+  /** One fdatasync of the object's file: it covers every write that reached the file before it began. */
+  private async fdatasyncFile(_objectId: string, fh: FileHandle): Promise<void> {
+    await this.faults.slowFsync?.();
+    await fh.datasync();
   }
 
   /**
@@ -423,6 +464,8 @@ export class Ost implements ObjectStore {
     if (this.closed) return;
     this.closed = true;
     await this.compactor.stop();
+    await this.fileSyncs.idle();
+    await this.indexSyncs.idle();
     await this.log.close();
     await this.readHandles.closeAll();
     await this.index.close();

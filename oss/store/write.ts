@@ -4,7 +4,9 @@
 // fault site dataWritten) leaves the previous version: a new object is then
 // missing, never wrong (debris is removed at open); blocks an overwrite
 // reached fail their checksum on read, so neither version is served from
-// them (test/oss/crash-sites.test.ts).
+// them (test/oss/crash-sites.test.ts). A sync write is then made durable
+// out of the lock, its fdatasync shared with the object's other sync writes
+// and flushes in flight (Ost.syncWritten, group-sync.ts).
 import { constants, type FileHandle, open, rm } from 'node:fs/promises';
 import { StripeError } from '../../common/errors.js';
 import { dataBuffers } from '../buffers.js';
@@ -30,6 +32,7 @@ export async function writeObject(
 ): Promise<WriteResult> {
   checkRange(p.offset, p.length);
   validateObjectId(p.objectId);
+  let written: { result: WriteResult; fh?: FileHandle };
   const release = await ost.locks.acquire(p.objectId, true);
   try {
     const old = await refuseOlderCopy(ost, p, await ost.storedMeta(p.objectId));
@@ -44,11 +47,21 @@ export async function writeObject(
       );
     }
     if (ost.keepsInLog(old, newSize)) return await writeLogged(ost, p, pieces, old, newSize);
-    return await writeToFile(ost, p, pieces, old, newSize);
+    written = await writeToFile(ost, p, pieces, old, newSize);
   } catch (err) {
     throw noSpace(err);
   } finally {
     release();
+  }
+  // Made durable out of the lock: the object's next writes go on meanwhile, and concurrent sync
+  // writes of it share one fdatasync (Ost.syncWritten).
+  const { result, fh } = written;
+  if (!fh) return result;
+  try {
+    return { ...result, durable: await ost.syncWritten(p.objectId, fh) };
+  } finally {
+    // Closing after the fdatasync settled: a close error cannot change what it made durable.
+    await fh.close().catch(() => undefined);
   }
 }
 
@@ -63,9 +76,10 @@ async function writeToFile(
   pieces: AsyncIterable<WritePiece>,
   old: StoredMeta | undefined,
   newSize: number,
-): Promise<WriteResult> {
+): Promise<{ result: WriteResult; fh?: FileHandle }> {
   let fh: FileHandle | undefined;
   let direct: FileHandle | undefined;
+  let kept = false;
   let writer: FileWriter | undefined;
   const oldSize = old?.size ?? 0;
   const end = p.offset + p.length;
@@ -105,25 +119,38 @@ async function writeToFile(
     checkReceived(p, received, builder);
     if (tailBlock) builder.addBytes(tailBlock.subarray(end % B), false);
     if (newSize < oldSize) await fh.truncate(newSize);
-    return await commitSynced(ost, p, old, newSize, builder, fh);
+    const version = await commit(ost, p, old, newSize, builder);
+    // A sync write's descriptor stays open for its fdatasync, after the lock (writeObject).
+    kept = p.sync === true;
+    return { result: { objectSize: newSize, version }, ...(kept ? { fh } : {}) };
   } catch (err) {
-    // No write may land after the cleanup below (or after the file is closed).
+    // No write may land after the cleanup (or after the file is closed).
     await writer?.abandon().catch(() => undefined);
-    if (fh && (!old || old.log)) {
-      ost.readHandles.drop(ost.pathOf(p.objectId));
-      // Best-effort cleanup of a failed first write (or of a copy out of the log): the caller gets
-      // the write's own error, and open() removes the files the index does not point at.
-      await rm(ost.pathOf(p.objectId), { force: true }).catch(() => undefined);
-    } else if (fh && old) {
-      // Best-effort: the index still holds the old size, so a longer file reads as before.
-      await fh.truncate(old.size).catch(() => undefined);
-    }
+    if (fh) await undoFailedWrite(ost, p.objectId, fh, old);
     throw err;
   } finally {
     // Closing after the write settled: a close error cannot change what was acknowledged.
     await direct?.close().catch(() => undefined);
-    // The same for the page-cache handle.
-    await fh?.close().catch(() => undefined);
+    // The same for the page-cache handle (a sync write's is closed after its fdatasync).
+    if (!kept) await fh?.close().catch(() => undefined);
+  }
+}
+
+/** After a failed write into the object's file: a new file removed, an old one cut back to its size. */
+async function undoFailedWrite(
+  ost: Ost,
+  objectId: string,
+  fh: FileHandle,
+  old: StoredMeta | undefined,
+): Promise<void> {
+  if (!old || old.log) {
+    ost.readHandles.drop(ost.pathOf(objectId));
+    // Best-effort cleanup of a failed first write (or of a copy out of the log): the caller gets
+    // the write's own error, and open() removes the files the index does not point at.
+    await rm(ost.pathOf(objectId), { force: true }).catch(() => undefined);
+  } else {
+    // Best-effort: the index still holds the old size, so a longer file reads as before.
+    await fh.truncate(old.size).catch(() => undefined);
   }
 }
 
@@ -251,41 +278,9 @@ function checkPiece(p: WriteParams, piece: WritePiece, received: number, builder
   throw refusal;
 }
 
-/** Commits the write, a sync write with its flush first (fsync, then the index batch written synced). */
-async function commitSynced(
-  ost: Ost,
-  p: WriteParams,
-  old: StoredMeta | undefined,
-  newSize: number,
-  builder: BlockCrcBuilder,
-  fh: FileHandle,
-): Promise<WriteResult> {
-  const fsyncFailure = p.sync && ost.opts.fsync ? await fsyncData(ost, p.objectId, fh) : undefined;
-  const synced = p.sync === true && ost.opts.fsync && fsyncFailure === undefined;
-  const version = await commit(ost, p, old, newSize, builder, synced);
-  // After the commit: a whole rewrite of an object an fsync failed for must not clear this failure's mark.
-  if (fsyncFailure !== undefined) await ost.markUnsynced(p.objectId);
-  const durable = p.sync === true && fsyncFailure === undefined && !ost.isUnsynced(p.objectId);
-  return { objectSize: newSize, version, ...(p.sync ? { durable } : {}) };
-}
-
-/**
- * A sync write's flush of its data, before the index batch (then written synced): the failure, or
- * undefined. The caller marks a failed object once the write is committed (Ost.markUnsynced).
- */
-async function fsyncData(ost: Ost, objectId: string, fh: FileHandle): Promise<unknown> {
-  try {
-    ost.faults.beforeFsync(objectId);
-    await fh.datasync();
-    return undefined;
-  } catch (err) {
-    return err ?? new Error('fsync failed');
-  }
-}
-
 /**
  * The data is in the file: makes it the object's next version in one index batch; returns that
- * version. `synced`: the data was fsynced, and the batch is written synced (a flush in one step).
+ * version. A sync write is made durable afterwards, out of the object's lock (Ost.syncWritten).
  */
 async function commit(
   ost: Ost,
@@ -293,7 +288,6 @@ async function commit(
   old: StoredMeta | undefined,
   newSize: number,
   builder: BlockCrcBuilder,
-  synced = false,
 ): Promise<number> {
   const meta: ObjectMeta = {
     size: newSize,
@@ -307,16 +301,7 @@ async function commit(
   const rewritten = ost.rewrittenAfter(p.objectId, p.offset, p.offset + p.length);
   const whole = rewritten !== undefined && rewritten >= newSize;
   const stamps = writtenStamps(p, ost.blockBytes);
-  await ost.index.commitWrite(
-    p.objectId,
-    old,
-    meta,
-    builder.firstBlock,
-    builder.finish(),
-    stamps,
-    whole,
-    synced,
-  );
+  await ost.index.commitWrite(p.objectId, old, meta, builder.firstBlock, builder.finish(), stamps, whole);
   if (rewritten !== undefined) ost.noteRewritten(p.objectId, whole ? undefined : rewritten);
   // An object that was in the segment log is in its file now: its record there is dead.
   if (old?.log) ost.log.release(p.objectId, old.log);
