@@ -48,6 +48,11 @@ export class StripeFileHandle {
     diskPrefix?: string,
     /** false: the reader fetches nothing ahead (its caller keeps large reads in flight itself). */
     readahead = true,
+    /**
+     * A grow-only handle whose close makes its writes durable but commits no size: the caller grows
+     * the file once later (StripeClient.growTo), for many such handles.
+     */
+    private readonly deferSize = false,
   ) {
     this.sizeBytes = initialSizeBytes;
     this.reader = new FileReader(
@@ -203,7 +208,7 @@ export class StripeFileHandle {
     const started = performance.now();
     await this.writer.flush(true);
     await this.ctx.io.flushAll(this.writer.takeTouched());
-    if (this.changed) {
+    if (this.changed && !this.deferSize) {
       const size = this.growOnly ? this.writtenEndBytes : this.sizeBytes;
       await this.commit(size, this.growOnly);
       this.changed = false;

@@ -89,6 +89,8 @@ interface Plan {
   fast: boolean;
   sizeBytes: number;
   etag: string;
+  /** The end of the furthest part stored in its slot of `data` (0: none). */
+  slotEnd: number;
 }
 
 async function plan(
@@ -122,7 +124,10 @@ async function plan(
   const md5 = createHash('md5');
   for (const part of parts) md5.update(Buffer.from(part.md5, 'hex'));
   const sizeBytes = parts.reduce((sum, p) => sum + p.sizeBytes, 0);
-  return { parts, slot, fast, sizeBytes, etag: `${md5.digest('hex')}-${parts.length}` };
+  let slotEnd = 0;
+  for (const part of stored.values())
+    if (part.inSlot) slotEnd = Math.max(slotEnd, (part.partNumber - 1) * slot + part.sizeBytes);
+  return { parts, slot, fast, sizeBytes, etag: `${md5.digest('hex')}-${parts.length}`, slotEnd };
 }
 
 /** Fast: the last part (if not in its slot) copied to its place in `data`. */
@@ -144,7 +149,7 @@ async function assembleInPlace(gateway: Gateway, dir: string, p: Plan): Promise<
       await handle.close();
     }
   }
-  // Grow-only commits leave the size at the furthest part's end: exactly the object.
+  // The size is the furthest part's end (growTo, grow-only commits): exactly the object.
   return (await gateway.client.stat(data)).size === p.sizeBytes ? data : undefined;
 }
 
@@ -215,6 +220,8 @@ export async function completeUpload(gateway: Gateway, request: S3Request): Prom
   noReplaceOf(request);
   const dir = uploadDir(gateway.scratch, bucket, uploadId);
   const p = await plan(gateway, dir, requestedParts(await readBody(request)));
+  // Parts in their slots committed no size (deferSize): the data file grows once, to the furthest.
+  if (p.slotEnd > 0) await gateway.client.growTo(`${dir}/${DATA_NAME}`, p.slotEnd);
   const inPlace = p.fast ? await assembleInPlace(gateway, dir, p) : undefined;
   if (inPlace)
     return {

@@ -125,7 +125,11 @@ export async function storePart(
   const inSlot = slot !== undefined && slot > 0 && sizeBytes === slot;
   const stored = await gateway.uploads.run(budgetBytesOf(sizeBytes), async () => {
     if (inSlot) {
-      const handle = await gateway.client.open(`${dir}/${DATA_NAME}`, 'r+', { growOnly: true });
+      // Its close makes the part durable and commits no size: Complete grows `data` once.
+      const handle = await gateway.client.open(`${dir}/${DATA_NAME}`, 'r+', {
+        growOnly: true,
+        deferSize: true,
+      });
       let filled: { written: number; md5: string };
       try {
         filled = await fill(handle, (partNumber - 1) * slot);
@@ -165,7 +169,7 @@ export async function storePart(
       throw err;
     }
   });
-  // Older records are looked for (a listing: one MDS call of the four a part costs) only when this
+  // Older records are looked for (a listing: one MDS call more per part) only when this
   // process stored the part before. One uploaded again through another gateway process, or before
   // a restart, keeps its older record until the upload completes or is aborted (its folder goes
   // then); ListParts and Complete take the newest record anyway.
