@@ -68,7 +68,7 @@ export function buildAdminApp(
   });
   app.get('/api/osts', async () =>
     core.handles.map((h) => {
-      const { usedBytes, capacityBytes, objectCount, log, syncs } = h.ost.usage();
+      const { usedBytes, capacityBytes, objectCount, log, syncs, handles } = h.ost.usage();
       return {
         id: h.ost.id ?? null,
         name: h.ost.name,
@@ -77,6 +77,8 @@ export function buildAdminApp(
         objectCount,
         // Durability requests of object files and of the index log, and the syncs that served them (grouped).
         ...(syncs ? { syncs } : {}),
+        // Opens of object files made and avoided (oss/store/read-handles.ts).
+        ...(handles ? { handles } : {}),
         // The segment log of small objects (oss.smallObjectBytes): its segments, bytes, live bytes, compactions.
         ...(log ? { log } : {}),
         faults: h.faults.current,

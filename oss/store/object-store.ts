@@ -122,6 +122,8 @@ export interface StoreUsage {
    * and the index log's synced writes asked for and made (grouped: oss/store/group-sync.ts).
    */
   syncs?: { fileRequests: number; fileFsyncs: number; indexRequests: number; indexSyncs: number };
+  /** Opens of object files made and avoided (a handle still open from an earlier read or write reused). */
+  handles?: { opened: number; reused: number };
   /** The segment log of small objects, where a backend keeps one (oss/store/segment-log.ts). */
   log?: LogUsage;
 }

@@ -209,6 +209,7 @@ export class Ost implements ObjectStore {
         indexRequests: this.indexSyncs.requests,
         indexSyncs: this.indexSyncs.runs,
       },
+      handles: { ...this.readHandles.counts },
       log,
     };
   }

@@ -1,11 +1,13 @@
-// Open read handles of recently read objects, so a run of reads of one
+// Open handles of recently read or written objects, so a run of reads of one
 // object (a client's sequential stream, its exact small reads, a small file
-// read right after its open) costs no open and close on the thread pool per
-// request. Handles are shared by concurrent readers (counted), closed when
+// read right after its open), or of writes into it (parallel parts landing in
+// the same objects), costs no open and close on the thread pool per request. Handles are shared by concurrent readers (counted), closed when
 // unused for IDLE_MS or when more than `max` are open, and dropped when the
 // object is deleted (under its write lock, so no reader holds one then): a
 // handle never outlives its file's name. Writes use their own handles on the
-// same inode, so a cached handle always reads the current bytes.
+// same inode, so a cached handle always reads the current bytes; writes are
+// one at a time per object (its lock), a sync write's handle kept until its
+// fdatasync (write.ts), and a failed first write drops its file's handles.
 import { type FileHandle, open } from 'node:fs/promises';
 
 /** A handle unused this long is closed: an object deleted behind the OSS's back is not served for longer. */
@@ -26,14 +28,18 @@ export class ReadHandles {
 
   constructor(private readonly max = 64) {}
 
-  /** A handle on `path` opened with `flags`; call release() when done with it. */
-  async acquire(path: string, flags: number): Promise<{ fh: FileHandle; release: () => void }> {
+  /** A handle on `path` opened with `flags` (and `mode`, for O_CREAT); call release() when done with it. */
+  async acquire(
+    path: string,
+    flags: number,
+    mode?: number,
+  ): Promise<{ fh: FileHandle; release: () => void }> {
     const key = `${flags}:${path}`;
     let entry = this.entries.get(key);
     if (entry) this.counts.reused++;
     else {
       this.counts.opened++;
-      entry = { fh: open(path, flags), users: 0, lastUseMs: 0, dropped: false };
+      entry = { fh: open(path, flags, mode), users: 0, lastUseMs: 0, dropped: false };
       this.entries.set(key, entry);
       this.schedule();
     }

@@ -7,7 +7,7 @@
 // them (test/oss/crash-sites.test.ts). A sync write is then made durable
 // out of the lock, its fdatasync shared with the object's other sync writes
 // and flushes in flight (Ost.syncWritten, group-sync.ts).
-import { constants, type FileHandle, open, rm } from 'node:fs/promises';
+import { constants, type FileHandle, rm } from 'node:fs/promises';
 import { StripeError } from '../../common/errors.js';
 import { dataBuffers } from '../buffers.js';
 import { checkRange, validateObjectId } from '../object-id.js';
@@ -32,7 +32,7 @@ export async function writeObject(
 ): Promise<WriteResult> {
   checkRange(p.offset, p.length);
   validateObjectId(p.objectId);
-  let written: { result: WriteResult; fh?: FileHandle };
+  let written: { result: WriteResult; kept?: Held };
   const release = await ost.locks.acquire(p.objectId, true);
   try {
     const old = await refuseOlderCopy(ost, p, await ost.storedMeta(p.objectId));
@@ -55,15 +55,17 @@ export async function writeObject(
   }
   // Made durable out of the lock: the object's next writes go on meanwhile, and concurrent sync
   // writes of it share one fdatasync (Ost.syncWritten).
-  const { result, fh } = written;
-  if (!fh) return result;
+  const { result, kept } = written;
+  if (!kept) return result;
   try {
-    return { ...result, durable: await ost.syncWritten(p.objectId, fh) };
+    return { ...result, durable: await ost.syncWritten(p.objectId, kept.fh) };
   } finally {
-    // Closing after the fdatasync settled: a close error cannot change what it made durable.
-    await fh.close().catch(() => undefined);
+    kept.release();
   }
 }
+
+/** A handle from the OST's open handles (read-handles.ts), released once the write is done with it. */
+type Held = { fh: FileHandle; release: () => void };
 
 /**
  * The write into the object's own file. An object that was in the segment log (it grew past the
@@ -76,24 +78,27 @@ async function writeToFile(
   pieces: AsyncIterable<WritePiece>,
   old: StoredMeta | undefined,
   newSize: number,
-): Promise<{ result: WriteResult; fh?: FileHandle }> {
-  let fh: FileHandle | undefined;
-  let direct: FileHandle | undefined;
+): Promise<{ result: WriteResult; kept?: Held }> {
+  let held: Held | undefined;
+  let direct: Held | undefined;
   let kept = false;
   let writer: FileWriter | undefined;
   const oldSize = old?.size ?? 0;
   const end = p.offset + p.length;
+  const path = ost.pathOf(p.objectId);
   try {
-    fh = await open(ost.pathOf(p.objectId), constants.O_RDWR | constants.O_CREAT, 0o644);
+    // Shared handles: parallel writes into one object open its file once, not once each.
+    held = await ost.readHandles.acquire(path, constants.O_RDWR | constants.O_CREAT, 0o644);
+    const fh = held.fh;
     if (old?.log) await copyOutOfLog(ost, old.log, old.size, fh);
     if (ost.directIo && p.length >= ost.blockBytes)
-      direct = await open(ost.pathOf(p.objectId), constants.O_WRONLY | constants.O_DIRECT);
+      direct = await ost.readHandles.acquire(path, constants.O_WRONLY | constants.O_DIRECT);
     const B = ost.blockBytes;
     const start = Math.min(p.offset, oldSize);
     const builder = new BlockCrcBuilder(B, Math.floor(start / B));
     const blockCache = new Map<number, Buffer>();
     const oldBlock = (index: number): Promise<Buffer> =>
-      readVerifiedBlock(ost, fh!, p.objectId, index, oldSize, blockCache);
+      readVerifiedBlock(ost, fh, p.objectId, index, oldSize, blockCache);
     if (start % B !== 0)
       builder.addBytes((await oldBlock(Math.floor(start / B))).subarray(0, start % B), false);
     // The old bytes after the write's end must be read (and verified) before the data overwrites their block.
@@ -103,7 +108,7 @@ async function writeToFile(
       await fh.truncate(oldSize); // bytes past the old size may be crash debris: holes must read as zeros
       builder.addZeros(p.offset - oldSize);
     }
-    const fileWriter = new FileWriter(fh, direct);
+    const fileWriter = new FileWriter(fh, direct?.fh);
     writer = fileWriter;
     const received = await receive(p, pieces, builder, (piece, at) =>
       piece.release
@@ -120,19 +125,17 @@ async function writeToFile(
     if (tailBlock) builder.addBytes(tailBlock.subarray(end % B), false);
     if (newSize < oldSize) await fh.truncate(newSize);
     const version = await commit(ost, p, old, newSize, builder);
-    // A sync write's descriptor stays open for its fdatasync, after the lock (writeObject).
+    // A sync write's handle is held for its fdatasync, after the lock (writeObject).
     kept = p.sync === true;
-    return { result: { objectSize: newSize, version }, ...(kept ? { fh } : {}) };
+    return { result: { objectSize: newSize, version }, ...(kept ? { kept: held } : {}) };
   } catch (err) {
     // No write may land after the cleanup (or after the file is closed).
     await writer?.abandon().catch(() => undefined);
-    if (fh) await undoFailedWrite(ost, p.objectId, fh, old);
+    if (held) await undoFailedWrite(ost, p.objectId, held.fh, old);
     throw err;
   } finally {
-    // Closing after the write settled: a close error cannot change what was acknowledged.
-    await direct?.close().catch(() => undefined);
-    // The same for the page-cache handle (a sync write's is closed after its fdatasync).
-    if (!kept) await fh?.close().catch(() => undefined);
+    direct?.release();
+    if (!kept) held?.release();
   }
 }
 
