@@ -9,7 +9,8 @@
 // is timed three times, alternating, and the median ratio is the figure; the
 // spread of the three is in the note (the machine is shared), and for the PUT
 // the CPU per GiB of every process on each side (bench/cpu.ts), which depends
-// far less on the load than the rate.
+// far less on the load than the rate, and the sync requests of object files and
+// the fdatasyncs that served them per GiB (the OSSs' counters, group-sync.ts).
 //   node dist/bench/s3.js [--quick]
 import { randomFillSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { type StartedProcess, startProcess } from '../cli/process.js';
 import { type Layout, StripeClient } from '../client/index.js';
 import { Semaphore } from '../common/semaphore.js';
+import { adminFetch } from '../test/helpers/admin-http.js';
 import { signRequest } from '../test/s3/sign.js';
 import { type BenchCluster, startBenchCluster } from './cluster.js';
 import { clusterCpuMs, cpuTotalMs } from './cpu.js';
@@ -192,6 +194,22 @@ function pathCpuMs(cluster: BenchCluster, gatewayPid: number) {
 
 type PathCpu = ReturnType<typeof pathCpuMs>;
 
+/** Durability requests of object files and the fdatasyncs that served them so far, over every OST (oss/store/group-sync.ts). */
+async function fileSyncs(cluster: BenchCluster): Promise<{ requests: number; fsyncs: number }> {
+  let requests = 0;
+  let fsyncs = 0;
+  for (const spec of cluster.specs) {
+    const osts = (await (await adminFetch(`${cluster.adminUrlOf(spec.id)}/api/osts`)).json()) as {
+      syncs?: { fileRequests: number; fileFsyncs: number };
+    }[];
+    for (const o of osts) {
+      requests += o.syncs?.fileRequests ?? 0;
+      fsyncs += o.syncs?.fileFsyncs ?? 0;
+    }
+  }
+  return { requests, fsyncs };
+}
+
 /** Seconds of CPU per GiB of each process between two readings, in `into` (one list per process). */
 function cpuPerGiB(before: PathCpu, after: PathCpu, gib: number, into: Record<string, number[]>): void {
   for (const key of Object.keys(before) as (keyof PathCpu)[]) {
@@ -204,10 +222,13 @@ function cpuPerGiB(before: PathCpu, after: PathCpu, gib: number, into: Record<st
 /** The PUT's CPU note: seconds per GiB (median of the runs) through the gateway and through the library. */
 function cpuNote(viaGateway: Record<string, number[]>, viaLibrary: Record<string, number[]>): string {
   const m = (v: number[] | undefined) => (v && v.length > 0 ? median(v).toFixed(2) : '?');
+  const n = (v: number[] | undefined) => (v && v.length > 0 ? median(v).toFixed(0) : '?');
   return (
     `CPU s per GiB, gateway against library: gateway ${m(viaGateway.gateway)} (event loop ${m(viaGateway.loop)}), ` +
     `OSSs ${m(viaGateway.oss)} against ${m(viaLibrary.oss)}, MDS ${m(viaGateway.mds)} against ${m(viaLibrary.mds)}, ` +
-    `sender ${m(viaGateway.client)} against the library's client ${m(viaLibrary.client)}`
+    `sender ${m(viaGateway.client)} against the library's client ${m(viaLibrary.client)}; ` +
+    `per GiB, object-file sync requests and the fdatasyncs that served them: ` +
+    `${n(viaGateway.syncRequests)} and ${n(viaGateway.fsyncs)} against ${n(viaLibrary.syncRequests)} and ${n(viaLibrary.fsyncs)}`
   );
 }
 
@@ -241,9 +262,14 @@ async function largeObjects(
   const viaLibrary: Record<string, number[]> = {};
   const gib = sizeBytes / 1024 ** 3;
   const measured = async (work: () => Promise<unknown>, into: Record<string, number[]>) => {
+    const syncsBefore = await fileSyncs(cluster);
     const before = pathCpuMs(cluster, gatewayPid);
     const seconds = await timed(work);
     cpuPerGiB(before, pathCpuMs(cluster, gatewayPid), gib, into);
+    const syncsAfter = await fileSyncs(cluster);
+    // Per GiB: sync writes and flushes of object files, and the fdatasyncs that served them.
+    (into.syncRequests ??= []).push((syncsAfter.requests - syncsBefore.requests) / gib);
+    (into.fsyncs ??= []).push((syncsAfter.fsyncs - syncsBefore.fsyncs) / gib);
     return gb / seconds;
   };
   const put = await pairs(
