@@ -78,6 +78,8 @@ interface Counts {
   mdsMajorGcs: number;
   /** The OSSs' mark-compacts (major and incremental collections) so far, all OSSs together. */
   ossMajorGcs: number;
+  /** Writes the OSSs' write fences held so far (oss/write-fence.ts), all OSSs together. */
+  fenceHolds: number;
 }
 
 /** What the servers counted so far: MDS calls by method, OSS requests by op, synced MDS writes. */
@@ -91,7 +93,10 @@ async function counts(cluster: BenchCluster): Promise<Counts> {
   const ossTexts = await Promise.all(cluster.specs.map((s) => text(cluster.adminUrlOf(s.id))));
   const ossOps = new Map<string, number>();
   let ossMajorGcs = 0;
+  let fenceHolds = 0;
   for (const t of ossTexts) {
+    const held = t.split('\n').find((l) => /^stripefs_oss_write_fence_held[{ ]/.test(l));
+    fenceHolds += Number(held?.slice(held.lastIndexOf(' ') + 1) ?? 0);
     for (const [op, n] of seriesByLabel(t, 'stripefs_oss_ops_total', 'op'))
       ossOps.set(op, (ossOps.get(op) ?? 0) + n);
     const gcs = seriesByLabel(t, 'stripefs_nodejs_gc_duration_seconds_count', 'kind');
@@ -106,6 +111,7 @@ async function counts(cluster: BenchCluster): Promise<Counts> {
     mdsMajorGcs:
       seriesByLabel(mdsText, 'stripefs_nodejs_gc_duration_seconds_count', 'kind').get('major') ?? 0,
     ossMajorGcs,
+    fenceHolds,
   };
 }
 
@@ -133,6 +139,8 @@ export interface PhaseProfile {
   mdsMajorGcsPerFile: number;
   /** The OSSs' mark-compacts per file, all OSSs together. */
   ossMajorGcsPerFile: number;
+  /** Writes held by an OSS's write fence per file. */
+  fenceHoldsPerFile: number;
   mdsCallsPerFile: Record<string, number>;
   ossOpsPerFile: Record<string, number>;
   groupWritesPerFile: number;
@@ -220,6 +228,7 @@ export async function measured<T>(
     mdsGcMsPerFile: per(countsBefore.mdsGcMs, countsAfter.mdsGcMs),
     mdsMajorGcsPerFile: per(countsBefore.mdsMajorGcs, countsAfter.mdsMajorGcs),
     ossMajorGcsPerFile: per(countsBefore.ossMajorGcs, countsAfter.ossMajorGcs),
+    fenceHoldsPerFile: per(countsBefore.fenceHolds, countsAfter.fenceHolds),
     systemMsPerFile: {
       client: per(cpuBefore.client.system, cpuAfter.client.system),
       mds: per(cpuBefore.mds.system, cpuAfter.mds.system),
@@ -315,6 +324,7 @@ function describe(p: PhaseProfile): string {
     `MDS ${c.mds.toFixed(2)} (${s.mds.toFixed(2)}), OSSs ${c.oss.toFixed(2)} (${s.oss.toFixed(2)}); ` +
     `MDS calls/file: ${calls(p.mdsCallsPerFile)}; OSS requests/file: ${calls(p.ossOpsPerFile)}; ` +
     `synced MDS writes/file ${p.groupWritesPerFile.toFixed(2)}; ` +
+    `writes held by a write fence/file ${p.fenceHoldsPerFile.toFixed(2)}; ` +
     `mark-compacts per 1,000 files: MDS ${(p.mdsMajorGcsPerFile * 1000).toFixed(1)}, OSSs ${(p.ossMajorGcsPerFile * 1000).toFixed(1)}; ` +
     `load ${loadavg()[0]?.toFixed(1)}`
   );

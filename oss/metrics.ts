@@ -179,6 +179,30 @@ export class OssMetrics {
     });
   }
 
+  /**
+   * The write fence's counts (oss/write-fence.ts): writes held for a map the MDS did not yet let
+   * writes use, and those refused after waiting, since start.
+   */
+  watchWriteFence(fence: { readonly held: number; readonly refused: number }): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'stripefs_oss_write_fence_held',
+      help: 'Writes held since start until the MDS let their map epoch be written',
+      registers,
+      collect() {
+        this.set(fence.held);
+      },
+    });
+    new Gauge({
+      name: 'stripefs_oss_write_fence_refused',
+      help: 'Writes refused since start after waiting for their map epoch to be let through',
+      registers,
+      collect() {
+        this.set(fence.refused);
+      },
+    });
+  }
+
   /** Which path the bulk server runs (oss/bulk-socket.ts). */
   setBulkSocketPath(path: 'user-buffer' | 'plain'): void {
     this.socketPath.set({ path: 'user-buffer' }, path === 'user-buffer' ? 1 : 0);

@@ -109,6 +109,7 @@ export class OssCore {
   ) {
     this.stalePgs = new StalePgs(clock);
     this.writeFence = new WriteFence(clock);
+    metrics.watchWriteFence(this.writeFence);
     this.jobs = new OssJobUsage(jobsMax, () => clock.nowMs());
     registerJobMetrics(metrics.registry, this.jobs);
   }

@@ -131,6 +131,9 @@ describe('a write made with a map not yet writable', () => {
     core.writeFence.learn(away.map.epoch);
     await held;
     expect(core.writeFence.held).toBe(1);
+    expect(await core.metrics.registry.getSingleMetricAsString('stripefs_oss_write_fence_held')).toMatch(
+      /^stripefs_oss_write_fence_held(\{[^}]*\})? 1$/m,
+    );
   });
 
   it('is refused once the lease and the margin have passed without a word', async () => {
@@ -142,5 +145,8 @@ describe('a write made with a map not yet writable', () => {
     expect(await codeOf(write(away.map.epoch + 5))).toBe('REQ_UNAVAILABLE');
     expect(asked).toBeGreaterThan(0);
     expect(core.writeFence.refused).toBe(1);
+    expect(await core.metrics.registry.getSingleMetricAsString('stripefs_oss_write_fence_refused')).toMatch(
+      /^stripefs_oss_write_fence_refused(\{[^}]*\})? 1$/m,
+    );
   });
 });
