@@ -10,7 +10,7 @@
 // spread of the three is in the note (the machine is shared), and for the PUT
 // the CPU per GiB of every process on each side (bench/cpu.ts), which depends
 // far less on the load than the rate, and the sync requests of object files and
-// the fdatasyncs that served them per GiB (the OSSs' counters, group-sync.ts).
+// the fdatasyncs that served them per GiB (the OSSs' counters, oss/store/group-sync.ts).
 //   node dist/bench/s3.js [--quick]
 import { randomFillSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
