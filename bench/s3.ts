@@ -268,8 +268,8 @@ async function largeObjects(
     cpuPerGiB(before, pathCpuMs(cluster, gatewayPid), gib, into);
     const syncsAfter = await fileSyncs(cluster);
     // Per GiB: sync writes and flushes of object files, and the fdatasyncs that served them.
-    (into.syncRequests ??= []).push((syncsAfter.requests - syncsBefore.requests) / gib);
-    (into.fsyncs ??= []).push((syncsAfter.fsyncs - syncsBefore.fsyncs) / gib);
+    into.syncRequests = [...(into.syncRequests ?? []), (syncsAfter.requests - syncsBefore.requests) / gib];
+    into.fsyncs = [...(into.fsyncs ?? []), (syncsAfter.fsyncs - syncsBefore.fsyncs) / gib];
     return gb / seconds;
   };
   const put = await pairs(
