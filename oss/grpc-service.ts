@@ -163,7 +163,7 @@ export function ossServiceHandlers(
       const ost = core.handle(req.ostId).ost;
       // All or none: a bad id refuses the whole list.
       for (const id of req.objectIds) validateObjectId(id);
-      ost.markStale(req.objectIds);
+      ost.markStale(req.objectIds, core.monotonicMs());
       core.stalePgs.mark(req.ostId, req.stalePgs);
       return { marked: req.objectIds.length + req.stalePgs.length };
     }),

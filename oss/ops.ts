@@ -292,9 +292,19 @@ export class OssCore {
     list: readonly { ostId: number; objectIds: string[]; stalePgs?: { poolId: number; pg: number }[] }[],
     answer: { sentAtMs: number; readLeaseMs: number; mapEpoch?: number } = { sentAtMs: 0, readLeaseMs: 0 },
   ): void {
-    for (const { ostId, objectIds } of list)
-      this.handles.find((h) => h.ost.id === ostId)?.ost.markStale(objectIds);
+    const now = this.clock.monotonicMs();
     const ostIds = this.handles.flatMap((h) => (h.ost.id === undefined ? [] : [h.ost.id]));
+    // The MDS made the list after the call was sent: marks from before it that the list leaves out
+    // are of repairs done or dropped since (a MarkStale or an older answer that arrived late, after
+    // the repair cleared the mark, would otherwise refuse the copy for good).
+    if (answer.sentAtMs > 0)
+      for (const h of this.handles) {
+        if (h.ost.id === undefined) continue;
+        const keep = new Set(list.find((l) => l.ostId === h.ost.id)?.objectIds ?? []);
+        h.ost.keepStaleOnly(keep, answer.sentAtMs);
+      }
+    for (const { ostId, objectIds } of list)
+      this.handles.find((h) => h.ost.id === ostId)?.ost.markStale(objectIds, now);
     this.stalePgs.replace(
       ostIds,
       list.map((l) => ({ ostId: l.ostId, pgs: l.stalePgs ?? [] })),

@@ -183,7 +183,13 @@ export interface ObjectStore {
   locate(objectId: string): Promise<{ path: string; offset: number } | undefined>;
 
   /** Copies that missed writes (MarkStale): reads refuse them until clearStale or a delete. In memory. */
-  markStale(objectIds: readonly string[]): void;
+  markStale(objectIds: readonly string[], atMs?: number): void;
+  /**
+   * Forgets the marks made up to `markedUpToMs` (as given to markStale) of objects not in `keep`:
+   * the MDS's whole list of this OST's copies awaiting repair, made after those marks, no longer
+   * holds them (their repair was done or dropped).
+   */
+  keepStaleOnly(keep: ReadonlySet<string>, markedUpToMs: number): void;
   clearStale(objectId: string): void;
   close(): Promise<void>;
 }

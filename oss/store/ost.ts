@@ -83,10 +83,11 @@ export class Ost implements ObjectStore {
   readonly readHandles = new ReadHandles();
   /**
    * Objects the MDS says missed writes and await their repair (MarkStale): reads of them fail with
-   * OBJ_STALE until a repair rewrites them or they are deleted. In memory: the MDS sends the list
-   * again whenever this OST comes back up.
+   * OBJ_STALE until a repair rewrites them or they are deleted, or a list from the MDS made after
+   * the mark leaves them out (keepStaleOnly). In memory: the MDS sends the list again whenever this
+   * OST comes back up. Each with when it was marked (the caller's monotonic ms, 0 when not given).
    */
-  private readonly staleObjects = new Set<string>();
+  private readonly staleObjects = new Map<string, number>();
   /**
    * Objects an fsync failed for, each with how far from offset 0 its bytes were written again since:
    * their flushes fail (OBJ_NOT_DURABLE) until that reaches the size. Kept in the index too.
@@ -332,8 +333,13 @@ export class Ost implements ObjectStore {
     return { path: this.log.pathOf(meta.log[0]), offset: meta.log[1] };
   }
 
-  markStale(objectIds: readonly string[]): void {
-    for (const id of objectIds) this.staleObjects.add(id);
+  markStale(objectIds: readonly string[], atMs = 0): void {
+    for (const id of objectIds) this.staleObjects.set(id, Math.max(atMs, this.staleObjects.get(id) ?? 0));
+  }
+
+  keepStaleOnly(keep: ReadonlySet<string>, markedUpToMs: number): void {
+    for (const [id, atMs] of this.staleObjects)
+      if (atMs <= markedUpToMs && !keep.has(id)) this.staleObjects.delete(id);
   }
 
   clearStale(objectId: string): void {

@@ -151,6 +151,11 @@ export class Copies {
     }, options);
   }
 
+  /** Tells the copy's OSS it missed writes (MarkStale, as the MDS does): its reads are refused. */
+  async markStale(ref: CopyRef): Promise<void> {
+    await call(this.grpcOf(ref.ostId), 'MarkStale', { ostId: ref.ostId, objectIds: [ref.objectId] });
+  }
+
   /** Replaces the copy with `data`, written once with `version` as its stamp (so its version is exactly that). */
   async plant(ref: CopyRef, data: Buffer, version: number): Promise<void> {
     await call(this.grpcOf(ref.ostId), 'DeleteObject', { ref: this.wire(ref) });
