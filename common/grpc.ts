@@ -151,11 +151,22 @@ export function call<C extends grpc.Client, K extends keyof C & string>(
   ) => grpc.ClientUnaryCall;
   return new Promise((resolve, reject) => {
     invoke.call(client, request, options, (err, response) => {
-      if (err) reject(fromGrpcError(err));
+      if (err) reject(namingCall(fromGrpcError(err), method, client));
       else if (response === undefined) reject(new StripeError('REQ_INTERNAL', 'empty gRPC response'));
       else resolve(response);
     });
   });
+}
+
+/**
+ * A connection failure names the call and the address it was for ("no connection: ... (Open to
+ * 127.0.0.1:7070)"): grpc-js's own message names neither, and a user (or a test log) otherwise
+ * cannot tell which server was out of reach.
+ */
+function namingCall(err: StripeError, method: string, client: grpc.Client): StripeError {
+  if (!err.message.startsWith('no connection:')) return err;
+  const target = client.getChannel().getTarget().replace(/^dns:/, '');
+  return new StripeError(err.code, `${err.message} (${method} to ${target})`, { ...err.details });
 }
 
 export function shutdownServer(server: grpc.Server, graceMs: number): Promise<void> {
