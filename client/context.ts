@@ -9,7 +9,6 @@ import type { ClientLimits } from './limits.js';
 import type { MdsClient } from './mds-client.js';
 import type { ObjectIo } from './object-io.js';
 import type { OpenCache } from './open-cache.js';
-import type { DiskOpenIndex } from './open-index.js';
 import type { OstHealth } from './ost-health.js';
 import type { Statahead } from './statahead.js';
 import type { WriteBuffers } from './write-buffers.js';
@@ -37,6 +36,4 @@ export interface ClientContext {
   statahead: Statahead;
   /** The local-disk cache tier (client.diskCacheDir), when configured. */
   diskCache: DiskCache | undefined;
-  /** Open answers kept on that disk in the TTL mode, for a client started again (client/open-index.ts). */
-  openIndex: DiskOpenIndex | undefined;
 }

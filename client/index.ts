@@ -170,6 +170,17 @@ async function openCacheOf(
 }
 
 /**
+ * An earlier client's open answer for `path` kept on this disk (the open cache's TTL mode) when
+ * the whole of that file version is in the disk cache too (client/open-index.ts), else undefined.
+ */
+function keptOnDisk(
+  { openCache, diskCache, limits }: Pick<ClientContext, 'openCache' | 'diskCache' | 'limits'>,
+  path: string,
+): Opened | undefined {
+  return diskCache && openCache.disk?.wholeOnDisk(path, diskCache, limits.cacheBlockBytes);
+}
+
+/**
  * When a new map marks an OST down, its requests in flight are given up: a hung host (stopped,
  * cut off) never answers, and its readers fail over now instead of after the request timeout.
  */
@@ -299,10 +310,9 @@ export class StripeClient {
         openCache,
         limits.stataheadBatchEntries,
         limits.stataheadBatchesAhead,
-        (path) => Boolean(diskCache && openCache.disk?.wholeOnDisk(path, diskCache, limits.cacheBlockBytes)),
+        (path) => keptOnDisk({ openCache, diskCache, limits }, path) !== undefined,
       ),
       diskCache,
-      openIndex: openCache.disk,
     };
     return new StripeClient(ctx, pool, tag);
   }
@@ -397,9 +407,8 @@ export class StripeClient {
 
   /** An earlier client's answer kept on this disk, when the whole file is there too (client/open-index.ts). */
   private openedFromDisk(path: string): Opened | undefined {
-    const { openIndex, diskCache, limits } = this.ctx;
-    const kept = openIndex && diskCache && openIndex.wholeOnDisk(path, diskCache, limits.cacheBlockBytes);
-    if (kept) openIndex.hits++;
+    const kept = keptOnDisk(this.ctx, path);
+    if (kept && this.ctx.openCache.disk) this.ctx.openCache.disk.hits++;
     return kept;
   }
 
@@ -818,7 +827,7 @@ export class StripeClient {
 
   async close(): Promise<void> {
     await this.ctx.diskCache?.flush();
-    await this.ctx.openIndex?.flush();
+    await this.ctx.openCache.disk?.flush();
     this.pool.close();
     this.ctx.mds.close();
   }

@@ -149,7 +149,7 @@ export function statsOf(ctx: ClientContext): ClientStats {
       entries: ctx.openCache.size,
       bytes: ctx.openCache.bytes,
     },
-    ...(ctx.diskCache ? { diskCache: diskCacheStats(ctx.diskCache, ctx.openIndex) } : {}),
+    ...(ctx.diskCache ? { diskCache: diskCacheStats(ctx.diskCache, ctx.openCache.disk) } : {}),
     dom: {
       bytesRead: counters.domBytesRead,
       bytesWritten: counters.domBytesWritten,
