@@ -86,8 +86,9 @@ export async function runShapesBench(opts: ShapesBenchOptions): Promise<BenchRes
   const command = `node dist/bench/shapes.js${opts.quick ? ' --quick' : ''}`;
   const sizeBytes = opts.sizeBytes ?? (opts.quick ? 128 : 1024) * MiB;
   const rounds = opts.rounds ?? ROUNDS;
-  const own = opts.cluster ? undefined : await startBenchCluster();
-  const cluster: BenchCluster = own ?? (await (opts.cluster as () => Promise<BenchCluster>)());
+  const shared = opts.cluster ? await opts.cluster() : undefined;
+  const own: BenchCluster | undefined = shared ? undefined : await startBenchCluster();
+  const cluster = (shared ?? own) as BenchCluster;
   const client = await StripeClient.connect({ mds: cluster.mdsAddress, seed: 1, diskCache: null });
   const work = mkdtempSync(join(tmpdir(), 'stripefs-bench-shapes-'));
   const out: BenchResult[] = [];
