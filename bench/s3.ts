@@ -9,8 +9,9 @@
 // is timed three times, alternating, and the median ratio is the figure; the
 // spread of the three is in the note (the machine is shared), and for the PUT
 // the CPU per GiB of every process on each side (bench/cpu.ts), which depends
-// far less on the load than the rate, and the sync requests of object files and
-// the fdatasyncs that served them per GiB (the OSSs' counters, oss/store/group-sync.ts).
+// far less on the load than the rate, and the write requests (every copy's),
+// the sync requests of object files and the fdatasyncs that served them per
+// GiB (the OSSs' counters, oss/metrics.ts and oss/store/group-sync.ts).
 //   node dist/bench/s3.js [--quick]
 import { randomFillSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -194,11 +195,20 @@ function pathCpuMs(cluster: BenchCluster, gatewayPid: number) {
 
 type PathCpu = ReturnType<typeof pathCpuMs>;
 
-/** Durability requests of object files and the fdatasyncs that served them so far, over every OST (oss/store/group-sync.ts). */
-async function fileSyncs(cluster: BenchCluster): Promise<{ requests: number; fsyncs: number }> {
+/**
+ * Write requests (every copy's), durability requests of object files and the fdatasyncs that
+ * served them so far, over every OST (oss/metrics.ts, oss/store/group-sync.ts).
+ */
+async function fileSyncs(
+  cluster: BenchCluster,
+): Promise<{ writes: number; requests: number; fsyncs: number }> {
+  let writes = 0;
   let requests = 0;
   let fsyncs = 0;
   for (const spec of cluster.specs) {
+    const text = await (await adminFetch(`${cluster.adminUrlOf(spec.id)}/metrics`)).text();
+    for (const m of text.matchAll(/^stripefs_oss_ops_total\{[^}]*\bop="write"[^}]*\} (\d+)$/gm))
+      writes += Number(m[1]);
     const osts = (await (await adminFetch(`${cluster.adminUrlOf(spec.id)}/api/osts`)).json()) as {
       syncs?: { fileRequests: number; fileFsyncs: number };
     }[];
@@ -207,7 +217,7 @@ async function fileSyncs(cluster: BenchCluster): Promise<{ requests: number; fsy
       fsyncs += o.syncs?.fileFsyncs ?? 0;
     }
   }
-  return { requests, fsyncs };
+  return { writes, requests, fsyncs };
 }
 
 /** Seconds of CPU per GiB of each process between two readings, in `into` (one list per process). */
@@ -227,7 +237,8 @@ function cpuNote(viaGateway: Record<string, number[]>, viaLibrary: Record<string
     `CPU s per GiB, gateway against library: gateway ${m(viaGateway.gateway)} (event loop ${m(viaGateway.loop)}), ` +
     `OSSs ${m(viaGateway.oss)} against ${m(viaLibrary.oss)}, MDS ${m(viaGateway.mds)} against ${m(viaLibrary.mds)}, ` +
     `sender ${m(viaGateway.client)} against the library's client ${m(viaLibrary.client)}; ` +
-    `per GiB, object-file sync requests and the fdatasyncs that served them: ` +
+    `per GiB, write requests ${n(viaGateway.writes)} against ${n(viaLibrary.writes)}, ` +
+    `object-file sync requests and the fdatasyncs that served them: ` +
     `${n(viaGateway.syncRequests)} and ${n(viaGateway.fsyncs)} against ${n(viaLibrary.syncRequests)} and ${n(viaLibrary.fsyncs)}`
   );
 }
@@ -270,6 +281,7 @@ async function largeObjects(
     // Per GiB: sync writes and flushes of object files, and the fdatasyncs that served them.
     into.syncRequests = [...(into.syncRequests ?? []), (syncsAfter.requests - syncsBefore.requests) / gib];
     into.fsyncs = [...(into.fsyncs ?? []), (syncsAfter.fsyncs - syncsBefore.fsyncs) / gib];
+    into.writes = [...(into.writes ?? []), (syncsAfter.writes - syncsBefore.writes) / gib];
     return gb / seconds;
   };
   const put = await pairs(

@@ -182,6 +182,36 @@ export class StripeFileHandle {
     return lent;
   }
 
+  /**
+   * writeLent of `buffers` that lie back to back in the file from `position`, as one range: the
+   * units of an object that follow each other in it go as one request even when they come from
+   * different buffers (raid0 and replicated; ec and dom files take each buffer as writeLent does).
+   * `released` settles once nothing holds any of them.
+   */
+  async writeLentv(
+    buffers: readonly Uint8Array[],
+    position: number,
+    options: { final?: boolean } = {},
+  ): Promise<{ released: Promise<void> }> {
+    if (buffers.length === 1 || this.dom || this.fileLayout.layout.pattern === 'ec') {
+      const released: Promise<void>[] = [];
+      let at = position;
+      for (const [i, buffer] of buffers.entries()) {
+        const final = options.final === true && i === buffers.length - 1;
+        released.push((await this.writeLent(buffer, at, { final })).released);
+        at += buffer.length;
+      }
+      return { released: Promise.all(released).then(() => undefined) };
+    }
+    let length = 0;
+    for (const b of buffers) length += b.length;
+    const { at, writer } = this.prepareWrite(new Uint8Array(0), 0, 0, position);
+    if (length > 0) this.reader.invalidate(at, length);
+    const lent = await writer.writeLentRuns(buffers, at, options.final === true);
+    this.wrote(at, length, position);
+    return lent;
+  }
+
   private prepareWrite(buffer: Uint8Array, offset: number, length: number, position: number | null) {
     this.assertOpen();
     if (!this.writer) throw new StripeError('REQ_INVALID', 'file handle is open read-only');

@@ -32,6 +32,37 @@ interface HeldRun {
   bytes: number;
 }
 
+/** Buffers back to back, read as one: the views of a range of them (client/file-writer.ts writeLentRuns). */
+class LentBuffers {
+  readonly length: number;
+  /** Where each buffer starts in the whole. */
+  private readonly starts: number[] = [];
+
+  constructor(private readonly buffers: readonly Uint8Array[]) {
+    let at = 0;
+    for (const b of buffers) {
+      this.starts.push(at);
+      at += b.length;
+    }
+    this.length = at;
+  }
+
+  /** Views of [from, from + length), one per buffer the range touches. */
+  slices(from: number, length: number): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    const end = from + length;
+    for (let i = 0; i < this.buffers.length && from < end; i++) {
+      const buffer = this.buffers[i] as Uint8Array;
+      const start = this.starts[i] as number;
+      if (from >= start + buffer.length) continue;
+      const until = Math.min(end, start + buffer.length);
+      out.push(buffer.subarray(from - start, until - start));
+      from = until;
+    }
+    return out;
+  }
+}
+
 export class FileWriter {
   private pending: PendingUnit | undefined;
   /** raid0/replicated: full units held per object until their run is whole (client/write-runs.ts). */
@@ -206,9 +237,25 @@ export class FileWriter {
    */
   async writeLent(data: Uint8Array, position: number, final = false): Promise<{ released: Promise<void> }> {
     if (this.fileLayout.layout.pattern === 'ec') return this.writeLentEc(data, position, final);
+    return this.writeLentRuns([data], position, final);
+  }
+
+  /**
+   * raid0/replicated writeLent of `buffers`, back to back in the file from `position`, as if they
+   * were one buffer: a run of an object's units may take bytes of several of them (one request
+   * where writing each buffer alone would send one per buffer).
+   */
+  async writeLentRuns(
+    buffers: readonly Uint8Array[],
+    position: number,
+    final = false,
+  ): Promise<{ released: Promise<void> }> {
+    if (this.fileLayout.layout.pattern === 'ec')
+      throw new StripeError('REQ_INVALID', 'ec files take lent writes one buffer at a time');
     this.throwIfFailed();
     if (this.pending) await this.sendUnit(this.pending);
     await this.sendAllHeld();
+    const data = new LentBuffers(buffers);
     this.ctx.counters.bytesWritten += data.length;
     // The units of one object that follow each other in it go as one request (write runs).
     const runs = planWriteRuns(
@@ -221,9 +268,7 @@ export class FileWriter {
       final && runsOf.get(objectIndex) === 1 && !this.sentSinceSync.has(objectIndex);
     const sends: Promise<void>[] = [];
     for (const r of runs) {
-      const pieces = r.extents.map((e) =>
-        data.subarray(e.fileOffset - position, e.fileOffset - position + e.length),
-      );
+      const pieces = r.extents.flatMap((e) => data.slices(e.fileOffset - position, e.length));
       const sync = alone(r.objectIndex);
       sends.push((await this.sendPiece(r.objectIndex, r.objectOffset, pieces, undefined, sync)).settled);
     }

@@ -26,6 +26,9 @@ export function budgetBytesOf(declared: number | undefined): number {
   return Math.min(declared ?? ceiling, ceiling);
 }
 
+/** Where a body's buffers are lent: an open handle, or a part's slot (s3/store/slot-writer.ts). */
+export type LentTarget = Pick<StripeFileHandle, 'writeLent'>;
+
 /**
  * Writes a body into an open handle from `position` (a file of `layout`); returns the bytes
  * written. A body of at most smallBodyBytesMax is gathered as it arrived and lent to the handle
@@ -34,7 +37,7 @@ export function budgetBytesOf(declared: number | undefined): number {
  */
 export async function writeBody(
   body: RequestBody,
-  handle: StripeFileHandle,
+  handle: LentTarget,
   position: number,
   layout: Layout | undefined,
 ): Promise<number> {
@@ -50,11 +53,7 @@ export async function writeBody(
   return at - position;
 }
 
-async function writeSmallBody(
-  body: RequestBody,
-  handle: StripeFileHandle,
-  position: number,
-): Promise<number> {
+async function writeSmallBody(body: RequestBody, handle: LentTarget, position: number): Promise<number> {
   const pieces: Buffer[] = [];
   let bytes = 0;
   for await (const piece of body) {

@@ -11,6 +11,7 @@ import type { Gateway } from '../gateway.js';
 import { S3_LIMITS } from '../limits.js';
 import { emptyReply, type S3Reply } from '../reply.js';
 import type { S3Request } from '../request.js';
+import { batchesSlots, writeToSlot } from '../store/slot-writer.js';
 import {
   checkPartNumber,
   claimSlot,
@@ -23,7 +24,7 @@ import {
   slotAlignmentBytes,
   uploadDir,
 } from '../store/uploads.js';
-import { budgetBytesOf, writeBody } from './put-object.js';
+import { budgetBytesOf, type LentTarget, writeBody } from './put-object.js';
 
 const layouts = new Map<string, Layout | undefined>();
 const LAYOUTS_CACHED_MAX = 1_024;
@@ -95,6 +96,47 @@ export type PartFill = (
   position: number,
 ) => Promise<{ written: number; md5: string }>;
 
+/**
+ * Lends a part's bytes from `position` to `target` (whose writeLent answers at once and settles
+ * `released` once they are durable); answers the bytes and their MD5.
+ */
+export type LentPartFill = (
+  target: LentTarget,
+  position: number,
+) => Promise<{ written: number; md5: string }>;
+
+/** Buffers of one part that may wait in its upload's slot writer at once (memory stays bounded). */
+const SLOT_BUFFERS_QUEUED_MAX = 2;
+
+/** A part written into its slot through its own handle, whose close makes it durable. */
+async function fillSlot(gateway: Gateway, dir: string, position: number, fill: PartFill) {
+  // Its close makes the part durable and commits no size: Complete grows `data` once.
+  const handle = await gateway.client.open(`${dir}/${DATA_NAME}`, 'r+', { growOnly: true, deferSize: true });
+  try {
+    return await fill(handle, position);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A part's buffers queued for its upload's slot writer, written with its neighbours'; answers once all are durable. */
+async function fillBatched(gateway: Gateway, dir: string, position: number, lent: LentPartFill) {
+  const durable: Promise<void>[] = [];
+  const target: LentTarget = {
+    writeLent: async (buffer, at) => {
+      while (durable.length >= SLOT_BUFFERS_QUEUED_MAX) await durable.shift();
+      const written = writeToSlot(gateway.client, dir, buffer, at);
+      // Awaited below (or by the loop above); a failure fails the part there.
+      written.catch(() => undefined);
+      durable.push(written);
+      return { released: written };
+    },
+  };
+  const filled = await lent(target, position);
+  await Promise.all(durable);
+  return filled;
+}
+
 /** The upload's directory, once the upload is known to exist and to be for the request's key. */
 export async function partTarget(
   gateway: Gateway,
@@ -120,22 +162,16 @@ export async function storePart(
   partNumber: number,
   sizeBytes: number | undefined,
   fill: PartFill,
+  lent?: LentPartFill,
 ): Promise<string> {
   const slot = await slotFor(gateway, dir, sizeBytes);
   const inSlot = slot !== undefined && slot > 0 && sizeBytes === slot;
+  const batched = inSlot && lent !== undefined && batchesSlots(await dataLayout(gateway.client, dir));
   const stored = await gateway.uploads.run(budgetBytesOf(sizeBytes), async () => {
     if (inSlot) {
-      // Its close makes the part durable and commits no size: Complete grows `data` once.
-      const handle = await gateway.client.open(`${dir}/${DATA_NAME}`, 'r+', {
-        growOnly: true,
-        deferSize: true,
-      });
-      let filled: { written: number; md5: string };
-      try {
-        filled = await fill(handle, (partNumber - 1) * slot);
-      } finally {
-        await handle.close();
-      }
+      const filled = batched
+        ? await fillBatched(gateway, dir, (partNumber - 1) * slot, lent)
+        : await fillSlot(gateway, dir, (partNumber - 1) * slot, fill);
       const record = recordName({
         partNumber,
         seq: nextSeq(),
@@ -184,9 +220,10 @@ export async function uploadPart(gateway: Gateway, request: S3Request): Promise<
   if (declared !== undefined && declared > S3_LIMITS.partBytesMax)
     throw s3Error('EntityTooLarge', `a part is at most ${S3_LIMITS.partBytesMax} bytes`);
   const layout = await dataLayout(gateway.client, dir);
-  const md5 = await storePart(gateway, dir, partNumber, declared, async (handle, position) => {
+  const fill = async (handle: LentTarget, position: number) => {
     const written = await writeBody(body, handle, position, layout);
     return { written, md5: body.md5Hex() };
-  });
+  };
+  const md5 = await storePart(gateway, dir, partNumber, declared, fill, fill);
   return emptyReply(200, { etag: `"${md5}"` });
 }
