@@ -116,10 +116,12 @@ export class Repairs {
   /** Skipped copies recorded one by one, and PGs turned into a full backfill, since start. */
   missedWritesLogged = 0;
   missedWriteBackfills = 0;
+  /** Copies a fill's target took from a source that had missed writes to them, queued for repair (fillInherits). */
+  missedWritesInherited = 0;
   /** Queue keys whose OST was told (MarkStale) since it last came up: its reads refuse the copy. */
   private readonly announced = new Set<string>();
   /** Missed-write repairs running (taken off the queue until they end): their copies still lack writes. */
-  private readonly repairing = new Set<string>();
+  private readonly repairing = new Map<string, PendingRepair>();
   /**
    * Each OST's state at the last announceDue, up and its OSS's address: coming back up, or an OSS
    * that restarted on a new address faster than the heartbeat timeout, resets what it was told.
@@ -217,6 +219,68 @@ export class Repairs {
     return ops;
   }
 
+  /**
+   * The objects of a PG whose copies on `ostIds` missed writes: a repair of them queued or running
+   * (replicated object ids). A fill copies such a copy as it is (fillInherits).
+   */
+  missedObjectsOf(ostIds: readonly number[], poolId: number, pg: number): Set<string> {
+    const out = new Set<string>();
+    for (const pending of [...this.queue.values(), ...this.repairing.values()])
+      if (
+        pending.announce &&
+        pending.poolId === poolId &&
+        pending.pg === pg &&
+        ostIds.includes(pending.ostId)
+      )
+        out.add(pending.objectId);
+    return out;
+  }
+
+  /**
+   * A replicated fill's target once the fill is done: each object a source's copy of which missed
+   * writes (missedObjectsOf, at the fill's start and at its end) is queued for the target too, refused
+   * to its readers until repaired from a copy that took every write. Why: the fill copies an object
+   * from the first source that serves it, at that source's version, and a source that missed a write
+   * but took a later one is at a version no older than a copy that took both; its old bytes then
+   * became the target's, with no mark, and the target served them once its fill was recorded done,
+   * and was taken as the source of later repairs (chaos --seed 6 --minutes 3: a fill of ost 5 from
+   * ost 0 alone, whose copy of 3.0 awaited a missed write's repair, the other holders down). Returns
+   * the records to commit with the fill's completion and what to queue once they are committed.
+   */
+  fillInherits(
+    target: number,
+    poolId: number,
+    pg: number,
+    objectIds: Iterable<string>,
+  ): { ops: BatchOp[]; queue: () => void } {
+    const ops: BatchOp[] = [];
+    const inherited: PendingRepair[] = [];
+    for (const objectId of objectIds) {
+      if (this.queue.get(`${target}/${objectId}`)?.announce) continue;
+      const pending: PendingRepair = {
+        poolId,
+        pg,
+        ostId: target,
+        objectId,
+        position: undefined,
+        mode: 'all',
+        announce: true,
+        notBeforeMs: 0,
+        attempts: 0,
+      };
+      const record: RepairRecord = { poolId, pg, position: null, mode: 'all', announce: true };
+      ops.push({ type: 'put', key: KEYS.repair(target, objectId), value: record });
+      inherited.push(pending);
+    }
+    return {
+      ops,
+      queue: () => {
+        for (const pending of inherited) this.put(`${target}/${pending.objectId}`, pending);
+        this.missedWritesInherited += inherited.length;
+      },
+    };
+  }
+
   /** Removes a repair's record (done, dropped or given up); a record left by a failed write only repeats the repair. */
   private forget(pending: PendingRepair): void {
     // A record a failed write leaves behind repeats the repair after a restart: a versioned copy never goes back.
@@ -290,11 +354,18 @@ export class Repairs {
   /**
    * The copies of `ostIds` that missed writes and await repair, for the OSS's registration and
    * heartbeat answers: an OSS hears them there, where MarkStale may not reach it or arrive late.
+   * Those whose repair is running are listed too: the OSS forgets a mark the list leaves out, and
+   * the copy lacks the write until the repair has rewritten it (which clears the mark there). Left
+   * out, a copy was served to readers and fills for as long as each attempt at its repair ran, and
+   * a repair that failed (a write newer than its source's, a source down) left it served until the
+   * next answer (chaos --seed 6 --minutes 3: a fill copied 3.0 from ost 0 during the repair of its
+   * missed write, and the filled copy served the bytes from before it).
    */
   staleCopiesOf(ostIds: readonly number[]): { ostId: number; objectIds: string[] }[] {
     const byOst = new Map<number, string[]>(ostIds.map((id) => [id, []]));
-    for (const pending of this.queue.values())
-      if (pending.announce) byOst.get(pending.ostId)?.push(pending.objectId);
+    for (const [key, pending] of [...this.queue, ...this.repairing])
+      if (pending.announce && (this.queue.get(key) === pending || !this.queue.has(key)))
+        byOst.get(pending.ostId)?.push(pending.objectId);
     return [...byOst].filter(([, ids]) => ids.length > 0).map(([ostId, objectIds]) => ({ ostId, objectIds }));
   }
 
@@ -556,7 +627,7 @@ export class Repairs {
         continue;
       }
       this.take(key);
-      if (pending.announce) this.repairing.add(key);
+      if (pending.announce) this.repairing.set(key, pending);
       running++;
       const task: RecoveryTask = {
         poolId: pool.id,

@@ -200,7 +200,13 @@ export class RecoveryService {
    * start, and the copies of PGs placed on their OST that await a full backfill now (its OST
    * refuses reads of them).
    */
-  missedWrites(): { perPgMax: number; logged: number; backfills: number; awaitingBackfill: number } {
+  missedWrites(): {
+    perPgMax: number;
+    logged: number;
+    backfills: number;
+    inherited: number;
+    awaitingBackfill: number;
+  } {
     const state = this.cluster.state;
     let awaitingBackfill = 0;
     for (const key of this.staleCopies) {
@@ -212,6 +218,7 @@ export class RecoveryService {
       perPgMax: this.missedWritesPerPgMax,
       logged: this.repairs.missedWritesLogged,
       backfills: this.repairs.missedWriteBackfills,
+      inherited: this.repairs.missedWritesInherited,
       awaitingBackfill,
     };
   }
@@ -518,6 +525,7 @@ export class RecoveryService {
     if (this.active.has(key)) return false;
     this.active.set(key, { task, startedMs: this.clock.monotonicMs() });
     const skipsAtStart = this.backfillSkips.get(staleKey(task.target.ostId, task.poolId, task.pg)) ?? 0;
+    const missedAtStart = repair ? new Set<string>() : this.sourcesMissed(task);
     try {
       const state = this.cluster.state;
       const pool = state.pools.find((p) => p.id === task.poolId);
@@ -536,7 +544,7 @@ export class RecoveryService {
       this.rate.add(res.bytesCopied, doneMs);
       this.pacer.completed(res.bytesCopied, this.settings.maxBytesPerSec, doneMs);
       if (repair) this.totals.objectsRepaired += res.objectsCopied;
-      else await this.complete(task, skipsAtStart);
+      else await this.complete(task, skipsAtStart, missedAtStart);
       this.retry.delete(key);
       return true;
     } catch (err) {
@@ -558,8 +566,26 @@ export class RecoveryService {
     }
   }
 
-  /** Records the target as a holder, under the cluster mutex so no map change interleaves. */
-  private async complete(task: RecoveryTask, skipsAtStart: number): Promise<void> {
+  /**
+   * The objects a replicated fill's sources missed writes to (Repairs.fillInherits), with `also`:
+   * none for ec, whose rebuild decodes chunks of one write (block stamps).
+   */
+  private sourcesMissed(task: RecoveryTask, also: ReadonlySet<string> = new Set()): Set<string> {
+    const pool = this.cluster.state.pools.find((p) => p.id === task.poolId);
+    if (!pool || pool.rule.kind === 'erasure') return new Set();
+    const sources = task.sources.map((s) => s.ostId);
+    return new Set([...also, ...this.repairs.missedObjectsOf(sources, task.poolId, task.pg)]);
+  }
+
+  /**
+   * Records the target as a holder, under the cluster mutex so no map change interleaves, with the
+   * repairs of the objects its sources had missed writes to (Repairs.fillInherits).
+   */
+  private async complete(
+    task: RecoveryTask,
+    skipsAtStart: number,
+    missedAtStart: ReadonlySet<string>,
+  ): Promise<void> {
     const targetKey = staleKey(task.target.ostId, task.poolId, task.pg);
     const stale = await this.cluster.exclusive(async () => {
       // A write skipped the target while it was copied: the copy may lack it, so the task runs again.
@@ -591,7 +617,15 @@ export class RecoveryService {
       ];
       for (const ostId of done.stale)
         ops.push({ type: 'put', key: KEYS.staleCopy(ostId, task.poolId, task.pg), value: 1 });
+      const inherits = this.repairs.fillInherits(
+        task.target.ostId,
+        task.poolId,
+        task.pg,
+        this.sourcesMissed(task, missedAtStart),
+      );
+      ops.push(...inherits.ops);
       await this.committer.submit(ops);
+      inherits.queue();
       if (done.holders) this.holders.set(key, done.holders);
       else this.holders.delete(key);
       if (fills.list) this.fillSources.set(key, fills.list);
