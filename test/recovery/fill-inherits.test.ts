@@ -7,8 +7,8 @@
 // unit appended (S's copy is skipped and recorded), S revived; then the OSS of another copy (A) is
 // killed and the third copy's OST (T) marked out, so the PG's new member is filled from S first,
 // then T. Before, the filled copy held the first unit only and served it as whole once its fill
-// was recorded done (readers got zeros for the appended unit; chaos --seed 8 --minutes 3, the last
-// unit of /chaos/l0-f1 read as zeros), and a copy filled from a source that served the bytes from
+// was recorded done (readers got zeros for the appended unit: a likely path to chaos --seed 8
+// --minutes 3 reading the last unit of /chaos/l0-f1 as zeros, not confirmed from its logs), and a copy filled from a source that served the bytes from
 // before a write served them too (chaos --seed 6 --minutes 3). Now the fill's completion queues
 // the repair of every object a source missed writes to for the filled copy as well.
 import { setTimeout as sleep } from 'node:timers/promises';
