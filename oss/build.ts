@@ -99,6 +99,7 @@ function metricsOf(handles: OstHandle[]): OssMetrics {
       pagedWriteBytes: () => h.ost.usage().pagedWriteBytes,
       logBytes: () => h.ost.usage().log?.bytes ?? 0,
       logLiveBytes: () => h.ost.usage().log?.liveBytes ?? 0,
+      logReplayedRounds: () => h.ost.usage().log?.replayedRounds ?? 0,
       fileFsyncs: () => h.ost.usage().syncs?.fileFsyncs ?? 0,
       fileSyncRequests: () => h.ost.usage().syncs?.fileRequests ?? 0,
     })),

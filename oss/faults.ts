@@ -1,7 +1,8 @@
 // Simulation knobs of one OST, on the real request path: added latency,
-// a bandwidth cap, failure rates, corrupt reads and hang; and two fault sites
+// a bandwidth cap, failure rates, corrupt reads and hang; and fault sites
 // inside the store's own path (StoreFaultSites): a crash after a write's data
-// reached its file but before its index commit, and a failing fsync. Each OST
+// reached its file but before its index commit, a failing fsync, a slow one,
+// and the index's unsynced tail lost as a power loss loses it. Each OST
 // has its own seeded generator so a test that sets `seed` sees the same
 // decisions again.
 import { writeSync } from 'node:fs';
@@ -23,6 +24,12 @@ export interface FaultKnobs {
   fsyncFailRate?: number;
   /** A slow disk: every fdatasync of an object file takes this much longer. */
   fsyncDelayMs?: number;
+  /**
+   * From the next round of the segment log on, its index batches are lost until the process ends,
+   * as a power loss loses the index's unsynced tail: what was acknowledged comes back from the
+   * log's replay when the OST opens again.
+   */
+  loseIndexTail?: boolean;
   seed?: number;
 }
 
@@ -37,6 +44,7 @@ const KNOB_NAMES = [
   'crashBeforeCommitRate',
   'fsyncFailRate',
   'fsyncDelayMs',
+  'loseIndexTail',
   'seed',
 ] as const;
 /** Longest added latency a knob may ask for. */
@@ -58,9 +66,9 @@ export function parseFaultKnobs(raw: unknown): FaultKnobs {
         `fault knob ${key}: expected ${expected}, got ${JSON.stringify(value)}`,
       );
     };
-    if (key === 'hang') {
+    if (key === 'hang' || key === 'loseIndexTail') {
       if (typeof value !== 'boolean') bad('true or false');
-      out.hang = value as boolean;
+      out[key] = value as boolean;
       continue;
     }
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) bad('a number >= 0');
@@ -163,6 +171,11 @@ export class OstFaults implements StoreFaultSites {
       this.crash(
         `crashBeforeCommitRate: the data of a write to ${objectId} is written, its index commit is not`,
       );
+  }
+
+  /** Store fault site: whether a log round's index batch is lost (loseIndexTail). */
+  indexTailLost(): boolean {
+    return this.knobs.loseIndexTail === true;
   }
 
   /** Store fault site: a flush is about to fsync the object's file; throws as a failing fsync does. */

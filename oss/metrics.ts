@@ -73,6 +73,8 @@ export interface OstUsageSource {
   /** The segment log of small objects (oss/store/segment-log.ts): its bytes, live or dead, and the live ones. */
   logBytes(): number;
   logLiveBytes(): number;
+  /** Rounds of the log replayed into the index when the OST opened (their index batch was lost). */
+  logReplayedRounds(): number;
   /** fdatasyncs of object files since start, and the durability requests (sync writes, flushes) they served. */
   fileFsyncs(): number;
   fileSyncRequests(): number;
@@ -107,6 +109,11 @@ function usageGauges(usage: () => OstUsageSource[], registers: Registry[]): void
   );
   gauge('stripefs_oss_log_live_bytes', 'Bytes of live records in the small-object log per OST', (u) =>
     u.logLiveBytes(),
+  );
+  gauge(
+    'stripefs_oss_log_replayed_rounds',
+    'Rounds of the small-object log replayed into the index at open (a power loss took their index batch)',
+    (u) => u.logReplayedRounds(),
   );
   gauge(
     'stripefs_oss_file_fsyncs',

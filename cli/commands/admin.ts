@@ -173,6 +173,7 @@ interface FaultFlags extends JsonFlags {
   fsyncFailRate?: string;
   fsyncDelayMs?: string;
   hang?: boolean;
+  loseIndexTail?: boolean;
   seed?: string;
 }
 
@@ -199,6 +200,7 @@ export function faultBody(flags: FaultFlags): Record<string, number | boolean> {
     body[field] = value;
   }
   if (flags.hang) body.hang = true;
+  if (flags.loseIndexTail) body.loseIndexTail = true;
   if (Object.keys(body).length === 0)
     throw new CliError('REQ_INVALID', 'name at least one knob, e.g. --latency-ms 50');
   return body;
@@ -219,6 +221,10 @@ const FAULT_OPTIONS: [string, string][] = [
   ['--fsync-fail-rate <0..1>', 'fraction of flushes whose fsync fails'],
   ['--fsync-delay-ms <ms>', 'a slow disk: added time of every fdatasync of an object file'],
   ['--hang', 'accept requests but never answer'],
+  [
+    '--lose-index-tail',
+    "drop the index batches of the segment log's rounds from now on, as a power loss drops their unsynced tail",
+  ],
   ['--seed <n>', 'seed of the knob generator'],
 ];
 

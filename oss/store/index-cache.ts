@@ -92,6 +92,12 @@ export class IndexCache {
     this.entries.delete(objectId);
   }
 
+  /** Forgets everything (the index changed under it: the log's replay at open). */
+  clear(): void {
+    this.generationCount++;
+    this.entries.clear();
+  }
+
   /** Runs `write`, a change to the object's records that leaves nothing to remember, between two `changed`. */
   async rewriting<T>(objectId: string, write: () => Promise<T>): Promise<T> {
     this.changed(objectId);

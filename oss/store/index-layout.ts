@@ -10,6 +10,9 @@
 //                                        each, 0: none; absent for blocks written before stamps)
 //   p/<pool, 8 hex>/<pg, 8 hex>/<id>  -> '' (ListObjects by placement group)
 //   s/flush                           -> a counter written with sync: true to fsync the log
+//   s/log                             -> [segment, offset] (JSON): where the segment log's next
+//                                        round after the last one this index holds starts
+//                                        (the replay at open begins there, log-round.ts)
 //   u/<objectId>                      -> '' (an fsync of the object failed: its flushes fail
 //                                        until it is written whole again or deleted)
 // Object ids hold no '/', so a prefix ending in '/' never matches a longer id.
@@ -32,6 +35,7 @@ export const keys = {
     `p/${hex8(poolId)}/${hex8(pg)}/${objectId}`,
   pgPrefix: (poolId: number, pg: number): string => `p/${hex8(poolId)}/${hex8(pg)}/`,
   flushMarker: 's/flush',
+  logPosition: 's/log',
   unsynced: (objectId: string): string => `u/${objectId}`,
   unsyncedPrefix: 'u/',
 } as const;
@@ -43,6 +47,24 @@ export function prefixEnd(prefix: string): string {
 
 /** Where a small object's bytes are: a record of `bytes` (whole alignment units) at `offset` of segment `segment`. */
 export type LogLocation = readonly [segment: number, offset: number, bytes: number];
+
+/** A place in the segment log: a segment and a byte offset in it. */
+export type LogPosition = readonly [segment: number, offset: number];
+
+export function encodeLogPosition(position: LogPosition): Buffer {
+  return Buffer.from(JSON.stringify(position));
+}
+
+export function decodeLogPosition(raw: Uint8Array): LogPosition {
+  const value = JSON.parse(Buffer.from(raw).toString('utf8')) as unknown;
+  if (
+    !Array.isArray(value) ||
+    value.length !== 2 ||
+    !value.every((n) => Number.isSafeInteger(n) && (n as number) >= 0)
+  )
+    throw new Error(`corrupt log position ${JSON.stringify(value)}`);
+  return [value[0] as number, value[1] as number];
+}
 
 /** An object's meta record as the store keeps it: ObjectMeta, and where its bytes are when not in a file of its own. */
 export interface StoredMeta extends ObjectMeta {

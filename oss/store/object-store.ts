@@ -139,6 +139,12 @@ export interface StoreFaultSites {
   beforeFsync(objectId: string): void;
   /** An fdatasync of an object file is about to run (once per grouped run): waits as a slow disk would. */
   slowFsync?(): Promise<void>;
+  /**
+   * Whether a log round's index batch (written unsynced) is to be lost, as a power loss loses the
+   * index's unsynced tail: never written to the index's database, only to its cache (from the
+   * first such round until the process ends).
+   */
+  indexTailLost?(): boolean;
 }
 
 export interface ObjectStore {

@@ -9,21 +9,24 @@ import { type BlockGroup, IndexCache } from './index-cache.js';
 import {
   CRC_GROUP_BLOCKS,
   decodeCrcs,
+  decodeLogPosition,
   decodeMeta,
   decodeStamps,
   encodeCrcs,
+  encodeLogPosition,
   encodeMeta,
   encodeStamps,
   keys,
+  type LogPosition,
   prefixEnd,
   publicMeta,
   type StoredMeta,
 } from './index-layout.js';
 import type { ListPage, ObjectMeta, StoredObject } from './object-store.js';
 
-export { type LogLocation, publicMeta, type StoredMeta } from './index-layout.js';
+export { type LogLocation, type LogPosition, publicMeta, type StoredMeta } from './index-layout.js';
 
-type BatchOp = { type: 'put'; key: string; value: Buffer } | { type: 'del'; key: string };
+export type BatchOp = { type: 'put'; key: string; value: Buffer } | { type: 'del'; key: string };
 
 /**
  * A write's index changes, made ready under the object's lock and written later in one batch with
@@ -35,6 +38,10 @@ export interface PreparedWrite {
   ops: BatchOp[];
   /** The groups the batch writes, remembered in the cache after it; undefined: forget the object's. */
   saved: Map<number, BlockGroup> | undefined;
+}
+
+function logPositionOp(position: LogPosition): BatchOp {
+  return { type: 'put', key: keys.logPosition, value: encodeLogPosition(position) };
 }
 
 /** The stored crcs and stamps of a run of an object's blocks. */
@@ -247,23 +254,36 @@ export class OstIndex {
     return { objectId, meta, ops: [], saved: undefined };
   }
 
-  /**
-   * Writes prepared changes of distinct objects in one batch (synced: durable with every change
-   * before it once it resolves; with none, a synced write of the flush marker).
-   */
-  async applyWrites(prepared: readonly PreparedWrite[], sync: boolean): Promise<void> {
-    if (prepared.length === 0) {
-      if (sync) await this.syncLog();
-      return;
-    }
+  /** The batch that writes prepared changes of distinct objects (their meta records first). */
+  roundOps(prepared: readonly PreparedWrite[]): BatchOp[] {
     const ops: BatchOp[] = [];
     for (const w of prepared) {
       ops.push({ type: 'put', key: keys.meta(w.objectId), value: Buffer.from(encodeMeta(w.meta)) });
       for (const op of w.ops) ops.push(op);
-      this.cache.changed(w.objectId);
     }
+    return ops;
+  }
+
+  /**
+   * Writes prepared changes of distinct objects in one batch (synced: durable with every change
+   * before it once it resolves; with none, a synced write of the flush marker). `ops` is their
+   * roundOps when already made; with `logEnd` the batch also records where the segment log's
+   * next round starts (the rounds before it need no replay).
+   */
+  async applyWrites(
+    prepared: readonly PreparedWrite[],
+    sync: boolean,
+    logEnd?: LogPosition,
+    ops: BatchOp[] = this.roundOps(prepared),
+  ): Promise<void> {
+    if (ops.length === 0 && logEnd === undefined) {
+      if (sync) await this.syncLog();
+      return;
+    }
+    const batch = logEnd ? [...ops, logPositionOp(logEnd)] : ops;
+    for (const w of prepared) this.cache.changed(w.objectId);
     try {
-      await this.db.batch(ops, { sync });
+      await this.db.batch(batch, { sync });
     } catch (err) {
       for (const w of prepared) this.cache.changed(w.objectId);
       throw err;
@@ -271,6 +291,33 @@ export class OstIndex {
     for (const w of prepared)
       if (w.saved) this.cache.remember(w.objectId, w.meta, w.saved);
       else this.cache.changed(w.objectId);
+  }
+
+  /**
+   * The fault site's power loss (StoreFaultSites.indexTailLost): the changes are remembered in the
+   * cache, so the running OST sees them, but never reach the database.
+   */
+  loseWrites(prepared: readonly PreparedWrite[]): void {
+    for (const w of prepared)
+      if (w.saved) this.cache.remember(w.objectId, w.meta, w.saved);
+      else this.cache.changed(w.objectId);
+  }
+
+  /** Where the segment log's replay starts: the round after the last one this index holds; undefined before the first. */
+  async logPosition(): Promise<LogPosition | undefined> {
+    const raw = await this.db.get(keys.logPosition);
+    return raw === undefined ? undefined : decodeLogPosition(raw);
+  }
+
+  /** A round read back from the segment log at open (log-round.ts): its changes, and the position after it. */
+  async applyReplayed(ops: BatchOp[], logEnd: LogPosition): Promise<void> {
+    this.cache.clear();
+    await this.db.batch([...ops, logPositionOp(logEnd)], { sync: false });
+  }
+
+  /** Records where the log's next round starts, synced (with every change before it). */
+  async setLogPosition(position: LogPosition): Promise<void> {
+    await this.db.batch([logPositionOp(position)], { sync: true });
   }
 
   /** Removes every record of an object: its meta, its PG entry and its crcs. */

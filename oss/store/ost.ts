@@ -171,6 +171,7 @@ export class Ost implements ObjectStore {
       deadShareMax: opts.logDeadShareMax ?? LOG_DEAD_SHARE_MAX,
       bytesPerSec: opts.logCompactBytesPerSec ?? LOG_COMPACT_BYTES_PER_SEC,
     });
+    await ost.log.replay();
     await ost.scan();
     await ost.log.start();
     await ost.refreshCapacity();

@@ -6,18 +6,25 @@
 // (its meta record's `log`), with the crcs and stamps of its blocks as for a
 // file. Writes that arrive while a round is on disk share the next round: one
 // pwritev, one fdatasync when any of them asks for durability, one index batch
-// (group commit, as mds/commit.ts does for the MDS). A record no meta record points
-// at is dead: an overwrite's old one, a deleted object's, a write's that never
-// committed. Sealed segments with a large dead share are compacted
-// (log-compact.ts). Reopened, the log trusts only the index: the last
-// segment is cut back to the end of its last live record (a torn or
-// uncommitted tail goes), segments without a live record are removed.
+// (group commit, as mds/commit.ts does for the MDS). The round's records follow
+// a head that carries its index changes (log-round.ts), so that one fdatasync
+// makes the round durable whole and the index batch is written unsynced: an
+// OST opened after a power loss replays the heads past the position the index
+// last recorded. A record no meta record points at is dead: an overwrite's old
+// one, a deleted object's, a write's that never committed. Sealed segments with
+// a large dead share are compacted (log-compact.ts). Reopened, the log replays
+// what the index lacks, then trusts the index: the last segment is cut back to
+// the end of its last whole round or live record (a torn tail goes), segments
+// without a live record are removed.
 import { constants, type FileHandle, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUFFER_ALIGN_BYTES } from '../../common/bulk/buffer-pool.js';
+import { crc32c } from '../../common/checksum.js';
+import { dataBuffers } from '../buffers.js';
 import { LOG_ROUND_BYTES_MAX, LOG_ROUND_ENTRIES_MAX } from '../limits.js';
+import { encodeChanges, encodeHead, headBytesFor, readRound } from './log-round.js';
 import type { StoreFaultSites } from './object-store.js';
-import type { LogLocation, OstIndex, PreparedWrite } from './ost-index.js';
+import type { BatchOp, LogLocation, LogPosition, OstIndex, PreparedWrite } from './ost-index.js';
 
 /** Records start and end on this boundary (O_DIRECT's unit). */
 export const LOG_ALIGN_BYTES = BUFFER_ALIGN_BYTES;
@@ -53,10 +60,12 @@ export interface LogEntry {
   /** An aligned buffer whose first `bytes` (whole units) are the record. */
   record?: Buffer;
   bytes: number;
-  /** Durable before the round answers (fdatasync, then the index batch synced). */
+  /** Durable before the round answers (its fdatasync, which makes its head with the index changes durable too). */
   sync: boolean;
   /** Call the fault sites (after the record is written, before the fdatasync): a client's write or flush, not compaction's. */
   faultSite: boolean;
+  /** Also write the index synced (every change before it durable, those made outside the log too). */
+  syncIndex?: boolean;
   /** The index change the round writes once the record is in place; its meta gets the location. */
   prepared?: PreparedWrite;
   /** The record this one replaces (dead once the round committed). */
@@ -87,6 +96,8 @@ export interface LogUsage {
   tornSegments: number;
   /** Bytes past the last live record cut from the last segment at open. */
   droppedTailBytes: number;
+  /** Rounds replayed into the index at open (their index batch was lost). */
+  replayedRounds: number;
   /** Record bytes written with O_DIRECT and through the page cache since open. */
   directBytes: number;
   pagedBytes: number;
@@ -106,6 +117,10 @@ export class SegmentLog {
     number,
     { endBytes: number; live: Map<string, number>; liveBytes: number }
   >();
+  /** The end of the last whole round the replay at open found (the last segment is not cut before it). */
+  private replayEnd: LogPosition | undefined;
+  /** Set once an index batch was lost on purpose (the fault site): every later one is lost too. */
+  private indexTailLost = false;
   /** Told when a sealed segment's dead share may have passed the bound. */
   onDead: (segment: Segment) => void = () => undefined;
   readonly counts = {
@@ -114,6 +129,7 @@ export class SegmentLog {
     movedBytes: 0,
     tornSegments: 0,
     droppedTailBytes: 0,
+    replayedRounds: 0,
     directBytes: 0,
     pagedBytes: 0,
   };
@@ -132,6 +148,55 @@ export class SegmentLog {
         log.found.set(Number.parseInt(match[1]!, 16), { endBytes: 0, live: new Map(), liveBytes: 0 });
     }
     return log;
+  }
+
+  /**
+   * Replays into the index the rounds past the position it recorded last (their batches were
+   * written unsynced and a power loss took them), up to the first that is missing or torn. Runs
+   * after open(), before the index is read (adopt).
+   */
+  async replay(): Promise<void> {
+    const from = await this.index.logPosition();
+    if (!from) return;
+    const ids = [...this.found.keys()].sort((a, b) => a - b);
+    let [segment, offset] = from;
+    const scratch = dataBuffers.take();
+    try {
+      for (;;) {
+        if (this.found.has(segment)) {
+          const rounds = await this.replaySegment(segment, offset, scratch);
+          // A segment after the position starts with a round: without a whole one there, nothing later happened.
+          if (rounds === 0 && offset === 0) break;
+        }
+        // The rounds went on in the next segment (this one was sealed, or compacted away).
+        const next = ids.find((id) => id > segment);
+        if (next === undefined) break;
+        [segment, offset] = [next, 0];
+      }
+    } finally {
+      dataBuffers.give(scratch);
+    }
+  }
+
+  /** Replays the whole rounds of one segment from `offset`; how many. */
+  private async replaySegment(segment: number, offset: number, scratch: Buffer): Promise<number> {
+    const fh = await open(join(this.opts.dir, segmentName(segment)), constants.O_RDONLY);
+    let rounds = 0;
+    try {
+      let at = offset;
+      for (;;) {
+        const round = await readRound(fh, segment, at, scratch);
+        if (!round) break;
+        await this.index.applyReplayed(round.ops, [segment, round.end]);
+        this.replayEnd = [segment, round.end];
+        this.counts.replayedRounds++;
+        rounds++;
+        at = round.end;
+      }
+    } finally {
+      await fh.close();
+    }
+    return rounds;
   }
 
   /** A live record the index points at (at open). */
@@ -174,18 +239,21 @@ export class SegmentLog {
       };
       this.segments.set(id, segment);
       if (id === lastId) {
-        // Past the last live record: records of writes that never committed, or torn by the crash.
-        if (size > found.endBytes) {
-          await fh.truncate(found.endBytes);
-          this.counts.droppedTailBytes += size - found.endBytes;
+        // Past the last whole round and live record: a round torn by the crash, or one that never committed.
+        const end = Math.max(found.endBytes, this.replayEnd?.[0] === id ? this.replayEnd[1] : 0);
+        if (size > end) {
+          await fh.truncate(end);
+          this.counts.droppedTailBytes += size - end;
         }
-        segment.endBytes = found.endBytes;
-        segment.syncedBytes = Math.min(size, found.endBytes);
+        segment.endBytes = end;
+        segment.syncedBytes = Math.min(size, end);
         this.active = segment;
       }
     }
     this.found.clear();
     this.nextId = lastId + 1;
+    // The replay starts here next time; synced, with what the replay wrote.
+    await this.index.setLogPosition(this.active ? [this.active.id, this.active.endBytes] : [this.nextId, 0]);
     for (const segment of this.segments.values()) if (segment !== this.active) this.onDead(segment);
   }
 
@@ -268,39 +336,82 @@ export class SegmentLog {
     this.counts.rounds++;
     const records = round.filter((q) => q.record !== undefined);
     const bytes = records.reduce((sum, q) => sum + q.bytes, 0);
-    const segment = await this.segmentFor(bytes, records.length > 0);
-    if (segment) await this.append(segment, round);
+    const segment = await this.segmentFor(
+      records.length > 0 ? bytes + LOG_ALIGN_BYTES : 0,
+      records.length > 0,
+    );
+    const prepared = round.flatMap((q) => (q.prepared ? [q.prepared] : []));
+    let ops: BatchOp[] | undefined;
+    if (segment && records.length > 0) ops = await this.append(segment, round, prepared);
     const synced = await this.syncRound(segment, round);
-    const prepared: PreparedWrite[] = [];
-    for (const q of round) {
-      if (q.record && q.faultSite) this.opts.faults.dataWritten(q.objectId);
-      if (!q.prepared) continue;
-      if (!q.outcome.location) throw new Error(`the record of ${q.objectId} was not placed`);
-      q.prepared.meta.log = q.outcome.location;
-      prepared.push(q.prepared);
+    for (const q of round) if (q.record && q.faultSite) this.opts.faults.dataWritten(q.objectId);
+    if (this.opts.faults.indexTailLost?.()) this.indexTailLost = true;
+    if (this.indexTailLost) this.index.loseWrites(prepared);
+    else {
+      // Unsynced: the round's head holds the same changes, durable with its records.
+      const syncIndex = synced && round.some((q) => q.syncIndex);
+      const logEnd: LogPosition | undefined = ops && segment ? [segment.id, segment.endBytes] : undefined;
+      await this.index.applyWrites(prepared, syncIndex, logEnd, ops);
     }
-    await this.index.applyWrites(prepared, synced);
     // Released first: an object's old record and its new one may share a segment.
     for (const q of round) if (q.replaces) this.release(q.objectId, q.replaces);
     for (const q of round) if (q.outcome.location) this.track(q.objectId, q.outcome.location);
   }
 
-  /** Writes the round's records back to back at the segment's end, each learning its location. */
-  private async append(segment: Segment, round: Queued[]): Promise<void> {
-    const buffers: Buffer[] = [];
-    let at = segment.endBytes;
-    for (const q of round) {
-      if (!q.record) continue;
-      q.outcome.location = [segment.id, at, q.bytes];
-      if (q.bytes > 0) buffers.push(q.record.subarray(0, q.bytes));
-      at += q.bytes;
+  /**
+   * Writes the round at the segment's end: its head (the index changes, log-round.ts), then the
+   * records back to back, each learning its location; the changes the head holds.
+   */
+  private async append(segment: Segment, round: Queued[], prepared: PreparedWrite[]): Promise<BatchOp[]> {
+    const start = segment.endBytes;
+    let headBytes = LOG_ALIGN_BYTES;
+    let ops: BatchOp[];
+    let body: Buffer;
+    // The changes name the records' offsets, which follow the head: placed again if it outgrew its guess.
+    for (;;) {
+      let at = start + headBytes;
+      for (const q of round) {
+        if (!q.record) continue;
+        q.outcome.location = [segment.id, at, q.bytes];
+        if (q.prepared) q.prepared.meta.log = q.outcome.location;
+        at += q.bytes;
+      }
+      for (const q of round)
+        if (q.prepared && !q.outcome.location) throw new Error(`the record of ${q.objectId} was not placed`);
+      ops = this.index.roundOps(prepared);
+      body = encodeChanges(ops);
+      const needed = headBytesFor(body, LOG_ALIGN_BYTES);
+      if (needed <= headBytes) break;
+      headBytes = needed;
     }
-    if (buffers.length === 0) return;
-    await writeAll(segment.fh, buffers, segment.endBytes);
-    if (this.opts.directIo) this.counts.directBytes += at - segment.endBytes;
-    else this.counts.pagedBytes += at - segment.endBytes;
-    segment.endBytes = at;
+    const buffers: Buffer[] = [];
+    let dataCrc = 0;
+    for (const q of round) {
+      if (!q.record || q.bytes === 0) continue;
+      const record = q.record.subarray(0, q.bytes);
+      dataCrc = crc32c(record, dataCrc);
+      buffers.push(record);
+    }
+    const dataBytes = buffers.reduce((sum, b) => sum + b.length, 0);
+    const headBuffer = dataBuffers.take();
+    try {
+      if (headBytes > headBuffer.length)
+        throw new Error(`a round's head of ${headBytes} bytes outgrows its buffer`);
+      const head = encodeHead(
+        headBuffer,
+        { segment: segment.id, offset: start, headBytes, dataBytes, dataCrc },
+        body,
+      );
+      await writeAll(segment.fh, [head, ...buffers], start);
+    } finally {
+      dataBuffers.give(headBuffer);
+    }
+    const end = start + headBytes + dataBytes;
+    if (this.opts.directIo) this.counts.directBytes += end - start;
+    else this.counts.pagedBytes += end - start;
+    segment.endBytes = end;
     for (const q of round) if (q.record) segment.unsynced.add(q.objectId);
+    return ops;
   }
 
   /** The fdatasync of a round that asks for one: whether it held (the index batch is then written synced). */
@@ -411,7 +522,7 @@ export class SegmentLog {
       } catch (err) {
         return { fsyncFailure: err };
       }
-      await this.index.syncLog();
+      // Its round's head, before it in the segment, holds its index change: durable already.
       return {};
     }
     return this.submit({ objectId, bytes: 0, sync: true, faultSite: true });
@@ -420,7 +531,14 @@ export class SegmentLog {
   /** Removes a sealed segment no live record is left in, once the records moved out of it are durable. */
   async removeSegment(segment: Segment): Promise<void> {
     if (segment.live.size > 0 || segment === this.active) throw new Error(`segment ${segment.id} is in use`);
-    const outcome = await this.submit({ objectId: '', bytes: 0, sync: true, faultSite: false });
+    // The index synced too: the deletes that killed its records were written outside the log.
+    const outcome = await this.submit({
+      objectId: '',
+      bytes: 0,
+      sync: true,
+      faultSite: false,
+      syncIndex: true,
+    });
     if (outcome.fsyncFailure !== undefined) throw outcome.fsyncFailure;
     this.segments.delete(segment.id);
     await segment.fh.close();

@@ -5,9 +5,19 @@
 // that compaction reclaims (the segment file goes, every object reads back,
 // before and after a reopen); an object that grows past the bound moves to a
 // file; a reopen drops an uncommitted tail and never serves a record a
-// segment lost; objects in the log stay readable with the log turned off.
+// segment lost; rounds whose index batches a power loss took are replayed
+// from their heads, a torn one and those after it never; objects in the log
+// stay readable with the log turned off.
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crc32c } from '../../common/checksum.js';
@@ -165,7 +175,8 @@ describe('segment log of small objects', () => {
     expect((await get(ost, 'a')).equals(a)).toBe(true);
     const b = randomBytes(5 * KiB);
     await put(ost, 'b', b);
-    expect((await ost.storedMeta('b'))?.log).toEqual([1, live, 8 * KiB]);
+    // After its round's head (a 4 KiB unit).
+    expect((await ost.storedMeta('b'))?.log).toEqual([1, live + 4 * KiB, 8 * KiB]);
     expect((await get(ost, 'b')).equals(b)).toBe(true);
   });
 
@@ -186,6 +197,66 @@ describe('segment log of small objects', () => {
     // Written again, it reads back.
     await put(ost, 'b', b);
     expect((await get(ost, 'b')).equals(b)).toBe(true);
+  });
+
+  it('replays the rounds whose index batches were lost, across segments, and only once', async () => {
+    const dir = fresh();
+    let lost = false;
+    const faults = { dataWritten: () => undefined, beforeFsync: () => undefined, indexTailLost: () => lost };
+    let ost = await openLog(dir, { faults });
+    const first = randomBytes(16 * KiB);
+    await put(ost, 'a', first, { sync: true });
+    // What a power loss leaves: every round's head and records in the segments, none of their index batches.
+    lost = true;
+    const written = new Map<string, Buffer>();
+    for (let i = 0; i < 30; i++) {
+      const data = randomBytes(12 * KiB + 100 * i);
+      await put(ost, `o${i}`, data, { sync: true });
+      written.set(`o${i}`, data);
+    }
+    const second = randomBytes(16 * KiB);
+    await put(ost, 'a', second, { sync: true });
+    written.set('a', second);
+    ost = await reopen(ost, dir);
+    expect(segmentFiles(dir).length).toBeGreaterThan(1); // 256 KiB segments: the rounds went on in the next ones
+    expect(ost.usage().log!.replayedRounds).toBe(31);
+    expect(ost.usage().objectCount).toBe(31);
+    for (const [id, data] of written) expect((await get(ost, id)).equals(data), id).toBe(true);
+    expect((await ost.stat('a'))?.version).toBe(2);
+    // The position moved past them: a second open replays nothing, and writes go on.
+    ost = await reopen(ost, dir);
+    expect(ost.usage().log!.replayedRounds).toBe(0);
+    for (const [id, data] of written) expect((await get(ost, id)).equals(data), id).toBe(true);
+    await put(ost, 'b', first, { sync: true });
+    expect((await get(ost, 'b')).equals(first)).toBe(true);
+  });
+
+  it('replays no round whose records are torn, nor any after it', async () => {
+    const dir = fresh();
+    let lost = false;
+    const faults = { dataWritten: () => undefined, beforeFsync: () => undefined, indexTailLost: () => lost };
+    let ost = await openLog(dir, { faults });
+    const first = randomBytes(8 * KiB);
+    await put(ost, 'a', first, { sync: true });
+    lost = true;
+    const kept = randomBytes(8 * KiB);
+    await put(ost, 'k', kept, { sync: true });
+    const tornAt = statSync(segmentPath(dir, 1)).size;
+    await put(ost, 'a', randomBytes(8 * KiB), { sync: true });
+    await put(ost, 'after', randomBytes(8 * KiB), { sync: true });
+    await ost.close();
+    opened.splice(0);
+    // One byte of the overwrite's record (after its 4 KiB head) flipped.
+    const path = segmentPath(dir, 1);
+    const bytes = readFileSync(path);
+    bytes[tornAt + 4 * KiB + 10] = bytes[tornAt + 4 * KiB + 10]! ^ 1;
+    writeFileSync(path, bytes);
+    ost = await openLog(dir);
+    expect(ost.usage().log).toMatchObject({ replayedRounds: 1, droppedTailBytes: 2 * (4 + 8) * KiB });
+    expect((await get(ost, 'k')).equals(kept)).toBe(true);
+    expect((await get(ost, 'a')).equals(first)).toBe(true);
+    expect(await ost.stat('after')).toBeUndefined();
+    expect(statSync(path).size).toBe(tornAt);
   });
 
   it('removes the file of a move into a file that never committed, and keeps the object in the log', async () => {
