@@ -229,6 +229,12 @@ export interface ConnectOptions {
    * tls.ca is empty); null: none.
    */
   tls?: TlsSettings | null;
+  /**
+   * Send batched opens and stats (OpenMany, StatMany) over gRPC even when the MDS serves its
+   * framed path beside it (client/mds-frames.ts). Default false: the framed path when GetMap
+   * names its port, gRPC when it does not or cannot be reached.
+   */
+  mdsFramesOff?: boolean;
 }
 
 export class StripeClient {
@@ -264,6 +270,7 @@ export class StripeClient {
       tag,
       ...(options.keyring !== undefined ? { keyring: options.keyring } : {}),
       tls: options.tls,
+      ...(options.mdsFramesOff ? { framesOff: true } : {}),
     });
     await mds.start();
     const counters = new ClientCounters(limits.latencyBucketsPerDecade);

@@ -4,11 +4,16 @@
 // unlinks issued together are coalesced into one batched call (mds-batch.ts), and
 // calls can be spread over several connections (one by default).
 import type * as grpc from '@grpc/grpc-js';
-import { CallSigner } from '../common/auth/proof.js';
+import { AUTH_METADATA_KEY, CallSigner } from '../common/auth/proof.js';
 import { type IdentitySource, resolveIdentity } from '../common/auth/signing.js';
 import { type ErrorCode, StripeError } from '../common/errors.js';
 import { CLIENT_OPTIONS, call } from '../common/grpc.js';
-import type { RequestTag } from '../common/jobs/job-id.js';
+import {
+  CLIENT_NAME_METADATA_KEY,
+  JOB_ID_METADATA_KEY,
+  type RequestTag,
+  SESSION_METADATA_KEY,
+} from '../common/jobs/job-id.js';
 import { LIMITS } from '../common/limits.js';
 import { channelCredentials, channelTlsOptions, explainUnavailable, type TlsSource } from '../common/tls.js';
 import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
@@ -18,14 +23,19 @@ import type {
   CreateRequest,
   DirEntry__Output,
   Layout,
+  OpenManyRequest,
+  OpenManyResponse__Output,
   OpenResponse__Output,
   SetAttrRequest,
   StatfsResponse__Output,
+  StatManyRequest,
+  StatManyResponse__Output,
   XattrSetMode,
 } from '../proto/index.js';
 import { contract } from '../proto/index.js';
 import { type ClientNetwork, type MapView, mapViewFromWire } from './map.js';
 import { CallBatcher, errorOfItem } from './mds-batch.js';
+import { framedOr, MdsFrameChannel } from './mds-frames.js';
 import { mdsInterceptor } from './mds-interceptor.js';
 import { TicketCache } from './tickets.js';
 
@@ -54,6 +64,8 @@ export interface MdsClientOptions {
   keyring?: IdentitySource;
   /** TLS to the MDS (common/tls.ts; default: as this process is configured, tls.*). */
   tls?: TlsSource;
+  /** Send OpenMany and StatMany over gRPC even when the MDS serves its framed path (default false). */
+  framesOff?: boolean;
 }
 
 /** Permission bits (0: the default) and owner of a new entry. */
@@ -136,13 +148,22 @@ export class MdsClient {
   private readonly tls: TlsSource;
   /** The identity this client signs as (undefined: it signs nothing). */
   identityName: string | undefined;
+  /** Signs every call, gRPC and framed alike: one session at the MDS. */
+  private signer: CallSigner | undefined;
+  private readonly tag: RequestTag | undefined;
+  private readonly framesOff: boolean;
+  /** The framed path for OpenMany and StatMany (client/mds-frames.ts); its port comes with GetMap. */
+  readonly frames: MdsFrameChannel;
 
   constructor(
     readonly address: string,
     options: MdsClientOptions = {},
   ) {
     this.tls = options.tls;
+    this.tag = options.tag;
+    this.framesOff = options.framesOff ?? false;
     this.channels = this.openChannels(options);
+    this.frames = this.openFrames();
     this.grpc = this.channels[0]!;
     this.batching = options.batching ?? true;
     this.network = options.network ?? 'public';
@@ -150,7 +171,7 @@ export class MdsClient {
       itemsMax: STAT_BATCH_PATHS_MAX,
       one: async (path) => must((await call(this.channel(), 'Stat', { path })).attr),
       many: async (paths) =>
-        (await call(this.channel(), 'StatMany', { paths })).results.map((r) =>
+        (await this.statManyCall({ paths })).results.map((r) =>
           r.found && r.attr
             ? r.attr
             : errorOfItem(
@@ -162,8 +183,8 @@ export class MdsClient {
       itemsMax: LIMITS.namespaceBatchItemsMax,
       one: async (path) => openedOf(await call(this.channel(), 'Open', { path })),
       many: async (paths) =>
-        (await call(this.channel(), 'OpenMany', { items: paths.map((path) => ({ path })) })).results.map(
-          (r) => (r.error ? errorOfItem(r.error) : openedOf(r.open)),
+        (await this.openManyCall({ items: paths.map((path) => ({ path })) })).results.map((r) =>
+          r.error ? errorOfItem(r.error) : openedOf(r.open),
         ),
     });
     this.inodeOpenBatcher = new CallBatcher({
@@ -173,9 +194,9 @@ export class MdsClient {
       bytesOf: (item) => item.bytes,
       one: async ({ inode, path }) => openedOf(await call(this.channel(), 'Open', { inode, path })),
       many: async (items) =>
-        (
-          await call(this.channel(), 'OpenMany', { items: items.map(({ inode, path }) => ({ inode, path })) })
-        ).results.map((r) => (r.error ? errorOfItem(r.error) : openedOf(r.open))),
+        (await this.openManyCall({ items: items.map(({ inode, path }) => ({ inode, path })) })).results.map(
+          (r) => (r.error ? errorOfItem(r.error) : openedOf(r.open)),
+        ),
     });
     this.createBatcher = new CallBatcher({
       itemsMax: LIMITS.namespaceBatchItemsMax,
@@ -200,6 +221,60 @@ export class MdsClient {
     });
   }
 
+  /** OpenMany over the framed path when it is there, else over gRPC. */
+  private openManyCall(request: OpenManyRequest): Promise<OpenManyResponse__Output> {
+    const definition = contract().MdsService.service.OpenMany;
+    return framedOr(
+      this.frames,
+      'OpenMany',
+      definition.path,
+      () => definition.requestSerialize(request),
+      (body) => this.harvested(definition.responseDeserialize(body) as OpenManyResponse__Output),
+      () => call(this.channel(), 'OpenMany', request),
+    );
+  }
+
+  /** StatMany over the framed path when it is there, else over gRPC. */
+  private statManyCall(request: StatManyRequest): Promise<StatManyResponse__Output> {
+    const definition = contract().MdsService.service.StatMany;
+    return framedOr(
+      this.frames,
+      'StatMany',
+      definition.path,
+      () => definition.requestSerialize(request),
+      (body) => this.harvested(definition.responseDeserialize(body) as StatManyResponse__Output),
+      () => call(this.channel(), 'StatMany', request),
+    );
+  }
+
+  /** A framed answer's tickets are kept as the gRPC interceptor keeps them (client/mds-interceptor.ts). */
+  private harvested<T>(message: T): T {
+    this.tickets.harvest(message);
+    return message;
+  }
+
+  /** The framed path to this MDS; its port comes with each GetMap answer. */
+  private openFrames(): MdsFrameChannel {
+    return new MdsFrameChannel(
+      this.address,
+      this.tls,
+      (path) => this.frameMeta(path),
+      // A failed GetMap leaves the port as it was: the map watch and the next broken call ask again.
+      () => void this.refreshMap().catch(() => undefined),
+    );
+  }
+
+  /** The metadata of one framed call: what the gRPC interceptor puts on a call of `path`. */
+  private frameMeta(path: string): [string, string][] {
+    const pairs: [string, string][] = [];
+    if (this.tag) {
+      pairs.push([JOB_ID_METADATA_KEY, this.tag.jobId], [SESSION_METADATA_KEY, this.tag.session]);
+      if (this.tag.clientName) pairs.push([CLIENT_NAME_METADATA_KEY, this.tag.clientName]);
+    }
+    if (this.signer) pairs.push([AUTH_METADATA_KEY, this.signer.sign(path)]);
+    return pairs;
+  }
+
   /** The next connection, round robin. */
   private channel(): MdsServiceClient {
     const channel = this.channels[this.nextChannel]!;
@@ -217,13 +292,8 @@ export class MdsClient {
     // One signer for every connection: one session at the MDS.
     const identity = resolveIdentity(options.keyring);
     this.identityName = identity?.name;
-    const interceptors = [
-      mdsInterceptor({
-        tag: options.tag,
-        signer: identity && CallSigner.of(identity),
-        tickets: this.tickets,
-      }),
-    ];
+    this.signer = identity && CallSigner.of(identity);
+    const interceptors = [mdsInterceptor({ tag: options.tag, signer: this.signer, tickets: this.tickets })];
     // A local subchannel pool per client gives each its own connection.
     return Array.from(
       { length: count },
@@ -282,6 +352,7 @@ export class MdsClient {
     this.refreshing ??= call(this.channel(), 'GetMap', { epoch: 0 })
       .then((res) => {
         if (!res.map) throw new Error('GetMap returned no map');
+        this.frames.setPort(this.framesOff ? 0 : (res.framePort ?? 0));
         this.accept(res.map);
         return this.mapView;
       })
@@ -338,7 +409,7 @@ export class MdsClient {
   }
   /** Many stats in one StatMany (statahead): each answer without bytes, or the error its Stat would raise. */
   async statMany(paths: string[]): Promise<(Opened | StripeError)[]> {
-    const reply = await call(this.channel(), 'StatMany', { paths });
+    const reply = await this.statManyCall({ paths });
     return reply.results.map((r) =>
       r.found && r.attr
         ? { attr: r.attr, domData: undefined }
@@ -349,7 +420,7 @@ export class MdsClient {
   }
   /** Many opens in one OpenMany (statahead): each answer, or the error its Open would raise. */
   async openMany(paths: string[]): Promise<(Opened | StripeError)[]> {
-    const reply = await call(this.channel(), 'OpenMany', { items: paths.map((path) => ({ path })) });
+    const reply = await this.openManyCall({ items: paths.map((path) => ({ path })) });
     return reply.results.map((r) => (r.error ? errorOfItem(r.error) : openedOf(r.open)));
   }
   /**
@@ -516,6 +587,7 @@ export class MdsClient {
   close(): void {
     this.closed = true;
     this.watch?.cancel();
+    this.frames.close();
     for (const channel of this.channels) channel.close();
   }
 }

@@ -50,6 +50,11 @@ export interface ClientStats {
    * created, written and committed in one MDS round trip (writeFile of a file that fits).
    */
   dom: { bytesRead: number; bytesWritten: number; createsWithData: number };
+  /**
+   * Batched opens and stats (OpenMany, StatMany) answered over the MDS's framed path, and those
+   * sent over gRPC instead (the path off, not named by GetMap, or out of reach).
+   */
+  mdsFrames: { calls: number; fallbacks: number };
   /** The opt-in open and attribute cache (limits.openCacheTtlMs): answers reused, asked again, held. */
   openCache: { hits: number; misses: number; expired: number; entries: number; bytes: number };
   /**
@@ -155,6 +160,7 @@ export function statsOf(ctx: ClientContext): ClientStats {
       bytesWritten: counters.domBytesWritten,
       createsWithData: counters.createsWithData,
     },
+    mdsFrames: { calls: ctx.mds.frames.calls, fallbacks: ctx.mds.frames.fallbacks },
     osts: {
       ...ctx.health.snapshot(),
       slowVerdicts: ctx.health.slowVerdicts,

@@ -41,6 +41,16 @@ export const CONFIG_SCHEMA = {
   },
   'mds.grpcPort': { kind: PORT, default: 7070, doc: 'MDS gRPC port (0: any free port)' },
   'mds.adminPort': { kind: PORT, default: 7071, doc: 'MDS admin HTTP port (0: any free port)' },
+  'mds.frames': {
+    kind: { type: 'bool' },
+    default: true,
+    doc: 'Serve OpenMany and StatMany as frames on TCP beside gRPC (mds.framePort; clients learn the port from GetMap and fall back to gRPC when they cannot reach it)',
+  },
+  'mds.framePort': {
+    kind: PORT,
+    default: 0,
+    doc: 'MDS framed-call port (0: any free port, told to clients by GetMap)',
+  },
   'mds.dataDir': {
     kind: { type: 'string', nonEmpty: true },
     default: './data/mds',

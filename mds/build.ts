@@ -27,9 +27,10 @@ import { ClusterWatch } from './dashboard/watch.js';
 import { type MdsDb, openDb } from './db.js';
 import { DestroyWorker } from './destroy/worker.js';
 import { verifyDom } from './dom-verify.js';
+import { type FrameServer, framedHandlers, startFrameServer } from './frame-server.js';
 import { healthHandlers, mdsHandlers } from './grpc-service.js';
 import { configuredDefault } from './layout.js';
-import { createMdsMetrics, registerChannelGauge } from './metrics.js';
+import { createMdsMetrics, type MdsMetrics, registerChannelGauge } from './metrics.js';
 import { Namespace } from './namespace.js';
 import { recoveryView, registerRecoveryAdmin, registerRecoveryMetrics } from './recovery/admin.js';
 import { WeightPhases } from './recovery/phases.js';
@@ -50,6 +51,8 @@ export interface MdsDeps {
 export interface MdsHandle {
   grpcPort: number;
   adminPort: number;
+  /** The framed path's port (0: mds.frames is off). */
+  framePort: number;
   close(): Promise<void>;
 }
 
@@ -88,6 +91,18 @@ function exitOnFatal(logger: Logger): (err: unknown) => void {
     logger.fatal({ err }, 'database write failed; exiting');
     process.exit(70);
   };
+}
+
+/** The framed path beside gRPC (mds/frame-server.ts), serving `handlers`; none with mds.frames off. */
+function framesOf(
+  config: Config,
+  service: grpc.ServiceDefinition,
+  handlers: object,
+  metrics: MdsMetrics,
+): Promise<FrameServer | undefined> {
+  if (!config['mds.frames']) return Promise.resolve(undefined);
+  const served = framedHandlers(service, handlers);
+  return startFrameServer(config['mds.bindHost'], config['mds.framePort'], served, metrics.framedCalls);
 }
 
 export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsHandle> {
@@ -169,12 +184,13 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
   const gate = new Gate(auth?.guard, ns, openAudit(config, clock), auth?.tickets);
   const server = new grpc.Server(SERVER_OPTIONS);
   const v1 = contract();
-  server.addService(
-    v1.MdsService.service,
-    watch.observe(mdsHandlers(ns, cluster, metrics, logger, recovery, gate)),
-  );
+  let framePort = 0;
+  const handlers = watch.observe(mdsHandlers(ns, cluster, metrics, logger, recovery, gate, () => framePort));
+  server.addService(v1.MdsService.service, handlers);
   server.addService(v1.HealthService.service, healthHandlers(cluster));
   const grpcPort = await bindServer(server, config['mds.bindHost'], config['mds.grpcPort']);
+  const frames = await framesOf(config, v1.MdsService.service, handlers, metrics);
+  framePort = frames?.port ?? 0;
   const https = adminServerOptions(config['tls.metricsPlain']); // when it serves TLS
   const admin = buildAdmin(cluster, metrics, () => destroyer.view(), recoveryView(healing), https);
   guardAdminHttp(admin, gate, config['auth.metricsOpen'], clock);
@@ -189,7 +205,7 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
   recovery.start();
   scrub.start();
   phases.start();
-  logger.info({ grpcPort, adminPort, epoch: cluster.state.map.epoch }, 'mds started');
+  logger.info({ grpcPort, adminPort, framePort, epoch: cluster.state.map.epoch }, 'mds started');
 
   const close = async (): Promise<void> => {
     cluster.stop();
@@ -197,6 +213,7 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     recovery.stop();
     scrub.stop();
     phases.stop();
+    await frames?.close();
     await shutdownServer(server, SHUTDOWN_GRACE_MS);
     await admin.close();
     await destroyer.stop();
@@ -205,5 +222,5 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     await committer.idle();
     await db.close();
   };
-  return { grpcPort, adminPort, close };
+  return { grpcPort, adminPort, framePort, close };
 }

@@ -113,6 +113,8 @@ export function mdsHandlers(
   logger: Logger,
   recovery?: RecoveryService,
   gate: Gate = new Gate(undefined, ns),
+  /** The framed path's port, told to clients by GetMap (0: none; mds/frame-server.ts). */
+  framePort: () => number = () => 0,
 ): MdsServiceHandlers {
   return {
     Mkdir: coded(metrics, gate, 'Mkdir', (r, who) => mkdir(ns, r, gate.makeCheck(who))),
@@ -157,7 +159,7 @@ export function mdsHandlers(
         gate.itemCheck(who, 'w', 'UnlinkMany'),
       ),
     ),
-    ...clusterHandlers(cluster, metrics, logger, gate, recovery),
+    ...clusterHandlers(cluster, metrics, logger, gate, recovery, framePort),
     ...authHandlers(gate, metrics),
   };
 }
@@ -177,7 +179,8 @@ function clusterHandlers(
   metrics: MdsMetrics,
   logger: Logger,
   gate: Gate,
-  recovery?: RecoveryService,
+  recovery: RecoveryService | undefined,
+  framePort: () => number,
 ): Pick<MdsServiceHandlers, ClusterMethod> {
   return {
     GetMap: coded(metrics, gate, 'GetMap', async (r) => {
@@ -185,6 +188,7 @@ function clusterHandlers(
       return {
         map: stateToWire(state, state === cluster.state ? cluster.usage : undefined),
         writableEpoch: cluster.writableEpoch,
+        ...(framePort() > 0 ? { framePort: framePort() } : {}),
       };
     }),
     WatchMap: (call) => watchMap(cluster, gate, call),

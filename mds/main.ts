@@ -5,7 +5,7 @@ import { buildMds } from './build.js';
 
 const mds = await buildMds(loadConfig({ env: process.env }));
 process.stdout.write(
-  `${JSON.stringify({ event: 'ready', server: 'mds', grpcPort: mds.grpcPort, adminPort: mds.adminPort })}\n`,
+  `${JSON.stringify({ event: 'ready', server: 'mds', grpcPort: mds.grpcPort, adminPort: mds.adminPort, framePort: mds.framePort })}\n`,
 );
 const shutdown = (): void => void mds.close().then(() => process.exit(0));
 process.once('SIGTERM', shutdown);

@@ -12,6 +12,8 @@ export interface MdsMetrics {
   registry: Registry;
   latency: Histogram<'op'>;
   errors: Counter<'op' | 'code'>;
+  /** Calls that came over the framed path (mds/frame-server.ts), by method. */
+  framedCalls: Counter<'op'>;
   mapEpoch: Gauge;
   destroyQueued: Gauge;
   groupWrites: Gauge;
@@ -57,6 +59,12 @@ export function createMdsMetrics(
       name: 'stripefs_mds_errors_total',
       help: 'MDS requests failed, by code',
       labelNames: ['op', 'code'],
+      registers: [registry],
+    }),
+    framedCalls: new Counter({
+      name: 'stripefs_mds_framed_calls_total',
+      help: 'Calls that came over the framed path beside gRPC, by method (each also counts in stripefs_mds_request_seconds)',
+      labelNames: ['op'],
       registers: [registry],
     }),
     mapEpoch: new Gauge({

@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Layout, StripeClient } from '../../client/index.js';
+import { type Layout, parseLayout, StripeClient } from '../../client/index.js';
 import { httpRequest } from '../../common/admin-http-client.js';
 import { adminHttpHeaders } from '../../common/auth/http-auth.js';
 import { encodeRequest } from '../../common/bulk/frame.js';
@@ -154,6 +154,28 @@ describe('a cluster with TLS on every port', () => {
     expect(task.pgsDone).toBe(task.pgsTotal);
     // The files' objects: the rep3 files' 2 each (stripe count 2) and the ec file's one group.
     expect(task.objectsScanned).toBe(5);
+  });
+
+  it('batched opens take the MDS framed path over TLS; its port speaks no frame in plain TCP', async () => {
+    await client.mkdir('/dom', { layout: parseLayout('dom:64K,raid0') });
+    const bodies = Array.from({ length: 12 }, (_, i) => seededBytes(1000 + i * 997, SEED + 40 + i));
+    await Promise.all(bodies.map((body, i) => client.writeFile(`/dom/f${i}`, body)));
+    const reader = await StripeClient.connect({ mds: cluster.mdsAddress, seed: SEED, tls: cluster.tls });
+    try {
+      const read = await Promise.all(bodies.map((_, i) => reader.readFile(`/dom/f${i}`)));
+      read.forEach((bytes, i) => {
+        expect(bytes.equals(bodies[i] as Buffer), `/dom/f${i}`).toBe(true);
+      });
+      expect(reader.stats().mdsFrames.calls).toBeGreaterThanOrEqual(1);
+      expect(reader.stats().mdsFrames.fallbacks).toBe(0);
+    } finally {
+      await reader.close();
+    }
+    const framePort = cluster.mds.ready.framePort as number;
+    expect(framePort).toBeGreaterThan(0);
+    // A plain request frame gets no answer frame back ('SFMR'): the port takes TLS only.
+    const answer = await rawBulkAnswer(framePort);
+    expect(answer.subarray(0, 4).toString('latin1')).not.toBe('SFMR');
   });
 
   it('the CLI works with STRIPEFS_TLS_CA, and from the folder holding data/tls/ca.pem', async () => {

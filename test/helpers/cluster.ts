@@ -158,6 +158,8 @@ class RunningCluster implements Cluster {
     // A restarted MDS comes back on the ports the first one got.
     mdsEnv.STRIPEFS_MDS_GRPC_PORT = String(mds.ready.grpcPort);
     mdsEnv.STRIPEFS_MDS_ADMIN_PORT = String(mds.ready.adminPort);
+    if (typeof mds.ready.framePort === 'number' && mds.ready.framePort > 0)
+      mdsEnv.STRIPEFS_MDS_FRAME_PORT = String(mds.ready.framePort);
     this.mdsAddress = `${mdsHost}:${mds.ready.grpcPort}`;
     this.mdsAdminUrl = `${tls ? 'https' : 'http'}://${mdsHost}:${mds.ready.adminPort}`;
     if (tls) trustAdminOrigin(this.mdsAdminUrl, tls);
