@@ -117,6 +117,14 @@ function wireLayoutOf(layout: LayoutInput | undefined) {
   return layout ? layoutToWire(checkLayout(layout)) : undefined;
 }
 
+/** open()'s xattrs as a create carries them (a string value is its UTF-8 bytes). */
+function createXattrsOf(xattrs: Record<string, Uint8Array | string>): { name: string; value: Uint8Array }[] {
+  return Object.entries(xattrs).map(([name, value]) => ({
+    name,
+    value: typeof value === 'string' ? Buffer.from(value, 'utf8') : value,
+  }));
+}
+
 function statOf(attr: Attr__Output): Stat {
   const type = TYPES[attr.type] ?? 'file';
   const layout = wholeLayoutFromWire(attr.layout) ?? undefined;
@@ -568,7 +576,9 @@ export class StripeClient {
    *
    * `writeBehindBytesMax`: bytes this handle may have sent and not yet had acknowledged (the
    * client's limit by default), e.g. a bounded number of stripes in flight for one writer.
-   * `mode`, `uid` and `gid` apply when the open creates the file.
+   * `mode`, `uid` and `gid` apply when the open creates the file, and so do `xattrs` ('w' and
+   * 'wx' only): extended attributes set in the create's own MDS transaction, checked as
+   * setXattr checks them (no setXattr call after it).
    */
   async open(
     path: string,
@@ -580,10 +590,13 @@ export class StripeClient {
       writeBehindBytesMax?: number;
       /** false: this handle fetches nothing ahead (a caller that keeps its own large reads in flight). */
       readahead?: boolean;
+      xattrs?: Record<string, Uint8Array | string>;
     } & OwnerFields = {},
   ): Promise<StripeFileHandle> {
     if (options.deferSize && !options.growOnly)
       throw new StripeError('REQ_INVALID', 'deferSize is for grow-only handles (growOnly: true)');
+    if (options.xattrs && flags !== 'w' && flags !== 'wx')
+      throw new StripeError('REQ_INVALID', "xattrs are set by an open that creates the file ('w' or 'wx')");
     const writeBehindBytesMax = options.writeBehindBytesMax ?? this.ctx.limits.writeBehindBytesMax;
     if (!Number.isSafeInteger(writeBehindBytesMax) || writeBehindBytesMax < 1)
       throw new StripeError(
@@ -601,6 +614,7 @@ export class StripeClient {
           truncate: true,
           ...owner,
           ...(layout ? { layout } : {}),
+          ...(options.xattrs ? { xattrs: createXattrsOf(options.xattrs) } : {}),
         }),
       );
       opened = { attr: created.attr, domData: Buffer.alloc(0) };

@@ -77,7 +77,12 @@ type CreateItem = {
   layout?: Layout;
   /** The file's whole content, stored on the MDS with the create when its layout keeps that much there. */
   data?: Uint8Array;
+  /** Extended attributes of the file the create makes, set in its transaction. */
+  xattrs?: CreateXattr[];
 } & OwnerFields;
+
+/** An extended attribute a create sets (CreateRequest.xattrs). */
+export type CreateXattr = { name: string; value: Uint8Array };
 
 /** An open by file id; `path` names it in errors; `bytes` is what it expects on the MDS (0: unknown). */
 type InodeOpen = { inode: number; path: string; bytes: number };
@@ -202,7 +207,7 @@ export class MdsClient {
       itemsMax: LIMITS.namespaceBatchItemsMax,
       // Creates with their content (data on the MDS): at most a batch's worth of bytes per CreateMany.
       bytesMax: LIMITS.domBatchBytesMax,
-      bytesOf: (item) => item.data?.length ?? 0,
+      bytesOf: (item) => (item.data?.length ?? 0) + xattrBytesOf(item.xattrs),
       one: async (item) => createdOf(await call(this.channel(), 'Create', createRequestOf(item))),
       many: async (items) =>
         (await call(this.channel(), 'CreateMany', { items: items.map(createRequestOf) })).results.map((r) =>
@@ -394,7 +399,13 @@ export class MdsClient {
   }
   create(
     path: string,
-    opts: { exclusive: boolean; truncate: boolean; layout?: Layout; data?: Uint8Array } & OwnerFields,
+    opts: {
+      exclusive: boolean;
+      truncate: boolean;
+      layout?: Layout;
+      data?: Uint8Array;
+      xattrs?: CreateXattr[];
+    } & OwnerFields,
   ): Promise<Created> {
     const item = { path, ...opts };
     return this.batching
@@ -616,6 +627,12 @@ export interface PgHolders {
   holders: number[];
   clean: boolean;
   mapEpoch: number;
+}
+
+function xattrBytesOf(xattrs: CreateXattr[] | undefined): number {
+  let bytes = 0;
+  for (const x of xattrs ?? []) bytes += Buffer.byteLength(x.name) + x.value.length;
+  return bytes;
 }
 
 function createRequestOf(item: CreateItem): CreateRequest {

@@ -74,3 +74,29 @@ export function withXattr(node: NodeRecord, name: string, valueBytes: number): R
 export function xattrMissing(path: string, name: string): StripeError {
   return new StripeError('XATTR_NOT_FOUND', `${path} has no extended attribute ${name}`, { path, name });
 }
+
+/**
+ * The attributes a Create sets on the file it makes, checked as SetXattr checks them one by one
+ * (names, each value's size, the count and total of the file's): the sizes to record. A name given
+ * twice is refused, and so is the layout attribute (a create takes the layout in its own field).
+ */
+export function checkCreateXattrs(
+  entries: readonly { name: string; value: Buffer }[],
+): Record<string, number> {
+  let sizes: Record<string, number> = {};
+  for (const { name, value } of entries) {
+    checkXattrName(name);
+    if (name === LAYOUT_XATTR)
+      throw new StripeError(
+        'REQ_INVALID',
+        `a create takes its layout in its layout field, not as ${LAYOUT_XATTR}`,
+        {
+          name,
+        },
+      );
+    if (sizes[name] !== undefined)
+      throw new StripeError('REQ_INVALID', `extended attribute ${name} is given twice`, { name });
+    sizes = withXattr({ xattrs: sizes } as NodeRecord, name, value.length);
+  }
+  return sizes;
+}

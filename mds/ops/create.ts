@@ -4,7 +4,9 @@
 // file id with the old objects queued for destruction (truncate). A create
 // that carries the file's content (with_data) stores it on the MDS and commits
 // its size in the same transaction when the layout keeps that many bytes there
-// (dom): create, write and close in one round trip.
+// (dom): create, write and close in one round trip. Extended attributes given
+// with the create are set on the file it makes in the same transaction (an S3
+// object's metadata with its staging file: no SetXattr after).
 import { StripeError } from '../../common/index.js';
 import { checkLayoutOnMap, domBytesOf, ruleOf, stripedPartOf } from '../../layout/index.js';
 import type { CreateRequest__Output, CreateResponse } from '../../proto/index.js';
@@ -14,10 +16,13 @@ import type { Namespace } from '../namespace.js';
 import { parseChildPath } from '../paths.js';
 import { type NodeRecord, newNode, toAttr } from '../records.js';
 import type { Txn } from '../txn.js';
+import { checkCreateXattrs } from '../xattr-names.js';
 
 export async function create(ns: Namespace, request: CreateRequest__Output): Promise<CreateResponse> {
   const { parent, name } = parseChildPath(request.path);
   const given = givenLayout(request.layout);
+  const xattrs = request.xattrs ?? [];
+  const xattrSizes = checkCreateXattrs(xattrs);
   let dataStored = false;
   const node = await ns.mutate(async (txn) => {
     const dir = await ns.resolveDir(txn, parent);
@@ -44,6 +49,10 @@ export async function create(ns: Namespace, request: CreateRequest__Output): Pro
       ns.clock.nowMs(),
       owner,
     );
+    if (xattrs.length > 0) {
+      file.xattrs = xattrSizes;
+      for (const x of xattrs) txn.put(KEYS.xattr(file.ino, x.name), Buffer.from(x.value).toString('base64'));
+    }
     if (request.withData && request.data.length <= domBytesOf(layout)) {
       await storeContent(ns, txn, file, request.data);
       dataStored = true;

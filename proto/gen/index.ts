@@ -146,4 +146,5 @@ export type * from './stripefs/v1/WatchMapResponse.js';
 export type * from './stripefs/v1/WriteChunkRequest.js';
 export type * from './stripefs/v1/WriteChunkResponse.js';
 export type * from './stripefs/v1/WriteHeader.js';
+export type * from './stripefs/v1/XattrEntry.js';
 export type * from './stripefs/v1/XattrSetMode.js';

@@ -143,6 +143,7 @@ import type { WatchMapResponse as _stripefs_v1_WatchMapResponse, WatchMapRespons
 import type { WriteChunkRequest as _stripefs_v1_WriteChunkRequest, WriteChunkRequest__Output as _stripefs_v1_WriteChunkRequest__Output } from './stripefs/v1/WriteChunkRequest.js';
 import type { WriteChunkResponse as _stripefs_v1_WriteChunkResponse, WriteChunkResponse__Output as _stripefs_v1_WriteChunkResponse__Output } from './stripefs/v1/WriteChunkResponse.js';
 import type { WriteHeader as _stripefs_v1_WriteHeader, WriteHeader__Output as _stripefs_v1_WriteHeader__Output } from './stripefs/v1/WriteHeader.js';
+import type { XattrEntry as _stripefs_v1_XattrEntry, XattrEntry__Output as _stripefs_v1_XattrEntry__Output } from './stripefs/v1/XattrEntry.js';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -298,6 +299,7 @@ export interface ProtoGrpcType {
       WriteChunkRequest: MessageTypeDefinition<_stripefs_v1_WriteChunkRequest, _stripefs_v1_WriteChunkRequest__Output>
       WriteChunkResponse: MessageTypeDefinition<_stripefs_v1_WriteChunkResponse, _stripefs_v1_WriteChunkResponse__Output>
       WriteHeader: MessageTypeDefinition<_stripefs_v1_WriteHeader, _stripefs_v1_WriteHeader__Output>
+      XattrEntry: MessageTypeDefinition<_stripefs_v1_XattrEntry, _stripefs_v1_XattrEntry__Output>
       XattrSetMode: EnumTypeDefinition
     }
   }

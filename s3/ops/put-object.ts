@@ -11,7 +11,7 @@ import { keyPath } from '../keys.js';
 import { S3_LIMITS } from '../limits.js';
 import { emptyReply, type S3Reply } from '../reply.js';
 import type { S3Request } from '../request.js';
-import { metaFromRequest, writeMeta } from '../store/meta.js';
+import { metaFromRequest, metaXattrs, type ObjectMeta, writeMeta } from '../store/meta.js';
 import { createStaging, discard, layoutFor, publish } from '../store/publish.js';
 import { makeMarker } from './markers.js';
 
@@ -54,15 +54,48 @@ export async function writeBody(
 }
 
 async function writeSmallBody(body: RequestBody, handle: LentTarget, position: number): Promise<number> {
-  const pieces: Buffer[] = [];
-  let bytes = 0;
-  for await (const piece of body) {
-    pieces.push(piece);
-    bytes += piece.length;
-  }
+  const data = await readSmallBody(body);
   // Nothing changes these bytes afterwards; a failed send surfaces at close.
-  if (bytes > 0) await handle.writeLent(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces), position);
-  return bytes;
+  if (data.length > 0) await handle.writeLent(data, position);
+  return data.length;
+}
+
+/** A small body read whole (every check run): its bytes in one buffer. */
+async function readSmallBody(body: RequestBody): Promise<Buffer> {
+  const pieces: Buffer[] = [];
+  for await (const piece of body) pieces.push(piece);
+  return pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces);
+}
+
+/**
+ * A PUT of at most smallBodyBytesMax: the body is read and checked first, so its MD5 is known
+ * before anything is stored and the staging file's create sets its metadata (create, write,
+ * commit, rename: no SetXattr); the single write is its objects' only one, made durable by itself.
+ */
+async function putSmallObject(
+  gateway: Gateway,
+  body: RequestBody,
+  layout: Layout | undefined,
+  meta: Pick<ObjectMeta, 'headers' | 'userMeta'>,
+  publishAs: { path: string; key: string; noReplace: boolean },
+): Promise<string> {
+  const data = await readSmallBody(body);
+  const md5 = body.md5Hex();
+  const record = metaXattrs({ etag: md5, sizeBytes: data.length, ...meta });
+  const staged = await createStaging(gateway.client, gateway.scratch, layout, record);
+  try {
+    let released: Promise<void> = Promise.resolve();
+    if (data.length > 0) ({ released } = await staged.handle.writeLent(data, 0, { final: true }));
+    await staged.handle.close();
+    await released;
+    await publish(gateway.client, staged.path, publishAs.path, publishAs.key, {
+      noReplace: publishAs.noReplace,
+    });
+    return md5;
+  } catch (err) {
+    await discard(gateway.client, staged);
+    throw err;
+  }
 }
 
 /** If-None-Match: * makes the PUT a conditional create; If-Match is not offered for writes. */
@@ -91,6 +124,8 @@ export async function putObject(gateway: Gateway, request: S3Request): Promise<S
   const meta = metaFromRequest(request.headers);
   const layout = await layoutFor(gateway.client, bucket, target.path, key);
   const etag = await gateway.uploads.run(budgetBytesOf(declared), async () => {
+    if (declared !== undefined && declared <= S3_LIMITS.smallBodyBytesMax)
+      return putSmallObject(gateway, body, layout, meta, { path: target.path, key, noReplace });
     const staged = await createStaging(gateway.client, gateway.scratch, layout);
     try {
       const written = await writeBody(body, staged.handle, 0, layout);

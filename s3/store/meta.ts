@@ -32,7 +32,11 @@ export const STORED_HEADERS = [
 export interface ObjectMeta {
   /** Hex MD5 of the bytes, or of the parts' MD5s followed by -N for a multipart upload. */
   etag: string;
-  inode: number;
+  /**
+   * The file it was written for; absent in a record set by the file's own create (it cannot name
+   * an inode not made yet, and it is on that file).
+   */
+  inode?: number;
   sizeBytes: number;
   headers: Record<string, string>;
   userMeta: Record<string, string>;
@@ -79,6 +83,11 @@ export async function writeMeta(client: StripeClient, path: string, meta: Object
   await client.setXattr(path, META_XATTR, JSON.stringify(meta));
 }
 
+/** The record as a create sets it on the file it makes (createStaging's xattrs). */
+export function metaXattrs(meta: ObjectMeta): Record<string, string> {
+  return { [META_XATTR]: JSON.stringify(meta) };
+}
+
 /** The record of a file, or undefined when it has none (written by another front door) or it is unreadable. */
 export async function readMeta(client: StripeClient, path: string): Promise<ObjectMeta | undefined> {
   let value: Buffer;
@@ -98,7 +107,8 @@ export async function readMeta(client: StripeClient, path: string): Promise<Obje
 
 /** The quoted ETag of a file: its record's when the record matches the file, else one from its identity. */
 export function etagOf(stat: Stat, meta: ObjectMeta | undefined): string {
-  if (meta && meta.inode === stat.inode && meta.sizeBytes === stat.size) return `"${meta.etag}"`;
+  if (meta && (meta.inode ?? stat.inode) === stat.inode && meta.sizeBytes === stat.size)
+    return `"${meta.etag}"`;
   // Not an MD5 (clients compare 32 hex digits with their own MD5): the inode, size and mtime.
   return `"stripefs-${stat.inode.toString(16)}-${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
 }

@@ -66,14 +66,21 @@ export interface Staged {
   handle: StripeFileHandle;
 }
 
-/** A staging file in the acting identity's folder (`scratch`), where it may write. */
+/**
+ * A staging file in the acting identity's folder (`scratch`), where it may write; `xattrs` are set
+ * by its create (an object whose metadata is known before its bytes are written: no SetXattr).
+ */
 export async function createStaging(
   client: StripeClient,
   scratch: string,
   layout: Layout | undefined,
+  xattrs?: Record<string, string>,
 ): Promise<Staged> {
   const path = `${stagingDirOf(scratch)}/${stagingName()}`;
-  const handle = await client.open(path, 'wx', layout ? { layout } : {});
+  const handle = await client.open(path, 'wx', {
+    ...(layout ? { layout } : {}),
+    ...(xattrs ? { xattrs } : {}),
+  });
   return { path, handle };
 }
 

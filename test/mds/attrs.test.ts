@@ -175,6 +175,84 @@ describe('attributes at the MDS', () => {
     expect(await names('/mv/d')).toEqual([]);
   });
 
+  it('create sets extended attributes on the file it makes, checked as SetXattr checks them', async () => {
+    await call(c(), 'Mkdir', { path: '/cx' });
+    const meta = Buffer.from('{"etag":"d41d8cd98f00b204e9800998ecf8427e"}');
+    await call(c(), 'Create', {
+      path: '/cx/a',
+      exclusive: true,
+      xattrs: [
+        { name: 'user.s3.object', value: meta },
+        { name: 'trusted.t', value: Buffer.alloc(0) },
+      ],
+    });
+    expect((await xattr('/cx/a', 'user.s3.object')).value).toEqual(meta);
+    expect((await xattr('/cx/a', 'trusted.t')).value.length).toBe(0);
+    expect(await names('/cx/a')).toEqual(['trusted.t', 'user.s3.object']);
+    // An existing file returned as it is keeps its own; truncate's replacement takes the new ones.
+    await call(c(), 'Create', { path: '/cx/a', xattrs: [{ name: 'user.other', value: meta }] });
+    expect(await names('/cx/a')).toEqual(['trusted.t', 'user.s3.object']);
+    await call(c(), 'Create', {
+      path: '/cx/a',
+      truncate: true,
+      xattrs: [{ name: 'user.other', value: meta }],
+    });
+    expect(await names('/cx/a')).toEqual(['user.other']);
+    // CreateMany items carry theirs.
+    const many = await call(c(), 'CreateMany', {
+      items: [
+        { path: '/cx/m1', xattrs: [{ name: 'user.k', value: Buffer.from('1') }] },
+        { path: '/cx/m2', xattrs: [{ name: 'system.posix_acl_access', value: Buffer.from('x') }] },
+      ],
+    });
+    expect(many.results[0]?.error).toBeNull();
+    expect(many.results[1]?.error?.code).toBe('XATTR_NOT_SUPPORTED');
+    expect((await xattr('/cx/m1', 'user.k')).value.toString()).toBe('1');
+
+    // Every refusal has its registry code and creates nothing.
+    const value = Buffer.from('v');
+    const refused = async (xattrs: { name: string; value: Buffer }[]) => {
+      const code = await codeOf(call(c(), 'Create', { path: '/cx/refused', xattrs }));
+      expect(await codeOf(call(c(), 'Stat', { path: '/cx/refused' }))).toBe('NS_NOT_FOUND');
+      return code;
+    };
+    expect(await refused([{ name: 'nospace', value }])).toBe('XATTR_NOT_SUPPORTED');
+    expect(await refused([{ name: 'user.stripefs.mine', value }])).toBe('XATTR_NOT_SUPPORTED');
+    expect(await refused([{ name: 'user.', value }])).toBe('REQ_INVALID');
+    expect(await refused([{ name: '', value }])).toBe('REQ_INVALID');
+    expect(await refused([{ name: 'user.stripefs.layout', value: Buffer.from('raid0:2:1M') }])).toBe(
+      'REQ_INVALID',
+    );
+    expect(
+      await refused([
+        { name: 'user.twice', value },
+        { name: 'user.twice', value },
+      ]),
+    ).toBe('REQ_INVALID');
+    expect(await refused([{ name: `user.${'n'.repeat(LIMITS.xattrNameBytesMax)}`, value }])).toBe(
+      'XATTR_NAME_TOO_LONG',
+    );
+    expect(await refused([{ name: 'user.big', value: Buffer.alloc(LIMITS.xattrValueBytesMax + 1) }])).toBe(
+      'XATTR_TOO_LARGE',
+    );
+    const max = Buffer.alloc(LIMITS.xattrValueBytesMax);
+    const fit = Math.floor(LIMITS.xattrTotalBytesMax / (LIMITS.xattrValueBytesMax + 8));
+    expect(
+      await refused(Array.from({ length: fit + 1 }, (_, i) => ({ name: `user.m${i}`, value: max }))),
+    ).toBe('XATTR_TOO_LARGE');
+    expect(
+      await refused(
+        Array.from({ length: LIMITS.xattrCountMax + 1 }, (_, i) => ({ name: `user.a${i}`, value })),
+      ),
+    ).toBe('XATTR_TOO_MANY');
+    // At the count limit it is taken.
+    await call(c(), 'Create', {
+      path: '/cx/full',
+      xattrs: Array.from({ length: LIMITS.xattrCountMax }, (_, i) => ({ name: `user.a${i}`, value })),
+    });
+    expect((await names('/cx/full')).length).toBe(LIMITS.xattrCountMax);
+  });
+
   it('user.stripefs.layout: a file reads its layout, a directory sets and clears its default', async () => {
     await call(c(), 'Mkdir', { path: '/lay' });
     const inherited = (await xattr('/lay', 'user.stripefs.layout')).value.toString();

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
 import { S3_LIMITS } from '../../s3/limits.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { seededBytes } from '../helpers/clients.js';
 import { ACCESS_KEY, all, type Gateway, MiB, SECRET_KEY, startGateway } from './harness.js';
 import { signRequest } from './sign.js';
@@ -15,6 +16,25 @@ import { signRequest } from './sign.js';
 const SEED = seedFromEnv();
 console.log(`s3 gateway objects seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
 const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
+
+/** What the OSSs call on their own (not a request's work). */
+const OSS_OPS = new Set(['heartbeat', 'registerOss', 'getPgHolders', 'reportBadChunk']);
+
+/** Calls of every MDS operation but the OSSs' so far, from its Prometheus histogram. */
+async function mdsCallsByOp(mdsAdminUrl: string): Promise<Record<string, number>> {
+  const text = await (await adminFetch(`${mdsAdminUrl}/metrics`)).text();
+  const calls: Record<string, number> = {};
+  for (const m of text.matchAll(/^stripefs_mds_request_seconds_count\{[^}]*\bop="([^"]+)"[^}]*\} (\d+)$/gm))
+    if (!OSS_OPS.has(m[1] as string)) calls[m[1] as string] = (calls[m[1] as string] ?? 0) + Number(m[2]);
+  return calls;
+}
+
+/** The operations called between two readings, and how often. */
+function since(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const used: Record<string, number> = {};
+  for (const [op, n] of Object.entries(after)) if (n > (before[op] ?? 0)) used[op] = n - (before[op] ?? 0);
+  return used;
+}
 
 describe('S3 gateway: buckets and objects', () => {
   let gw: Gateway;
@@ -88,6 +108,30 @@ describe('S3 gateway: objects over a real cluster', () => {
     expect([missing.status, missing.code]).toEqual([404, 'NoSuchKey']);
     const unbucketed = await gw.send('PUT', '/nobucket/k', { body: 'x' });
     expect([unbucketed.status, unbucketed.code]).toEqual([404, 'NoSuchBucket']);
+  });
+
+  it('a small PUT is four MDS calls: its create sets the metadata (no SetXattr), then commit and rename', async () => {
+    // Warm: the key's directory exists, and the gateway's staging folder.
+    await gw.send('PUT', '/data/calls/warm', { body: 'w' });
+    const data = seededBytes(32 * 1024, SEED + 7);
+    const before = await mdsCallsByOp(gw.cluster.mdsAdminUrl);
+    const put = await gw.send('PUT', '/data/calls/small', {
+      body: data,
+      headers: { 'content-type': 'text/x-small', 'x-amz-meta-k': 'v' },
+    });
+    expect(put.status).toBe(200);
+    const used = since(before, await mdsCallsByOp(gw.cluster.mdsAdminUrl));
+    expect(used).toEqual({ stat: 1, create: 1, commit: 1, rename: 1 });
+    const got = await gw.send('GET', '/data/calls/small');
+    expect(got.body.equals(data)).toBe(true);
+    expect(got.headers).toMatchObject({
+      etag: `"${md5(data)}"`,
+      'content-type': 'text/x-small',
+      'x-amz-meta-k': 'v',
+    });
+    // Rewritten through another front door with the same size: a new file, so the MD5 no longer names it.
+    await gw.client.writeFile('/data/calls/small', seededBytes(32 * 1024, SEED + 8));
+    expect((await gw.send('HEAD', '/data/calls/small')).headers.etag).toMatch(/^"stripefs-/);
   });
 
   it('Range gives 206 with Content-Range; a range past the end is InvalidRange (416)', async () => {

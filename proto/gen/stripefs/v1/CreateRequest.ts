@@ -1,6 +1,7 @@
 // Original file: proto/stripefs/v1/stripefs.proto
 
 import type { Layout as _stripefs_v1_Layout, Layout__Output as _stripefs_v1_Layout__Output } from '../../stripefs/v1/Layout.js';
+import type { XattrEntry as _stripefs_v1_XattrEntry, XattrEntry__Output as _stripefs_v1_XattrEntry__Output } from '../../stripefs/v1/XattrEntry.js';
 
 export interface CreateRequest {
   'path'?: (string);
@@ -12,6 +13,7 @@ export interface CreateRequest {
   'gid'?: (number);
   'data'?: (Buffer | Uint8Array | string);
   'withData'?: (boolean);
+  'xattrs'?: (_stripefs_v1_XattrEntry)[];
 }
 
 export interface CreateRequest__Output {
@@ -24,4 +26,5 @@ export interface CreateRequest__Output {
   'gid': (number);
   'data': (Buffer);
   'withData': (boolean);
+  'xattrs': (_stripefs_v1_XattrEntry__Output)[];
 }
