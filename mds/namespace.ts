@@ -24,6 +24,11 @@ export interface ClusterHooks {
   ensurePool(rule: RuleSpec): Promise<number>;
 }
 
+/** Told when a mutation begun in it handed its writes to the group commit (Namespace.inScope). */
+export interface MutationScope {
+  submitted(): void;
+}
+
 export interface Resolved {
   node: NodeRecord;
   parentIno: number; // 0 for the root
@@ -38,6 +43,8 @@ export class Namespace {
   readonly dom = new DomStore();
   private readonly overlay = new Overlay();
   private readonly mutex = new Semaphore(1);
+  /** The scope of the mutations begun now (inScope). */
+  private scope: MutationScope | undefined;
   private nextIno = 0;
   private inoLimit = 0;
   /** Entries that exist, as applied (statfs); KEYS.nodeCounter holds it durably. */
@@ -115,11 +122,33 @@ export class Namespace {
       });
   }
 
+  /**
+   * Runs `start` with `scope` current: every mutation it begins before its first await (as a call's
+   * handler begins its own, and a batch each of its items') tells the scope once its writes are
+   * decided and handed to the group commit, before they are synced. The gRPC layer starts the
+   * call's audit line then, so its fsync runs beside the commit's (grpc-service.ts, coded).
+   */
+  inScope<T>(scope: MutationScope | undefined, start: () => T): T {
+    const outer = this.scope;
+    this.scope = scope;
+    try {
+      return start();
+    } finally {
+      this.scope = outer;
+    }
+  }
+
+  /** The scope mutations begun now report to (a batch that awaits before its items keeps it for them). */
+  get currentScope(): MutationScope | undefined {
+    return this.scope;
+  }
+
   /** Runs fn alone, applies its writes, and resolves after they are synced. */
   async mutate<T>(fn: (txn: Txn) => Promise<T>): Promise<T> {
     let result: T;
     let durable: Promise<void>;
     let afterDurable: (() => void)[] = [];
+    const scope = this.scope;
     this.lastMutationMs = this.clock.monotonicMs();
     await this.mutex.acquire();
     try {
@@ -133,6 +162,7 @@ export class Namespace {
         this.noteDurable(ops);
         this.overlay.release(ops, seq);
       });
+      if (ops.length > 0) scope?.submitted();
     } finally {
       this.mutex.release();
     }

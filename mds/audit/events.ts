@@ -94,6 +94,11 @@ export class Auditor {
     return Promise.resolve();
   }
 
+  /** Whether a call of `method` that succeeds waits for its line (it changes something). */
+  waitsFor(method: string): boolean {
+    return AUDITED.has(method) && !CHANGES_NOTHING.has(method);
+  }
+
   /** Records a refusal (rate-limited per address); never waits for the disk. */
   refused(
     who: Principal | undefined,

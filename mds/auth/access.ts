@@ -12,7 +12,7 @@ import type { MdsServiceHandlers } from '../../proto/gen/stripefs/v1/MdsService.
 import type { AdminKey } from '../../proto/index.js';
 import type { Auditor } from '../audit/events.js';
 import { KEYS } from '../keys.js';
-import type { Namespace } from '../namespace.js';
+import type { MutationScope, Namespace } from '../namespace.js';
 import { type BackPointer, ROOT_INODE } from '../records.js';
 import type { AuthGuard, Principal } from './guard.js';
 import { type Rights, stampTickets, subjectsOf, type TicketSubject } from './stamp.js';
@@ -144,6 +144,11 @@ export class Gate {
         allow: identity.record.allow,
       }));
     return { ...this.tickets.forOss(), adminKeys };
+  }
+
+  /** Runs `start` with `scope` current in the namespace (Namespace.inScope). */
+  inScope<T>(scope: MutationScope | undefined, start: () => T): T {
+    return this.ns.inScope(scope, start);
   }
 
   /** Puts a data-path ticket on every file attribute of an answer (none when auth is off). */

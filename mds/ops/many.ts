@@ -114,6 +114,8 @@ export async function commitMany(
       count: request.items.length,
     });
   }
+  // The checks await: the items' mutations begin after them, in the call's scope still.
+  const scope = ns.currentScope;
   const refused = await Promise.all(
     request.items.map((item) =>
       allow
@@ -124,15 +126,17 @@ export async function commitMany(
         : undefined,
     ),
   );
-  const outcomes = await eachItem(
-    request.items.map((item, i) => ({ item, refused: refused[i] })),
-    'CommitMany',
-    async ({ item, refused: why }) => {
-      if (why !== undefined) throw why;
-      return commit(ns, item);
-    },
-    onError,
-    ({ item }) => `inode:${item.inode}`,
+  const outcomes = await ns.inScope(scope, () =>
+    eachItem(
+      request.items.map((item, i) => ({ item, refused: refused[i] })),
+      'CommitMany',
+      async ({ item, refused: why }) => {
+        if (why !== undefined) throw why;
+        return commit(ns, item);
+      },
+      onError,
+      ({ item }) => `inode:${item.inode}`,
+    ),
   );
   return {
     results: outcomes.map((o) =>
