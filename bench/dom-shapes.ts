@@ -1,6 +1,7 @@
 // Data-on-MDS reads by shape: what a sample costs the client and the MDS in
 // CPU as the reads in flight grow (1, 16, 64, 256: one Open each, then
-// OpenMany batches of that many, cut at LIMITS.domBatchBytesMax of bytes),
+// OpenMany batches of that many, cut at LIMITS.domBatchBytesMax of bytes, over
+// the MDS's framed path; 16 also over gRPC by a second client, mdsFramesOff),
 // over files of 1 KiB (a call's cost and an item's) and of 10-100 KiB (plus
 // the bytes'), each epoch in the same seeded random order beside node:fs
 // readFile of the same files in the same shape. Shapes alternate in rounds of
@@ -25,6 +26,8 @@ import { type BenchResult, result, type SuiteOptions } from './types.js';
 
 const KiB = 1024;
 export const IN_FLIGHT_SHAPES = [1, 16, 64, 256] as const;
+/** Shapes also read by a client on gRPC (mdsFramesOff), beside the framed path in the same rounds. */
+export const GRPC_SHAPES = [16] as const;
 const WRITE_IN_FLIGHT = 16;
 const TINY_BYTES = 1 * KiB;
 
@@ -69,6 +72,8 @@ async function epoch(
 interface Shape {
   set: FileSet;
   inFlight: number;
+  /** Batched opens over the MDS's framed path (the default) or over gRPC. */
+  transport: 'framed' | 'grpc';
   dom: PhaseProfile[];
   fs: { perSec: number; cpuMsPerFile: number }[];
 }
@@ -76,7 +81,7 @@ interface Shape {
 /** One round of a shape: node:fs, then stripefs, in the same order. */
 async function round(
   cluster: BenchCluster,
-  client: StripeClient,
+  clients: Record<Shape['transport'], StripeClient>,
   local: string,
   shape: Shape,
   order: number[],
@@ -87,6 +92,7 @@ async function round(
   await epoch(order, inFlight, (i) => readFile(join(local, set.name, nameOf(i))), set.sizes);
   const seconds = (performance.now() - started) / 1000;
   shape.fs.push({ perSec: order.length / seconds, cpuMsPerFile: (cpuTotalMs() - cpuBefore) / order.length });
+  const client = clients[shape.transport];
   const read = (i: number) => client.readFile(`/shapes-${set.name}/${nameOf(i)}`);
   shape.dom.push(
     (await measured(cluster, order.length, () => epoch(order, inFlight, read, set.sizes))).profile,
@@ -127,13 +133,13 @@ const range = (xs: number[]) =>
 const sumOf = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
 
 function rowOf(command: string, shape: Shape, rounds: number): BenchResult {
-  const { set, inFlight, dom, fs } = shape;
+  const { set, inFlight, dom, fs, transport } = shape;
   const calls = dom[dom.length - 1]?.mdsCallsPerFile ?? {};
   const callWords = Object.entries(calls)
     .map(([op, n]) => `${op} ${n.toFixed(3)}`)
     .join(', ');
   return result(
-    `domshapes.${set.name}.inflight-${inFlight}`,
+    `domshapes.${set.name}.inflight-${inFlight}${transport === 'grpc' ? '-grpc' : ''}`,
     median(dom.map((p) => p.perSec)),
     'samples/s',
     command,
@@ -141,7 +147,7 @@ function rowOf(command: string, shape: Shape, rounds: number): BenchResult {
       value: median(fs.map((f) => f.perSec)),
       name: `node:fs readFile of the same files, same order, ${inFlight} in flight, same rounds (CPU ms/file ${range(fs.map((f) => f.cpuMsPerFile))})`,
     },
-    `${set.words}, dom:128K (whole on the MDS), ${inFlight} in flight, median (min-max) of ${rounds} alternating rounds of one client: CPU ms/sample client ${range(dom.map((p) => p.cpuMsPerFile.client))}, MDS ${range(dom.map((p) => p.cpuMsPerFile.mds))}; client GC ms/sample ${range(dom.map((p) => p.clientGcMsPerFile))}; MDS calls/sample ${callWords} (${sumOf(calls).toFixed(3)}); load ${loadavg()[0]?.toFixed(1)}`,
+    `${set.words}, dom:128K (whole on the MDS), ${inFlight} in flight, batched opens over ${transport === 'grpc' ? 'gRPC (mdsFramesOff)' : "the MDS's framed path"}, median (min-max) of ${rounds} alternating rounds of one client: CPU ms/sample client ${range(dom.map((p) => p.cpuMsPerFile.client))}, MDS ${range(dom.map((p) => p.cpuMsPerFile.mds))}; client GC ms/sample ${range(dom.map((p) => p.clientGcMsPerFile))}; MDS calls/sample ${callWords} (${sumOf(calls).toFixed(3)}); load ${loadavg()[0]?.toFixed(1)}`,
   );
 }
 
@@ -152,28 +158,43 @@ export async function runDomShapesBench(
   const rounds = opts.rounds ?? (opts.quick ? 2 : 3);
   const cluster = await startBenchCluster();
   const local = join(cluster.dir, `shapes-${process.pid}`);
-  const client = await StripeClient.connect({ mds: cluster.mdsAddress, seed: 42 }).catch(async (err) => {
+  const connect = () =>
+    Promise.all([
+      StripeClient.connect({ mds: cluster.mdsAddress, seed: 42 }),
+      StripeClient.connect({ mds: cluster.mdsAddress, seed: 43, mdsFramesOff: true }),
+    ]);
+  const [client, grpcClient] = await connect().catch(async (err) => {
     await cluster.stop();
     throw err;
   });
+  const clients = { framed: client, grpc: grpcClient };
   try {
     const sets = fileSets(files);
     await writeSets(cluster.mdsAddress, local, sets, files);
     await mdsQuiet(cluster.mds.child.pid as number);
     const order = permutation(files, LOADER_SEED);
-    const shapes: Shape[] = sets.flatMap((set) =>
-      IN_FLIGHT_SHAPES.map((inFlight) => ({ set, inFlight, dom: [], fs: [] })),
-    );
+    const shapes: Shape[] = sets.flatMap((set) => [
+      ...IN_FLIGHT_SHAPES.map((inFlight) => ({
+        set,
+        inFlight,
+        transport: 'framed' as const,
+        dom: [],
+        fs: [],
+      })),
+      ...GRPC_SHAPES.map((inFlight) => ({ set, inFlight, transport: 'grpc' as const, dom: [], fs: [] })),
+    ]);
     // Warm-up: the first epoch of each set in a fresh process pays for its JIT, not its reads.
     for (const set of sets)
-      await epoch(order, 16, (i) => client.readFile(`/shapes-${set.name}/${nameOf(i)}`), set.sizes);
+      for (const warm of [client, grpcClient])
+        await epoch(order, 16, (i) => warm.readFile(`/shapes-${set.name}/${nameOf(i)}`), set.sizes);
     for (let r = 0; r < rounds; r++)
       for (const shape of r % 2 === 0 ? shapes : [...shapes].reverse())
-        await round(cluster, client, local, shape, order);
+        await round(cluster, clients, local, shape, order);
     const command = `node dist/bench/dom-shapes.js${opts.quick ? ' --quick' : ''}`;
     return shapes.map((shape) => rowOf(command, shape, rounds));
   } finally {
     await client.close();
+    await grpcClient.close();
     rmSync(local, { recursive: true, force: true });
     await cluster.stop();
   }

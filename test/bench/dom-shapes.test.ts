@@ -2,16 +2,19 @@
 // a row per file set and reads in flight, each beside node:fs in the same
 // shape, with CPU per sample of the client and the MDS; one read in flight is
 // one Open per sample, more are OpenMany batches (the suite checks every
-// sample's length).
+// sample's length); 16 in flight is read over the framed path and over gRPC.
 import { describe, expect, it } from 'vitest';
-import { IN_FLIGHT_SHAPES, runDomShapesBench } from '../../bench/dom-shapes.js';
+import { GRPC_SHAPES, IN_FLIGHT_SHAPES, runDomShapesBench } from '../../bench/dom-shapes.js';
 
 describe('data-on-MDS shapes bench', () => {
   it('measures each set at each number of reads in flight, one Open per sample alone, batches beyond', async () => {
     const files = 40;
     const results = await runDomShapesBench({ quick: true, files, rounds: 1 });
     expect(results.map((r) => r.id)).toEqual(
-      ['tiny', 'loader'].flatMap((set) => IN_FLIGHT_SHAPES.map((n) => `domshapes.${set}.inflight-${n}`)),
+      ['tiny', 'loader'].flatMap((set) => [
+        ...IN_FLIGHT_SHAPES.map((n) => `domshapes.${set}.inflight-${n}`),
+        ...GRPC_SHAPES.map((n) => `domshapes.${set}.inflight-${n}-grpc`),
+      ]),
     );
     for (const r of results) {
       expect(r.value, r.id).toBeGreaterThan(0);
@@ -23,5 +26,7 @@ describe('data-on-MDS shapes bench', () => {
     expect(callsOf('domshapes.tiny.inflight-1')).toBe('open 1.000');
     // 40 files of 1 KiB, 64 in flight: one OpenMany for all of them.
     expect(callsOf('domshapes.tiny.inflight-64')).toBe(`openMany ${(1 / files).toFixed(3)}`);
+    expect(callsOf('domshapes.loader.inflight-16-grpc')).toMatch(/^openMany /);
+    expect(results.find((r) => r.id === 'domshapes.loader.inflight-16-grpc')?.note).toMatch(/over gRPC/);
   });
 });
