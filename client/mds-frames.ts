@@ -16,12 +16,15 @@ import {
   FRAME_REQUEST_MAGIC,
   FRAME_RESPONSE_MAGIC,
   FRAMED_METHODS,
-  FrameCutter,
   type FramedMethod,
   type FrameHeader,
+  FrameReader,
   FrameStatus,
 } from '../common/mds-frames.js';
 import { bulkClientTls, type TlsSource } from '../common/tls.js';
+
+/** The buffer a plain connection reads into, reused for every read. */
+const READ_BUFFER_BYTES = 256 * 1024;
 
 /** How long the framed path rests after it could not be reached. */
 export const FRAME_RETRY_MS = 2_000;
@@ -107,21 +110,31 @@ export class MdsFrameChannel {
     if (this.socket) return this.socket;
     const host = hostOf(this.mdsAddress);
     const tls = bulkClientTls(this.tls);
-    const socket = tls
-      ? tlsConnect({ host, port: this.port, ...tls })
-      : netConnect({ host, port: this.port, noDelay: true });
-    socket.setNoDelay(true);
-    this.socket = socket;
-    const cutter = new FrameCutter(FRAME_RESPONSE_MAGIC, (header, _meta, body) =>
-      this.answered(header, body),
-    );
-    socket.on('data', (chunk: Buffer) => {
+    const reader = new FrameReader(FRAME_RESPONSE_MAGIC, (header, body) => this.answered(header, body));
+    const take = (buf: Buffer, bytes: number): void => {
       try {
-        cutter.push(chunk);
+        reader.push(buf, 0, bytes);
       } catch (err) {
         this.broke(socket, err);
       }
-    });
+    };
+    // Plain TCP reads into one reused buffer (each answer copied once, into its own); TLS as chunks.
+    const socket: Socket = tls
+      ? tlsConnect({ host, port: this.port, ...tls }).on('data', (chunk: Buffer) => take(chunk, chunk.length))
+      : netConnect({
+          host,
+          port: this.port,
+          noDelay: true,
+          onread: {
+            buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
+            callback: (bytes, buf) => {
+              take(buf as Buffer, bytes);
+              return true;
+            },
+          },
+        });
+    socket.setNoDelay(true);
+    this.socket = socket;
     socket.on('error', (err) => this.broke(socket, err));
     socket.on('close', () => this.broke(socket, new Error('connection closed')));
     return socket;

@@ -178,3 +178,53 @@ export class FrameCutter {
     return out;
   }
 }
+
+/**
+ * Cuts frames from reads into a buffer that is reused (a socket's `onread`): each frame's body is
+ * copied once, straight into a buffer of its own made when its header arrives, so nothing is kept
+ * of the read buffer and no chunk is allocated per read. The metadata is skipped (answers carry
+ * none). A malformed header throws from push().
+ */
+export class FrameReader {
+  private readonly head = Buffer.allocUnsafe(FRAME_HEADER_BYTES);
+  private headFill = 0;
+  private header: FrameHeader | undefined;
+  private metaLeft = 0;
+  private body: Buffer = Buffer.alloc(0);
+  private bodyFill = 0;
+
+  constructor(
+    private readonly magic: number,
+    private readonly onFrame: (header: FrameHeader, body: Buffer) => void,
+  ) {}
+
+  push(buf: Buffer, start: number, end: number): void {
+    let at = start;
+    while (at < end) {
+      if (!this.header) {
+        const n = Math.min(FRAME_HEADER_BYTES - this.headFill, end - at);
+        buf.copy(this.head, this.headFill, at, at + n);
+        this.headFill += n;
+        at += n;
+        if (this.headFill < FRAME_HEADER_BYTES) return;
+        this.headFill = 0;
+        this.header = decodeFrameHeader(this.head, 0, this.magic);
+        this.metaLeft = this.header.metaBytes;
+        this.body = Buffer.allocUnsafe(this.header.bodyBytes);
+        this.bodyFill = 0;
+      }
+      const skipped = Math.min(this.metaLeft, end - at);
+      this.metaLeft -= skipped;
+      at += skipped;
+      const n = Math.min(this.body.length - this.bodyFill, end - at);
+      buf.copy(this.body, this.bodyFill, at, at + n);
+      this.bodyFill += n;
+      at += n;
+      if (this.metaLeft === 0 && this.bodyFill === this.body.length) {
+        const header = this.header;
+        this.header = undefined;
+        this.onFrame(header, this.body);
+      }
+    }
+  }
+}
