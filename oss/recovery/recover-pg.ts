@@ -131,8 +131,7 @@ export class Recoverer {
             } catch (err) {
               result.objectsFailed++;
               firstError ??= err;
-              // Best-effort removal of a partial copy; the copy error is what the task reports.
-              if (!job.existed) await h.ost.delete(job.targetId).catch(() => undefined);
+              await this.dropPartial(req, job);
             }
           }),
         ),
@@ -154,6 +153,29 @@ export class Recoverer {
       );
     }
     return result;
+  }
+
+  /**
+   * After a failed copy of an object the target lacked: a repair of a missing copy (mode `absent`
+   * or `absent-or-size`) would take a partial copy left behind as present next time, so it is
+   * deleted, unless a client write reached it meanwhile (its version is above the copy's). A fill
+   * or a missed write's repair (mode `all`) copies every object again and its target refuses reads
+   * until then, so nothing is deleted: the object may be one a client write created on the target
+   * since the task listed it, the only copy of that write's chunk at an ec position (the
+   * position's member). Deleting it lost an acknowledged write there: the fill's next attempt
+   * merged the old holder's chunk into the empty object and the member served the stripe's chunk
+   * from before (chaos --seed 2 --minutes 3, PG 2/4 placed back on ost 2). Best effort: the copy
+   * error is what the task reports.
+   */
+  private async dropPartial(req: RecoverRequest, job: Job): Promise<void> {
+    if (job.existed || req.mode === 'all') return;
+    const ost = this.core.handle(req.targetOstId).ost;
+    try {
+      const meta = await ost.stat(job.targetId);
+      if (meta && meta.version <= job.version) await ost.delete(job.targetId);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, objectId: job.targetId }, 'partial copy not removed');
+    }
   }
 
   /** The PG's objects on the first source that answers (replicated ids, or ec group keys with chunk size). */
