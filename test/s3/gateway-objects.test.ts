@@ -17,8 +17,11 @@ const SEED = seedFromEnv();
 console.log(`s3 gateway objects seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
 const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
 
-/** What the OSSs call on their own (not a request's work). */
-const OSS_OPS = new Set(['heartbeat', 'registerOss', 'getPgHolders', 'reportBadChunk']);
+/**
+ * What the OSSs call on their own, and the gateway's refresh of an actor's rules (at most once per
+ * S3_LIMITS.actorRulesTtlMs, so a PUT on a busy machine may pay it): not a request's own work.
+ */
+const OSS_OPS = new Set(['heartbeat', 'registerOss', 'getPgHolders', 'reportBadChunk', 'authWhoami']);
 
 /** Calls of every MDS operation but the OSSs' so far, from its Prometheus histogram. */
 async function mdsCallsByOp(mdsAdminUrl: string): Promise<Record<string, number>> {
