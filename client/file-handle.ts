@@ -9,6 +9,7 @@ import type { ClientContext } from './context.js';
 import { DomPart } from './dom-part.js';
 import { FileReader } from './file-reader.js';
 import { FileWriter } from './file-writer.js';
+import type { Stat } from './index.js';
 import type { FileLayout } from './layout.js';
 import { checkTruncateSize, stripedBytesOf, truncateObjects } from './truncate.js';
 
@@ -25,6 +26,11 @@ export class StripeFileHandle {
   private changed = false;
   /** End of the furthest byte this handle wrote (what a grow-only handle commits). */
   private writtenEndBytes = 0;
+  /**
+   * The file's attributes as its open answered them (StripeClient.open sets them): the file this
+   * handle reads, whatever its name names since, without a stat of its own.
+   */
+  opened: Stat | undefined = undefined;
 
   constructor(
     private readonly ctx: ClientContext,

@@ -649,7 +649,7 @@ export class StripeClient {
     const fileLayout = fileLayoutOf(path, attr);
     // Close-to-open: blocks cached before another commit of the file are not used again.
     this.ctx.cache.retain(attr.inode, attr.change);
-    return new StripeFileHandle(
+    const handle = new StripeFileHandle(
       this.ctx,
       attr.inode,
       fileLayout,
@@ -664,6 +664,8 @@ export class StripeClient {
       options.readahead ?? true,
       options.deferSize ?? false,
     );
+    handle.opened = statOf(attr);
+    return handle;
   }
 
   async writeFile(

@@ -165,18 +165,17 @@ export async function getObject(gateway: Gateway, request: S3Request): Promise<S
     );
     if (!stat.isFile()) return notFound(gateway, request, new StripeError('NS_IS_DIR', path));
   } else {
-    // One round trip: the open, the metadata and the attributes at once (a key replaced between
-    // them shows as another inode, and the attributes are read again for the file opened).
+    // One round trip: the open and the metadata at once; the attributes are the open's own, so
+    // they are the opened file's (a record of another file, the key replaced between the two
+    // calls, names another inode: etagOf does not take it).
     const opening = gateway.client.open(path, 'r');
-    const all = await Promise.all([opening, readMeta(gateway.client, path), gateway.client.stat(path)]).catch(
-      async (err: unknown) => {
-        // The open may have failed too (that is the error answered); a read handle holds nothing to lose.
-        await opening.then((h) => h.close()).catch(() => undefined);
-        return notFound(gateway, request, err);
-      },
-    );
-    [handle, meta, stat] = all;
-    if (stat.inode !== handle.inode) stat = await gateway.client.stat(path).catch(() => stat);
+    const all = await Promise.all([opening, readMeta(gateway.client, path)]).catch(async (err: unknown) => {
+      // The open may have failed too (that is the error answered); a read handle holds nothing to lose.
+      await opening.then((h) => h.close()).catch(() => undefined);
+      return notFound(gateway, request, err);
+    });
+    [handle, meta] = all;
+    stat = handle.opened ?? (await gateway.client.stat(path));
   }
   try {
     return await answer(request, handle, stat, meta);

@@ -113,7 +113,7 @@ describe('S3 gateway: objects over a real cluster', () => {
     expect([unbucketed.status, unbucketed.code]).toEqual([404, 'NoSuchBucket']);
   });
 
-  it('a small PUT is four MDS calls: its create sets the metadata (no SetXattr), then commit and rename', async () => {
+  it('a small PUT is four MDS calls: its create sets the metadata (no SetXattr), then commit and rename; a GET opens and reads the record', async () => {
     // Warm: the key's directory exists, and the gateway's staging folder.
     await gw.send('PUT', '/data/calls/warm', { body: 'w' });
     const data = seededBytes(32 * 1024, SEED + 7);
@@ -125,7 +125,16 @@ describe('S3 gateway: objects over a real cluster', () => {
     expect(put.status).toBe(200);
     const used = since(before, await mdsCallsByOp(gw.cluster.mdsAdminUrl));
     expect(used).toEqual({ stat: 1, create: 1, commit: 1, rename: 1 });
+    // The GET: its open and the record, no stat (the open's attributes are the handle's).
+    const beforeGet = await mdsCallsByOp(gw.cluster.mdsAdminUrl);
     const got = await gw.send('GET', '/data/calls/small');
+    const get = since(beforeGet, await mdsCallsByOp(gw.cluster.mdsAdminUrl));
+    expect(get.getXattr).toBe(1);
+    expect(get.stat ?? 0).toBe(0);
+    expect(
+      Object.keys(get).every((op) => ['getXattr', 'open', 'openMany'].includes(op)),
+      JSON.stringify(get),
+    ).toBe(true);
     expect(got.body.equals(data)).toBe(true);
     expect(got.headers).toMatchObject({
       etag: `"${md5(data)}"`,
