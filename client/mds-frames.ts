@@ -84,6 +84,8 @@ export class MdsFrameChannel {
     this.nextCallId = (this.nextCallId % 0xffff_fffe) + 1;
     const meta = encodeMeta(this.metaOf(path));
     return new Promise<Buffer>((resolve, reject) => {
+      // The connection keeps the process alive only while a call waits on it.
+      if (this.pending.size === 0) socket.ref();
       this.pending.set(callId, { resolve, reject });
       socket.cork();
       socket.write(
@@ -144,6 +146,7 @@ export class MdsFrameChannel {
     const waiter = this.pending.get(header.callId);
     if (!waiter) return;
     this.pending.delete(header.callId);
+    if (this.pending.size === 0) this.socket?.unref();
     if (header.kind === FrameStatus.ok) {
       this.calls++;
       waiter.resolve(body);

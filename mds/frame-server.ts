@@ -31,6 +31,8 @@ import { bulkServerTls } from '../common/tls.js';
 export const FRAME_CONNECTIONS_MAX = 4_096;
 /** Calls one connection may have in the MDS at once; past it the MDS reads no more of its frames. */
 export const FRAME_CALLS_IN_FLIGHT_MAX = 64;
+/** Bytes of answers a client has not taken yet past which the MDS reads no more of its frames. */
+export const FRAME_ANSWER_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 type AnyUnary = grpc.handleUnaryCall<unknown, unknown>;
 
@@ -64,6 +66,24 @@ function metadataOf(meta: Buffer): grpc.Metadata {
   return metadata;
 }
 
+/** One answer on the connection; past FRAME_ANSWER_BACKLOG_BYTES unsent the MDS reads no more of its frames. */
+function writeAnswer(socket: Socket, callId: number, status: number, body: Buffer): void {
+  if (socket.destroyed) return;
+  socket.cork();
+  socket.write(
+    encodeFrameHeader({
+      magic: FRAME_RESPONSE_MAGIC,
+      kind: status,
+      metaBytes: 0,
+      callId,
+      bodyBytes: body.length,
+    }),
+  );
+  socket.write(body);
+  socket.uncork();
+  if (socket.writableLength >= FRAME_ANSWER_BACKLOG_BYTES) socket.pause();
+}
+
 /** Serves one connection: frames in, each through its handler, answers out in the order they finish. */
 function serveConnection(
   socket: Socket,
@@ -72,21 +92,14 @@ function serveConnection(
 ): void {
   const peer = `${socket.remoteAddress ?? ''}:${socket.remotePort ?? 0}`;
   let inFlight = 0;
-  const answer = (callId: number, status: number, body: Buffer): void => {
-    if (socket.destroyed) return;
-    socket.cork();
-    socket.write(
-      encodeFrameHeader({
-        magic: FRAME_RESPONSE_MAGIC,
-        kind: status,
-        metaBytes: 0,
-        callId,
-        bodyBytes: body.length,
-      }),
-    );
-    socket.write(body);
-    socket.uncork();
+  const answer = (callId: number, status: number, body: Buffer): void =>
+    writeAnswer(socket, callId, status, body);
+  // Reads resume once the calls in the MDS and the answers not yet taken by the client are few again.
+  const maybeResume = (): void => {
+    if (inFlight < FRAME_CALLS_IN_FLIGHT_MAX && socket.writableLength < FRAME_ANSWER_BACKLOG_BYTES)
+      socket.resume();
   };
+  socket.on('drain', maybeResume);
   const fail = (callId: number, err: unknown): void =>
     answer(callId, FrameStatus.error, encodeFrameError(fromGrpcError(err)));
   const onFrame = (header: FrameHeader, meta: Buffer, body: Buffer): void => {
@@ -108,7 +121,7 @@ function serveConnection(
     if (inFlight >= FRAME_CALLS_IN_FLIGHT_MAX) socket.pause();
     served.handler(call, (err, value) => {
       inFlight--;
-      if (inFlight < FRAME_CALLS_IN_FLIGHT_MAX && socket.isPaused()) socket.resume();
+      maybeResume();
       if (err) fail(header.callId, err);
       else
         try {
