@@ -101,14 +101,16 @@ export class FileReader {
   }
 
   /**
-   * The blocks of a large read (directReadBytesMin) that it covers whole and that nothing has
-   * cached or is fetching, where their runs would be read from a stored copy (an ec chunk that
-   * must be rebuilt goes through the cache, where the rebuild finds its siblings). Not with a
-   * disk cache, which keeps what passes through the block cache.
+   * The blocks of a large read (directReadBytesMin), or of any read when the client keeps no cache
+   * (nothing to keep them for), that it covers whole and that nothing has cached or is fetching,
+   * where their runs would be read from a stored copy (an ec chunk that must be rebuilt goes
+   * through the cache, where the rebuild finds its siblings). Not with a disk cache, which keeps
+   * what passes through the block cache.
    */
   private directBlocks(first: number, last: number, position: number, end: number, size: number): number[] {
     const min = this.ctx.limits.directReadBytesMin;
-    if (min === 0 || end - position < min || this.diskName(first) !== undefined) return [];
+    const large = end - position >= min || this.ctx.cache.capacityBytes === 0;
+    if (min === 0 || !large || this.diskName(first) !== undefined) return [];
     const { layout } = this.fileLayout;
     const asStored = new Map<number, boolean>();
     const direct: number[] = [];
@@ -159,6 +161,7 @@ export class FileReader {
       delivered[i] = true;
     };
     const { objectIndex, objectOffset, lengths } = run;
+    let failed = false;
     try {
       await this.ctx.io.readRun(
         this.fileLayout,
@@ -172,10 +175,14 @@ export class FileReader {
       );
     } catch {
       // Not an error yet: the blocks it did not deliver are read one by one below, with every fail-over.
+      failed = true;
     }
     await Promise.all(
       run.blocks.map(async (b, i) => {
-        if (!delivered[i]) (places[i] as Buffer).set(await this.fetch(b, lengths[i] as number));
+        if (delivered[i]) return;
+        // The copy tried first failed: each block read from another is a degraded read.
+        if (failed) this.ctx.counters.degradedReads++;
+        (places[i] as Buffer).set(await this.fetch(b, lengths[i] as number));
       }),
     );
   }

@@ -305,6 +305,27 @@ describe('client concurrency and readahead on a real cluster', () => {
     }
   });
 
+  it("with no cache, a small file's read lands in the caller's buffer: no cache block taken or made", async () => {
+    const files = 12;
+    const data = Array.from({ length: files }, (_, i) => seededBytes(64 * 1024, SEED + 90 + i));
+    for (const [i, bytes] of data.entries())
+      await writer.writeFile(`/c/small-nocache${i}`, bytes, { layout: { ...REP3, stripeSize: 4 * MiB } });
+    const reader = await connect({ cacheBytesMax: 0, readaheadTotalBytesMax: 0 });
+    for (const i of [5, 0, 11, 3, 8, 1, 10, 2, 7, 4, 9, 6])
+      expect((await reader.readFile(`/c/small-nocache${i}`)).equals(data[i]!), `file ${i}`).toBe(true);
+    const stats = reader.stats();
+    expect(stats.directReadBytes).toBe(files * 64 * 1024);
+    expect(stats.cache.blocksAllocated).toBe(0);
+    await reader.close();
+    // With a cache the same reads go through it (below directReadBytesMin), and stay there.
+    const cached = await connect();
+    for (let i = 0; i < files; i++)
+      expect((await cached.readFile(`/c/small-nocache${i}`)).equals(data[i]!)).toBe(true);
+    expect(cached.stats().directReadBytes).toBe(0);
+    expect(cached.stats().cache.sizeBytes).toBe(files * 64 * 1024);
+    await cached.close();
+  });
+
   it('concurrent readers and writers on different files, every layout', async () => {
     const layouts = [RAID0X4, REP3, EC42];
     const existing = layouts.map((layout, i) => ({
