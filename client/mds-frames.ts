@@ -4,11 +4,13 @@
 // handler either way; the frame carries the same message and the same
 // metadata (signature, job tag), and the answer's tickets are kept as gRPC's
 // are. When the path cannot be reached (no port in GetMap, a refused or broken
-// connection) a call goes over gRPC instead, and the path is tried again after
-// FRAME_RETRY_MS; calls in flight on a connection that broke are sent again
-// over gRPC (both methods only read).
+// connection, a connect that does not finish, an answer that does not come)
+// a call goes over gRPC instead, and the path is tried again after a rest that
+// doubles with each failure in a row; calls in flight on a connection that
+// broke are sent again over gRPC (both methods only read).
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { LIMITS } from '../common/limits.js';
 import {
   decodeFrameError,
   encodeFrameHeader,
@@ -26,8 +28,34 @@ import { bulkClientTls, type TlsSource } from '../common/tls.js';
 /** The buffer a plain connection reads into, reused for every read. */
 const READ_BUFFER_BYTES = 256 * 1024;
 
-/** How long the framed path rests after it could not be reached. */
+/** How long the framed path rests after it could not be reached; doubled for each failure in a row. */
 export const FRAME_RETRY_MS = 2_000;
+
+/** When the framed path gives up on a connection and sends its calls over gRPC instead, and how long it rests. */
+export interface FrameTimeouts {
+  /**
+   * A connect (and TLS handshake) not done by then: a port a firewall drops silently would
+   * otherwise hold the calls until TCP gives up, minutes later.
+   */
+  connectMs: number;
+  /**
+   * No byte from the MDS for this long while a call waits: a connection cut without a reset (a
+   * partition) or an MDS that stopped. As generous as gRPC's keepalive timeout, since a server
+   * starved of CPU for seconds is not a dead link.
+   */
+  silentMs: number;
+  /** The first rest after a failure (FRAME_RETRY_MS), doubled for each failure in a row up to restMaxMs. */
+  restMs: number;
+  /** The longest rest: a port a firewall drops is tried about once a minute. */
+  restMaxMs: number;
+}
+
+export const FRAME_TIMEOUTS: FrameTimeouts = {
+  connectMs: 5_000,
+  silentMs: LIMITS.grpcKeepaliveTimeoutMs,
+  restMs: FRAME_RETRY_MS,
+  restMaxMs: 60_000,
+};
 
 /** The framed path could not carry a call (the caller sends it over gRPC). */
 export class FrameUnavailable extends Error {}
@@ -50,6 +78,12 @@ export class MdsFrameChannel {
   private readonly pending = new Map<number, Pending>();
   private nextCallId = 1;
   private restUntilMs = 0;
+  /** Failures in a row since the last answer (each doubles the rest). */
+  private failuresInRow = 0;
+  /** The rest taken after the latest failure (0: none yet). */
+  lastRestMs = 0;
+  /** Fires when calls wait and the MDS has sent nothing for silentMs. */
+  private silence: NodeJS.Timeout | undefined;
   private closed = false;
   /** Calls answered over the framed path, and calls sent over gRPC because it was out of reach. */
   calls = 0;
@@ -62,6 +96,7 @@ export class MdsFrameChannel {
     private readonly metaOf: (path: string) => [string, string][],
     /** Asked when the path broke: GetMap again, for the port of an MDS that came back. */
     private readonly relearn: () => void,
+    private readonly timeouts: FrameTimeouts = FRAME_TIMEOUTS,
   ) {}
 
   /** The port GetMap told (0: none). */
@@ -84,8 +119,11 @@ export class MdsFrameChannel {
     this.nextCallId = (this.nextCallId % 0xffff_fffe) + 1;
     const meta = encodeMeta(this.metaOf(path));
     return new Promise<Buffer>((resolve, reject) => {
-      // The connection keeps the process alive only while a call waits on it.
-      if (this.pending.size === 0) socket.ref();
+      // The connection keeps the process alive, and must keep answering, only while a call waits on it.
+      if (this.pending.size === 0) {
+        socket.ref();
+        this.listen(socket);
+      }
       this.pending.set(callId, { resolve, reject });
       socket.cork();
       socket.write(
@@ -114,6 +152,7 @@ export class MdsFrameChannel {
     const tls = bulkClientTls(this.tls);
     const reader = new FrameReader(FRAME_RESPONSE_MAGIC, (header, body) => this.answered(header, body));
     const take = (buf: Buffer, bytes: number): void => {
+      this.silence?.refresh();
       try {
         reader.push(buf, 0, bytes);
       } catch (err) {
@@ -137,16 +176,42 @@ export class MdsFrameChannel {
         });
     socket.setNoDelay(true);
     this.socket = socket;
+    const connectTimer = setTimeout(
+      () => this.broke(socket, new Error(`no connection within ${this.timeouts.connectMs} ms`)),
+      this.timeouts.connectMs,
+    );
+    connectTimer.unref();
+    socket.once(tls ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+    socket.once('close', () => clearTimeout(connectTimer));
     socket.on('error', (err) => this.broke(socket, err));
     socket.on('close', () => this.broke(socket, new Error('connection closed')));
     return socket;
+  }
+
+  /** While calls wait, the MDS must send something at least every silentMs (bytes of any answer). */
+  private listen(socket: Socket): void {
+    this.stopListening();
+    this.silence = setTimeout(
+      () => this.broke(socket, new Error(`no answer for ${this.timeouts.silentMs} ms while calls waited`)),
+      this.timeouts.silentMs,
+    );
+    this.silence.unref();
+  }
+
+  private stopListening(): void {
+    clearTimeout(this.silence);
+    this.silence = undefined;
   }
 
   private answered(header: FrameHeader, body: Buffer): void {
     const waiter = this.pending.get(header.callId);
     if (!waiter) return;
     this.pending.delete(header.callId);
-    if (this.pending.size === 0) this.socket?.unref();
+    this.failuresInRow = 0;
+    if (this.pending.size === 0) {
+      this.socket?.unref();
+      this.stopListening();
+    }
     if (header.kind === FrameStatus.ok) {
       this.calls++;
       waiter.resolve(body);
@@ -156,7 +221,10 @@ export class MdsFrameChannel {
   /** The connection failed: its calls go over gRPC, and the path rests a while. */
   private broke(socket: Socket, err: unknown): void {
     if (this.socket !== socket) return;
-    this.restUntilMs = performance.now() + FRAME_RETRY_MS;
+    const rest = Math.min(this.timeouts.restMs * 2 ** this.failuresInRow, this.timeouts.restMaxMs);
+    this.failuresInRow++;
+    this.lastRestMs = rest;
+    this.restUntilMs = performance.now() + rest;
     const why = err instanceof Error ? err.message : String(err);
     this.drop(new FrameUnavailable(`MDS framed path at port ${this.port}: ${why}`));
     if (!this.closed) this.relearn();
@@ -165,6 +233,7 @@ export class MdsFrameChannel {
   private drop(err: FrameUnavailable): void {
     const socket = this.socket;
     this.socket = undefined;
+    this.stopListening();
     socket?.destroy();
     const waiting = [...this.pending.values()];
     this.pending.clear();
