@@ -7,7 +7,8 @@
 // down and read around; compose/rack3.yml grows the cluster by a rack, which fills and settles;
 // `down -v` leaves no container, network or volume. Auth is on: the MDS writes the admin and
 // OSS keyrings into the host folder STRIPEFS_KEYRING_DIR (here a temporary one), the host CLI
-// signs with that admin keyring and is refused without it. It prints what it measured: image
+// signs with that admin keyring and is refused without it; a host client's batched stats go
+// over the MDS's published framed port. It prints what it measured: image
 // build, image size, up, time to healthy.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +17,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { StripeClient } from '../../client/index.js';
 import { runCli } from '../helpers/cli.js';
 import { freePortRange } from '../helpers/ports.js';
 
@@ -165,6 +167,19 @@ describe('docker compose, end to end', () => {
     expect(df.map((row) => [row.id, row.host]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual(
       Array.from({ length: OSTS }, (_, id) => [id, `host${Math.floor(id / 2)}`]),
     );
+
+    // A host client's batched stats take the MDS's framed path through its published port.
+    const host = await StripeClient.connect({
+      mds: env.STRIPEFS_MDS,
+      keyring: env.STRIPEFS_KEYRING,
+    });
+    try {
+      await Promise.all(Array.from({ length: 8 }, () => host.stat('/')));
+      expect(host.stats().mdsFrames).toMatchObject({ fallbacks: 0 });
+      expect(host.stats().mdsFrames.calls, 'StatMany calls framed from the host').toBeGreaterThan(0);
+    } finally {
+      await host.close();
+    }
 
     const local = join(dir, 'sample.bin');
     const payload = randomBytes(FILE_BYTES);
