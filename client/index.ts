@@ -485,6 +485,14 @@ export class StripeClient {
   }
 
   /**
+   * An extended attribute's value and the id (inode) of the file it was read from: a caller that
+   * also opens or stats the path by name can tell whether both reached the same file.
+   */
+  xattrOf(path: string, name: string): Promise<{ value: Buffer; inode: number }> {
+    return this.timed(this.ctx.mds.xattrOf(path, name));
+  }
+
+  /**
    * Stores an extended attribute with the entry (user., trusted., security.; LIMITS.xattr*).
    * `user.stripefs.layout` on a directory sets its default layout (text form, e.g. ec:4+2:host).
    */

@@ -513,7 +513,11 @@ export class MdsClient {
     return must((await call(this.channel(), 'SetAttr', request)).attr);
   }
   async getXattr(path: string, name: string): Promise<Buffer> {
-    return (await call(this.channel(), 'GetXattr', { path, name })).value;
+    return (await this.xattrOf(path, name)).value;
+  }
+  async xattrOf(path: string, name: string): Promise<{ value: Buffer; inode: number }> {
+    const { value, inode } = await call(this.channel(), 'GetXattr', { path, name });
+    return { value, inode: Number(inode) };
   }
   async setXattr(path: string, name: string, value: Uint8Array, mode: XattrSetMode): Promise<void> {
     await call(this.channel(), 'SetXattr', { path, name, value, mode });

@@ -16,13 +16,13 @@ export async function getXattr(ns: Namespace, request: GetXattrRequest__Output):
   if (name === LAYOUT_XATTR) {
     const text = layoutText(ns, node);
     if (text === undefined) throw xattrMissing(request.path, name);
-    return { value: Buffer.from(text) };
+    return { value: Buffer.from(text), inode: node.ino };
   }
   if (node.xattrs?.[name] === undefined) throw xattrMissing(request.path, name);
   const stored = await ns.reader.get<string>(KEYS.xattr(node.ino, name));
   // Removed between the two reads: as if the remove came first.
   if (stored === undefined) throw xattrMissing(request.path, name);
-  return { value: Buffer.from(stored, 'base64') };
+  return { value: Buffer.from(stored, 'base64'), inode: node.ino };
 }
 
 /** A file's layout, a directory's default (inherited or its own); symlinks have none. */

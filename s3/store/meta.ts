@@ -89,17 +89,25 @@ export function metaXattrs(meta: ObjectMeta): Record<string, string> {
 }
 
 /** The record of a file, or undefined when it has none (written by another front door) or it is unreadable. */
+/**
+ * The record of the file at `path`. One set by its file's own create names no inode; it is given
+ * the inode it was read from, so a GET or HEAD that opened or stat'ed the path beside this read
+ * and reached another file (the key replaced in between) does not pair this record with it.
+ */
 export async function readMeta(client: StripeClient, path: string): Promise<ObjectMeta | undefined> {
-  let value: Buffer;
+  let read: { value: Buffer; inode: number };
   try {
-    value = await client.getXattr(path, META_XATTR);
+    read = await client.xattrOf(path, META_XATTR);
   } catch (err) {
     if (err instanceof StripeError && err.code === 'XATTR_NOT_FOUND') return undefined;
     throw err;
   }
   try {
-    const parsed = JSON.parse(value.toString('utf8')) as ObjectMeta;
-    return typeof parsed.etag === 'string' ? parsed : undefined;
+    const parsed = JSON.parse(read.value.toString('utf8')) as ObjectMeta;
+    if (typeof parsed.etag !== 'string') return undefined;
+    // An MDS from before GetXattr named the inode answers 0: the record then holds as it did.
+    if (parsed.inode === undefined && read.inode > 0) parsed.inode = read.inode;
+    return parsed;
   } catch {
     return undefined;
   }

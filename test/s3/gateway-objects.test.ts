@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
 import { S3_LIMITS } from '../../s3/limits.js';
+import { etagOf, readMeta } from '../../s3/store/meta.js';
 import { adminFetch } from '../helpers/admin-http.js';
 import { seededBytes } from '../helpers/clients.js';
 import { ACCESS_KEY, all, type Gateway, MiB, SECRET_KEY, startGateway } from './harness.js';
@@ -140,6 +141,23 @@ describe('S3 gateway: objects over a real cluster', () => {
     // Rewritten through another front door with the same size: a new file, so the MD5 no longer names it.
     await gw.client.writeFile('/data/calls/small', seededBytes(32 * 1024, SEED + 8));
     expect((await gw.send('HEAD', '/data/calls/small')).headers.etag).toMatch(/^"stripefs-/);
+  });
+
+  it("a small PUT's record is read with the file it came from: a GET racing a same-size replace never pairs the new MD5 with the old file", async () => {
+    const path = '/data/calls/raced';
+    const first = seededBytes(16 * 1024, SEED + 21);
+    const second = seededBytes(16 * 1024, SEED + 22);
+    expect((await gw.send('PUT', path, { body: first })).status).toBe(200);
+    // What a GET's open saw, just before another PUT replaced the key with as many bytes.
+    const opened = await gw.client.stat(path);
+    expect((await gw.send('PUT', path, { body: second })).status).toBe(200);
+    // ...and the record its read beside the open found.
+    const meta = await readMeta(gw.client, path);
+    const now = await gw.client.stat(path);
+    expect(meta?.inode, 'the record names the file it was read from').toBe(now.inode);
+    expect(now.inode).not.toBe(opened.inode);
+    expect(etagOf(now, meta)).toBe(`"${md5(second)}"`);
+    expect(etagOf(opened, meta), 'the old file is not given the new MD5').toMatch(/^"stripefs-/);
   });
 
   it('Range gives 206 with Content-Range; a range past the end is InvalidRange (416)', async () => {
