@@ -126,7 +126,10 @@ describe('docker-compose.yml', () => {
       plan.mds.grpcPort,
       plan.mds.adminPort,
     ]);
-    expect(mds.ports).toEqual([`127.0.0.1:7070:7070`, `127.0.0.1:7071:7071`]);
+    // The framed port (batched opens and stats) is fixed and published too, so host clients reach
+    // it; `stripefs cluster up` leaves it to any free port on this machine, which its clients reach.
+    expect(mdsConfig['mds.framePort']).toBe(7072);
+    expect(mds.ports).toEqual([`127.0.0.1:7070:7070`, `127.0.0.1:7071:7071`, `127.0.0.1:7072:7072`]);
     expect(mds.healthcheck?.test.join(' ')).toContain(`/dev/tcp/127.0.0.1/${mdsConfig['mds.adminPort']}`);
   });
 
