@@ -377,11 +377,23 @@ export class ObjectIo {
     );
   }
 
-  /** fsync of one copy; false when its OST is marked down (not flushed). */
+  /**
+   * fsync of one copy; false when its OST is marked down (not flushed). A failure names its OST,
+   * so retries that run out against an OSS the MDS still calls up (killed or hung, not yet marked
+   * down) wait for the MDS's verdict, as a write does, instead of failing a flush min_size allows.
+   */
   private flushCopy(t: Touched): Promise<boolean> {
     return withRetries(this.deps, async (view) => {
       if (view.osts.get(t.ost)?.up === false) return false;
-      await this.deps.pool.flush(t.endpoint, t.ref);
+      try {
+        await this.deps.pool.flush(t.endpoint, t.ref);
+      } catch (err) {
+        if (!(err instanceof StripeError) || Array.isArray(err.details.failures)) throw err;
+        throw new StripeError(err.code, err.message, {
+          ...err.details,
+          failures: [{ ost: t.ost, code: err.code }],
+        });
+      }
       return true;
     });
   }

@@ -3,7 +3,8 @@
 // longer than the client's retries of 500 ms requests) waits for the MDS's
 // verdict and then leaves the copy out as min_size allows: the writer pauses, it
 // does not fail. A killed OSS is usually marked down at once (its link to the MDS
-// closes), but on a loaded host that news can come later than the retries.
+// closes), but on a loaded host that news can come later than the retries. A
+// flush (sync, close) to such a copy waits the same way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Layout, StripeClient } from '../../client/index.js';
 import { seedFromEnv } from '../../common/random.js';
@@ -65,4 +66,23 @@ describe('a write to a copy whose OSS just died waits for the map instead of fai
       await cluster.restartOss(victim);
     });
   }
+
+  it('replicated:3: the OSS of a copy hangs between a write and its sync; the sync waits for the map and lands', async () => {
+    const path = '/w/flush-rep3';
+    const data = seededBytes(4 * S, SEED + 3);
+    const handle = await client.open(path, 'w', { layout: REP3 });
+    // writeLent without `final` sends each unit at once and not durable: the close must flush it.
+    await (await handle.writeLent(data, 0)).released;
+    const victimOst = (await client.getLayout(path)).objects[0]?.osts[1] as number;
+    const victim = cluster.ossIndexOfOst(victimOst);
+    const before = client.stats().mapWaits;
+    cluster.oss[victim]?.child.kill('SIGSTOP');
+    // Every copy is written, none flushed; the flush to the hung OSS times out until the MDS marks it down.
+    await handle.close();
+    expect(client.stats().mapWaits, 'the flush waited for a newer map').toBeGreaterThan(before);
+    const back = await client.readFile(path);
+    expect(back.equals(data), `${path} reads back whole`).toBe(true);
+    cluster.oss[victim]?.child.kill('SIGCONT');
+    await cluster.restartOss(victim);
+  });
 });
