@@ -15,6 +15,7 @@ import {
   SESSION_METADATA_KEY,
 } from '../common/jobs/job-id.js';
 import { LIMITS } from '../common/limits.js';
+import type { FramedMethod } from '../common/mds-frames.js';
 import { channelCredentials, channelTlsOptions, explainUnavailable, type TlsSource } from '../common/tls.js';
 import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
 import type {
@@ -228,27 +229,28 @@ export class MdsClient {
 
   /** OpenMany over the framed path when it is there, else over gRPC. */
   private openManyCall(request: OpenManyRequest): Promise<OpenManyResponse__Output> {
-    const definition = contract().MdsService.service.OpenMany;
-    return framedOr(
-      this.frames,
-      'OpenMany',
-      definition.path,
-      () => definition.requestSerialize(request),
-      (body) => this.harvested(definition.responseDeserialize(body) as OpenManyResponse__Output),
-      () => call(this.channel(), 'OpenMany', request),
-    );
+    return this.framedCall('OpenMany', request, () => call(this.channel(), 'OpenMany', request));
   }
 
   /** StatMany over the framed path when it is there, else over gRPC. */
   private statManyCall(request: StatManyRequest): Promise<StatManyResponse__Output> {
-    const definition = contract().MdsService.service.StatMany;
+    return this.framedCall('StatMany', request, () => call(this.channel(), 'StatMany', request));
+  }
+
+  /** A framed method's call with gRPC's codecs for it; `overGrpc` when the framed path is not there. */
+  private framedCall<Req, Res>(
+    method: FramedMethod,
+    request: Req,
+    overGrpc: () => Promise<Res>,
+  ): Promise<Res> {
+    const definition = contract().MdsService.service[method];
     return framedOr(
       this.frames,
-      'StatMany',
+      method,
       definition.path,
-      () => definition.requestSerialize(request),
-      (body) => this.harvested(definition.responseDeserialize(body) as StatManyResponse__Output),
-      () => call(this.channel(), 'StatMany', request),
+      () => definition.requestSerialize(request as never),
+      (body) => this.harvested(definition.responseDeserialize(body) as Res),
+      overGrpc,
     );
   }
 

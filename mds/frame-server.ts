@@ -25,6 +25,7 @@ import {
   FrameStatus,
   methodOfNumber,
 } from '../common/mds-frames.js';
+import { type ListeningServer, listenTcp } from '../common/tcp-listen.js';
 import { bulkServerTls } from '../common/tls.js';
 
 /** Connections the framed path takes at once (clients keep one each). */
@@ -44,10 +45,7 @@ export interface FramedHandler {
   encode: (response: unknown) => Buffer;
 }
 
-export interface FrameServer {
-  port: number;
-  close(): Promise<void>;
-}
+export type FrameServer = ListeningServer;
 
 /** The call object a gRPC handler reads: the request, its metadata, its peer and its method's path. */
 function callOf(path: string, request: unknown, metadata: grpc.Metadata, peer: string) {
@@ -160,20 +158,7 @@ export async function startFrameServer(
   const tls = bulkServerTls();
   const server: Server = tls ? createTlsServer(tls, serve) : createServer({ noDelay: true }, serve);
   server.maxConnections = FRAME_CONNECTIONS_MAX;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('MDS frame server has no port');
-  return {
-    port: address.port,
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-  };
+  return listenTcp(server, host, port, sockets, 'MDS frame server');
 }
 
 /** The framed methods' handlers, taken from the service's (as gRPC runs them) with gRPC's codecs. */

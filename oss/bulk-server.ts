@@ -22,6 +22,7 @@ import type { SegmentRun, SocketReader } from '../common/bulk/socket-reader.js';
 import { decodeTicketFrame, isTicketFrame, ticketTextBytes } from '../common/bulk/ticket-frame.js';
 import { StripeError } from '../common/errors.js';
 import type { RequestTag } from '../common/jobs/job-id.js';
+import { type ListeningServer, listenTcp } from '../common/tcp-listen.js';
 import { bulkServerTls } from '../common/tls.js';
 import { DATA_BUFFER_BYTES, dataBuffers } from './buffers.js';
 import { type Adopt, adoptPlain } from './bulk-socket.js';
@@ -299,10 +300,7 @@ async function serveConnection(
   }
 }
 
-export interface BulkServer {
-  port: number;
-  close(): Promise<void>;
-}
+export type BulkServer = ListeningServer;
 
 /**
  * `adopt` takes over each accepted connection (oss/bulk-socket.ts: the user-buffer or the plain
@@ -338,20 +336,7 @@ export async function startBulkServer(
       })
     : createServer({ noDelay: true, pauseOnConnect: true }, (accepted) => serve(accepted, adopt));
   server.maxConnections = BULK_CONNECTIONS_MAX;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('bulk server has no port');
-  return {
-    port: address.port,
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-  };
+  return listenTcp(server, host, port, sockets, 'bulk server');
 }
 
 /** The write a request asks for, with its version stamp when the client sent one. */
