@@ -3,6 +3,8 @@
 // and docker compose both lay ports out that way) unless --admin is given.
 // gRPC and the protocol are loaded only by the commands that speak it: every
 // CLI call pays for what it imports (see cli/program.ts).
+
+import type { StripeClient } from '../client/index.js';
 import { adminScheme, httpRequest } from '../common/admin-http-client.js';
 import { loadConfig } from '../common/config.js';
 import { isErrorCode, StripeError } from '../common/errors.js';
@@ -142,5 +144,30 @@ export async function fetchMapAndStatfs(
     return { map: response.map, statfs };
   } finally {
     client.close();
+  }
+}
+
+/**
+ * Runs `work` with a client connected as the CLI connects (the MDS of --mds, the OSS network of
+ * client.network, the CLI's job id; an MDS it cannot reach is a CliError saying what to check),
+ * closed after. The client library (gRPC, the protocol, the bulk path) loads only here, for the
+ * commands that use it.
+ */
+export async function withClient<T>(
+  flags: ConnectFlags,
+  work: (client: StripeClient) => Promise<T>,
+): Promise<T> {
+  const { StripeClient } = await import('../client/index.js');
+  const client = await StripeClient.connect({
+    mds: mdsAddressOf(flags),
+    network: clientNetworkOf(),
+    jobId: cliJobId(),
+  }).catch(async (err: unknown) => {
+    throw await mdsUnreachable(err, flags);
+  });
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
   }
 }

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { Checkpoints, GcReport, Manifest } from '../../checkpoint/index.js';
 import type { StripeClient } from '../../client/index.js';
-import { type ConnectFlags, cliJobId, mdsAddressOf } from '../connect.js';
+import { type ConnectFlags, withClient } from '../connect.js';
 import { formatBytes, table } from '../format.js';
 import { CliError, intOption, printJson } from '../output.js';
 import { Progress } from '../progress.js';
@@ -21,16 +21,8 @@ async function withCheckpoints<T>(
   flags: Flags,
   work: (ck: Checkpoints, client: StripeClient) => Promise<T>,
 ): Promise<T> {
-  const [{ StripeClient }, { checkpoints }] = await Promise.all([
-    import('../../client/index.js'),
-    import('../../checkpoint/index.js'),
-  ]);
-  const client = await StripeClient.connect({ mds: mdsAddressOf(flags), jobId: cliJobId() });
-  try {
-    return await work(checkpoints(client, dir), client);
-  } finally {
-    await client.close();
-  }
+  const { checkpoints } = await import('../../checkpoint/index.js');
+  return withClient(flags, (client) => work(checkpoints(client, dir), client));
 }
 
 /** 90s, 10m, 2h, 1d, or milliseconds. */

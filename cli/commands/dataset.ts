@@ -3,8 +3,8 @@
 // dataset stat|verify DEST: what a packed dataset holds, and every sample
 // checked against its crc32c (exit 1 naming the bad ones).
 import type { Command } from 'commander';
-import type { PackReport, StripeClient } from '../../client/index.js';
-import { type ConnectFlags, clientNetworkOf, cliJobId, mdsAddressOf, mdsUnreachable } from '../connect.js';
+import type { PackReport } from '../../client/index.js';
+import { type ConnectFlags, withClient } from '../connect.js';
 import { formatBytes, parseSize } from '../format.js';
 import { intOption, printJson } from '../output.js';
 import { Progress } from '../progress.js';
@@ -21,22 +21,6 @@ interface PackFlags extends Flags {
 
 /** Progress lines a pipe or log gets during a pack (one per tenth of the samples). */
 const PROGRESS_LINES = 10;
-
-async function withClient<T>(flags: Flags, work: (client: StripeClient) => Promise<T>): Promise<T> {
-  const { StripeClient } = await import('../../client/index.js');
-  const client = await StripeClient.connect({
-    mds: mdsAddressOf(flags),
-    network: clientNetworkOf(),
-    jobId: cliJobId(),
-  }).catch(async (err: unknown) => {
-    throw await mdsUnreachable(err, flags);
-  });
-  try {
-    return await work(client);
-  } finally {
-    await client.close();
-  }
-}
 
 /** A bar on a terminal; otherwise a line at every tenth of the samples. */
 function packProgress(

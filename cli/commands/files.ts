@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import type { StripeClient } from '../../client/index.js';
 import { checkLayout, domBytesOf, formatLayout, type Layout, parseLayout } from '../../layout/index.js';
-import { type ConnectFlags, clientNetworkOf, cliJobId, mdsAddressOf, mdsUnreachable } from '../connect.js';
+import { type ConnectFlags, withClient } from '../connect.js';
 import { formatBytes, parseSize, table } from '../format.js';
 import { CliError, intOption, printJson } from '../output.js';
 import { Progress } from '../progress.js';
@@ -38,23 +38,6 @@ async function reportCopy(
   if (stats) {
     const { clientStatsText } = await import('../client-stats.js');
     process.stderr.write(clientStatsText(stats));
-  }
-}
-
-async function withClient<T>(flags: ConnectFlags, work: (client: StripeClient) => Promise<T>): Promise<T> {
-  // The client library (gRPC, the protocol, the bulk path) loads only for commands that use it.
-  const { StripeClient } = await import('../../client/index.js');
-  const client = await StripeClient.connect({
-    mds: mdsAddressOf(flags),
-    network: clientNetworkOf(),
-    jobId: cliJobId(),
-  }).catch(async (err: unknown) => {
-    throw await mdsUnreachable(err, flags);
-  });
-  try {
-    return await work(client);
-  } finally {
-    await client.close();
   }
 }
 
