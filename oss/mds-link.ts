@@ -8,6 +8,7 @@ import type { RefusalReport } from '../common/auth/audit-reporter.js';
 import { resolveIdentity, signingOptions } from '../common/auth/signing.js';
 import { CLIENT_OPTIONS, call, deadlineIn } from '../common/grpc.js';
 import type { Logger } from '../common/logging.js';
+import type { OssPlace } from '../common/oss-place.js';
 import type { Random } from '../common/random.js';
 import { channelCredentials, channelTlsOptions } from '../common/tls.js';
 import type { MdsServiceClient } from '../proto/gen/stripefs/v1/MdsService.js';
@@ -27,19 +28,8 @@ function optionalEpoch(value: number | string | undefined | null): number | unde
   return value === undefined || value === null ? undefined : Number(value);
 }
 
-export interface MdsLinkOptions {
+export interface MdsLinkOptions extends OssPlace {
   mdsAddress: string;
-  ossId: string;
-  host: string;
-  rack: string;
-  datacenter: string;
-  grpcAddress: string;
-  bulkAddress: string;
-  adminAddress: string;
-  /** For clients outside the cluster network (oss.publicHost); absent: the three above. */
-  publicGrpcAddress?: string;
-  publicBulkAddress?: string;
-  publicAdminAddress?: string;
   /** Configured ids, one per OST in order (oss.ostIds). */
   ostIds?: number[];
 }

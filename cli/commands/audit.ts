@@ -1,6 +1,7 @@
 // stripefs audit tail|grep: the MDS's audit log (admin identities only), the
 // newest records last, as a table or JSON lines.
 import type { Command } from 'commander';
+import type { AuditRecord } from '../../mds/audit/log.js';
 import { type ConnectFlags, mdsAddressOf, mdsUnreachable } from '../connect.js';
 import { table } from '../format.js';
 import { intOption } from '../output.js';
@@ -11,19 +12,6 @@ interface AuditFlags extends ConnectFlags {
   identity?: string;
   op?: string;
   result?: string;
-}
-
-interface Record {
-  time: string;
-  identity: string;
-  address: string;
-  op: string;
-  paths: string[];
-  result: string;
-  suppressed?: number;
-  /** A refusal another process decided (the S3 gateway, an OSS): where, and who reported it. */
-  door?: string;
-  by?: string;
 }
 
 async function readAudit(contains: string, flags: AuditFlags): Promise<void> {
@@ -47,7 +35,7 @@ async function readAudit(contains: string, flags: AuditFlags): Promise<void> {
       return;
     }
     const rows = lines.map((line) => {
-      const r = JSON.parse(line) as Record;
+      const r = JSON.parse(line) as AuditRecord;
       const suppressed = r.suppressed ? ` (+${r.suppressed} suppressed)` : '';
       const op = r.door ? `${r.op} (${r.door}, reported by ${r.by || '-'})` : r.op;
       return [r.time, r.identity || '-', r.address, op, r.paths.join(' '), `${r.result}${suppressed}`];

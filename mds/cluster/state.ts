@@ -2,6 +2,7 @@
 // OSS records (addresses, the stable name -> OST id assignment). Every edit
 // here is pure and returns a new state whose map epoch is exactly one higher.
 import { StripeError, UNITS } from '../../common/index.js';
+import type { OssPlace } from '../../common/oss-place.js';
 import {
   addOsts,
   type ClusterMap,
@@ -15,18 +16,7 @@ import {
 } from '../../placement/index.js';
 import type { RegisterOssRequest__Output } from '../../proto/index.js';
 
-export interface OssRecord {
-  ossId: string;
-  host: string;
-  rack: string;
-  datacenter: string;
-  grpcAddress: string;
-  bulkAddress: string;
-  adminAddress: string;
-  /** Addresses for clients outside the cluster network; absent or empty: the three above. */
-  publicGrpcAddress?: string;
-  publicBulkAddress?: string;
-  publicAdminAddress?: string;
+export interface OssRecord extends OssPlace {
   osts: { name: string; id: number }[];
 }
 
