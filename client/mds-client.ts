@@ -26,11 +26,14 @@ import type {
   Layout,
   OpenManyRequest,
   OpenManyResponse__Output,
+  OpenRequest,
   OpenResponse__Output,
   SetAttrRequest,
   StatfsResponse__Output,
   StatManyRequest,
   StatManyResponse__Output,
+  StatRequest,
+  StatResponse__Output,
   XattrSetMode,
 } from '../proto/index.js';
 import { contract } from '../proto/index.js';
@@ -175,7 +178,7 @@ export class MdsClient {
     this.network = options.network ?? 'public';
     this.statBatcher = new CallBatcher({
       itemsMax: STAT_BATCH_PATHS_MAX,
-      one: async (path) => must((await call(this.channel(), 'Stat', { path })).attr),
+      one: async (path) => must((await this.statCall({ path })).attr),
       many: async (paths) =>
         (await this.statManyCall({ paths })).results.map((r) =>
           r.found && r.attr
@@ -187,7 +190,7 @@ export class MdsClient {
     });
     this.openBatcher = new CallBatcher({
       itemsMax: LIMITS.namespaceBatchItemsMax,
-      one: async (path) => openedOf(await call(this.channel(), 'Open', { path })),
+      one: async (path) => openedOf(await this.openCall({ path })),
       many: async (paths) =>
         (await this.openManyCall({ items: paths.map((path) => ({ path })) })).results.map((r) =>
           r.error ? errorOfItem(r.error) : openedOf(r.open),
@@ -198,7 +201,7 @@ export class MdsClient {
       // Cut where the MDS would cut its reply, so each batch carries all its files' bytes.
       bytesMax: LIMITS.domBatchBytesMax,
       bytesOf: (item) => item.bytes,
-      one: async ({ inode, path }) => openedOf(await call(this.channel(), 'Open', { inode, path })),
+      one: async ({ inode, path }) => openedOf(await this.openCall({ inode, path })),
       many: async (items) =>
         (await this.openManyCall({ items: items.map(({ inode, path }) => ({ inode, path })) })).results.map(
           (r) => (r.error ? errorOfItem(r.error) : openedOf(r.open)),
@@ -235,6 +238,16 @@ export class MdsClient {
   /** StatMany over the framed path when it is there, else over gRPC. */
   private statManyCall(request: StatManyRequest): Promise<StatManyResponse__Output> {
     return this.framedCall('StatMany', request, () => call(this.channel(), 'StatMany', request));
+  }
+
+  /** A lone Open (nothing in flight to batch it with) takes the framed path too. */
+  private openCall(request: OpenRequest): Promise<OpenResponse__Output> {
+    return this.framedCall('Open', request, () => call(this.channel(), 'Open', request));
+  }
+
+  /** A lone Stat takes the framed path too. */
+  private statCall(request: StatRequest): Promise<StatResponse__Output> {
+    return this.framedCall('Stat', request, () => call(this.channel(), 'Stat', request));
   }
 
   /** A framed method's call with gRPC's codecs for it; `overGrpc` when the framed path is not there. */
@@ -416,9 +429,7 @@ export class MdsClient {
   }
   /** Open: the attributes and, read-on-open, the file's bytes on the MDS; concurrent opens share one OpenMany. */
   open(path: string): Promise<Opened> {
-    return this.batching
-      ? this.openBatcher.submit(path)
-      : call(this.channel(), 'Open', { path }).then(openedOf);
+    return this.batching ? this.openBatcher.submit(path) : this.openCall({ path }).then(openedOf);
   }
   /** Many stats in one StatMany (statahead): each answer without bytes, or the error its Stat would raise. */
   async statMany(paths: string[]): Promise<(Opened | StripeError)[]> {
@@ -452,12 +463,10 @@ export class MdsClient {
       }
     }
     // Alone, an Open carries its bytes (at most domBytesMax, under the message bound).
-    return openedOf(await call(this.channel(), 'Open', { inode, path }));
+    return openedOf(await this.openCall({ inode, path }));
   }
   stat(path: string): Promise<Attr__Output> {
-    return this.batching
-      ? this.statBatcher.submit(path)
-      : call(this.channel(), 'Stat', { path }).then((r) => must(r.attr));
+    return this.batching ? this.statBatcher.submit(path) : this.statCall({ path }).then((r) => must(r.attr));
   }
   async readdir(path: string, withAttrs: boolean, pageEntries: number): Promise<DirEntry__Output[]> {
     const all: DirEntry__Output[] = [];

@@ -1,6 +1,6 @@
 // A client's connection to the MDS's framed path (common/mds-frames.ts,
-// mds/frame-server.ts): OpenMany and StatMany as frames on one TCP (or TLS)
-// connection, pipelined, beside the gRPC channel. The MDS runs the same
+// mds/frame-server.ts): OpenMany and StatMany, and lone Opens and Stats, as
+// frames on one TCP (or TLS) connection, pipelined, beside the gRPC channel. The MDS runs the same
 // handler either way; the frame carries the same message and the same
 // metadata (signature, job tag), and the answer's tickets are kept as gRPC's
 // are. When the path cannot be reached (no port in GetMap, a refused or broken
@@ -10,6 +10,7 @@
 // broke are sent again over gRPC (both methods only read).
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { StripeError } from '../common/errors.js';
 import { LIMITS } from '../common/limits.js';
 import {
   decodeFrameError,
@@ -25,8 +26,13 @@ import {
 } from '../common/mds-frames.js';
 import { bulkClientTls, type TlsSource } from '../common/tls.js';
 
-/** The buffer a plain connection reads into, reused for every read. */
-const READ_BUFFER_BYTES = 256 * 1024;
+/**
+ * The buffer a plain connection reads into, reused for every read: headers, small answers and the
+ * first bytes of a large one, which are copied out of it into their answer's buffer.
+ */
+const READ_BUFFER_BYTES = 64 * 1024;
+/** The rest of an answer at least this long is read straight into its buffer (no copy). */
+const READ_IN_PLACE_BYTES_MIN = 16 * 1024;
 
 /** How long the framed path rests after it could not be reached; doubled for each failure in a row. */
 export const FRAME_RETRY_MS = 2_000;
@@ -88,6 +94,10 @@ export class MdsFrameChannel {
   /** Calls answered over the framed path, and calls sent over gRPC because it was out of reach. */
   calls = 0;
   fallbacks = 0;
+  /** Answer bytes copied out of the read buffer, and read straight into their answer (closed connections included). */
+  private bytesBefore = { copied: 0, inPlace: 0 };
+  private reader: FrameReader | undefined;
+  private readonly unservedMethods = new Set<FramedMethod>();
 
   constructor(
     private readonly mdsAddress: string,
@@ -103,8 +113,19 @@ export class MdsFrameChannel {
   setPort(port: number): void {
     if (port === this.port) return;
     this.port = port;
+    this.unservedMethods.clear();
     this.restUntilMs = 0;
     this.drop(new FrameUnavailable('the MDS moved its framed path'));
+  }
+
+  /** Whether the MDS serves `method` on its framed path (all do but older MDSs' lone Open and Stat). */
+  serves(method: FramedMethod): boolean {
+    return !this.unservedMethods.has(method);
+  }
+
+  /** The MDS refused `method` as one its framed path does not serve; forgotten with its port. */
+  unserved(method: FramedMethod): void {
+    this.unservedMethods.add(method);
   }
 
   /** Whether a call now should try the framed path. */
@@ -141,6 +162,20 @@ export class MdsFrameChannel {
     });
   }
 
+  /** Answer bytes copied out of the read buffer, and read straight into their answer's buffer. */
+  get answerBytes(): { copied: number; inPlace: number } {
+    return {
+      copied: this.bytesBefore.copied + (this.reader?.copiedBytes ?? 0),
+      inPlace: this.bytesBefore.inPlace + (this.reader?.landedBytes ?? 0),
+    };
+  }
+
+  /** The counts of the connection's reader are kept when a new connection replaces it. */
+  private retire(): void {
+    this.bytesBefore = this.answerBytes;
+    this.reader = undefined;
+  }
+
   close(): void {
     this.closed = true;
     this.drop(new FrameUnavailable('client closed'));
@@ -150,26 +185,32 @@ export class MdsFrameChannel {
     if (this.socket) return this.socket;
     const host = hostOf(this.mdsAddress);
     const tls = bulkClientTls(this.tls);
+    this.retire();
     const reader = new FrameReader(FRAME_RESPONSE_MAGIC, (header, body) => this.answered(header, body));
-    const take = (buf: Buffer, bytes: number): void => {
+    this.reader = reader;
+    const take = (read: () => void): void => {
       this.silence?.refresh();
       try {
-        reader.push(buf, 0, bytes);
+        read();
       } catch (err) {
         this.broke(socket, err);
       }
     };
-    // Plain TCP reads into one reused buffer (each answer copied once, into its own); TLS as chunks.
+    // Plain TCP reads into one reused buffer, or straight into the rest of a large answer's own
+    // buffer (node asks `buffer` for each read's target); TLS as chunks.
+    const shared = Buffer.allocUnsafe(READ_BUFFER_BYTES);
     const socket: Socket = tls
-      ? tlsConnect({ host, port: this.port, ...tls }).on('data', (chunk: Buffer) => take(chunk, chunk.length))
+      ? tlsConnect({ host, port: this.port, ...tls }).on('data', (chunk: Buffer) =>
+          take(() => reader.push(chunk, 0, chunk.length)),
+        )
       : netConnect({
           host,
           port: this.port,
           noDelay: true,
           onread: {
-            buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
+            buffer: () => reader.target(READ_IN_PLACE_BYTES_MIN) ?? shared,
             callback: (bytes, buf) => {
-              take(buf as Buffer, bytes);
+              take(() => (buf === shared ? reader.push(shared, 0, bytes) : reader.landed(bytes)));
               return true;
             },
           },
@@ -250,13 +291,26 @@ export async function framedOr<T>(
   decode: (body: Buffer) => T,
   grpc: () => Promise<T>,
 ): Promise<T> {
-  if (frames.usable) {
+  if (frames.usable && frames.serves(method)) {
     try {
       return decode(await frames.call(method, path, request()));
     } catch (err) {
-      if (!(err instanceof FrameUnavailable)) throw err;
+      if (unservedMethod(err)) frames.unserved(method);
+      else if (!(err instanceof FrameUnavailable)) throw err;
     }
   }
   frames.fallbacks++;
   return grpc();
+}
+
+/**
+ * The MDS's refusal of a frame whose method its framed path does not serve (an MDS from before
+ * lone Open and Stat were framed): that method goes over gRPC to it from then on.
+ */
+function unservedMethod(err: unknown): boolean {
+  return (
+    err instanceof StripeError &&
+    err.code === 'REQ_INVALID' &&
+    /^MDS frame: no method \d+ here$/.test(err.message)
+  );
 }

@@ -54,7 +54,16 @@ export interface ClientStats {
    * Batched opens and stats (OpenMany, StatMany) answered over the MDS's framed path, and those
    * sent over gRPC instead (the path off, not named by GetMap, or out of reach).
    */
-  mdsFrames: { calls: number; fallbacks: number };
+  mdsFrames: {
+    calls: number;
+    fallbacks: number;
+    /**
+     * Bytes of framed answers copied out of the connection's read buffer, and read straight into
+     * the answer's own buffer (the rest of a large answer: no copy).
+     */
+    answerBytesCopied: number;
+    answerBytesInPlace: number;
+  };
   /** The opt-in open and attribute cache (limits.openCacheTtlMs): answers reused, asked again, held. */
   openCache: { hits: number; misses: number; expired: number; entries: number; bytes: number };
   /**
@@ -160,7 +169,12 @@ export function statsOf(ctx: ClientContext): ClientStats {
       bytesWritten: counters.domBytesWritten,
       createsWithData: counters.createsWithData,
     },
-    mdsFrames: { calls: ctx.mds.frames.calls, fallbacks: ctx.mds.frames.fallbacks },
+    mdsFrames: {
+      calls: ctx.mds.frames.calls,
+      fallbacks: ctx.mds.frames.fallbacks,
+      answerBytesCopied: ctx.mds.frames.answerBytes.copied,
+      answerBytesInPlace: ctx.mds.frames.answerBytes.inPlace,
+    },
     osts: {
       ...ctx.health.snapshot(),
       slowVerdicts: ctx.health.slowVerdicts,

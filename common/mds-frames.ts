@@ -1,5 +1,5 @@
-// The MDS's framed path: batched namespace reads (OpenMany, StatMany) as
-// length-prefixed frames on a plain TCP (or TLS) connection beside gRPC, as
+// The MDS's framed path: namespace reads (OpenMany, StatMany, and a lone Open or
+// Stat) as length-prefixed frames on a plain TCP (or TLS) connection beside gRPC, as
 // the OSSs' bulk path carries bytes (common/bulk/). A frame carries the same
 // protobuf message the gRPC call would, and the same metadata (the signed
 // call, the job tag), so the MDS runs the very handler gRPC runs: auth,
@@ -25,7 +25,7 @@ export const FRAME_HEADER_BYTES = 16;
 export const FRAME_META_BYTES_MAX = 8 * 1024;
 
 /** The methods the framed path serves, by their wire number. */
-export const FRAMED_METHODS = { OpenMany: 1, StatMany: 2 } as const;
+export const FRAMED_METHODS = { OpenMany: 1, StatMany: 2, Open: 3, Stat: 4 } as const;
 export type FramedMethod = keyof typeof FRAMED_METHODS;
 const METHOD_OF_NUMBER = new Map<number, FramedMethod>(
   Object.entries(FRAMED_METHODS).map(([name, n]) => [n, name as FramedMethod]),
@@ -181,9 +181,10 @@ export class FrameCutter {
 
 /**
  * Cuts frames from reads into a buffer that is reused (a socket's `onread`): each frame's body is
- * copied once, straight into a buffer of its own made when its header arrives, so nothing is kept
- * of the read buffer and no chunk is allocated per read. The metadata is skipped (answers carry
- * none). A malformed header throws from push().
+ * a buffer of its own made when its header arrives, so nothing is kept of the read buffer and no
+ * chunk is allocated per read. What arrives with a header in the reused buffer is copied into the
+ * body; the rest of a large body is read straight into it (`target`, then `landed`), not copied.
+ * The metadata is skipped (answers carry none). A malformed header throws from push().
  */
 export class FrameReader {
   private readonly head = Buffer.allocUnsafe(FRAME_HEADER_BYTES);
@@ -192,11 +193,36 @@ export class FrameReader {
   private metaLeft = 0;
   private body: Buffer = Buffer.alloc(0);
   private bodyFill = 0;
+  /** Body bytes copied out of the reused buffer, and read straight into their body (tests, stats). */
+  copiedBytes = 0;
+  landedBytes = 0;
 
   constructor(
     private readonly magic: number,
     private readonly onFrame: (header: FrameHeader, body: Buffer) => void,
   ) {}
+
+  /**
+   * Where the next read may go instead of the reused buffer: the rest of the body being received
+   * when at least `bytesMin` of it are missing (a view; the read then calls `landed`), else undefined.
+   */
+  target(bytesMin: number): Buffer | undefined {
+    if (!this.header || this.metaLeft > 0 || this.body.length - this.bodyFill < bytesMin) return undefined;
+    return this.body.subarray(this.bodyFill);
+  }
+
+  /** `bytes` were read into the view `target` gave. */
+  landed(bytes: number): void {
+    const header = this.header;
+    if (!header || bytes > this.body.length - this.bodyFill)
+      throw new Error(`MDS frame: ${bytes} bytes landed past the body being read`);
+    this.bodyFill += bytes;
+    this.landedBytes += bytes;
+    if (this.bodyFill === this.body.length) {
+      this.header = undefined;
+      this.onFrame(header, this.body);
+    }
+  }
 
   push(buf: Buffer, start: number, end: number): void {
     let at = start;
@@ -219,6 +245,7 @@ export class FrameReader {
       const n = Math.min(this.body.length - this.bodyFill, end - at);
       buf.copy(this.body, this.bodyFill, at, at + n);
       this.bodyFill += n;
+      this.copiedBytes += n;
       at += n;
       if (this.metaLeft === 0 && this.bodyFill === this.body.length) {
         const header = this.header;

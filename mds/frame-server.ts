@@ -1,4 +1,4 @@
-// The MDS's framed path (common/mds-frames.ts): OpenMany and StatMany as frames
+// The MDS's framed path (common/mds-frames.ts): OpenMany, StatMany, Open and Stat as frames
 // on TCP (TLS when the MDS serves TLS) beside gRPC. Each frame becomes a call
 // to the same handler gRPC calls, with the same request message and the same
 // metadata, so what a call must pass (the signature and its session, per-item

@@ -1,7 +1,8 @@
 // A client's batched opens and stats over the MDS's framed path, on a real
 // cluster (1 MDS, 6 OSSs, auth and tickets on): readFile of many data-on-MDS
 // files in flight together takes framed OpenMany calls and no gRPC OpenMany,
-// with the same bytes and the same count of MDS calls as a client on gRPC;
+// with the same bytes and the same count of MDS calls as a client on gRPC, most
+// of each large answer read straight into its own buffer (not copied);
 // striped files open the same way and read from OSSs that check tickets with
 // the tickets the framed answers carried (no GetTickets); close-to-open holds
 // (a file another client rewrote is read new by the next batch, nothing kept);
@@ -73,7 +74,13 @@ describe('batched opens over the MDS framed path', () => {
       expect(framedCalls).toBeGreaterThanOrEqual(1);
       // Every OpenMany of that read came framed, and the client counted each one.
       expect((await framedAtMds(cluster, 'OpenMany')) - framedBefore).toBe(framedCalls);
-      expect(framed.stats().mdsFrames).toEqual({ calls: framedCalls, fallbacks: 0 });
+      expect(framed.stats().mdsFrames).toMatchObject({ calls: framedCalls, fallbacks: 0 });
+      // Most of each large answer was read straight into its own buffer, not copied out of the
+      // connection's read buffer (which holds at most 64 KiB of an answer: its first read).
+      const { answerBytesCopied, answerBytesInPlace } = framed.stats().mdsFrames;
+      expect(answerBytesCopied + answerBytesInPlace).toBeGreaterThan(framed.stats().dom.bytesRead);
+      expect(answerBytesCopied).toBeLessThanOrEqual(framedCalls * 64 * K);
+      expect(answerBytesInPlace).toBeGreaterThan(framed.stats().dom.bytesRead / 2);
       expect(await mdsCalls('open')).toBe(0);
       expect(framed.stats().dom.bytesRead).toBe(
         Array.from({ length: DOM_FILES }, (_, i) => sizeOf(i)).reduce((a, b) => a + b, 0),

@@ -1,7 +1,7 @@
 // The MDS framed path's wire format (common/mds-frames.ts): frames cut from a
 // stream split anywhere come out whole and in order, from chunks kept as they
 // are (FrameCutter) and from one read buffer reused and overwritten after each
-// read (FrameReader: every body is its own copy); a bad magic or an oversized
+// read (FrameReader: every body is its own copy, the rest of a large one read in place); a bad magic or an oversized
 // body is a coded error; metadata pairs round-trip and a newline in one is
 // refused.
 import { describe, expect, it } from 'vitest';
@@ -52,6 +52,39 @@ describe('MDS frames', () => {
     got.forEach((g, i) => {
       expect(g.body.equals(bodies[i] as Buffer), `body ${i}`).toBe(true);
     });
+  });
+
+  it('a reader that lends the rest of a large body gets it read in place, every body whole', () => {
+    const random = seededRandom(11);
+    const stream = Buffer.concat(
+      bodies.map((body, i) => frame(FRAME_RESPONSE_MAGIC, i, Buffer.alloc(0), body)),
+    );
+    const got: { callId: number; body: Buffer }[] = [];
+    const reader = new FrameReader(FRAME_RESPONSE_MAGIC, (header, body) =>
+      got.push({ callId: header.callId, body }),
+    );
+    const reused = Buffer.alloc(16 * 1024);
+    const inPlaceMin = 4 * 1024;
+    // As a socket's onread does: each read goes where `target` says, else into the reused buffer.
+    for (let at = 0; at < stream.length; ) {
+      const into = reader.target(inPlaceMin) ?? reused;
+      const n = Math.min(stream.length - at, into.length, 1 + random.int(reused.length));
+      stream.copy(into, 0, at, at + n);
+      if (into === reused) {
+        reader.push(reused, 0, n);
+        reused.fill(0xee);
+      } else reader.landed(n);
+      at += n;
+    }
+    expect(got.map((g) => g.callId)).toEqual(bodies.map((_, i) => i));
+    got.forEach((g, i) => {
+      expect(g.body.equals(bodies[i] as Buffer), `body ${i}`).toBe(true);
+    });
+    const bodyBytes = bodies.reduce((sum, b) => sum + b.length, 0);
+    expect(reader.copiedBytes + reader.landedBytes).toBe(bodyBytes);
+    // Only what came with a header, and the short tails, were copied.
+    expect(reader.landedBytes).toBeGreaterThan(bodyBytes / 2);
+    expect(() => reader.landed(1)).toThrow(/past the body/);
   });
 
   it('a cutter of kept chunks gets every frame with its metadata, whatever the chunks', () => {

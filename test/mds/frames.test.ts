@@ -1,6 +1,6 @@
 // The MDS's framed path (common/mds-frames.ts, mds/frame-server.ts) on a real
-// MDS process: GetMap names its port; a framed OpenMany and StatMany answer
-// exactly what the gRPC calls answer; every frame passes the checks a gRPC
+// MDS process: GetMap names its port; a framed OpenMany and StatMany, and a
+// lone Open and Stat, answer exactly what the gRPC calls answer; every frame passes the checks a gRPC
 // call passes (no signature, a wrong key, a replayed signature, one signed for
 // another method, per-item caps) with the same codes, and changes nothing it
 // may not; a broken frame closes only its own connection. A client whose port
@@ -137,6 +137,17 @@ describe('the MDS framed path', () => {
         results: { found: boolean }[];
       };
       expect(stats.results.map((r) => r.found)).toEqual([true, true, false]);
+      // A lone Open and a lone Stat answer what gRPC answers, refusals with the same codes.
+      const inodeOf = (answer: unknown) => Number((answer as { attr: { inode: number } }).attr.inode);
+      const open = await raw.call('Open', { path: '/a/f' }, signed(signer, 'Open'));
+      expect(inodeOf(open)).toBe(inodeOf(await call(mds.client, 'Open', { path: '/a/f' })));
+      const stat = await raw.call('Stat', { path: '/b/g' }, signed(signer, 'Stat'));
+      expect(inodeOf(stat)).toBe(inodeOf(await call(mds.client, 'Stat', { path: '/b/g' })));
+      expect(await codeOf(raw.call('Stat', { path: '/a/none' }, signed(signer, 'Stat')))).toBe(
+        'NS_NOT_FOUND',
+      );
+      expect(await codeOf(raw.call('Open', { path: '/a/f' }, []))).toBe('AUTH_REQUIRED');
+      expect(await codeOf(raw.call('Open', { path: '/a/f' }, signed(signer, 'Stat')))).toBe('AUTH_INVALID');
     } finally {
       raw.close();
     }
@@ -145,6 +156,10 @@ describe('the MDS framed path', () => {
     const answers = await Promise.all(['/a/f', '/b/g'].map((path) => admin.open(path)));
     expect(answers.map((a) => a.attr.size)).toEqual([0, 0]);
     expect(admin.frames.calls).toBe(before + 1);
+    // So do its lone opens and stats (nothing in flight to batch them with).
+    expect((await admin.open('/a/f')).attr.size).toBe(0);
+    expect((await admin.stat('/b/g')).size).toBe(0);
+    expect(admin.frames.calls).toBe(before + 3);
     expect(admin.frames.fallbacks).toBe(0);
   });
 
