@@ -428,7 +428,9 @@ export class Repairs {
         this.hooks.skippedDuringBackfill(ostId, poolId, pg);
         return true;
       }
-      if (!this.queue.has(key)) this.refuseLastCurrent(pending);
+      // Checked again when the copy already awaits a repair: the current copy its first skip left may
+      // have stopped being one since (its PG moved off it), and this write is on none other then.
+      this.refuseLastCurrent(pending);
       const full = this.queue.size >= REPAIRS_QUEUED_MAX;
       if (
         !this.queue.has(key) &&
