@@ -48,8 +48,11 @@ export interface ChaosResult extends CheckResult {
   report: string[];
 }
 
-/** How long convergence (every PG clean after the faults stop) may take before the run fails. */
-const CLEAN_TIMEOUT_MS = 600_000;
+/**
+ * How long convergence (every PG clean after the faults stop) may take before the run fails;
+ * STRIPEFS_CHAOS_CLEAN_MS shortens it to look at a cluster that never gets clean sooner.
+ */
+const CLEAN_TIMEOUT_MS = Number(process.env.STRIPEFS_CHAOS_CLEAN_MS ?? 600_000);
 const FILES_PER_LAYOUT = 3;
 const FILE_SIZE_MAX_BYTES = 1024 * 1024;
 
@@ -169,12 +172,33 @@ async function converge(
   try {
     await waitCleanPgs(cluster, { timeoutMs: CLEAN_TIMEOUT_MS });
   } catch (err) {
-    return { objectsScanned: 0, problems: [`convergence: ${(err as Error).message.slice(0, 2000)}`] };
+    const problems = [`convergence: ${(err as Error).message.slice(0, 2000)}`];
+    problems.push(
+      ...(await unclean(cluster).catch((e) => [`convergence: no PG details (${(e as Error).message})`])),
+    );
+    return { objectsScanned: 0, problems };
   }
   log('every PG clean; a deep scrub of every copy, then a final read of every file');
   const scrub = await scrubAll(cluster);
   for (const f of files) await workload.readOnce(fresh, f, 0, true);
   return { ...scrub, problems: scrub.problems.map((p) => `scrub after clean: ${p}`) };
+}
+
+/** What a cluster that never got clean shows: its OSTs' states and each PG left unclean, with its record. */
+async function unclean(cluster: Cluster): Promise<string[]> {
+  const { map } = await cluster.admin<{
+    map: { osts?: { id: number; state: unknown }[]; pools?: { id: number; name: string }[] };
+  }>('/api/cluster');
+  const pgs = await cluster.admin<{ nonClean: { pool: string; pg: number; state: string }[] }>('/api/pgs');
+  const lines = [`convergence: osts ${JSON.stringify(map.osts?.map((o) => [o.id, o.state]))}`];
+  for (const pg of pgs.nonClean) {
+    const poolId = map.pools?.find((p) => p.name === pg.pool)?.id;
+    const detail = await cluster
+      .admin(`/api/pgs/${poolId}/${pg.pg}`)
+      .catch((e) => `(${(e as Error).message})`);
+    lines.push(`convergence: ${pg.pool} pg ${poolId}/${pg.pg} ${pg.state}: ${JSON.stringify(detail)}`);
+  }
+  return lines;
 }
 
 /** Writers, readers and faults for `durationMs`, with a progress line every few seconds; returns the faults applied. */
