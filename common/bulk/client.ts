@@ -295,24 +295,9 @@ export class BulkClient {
   ): Promise<StampedRead> {
     const ticket = await this.ticketOf(ref.objectId, 'read');
     return this.withConnection(ref.ostId, async (conn): Promise<Answer<StampedRead>> => {
-      const sent = performance.now();
-      sendRead(conn, ticket, {
-        op: 'read',
-        ref,
-        offset,
-        length,
-        crc32c: 0,
-        truncate: false,
-        segmentBytes: length,
-        readerVerifies,
-        wantStamps: true,
-      });
-      const header = await this.readHeader(conn);
-      if (!header.ok) return header;
-      this.onReadAnswered(ref, performance.now() - sent);
-      const { bodyBytes } = header.value;
-      if (bodyBytes > length) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
-      const stamps = await this.readStamps(conn, header.value.stamped);
+      const asked = await this.askRead(conn, ticket, ref, offset, length, length, readerVerifies);
+      if (!asked.ok) return asked;
+      const { bodyBytes, stamps } = asked.value;
       const out = alloc(bodyBytes);
       const directBefore = conn.reader.directBytes;
       // Segments land in `out` as they arrive (mostly written there by the kernel) and are verified there.
@@ -321,6 +306,39 @@ export class BulkClient {
       if (!complete) return this.errorAfterAbort(conn);
       return { ok: true, value: { data: out, stamps } };
     });
+  }
+
+  /**
+   * Sends a read of `length` bytes from `offset` (its stamps asked for) and reads the answer's
+   * header and block stamps: what follows is `bodyBytes` of data in segments, or nothing on an error.
+   */
+  private async askRead(
+    conn: Connection,
+    ticket: string | undefined,
+    ref: BulkRef,
+    offset: number,
+    length: number,
+    segmentBytes: number,
+    readerVerifies: boolean,
+  ): Promise<Answer<{ bodyBytes: number; stamps: BlockStamps | undefined }>> {
+    const sent = performance.now();
+    sendRead(conn, ticket, {
+      op: 'read',
+      ref,
+      offset,
+      length,
+      crc32c: 0,
+      truncate: false,
+      segmentBytes,
+      readerVerifies,
+      wantStamps: true,
+    });
+    const header = await this.readHeader(conn);
+    if (!header.ok) return header;
+    this.onReadAnswered(ref, performance.now() - sent);
+    const { bodyBytes } = header.value;
+    if (bodyBytes > length) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
+    return { ok: true, value: { bodyBytes, stamps: await this.readStamps(conn, header.value.stamped) } };
   }
 
   /** The block stamps after a header that has them (an OSS from before stamps sends none: unknown, all 0). */
@@ -393,24 +411,9 @@ export class BulkClient {
     const segmentBytes = leading.length === 0 ? total : leading.reduce(gcd);
     const ticket = await this.ticketOf(ref.objectId, 'read');
     return this.withConnection(ref.ostId, async (conn): Promise<Answer<RunResult>> => {
-      const sent = performance.now();
-      sendRead(conn, ticket, {
-        op: 'read',
-        ref,
-        offset,
-        length: total,
-        crc32c: 0,
-        truncate: false,
-        segmentBytes,
-        readerVerifies,
-        wantStamps: true,
-      });
-      const header = await this.readHeader(conn);
-      if (!header.ok) return header;
-      this.onReadAnswered(ref, performance.now() - sent);
-      const { bodyBytes } = header.value;
-      if (bodyBytes > total) throw new StripeError('REQ_INTERNAL', 'bulk: more data than asked for');
-      const stamps = await this.readStamps(conn, header.value.stamped);
+      const asked = await this.askRead(conn, ticket, ref, offset, total, segmentBytes, readerVerifies);
+      if (!asked.ok) return asked;
+      const { bodyBytes, stamps } = asked.value;
       const directBefore = conn.reader.directBytes;
       try {
         if (bodyBytes < total) {
