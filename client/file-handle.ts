@@ -31,6 +31,11 @@ export class StripeFileHandle {
    * handle reads, whatever its name names since, without a stat of its own.
    */
   opened: Stat | undefined = undefined;
+  /**
+   * The extended attribute the open was asked to read (StripeClient.open's `xattr`), as that open
+   * read it: null when the file has none; undefined when none was asked for.
+   */
+  openedXattr: Buffer | null | undefined = undefined;
 
   constructor(
     private readonly ctx: ClientContext,

@@ -599,12 +599,19 @@ export class StripeClient {
       /** false: this handle fetches nothing ahead (a caller that keeps its own large reads in flight). */
       readahead?: boolean;
       xattrs?: Record<string, Uint8Array | string>;
+      /**
+       * ('r' only) Also read this extended attribute of the file, in the open's own MDS call (read
+       * access needed): the handle's `openedXattr`, null when the file has none.
+       */
+      xattr?: string;
     } & OwnerFields = {},
   ): Promise<StripeFileHandle> {
     if (options.deferSize && !options.growOnly)
       throw new StripeError('REQ_INVALID', 'deferSize is for grow-only handles (growOnly: true)');
     if (options.xattrs && flags !== 'w' && flags !== 'wx')
       throw new StripeError('REQ_INVALID', "xattrs are set by an open that creates the file ('w' or 'wx')");
+    if (options.xattr !== undefined && flags !== 'r')
+      throw new StripeError('REQ_INVALID', "an open reads an extended attribute for reading only ('r')");
     const writeBehindBytesMax = options.writeBehindBytesMax ?? this.ctx.limits.writeBehindBytesMax;
     if (!Number.isSafeInteger(writeBehindBytesMax) || writeBehindBytesMax < 1)
       throw new StripeError(
@@ -631,15 +638,20 @@ export class StripeClient {
         this.ctx.mds.create(path, { exclusive: false, truncate: false, ...owner }),
       );
       opened = { attr: created.attr, domData: undefined };
+    } else if (options.xattr !== undefined) {
+      // The open cache keeps no attributes: this open always asks the MDS.
+      opened = await this.timed(this.ctx.mds.openWithXattr(path, options.xattr));
     } else {
       opened = flags === 'r' ? await this.openForRead(path) : await this.timed(this.ctx.mds.open(path));
     }
-    return this.handleOf(path, opened, flags, {
+    const handle = this.handleOf(path, opened, flags, {
       growOnly: options.growOnly ?? false,
       deferSize: options.deferSize ?? false,
       writeBehindBytesMax,
       readahead: options.readahead ?? true,
     });
+    if (options.xattr !== undefined) handle.openedXattr = opened.xattr ?? null;
+    return handle;
   }
 
   private handleOf(

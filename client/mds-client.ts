@@ -118,6 +118,8 @@ export interface Created {
 export interface Opened {
   attr: Attr__Output;
   domData: Buffer | undefined;
+  /** The extended attribute the open asked for (openWithXattr): its value, or null when the file has none. */
+  xattr?: Buffer | null;
 }
 
 /** How long a PG's holders answer is reused, and how many answers are kept. */
@@ -132,6 +134,8 @@ export class MdsClient {
   readonly batching: boolean;
   readonly statBatcher: CallBatcher<string, Attr__Output>;
   readonly openBatcher: CallBatcher<string, Opened>;
+  /** Opens that also read one extended attribute (openWithXattr), batched as the others. */
+  readonly xattrOpenBatcher: CallBatcher<{ path: string; xattrName: string }, Opened>;
   /** Opens by file id (bytes an OpenMany left out, a handle's part on the MDS), coalesced as opens by path. */
   readonly inodeOpenBatcher: CallBatcher<InodeOpen, Opened>;
   readonly createBatcher: CallBatcher<CreateItem, Created>;
@@ -196,6 +200,7 @@ export class MdsClient {
           r.error ? errorOfItem(r.error) : openedOf(r.open),
         ),
     });
+    this.xattrOpenBatcher = this.newXattrOpenBatcher();
     this.inodeOpenBatcher = new CallBatcher({
       itemsMax: LIMITS.namespaceBatchItemsMax,
       // Cut where the MDS would cut its reply, so each batch carries all its files' bytes.
@@ -226,6 +231,17 @@ export class MdsClient {
       many: async (paths) =>
         (await call(this.channel(), 'UnlinkMany', { items: paths.map((path) => ({ path })) })).results.map(
           (r) => (r.error ? errorOfItem(r.error) : undefined),
+        ),
+    });
+  }
+
+  private newXattrOpenBatcher(): CallBatcher<{ path: string; xattrName: string }, Opened> {
+    return new CallBatcher({
+      itemsMax: LIMITS.namespaceBatchItemsMax,
+      one: async (item) => openedWithXattr(await this.openCall(item)),
+      many: async (items) =>
+        (await this.openManyCall({ items })).results.map((r) =>
+          r.error ? errorOfItem(r.error) : openedWithXattr(r.open),
         ),
     });
   }
@@ -430,6 +446,16 @@ export class MdsClient {
   /** Open: the attributes and, read-on-open, the file's bytes on the MDS; concurrent opens share one OpenMany. */
   open(path: string): Promise<Opened> {
     return this.batching ? this.openBatcher.submit(path) : this.openCall({ path }).then(openedOf);
+  }
+  /**
+   * An open that also answers the file's extended attribute `xattrName` (read access needed, as
+   * for getXattr): one MDS call where an open and a getXattr were two.
+   */
+  openWithXattr(path: string, xattrName: string): Promise<Opened> {
+    const item = { path, xattrName };
+    return this.batching
+      ? this.xattrOpenBatcher.submit(item)
+      : this.openCall(item).then(openedWithXattr);
   }
   /** Many stats in one StatMany (statahead): each answer without bytes, or the error its Stat would raise. */
   async statMany(paths: string[]): Promise<(Opened | StripeError)[]> {
@@ -662,6 +688,10 @@ function createdOf(r: { attr: Attr__Output | null; dataStored: boolean }): Creat
 function openedOf(r: OpenResponse__Output | null): Opened {
   if (!r) throw new Error('MDS open answer without a result');
   return { attr: must(r.attr), domData: r.domDataOmitted ? undefined : r.domData };
+}
+
+function openedWithXattr(r: OpenResponse__Output | null): Opened {
+  return { ...openedOf(r), xattr: r?.xattr ? r.xattr.value : null };
 }
 
 function must(attr: Attr__Output | null): Attr__Output {

@@ -19,7 +19,7 @@ import { type Rights, stampTickets, subjectsOf, type TicketSubject } from './sta
 import type { TicketKeyRing } from './ticket-keys.js';
 
 type Req = Record<string, unknown>;
-type OpenItem = { inode?: unknown; path?: unknown };
+type OpenItem = { inode?: unknown; path?: unknown; xattrName?: unknown };
 export type AccessRule =
   | { kind: 'known' }
   | { kind: 'admin' }
@@ -271,10 +271,14 @@ export class Gate {
       : undefined;
   }
 
-  /** An open by inode is checked on the inode's current path, not on the path it also carries. */
+  /**
+   * An open by inode is checked on the inode's current path, not on the path it also carries. One
+   * that asks for an extended attribute reads it: read access, as GetXattr needs.
+   */
   private async admitOpen(who: Principal, request: OpenItem): Promise<void> {
-    if (request.inode) await this.admitInode(who, request.inode, 'lookup');
-    else requirePath(who, request.path, 'lookup');
+    const access: Access = request.xattrName ? 'r' : 'lookup';
+    if (request.inode) await this.admitInode(who, request.inode, access);
+    else requirePath(who, request.path, access);
   }
 
   /** mkdir -p's check of each folder it makes (the call's own record says why it failed). */

@@ -20,8 +20,32 @@ import { KEYS } from '../keys.js';
 import type { Namespace } from '../namespace.js';
 import { parsePath } from '../paths.js';
 import { type BackPointer, type NodeRecord, toAttr } from '../records.js';
+import { checkXattrName, LAYOUT_XATTR } from '../xattr-names.js';
 import { itemError } from './item-error.js';
 import { type NodeOrError, nodesOf } from './stat.js';
+
+/**
+ * The extended attribute an open asks for beside the attributes (OpenRequest.xattr_name), checked
+ * as GetXattr checks its name; undefined when none is asked. The layout attribute is computed, not
+ * stored: GetXattr answers it.
+ */
+function askedXattr(request: OpenRequest__Output): string | undefined {
+  if (!request.xattrName) return undefined;
+  const name = checkXattrName(request.xattrName);
+  if (name === LAYOUT_XATTR)
+    throw new StripeError('REQ_INVALID', `an open does not answer ${LAYOUT_XATTR}: use GetXattr`);
+  return name;
+}
+
+/** The key of `name`'s value on `node`, when the node has it (its record lists its names). */
+function xattrKeyOf(node: NodeRecord, name: string | undefined): string | undefined {
+  return name !== undefined && node.xattrs?.[name] !== undefined ? KEYS.xattr(node.ino, name) : undefined;
+}
+
+/** The entry an answer carries for a stored value (base64, as SetXattr keeps it); absent when removed meanwhile. */
+function xattrEntry(name: string, stored: string | undefined): OpenResponse['xattr'] {
+  return stored === undefined ? null : { name, value: Buffer.from(stored, 'base64') };
+}
 
 /** The node an open names: by inode when it carries one, else by path. */
 async function nodeOf(ns: Namespace, request: OpenRequest__Output): Promise<NodeRecord> {
@@ -39,9 +63,13 @@ async function nodeOf(ns: Namespace, request: OpenRequest__Output): Promise<Node
 }
 
 export async function open(ns: Namespace, request: OpenRequest__Output): Promise<OpenResponse> {
+  const name = askedXattr(request);
   const node = await nodeOf(ns, request);
   const domData = node.type === 'file' ? await ns.dom.read(ns.reader, node) : Buffer.alloc(0);
-  return { attr: toAttr(node, ns.rootDefault), mapEpoch: ns.cluster.epoch(), domData };
+  const answer: OpenResponse = { attr: toAttr(node, ns.rootDefault), mapEpoch: ns.cluster.epoch(), domData };
+  const key = xattrKeyOf(node, name);
+  if (key !== undefined) answer.xattr = xattrEntry(name as string, await ns.reader.get<string>(key));
+  return answer;
 }
 
 /**
@@ -95,6 +123,26 @@ async function nodesOfItems(
   });
 }
 
+/** By item index, the asked attribute of each found node that has it, read with one getMany. */
+async function xattrsOf(
+  ns: Namespace,
+  nodes: readonly NodeOrError[],
+  names: readonly (string | undefined)[],
+): Promise<Map<number, OpenResponse['xattr']>> {
+  const asked: { item: number; name: string; key: string }[] = [];
+  nodes.forEach(({ node }, item) => {
+    const key = node ? xattrKeyOf(node, names[item]) : undefined;
+    if (key !== undefined) asked.push({ item, name: names[item] as string, key });
+  });
+  const out = new Map<number, OpenResponse['xattr']>();
+  if (asked.length === 0) return out;
+  const values = (await ns.db.getMany(asked.map((a) => a.key))) as (string | undefined)[];
+  asked.forEach((a, j) => {
+    out.set(a.item, xattrEntry(a.name, values[j]));
+  });
+  return out;
+}
+
 export async function openMany(
   ns: Namespace,
   request: OpenManyRequest__Output,
@@ -105,11 +153,21 @@ export async function openMany(
       count: request.items.length,
     });
   }
-  // The caller's caps first: a refused item fails alone.
+  // The caller's caps first, and the attribute names asked for: a refused item fails alone.
+  const names: (string | undefined)[] = [];
   const refused = await Promise.all(
-    request.items.map((item) => (allow ? allow(item).then(() => null, itemError) : null)),
+    request.items.map(async (item, i) => {
+      try {
+        names[i] = askedXattr(item);
+        if (allow) await allow(item);
+        return null;
+      } catch (err) {
+        return itemError(err);
+      }
+    }),
   );
   const nodes = await nodesOfItems(ns, request.items, refused);
+  const xattrs = await xattrsOf(ns, nodes, names);
   // Which files' bytes fit in the reply, in item order, from the lengths their records keep: only
   // those records are read (the rest say dom_data_omitted and are asked for again).
   let budgetBytes = LIMITS.domBatchBytesMax;
@@ -121,9 +179,10 @@ export async function openMany(
     budgetBytes -= stored;
   }
   const records = await ns.dom.readMany(ns.db, [...sent]);
-  const results = nodes.map(({ node, error }): OpenManyResult => {
+  const results = nodes.map(({ node, error }, i): OpenManyResult => {
     if (!node) return { open: null, error };
     const open: OpenResponse = { attr: toAttr(node, ns.rootDefault), mapEpoch: ns.cluster.epoch() };
+    if (xattrs.has(i)) open.xattr = xattrs.get(i) ?? null;
     const stored = node.type === 'file' ? (node.domStored ?? 0) : 0;
     if (stored === 0) return { open, error: null };
     if (!sent.has(node)) {

@@ -13,7 +13,7 @@ import { S3_LIMITS } from '../limits.js';
 import { type BodyPump, emptyReply, type S3Reply } from '../reply.js';
 import type { S3Request } from '../request.js';
 import { evaluate, parseRange } from '../store/conditions.js';
-import { etagOf, type ObjectMeta, objectHeaders, readMeta } from '../store/meta.js';
+import { etagOf, META_XATTR, type ObjectMeta, objectHeaders, parseMeta } from '../store/meta.js';
 import { requireBucket } from './buckets.js';
 
 const RESPONSE_OVERRIDES: Record<string, string> = {
@@ -155,33 +155,24 @@ export async function getObject(gateway: Gateway, request: S3Request): Promise<S
   const key = request.key as string;
   const { path, isDirectory } = keyPath(request.bucket as string, key);
   if (isDirectory) return getMarker(gateway, request, path);
-  const head = request.method === 'HEAD';
-  let handle: StripeFileHandle | undefined;
-  let stat: Stat;
-  let meta: ObjectMeta | undefined;
-  if (head) {
-    [stat, meta] = await Promise.all([gateway.client.stat(path), readMeta(gateway.client, path)]).catch(
-      (err: unknown) => notFound(gateway, request, err),
-    );
-    if (!stat.isFile()) return notFound(gateway, request, new StripeError('NS_IS_DIR', path));
-  } else {
-    // One round trip: the open and the metadata at once; the attributes are the open's own, so
-    // they are the opened file's (a record of another file, the key replaced between the two
-    // calls, names another inode: etagOf does not take it).
-    const opening = gateway.client.open(path, 'r');
-    const all = await Promise.all([opening, readMeta(gateway.client, path)]).catch(async (err: unknown) => {
-      // The open may have failed too (that is the error answered); a read handle holds nothing to lose.
-      await opening.then((h) => h.close()).catch(() => undefined);
-      return notFound(gateway, request, err);
-    });
-    [handle, meta] = all;
-    stat = handle.opened ?? (await gateway.client.stat(path));
-  }
+  // One MDS call: the open reads the record with the file's attributes, so both are the opened
+  // file's (a HEAD too: a read handle costs nothing to close).
+  const handle = await gateway.client
+    .open(path, 'r', { xattr: META_XATTR })
+    .catch((err: unknown) => notFound(gateway, request, err));
   try {
+    const stat = handle.opened ?? (await gateway.client.stat(path));
+    const record = handle.openedXattr;
+    const meta = record ? parseMeta({ value: record, inode: handle.inode }) : undefined;
+    if (request.method === 'HEAD') {
+      await handle.close();
+      if (!stat.isFile()) return notFound(gateway, request, new StripeError('NS_IS_DIR', path));
+      return await answer(request, undefined, stat, meta);
+    }
     return await answer(request, handle, stat, meta);
   } catch (err) {
     // The error being answered is the one that matters; a read handle holds nothing to lose.
-    await handle?.close().catch(() => undefined);
+    await handle.close().catch(() => undefined);
     throw err;
   }
 }

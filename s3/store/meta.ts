@@ -102,6 +102,14 @@ export async function readMeta(client: StripeClient, path: string): Promise<Obje
     if (err instanceof StripeError && err.code === 'XATTR_NOT_FOUND') return undefined;
     throw err;
   }
+  return parseMeta(read);
+}
+
+/**
+ * A record as read from the file with inode `inode` (readMeta's, or the one an open read with
+ * the file: `StripeClient.open`'s `xattr`); undefined when unreadable.
+ */
+export function parseMeta(read: { value: Buffer; inode: number }): ObjectMeta | undefined {
   try {
     const parsed = JSON.parse(read.value.toString('utf8')) as ObjectMeta;
     if (typeof parsed.etag !== 'string') return undefined;

@@ -253,6 +253,47 @@ describe('attributes at the MDS', () => {
     expect((await names('/cx/full')).length).toBe(LIMITS.xattrCountMax);
   });
 
+  it('an open reads one extended attribute with the attributes: present, absent, refused names; OpenMany item by item', async () => {
+    await call(c(), 'Mkdir', { path: '/ox' });
+    const file = await call(c(), 'Create', { path: '/ox/f' });
+    await call(c(), 'SetXattr', { path: '/ox/f', name: 'user.rec', value: Buffer.from('the record') });
+    const opened = await call(c(), 'Open', { path: '/ox/f', xattrName: 'user.rec' });
+    expect(opened.attr?.inode).toBe(file.attr?.inode);
+    expect(opened.xattr?.name).toBe('user.rec');
+    expect(opened.xattr?.value.toString()).toBe('the record');
+    // Absent: the open answers without it; not asked: never sent.
+    expect((await call(c(), 'Open', { path: '/ox/f', xattrName: 'user.none' })).xattr).toBeNull();
+    expect((await call(c(), 'Open', { path: '/ox/f' })).xattr).toBeNull();
+    // Names are checked as GetXattr checks them; the computed layout attribute is GetXattr's alone.
+    expect(await codeOf(call(c(), 'Open', { path: '/ox/f', xattrName: 'system.acl' }))).toBe(
+      'XATTR_NOT_SUPPORTED',
+    );
+    expect(await codeOf(call(c(), 'Open', { path: '/ox/f', xattrName: 'user.stripefs.layout' }))).toBe(
+      'REQ_INVALID',
+    );
+    const many = await call(c(), 'OpenMany', {
+      items: [
+        { path: '/ox/f', xattrName: 'user.rec' },
+        { path: '/ox/f', xattrName: 'user.none' },
+        { path: '/ox/f' },
+        { path: '/ox/f', xattrName: 'x' },
+        { path: '/ox/missing', xattrName: 'user.rec' },
+        { path: '/ox/f', inode: file.attr!.inode, xattrName: 'user.rec' },
+      ],
+    });
+    expect(many.results.map((r) => r.error?.code ?? r.open?.xattr?.value.toString() ?? null)).toEqual([
+      'the record',
+      null,
+      null,
+      'XATTR_NOT_SUPPORTED',
+      'NS_NOT_FOUND',
+      'the record',
+    ]);
+    // Removed: the next open finds none.
+    await call(c(), 'RemoveXattr', { path: '/ox/f', name: 'user.rec' });
+    expect((await call(c(), 'Open', { path: '/ox/f', xattrName: 'user.rec' })).xattr).toBeNull();
+  });
+
   it('user.stripefs.layout: a file reads its layout, a directory sets and clears its default', async () => {
     await call(c(), 'Mkdir', { path: '/lay' });
     const inherited = (await xattr('/lay', 'user.stripefs.layout')).value.toString();

@@ -130,6 +130,14 @@ describe('MDS authentication and caps', () => {
         items: [{ path: '/a/x/f' }, { path: '/a/x/f', inode: secret }],
       });
       expect(opened.results.map((r) => r.error?.code ?? 'OK')).toEqual(['OK', 'AUTH_DENIED']);
+      // An open that reads an extended attribute reads: read access, as GetXattr (lookup is not enough).
+      expect(await codeOf(call(alice.grpc, 'Open', { path: '/' }))).toBe('OK');
+      expect(await codeOf(call(alice.grpc, 'Open', { path: '/', xattrName: 'user.k' }))).toBe('AUTH_DENIED');
+      expect(await codeOf(call(alice.grpc, 'Open', { path: '/b/f', xattrName: 'user.k' }))).toBe('OK');
+      const withXattr = await call(alice.grpc, 'OpenMany', {
+        items: [{ path: '/b/f', xattrName: 'user.k' }, { path: '/', xattrName: 'user.k' }, { path: '/' }],
+      });
+      expect(withXattr.results.map((r) => r.error?.code ?? 'OK')).toEqual(['OK', 'AUTH_DENIED', 'OK']);
       // Batches: the item outside the caps fails alone.
       const many = await call(alice.grpc, 'StatMany', { paths: ['/a/x', '/c', '/b/f'] });
       expect(many.results.map((r) => r.errorCode || 'OK')).toEqual(['OK', 'AUTH_DENIED', 'OK']);
