@@ -7,6 +7,7 @@ import type { StripeClient } from '../../client/index.js';
 import { seededRandom } from '../../common/random.js';
 import { connectReader } from '../helpers/clients.js';
 import { type Cluster, type OssSpec, rackLayout, startCluster, waitCleanPgs } from '../helpers/cluster.js';
+import { eventually } from '../helpers/eventually.js';
 import { NetNamespace } from '../helpers/netns.js';
 import { freePortRange } from '../helpers/ports.js';
 import { type CheckResult, checkHistory, describeViolation } from './checker.js';
@@ -53,6 +54,8 @@ export interface ChaosResult extends CheckResult {
  * STRIPEFS_CHAOS_CLEAN_MS shortens it to look at a cluster that never gets clean sooner.
  */
 const CLEAN_TIMEOUT_MS = Number(process.env.STRIPEFS_CHAOS_CLEAN_MS ?? 600_000);
+/** How long a client may take to connect to an MDS the faults' undo has just started again. */
+const MDS_BACK_TIMEOUT_MS = 60_000;
 const FILES_PER_LAYOUT = 3;
 const FILE_SIZE_MAX_BYTES = 1024 * 1024;
 
@@ -164,7 +167,13 @@ async function converge(
   connect: () => Promise<StripeClient>,
   log: (line: string) => void,
 ): Promise<{ objectsScanned: number; problems: string[] }> {
-  const fresh = await connect();
+  // The MDS may have been started again just now (a kill-mds episode undone by healAll), and this
+  // process's channel to it may still be backing off: ask again for a while, as a client would.
+  const fresh = await eventually(connect, {
+    timeoutMs: MDS_BACK_TIMEOUT_MS,
+    what: 'a client connected to the MDS after the faults',
+    intervalMs: 500,
+  });
   const settled = await workload.settle(fresh);
   log(
     `${settled} files written once more where a failed write left its units; waiting for every PG to be clean`,
