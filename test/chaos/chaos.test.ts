@@ -8,8 +8,37 @@
 //
 // Skipped unless STRIPEFS_CHAOS=1: some seeds still find a scrub finding or never get clean on
 // today's main (below), so it would fail some runs.
-// Open (replay with the seeds; runs at load 11-27 on 2 shared cores):
-//   - suite size, --seed 7 --minutes 0.75: no read violation, but the deep scrub after clean
+// Suite size (0.75 minutes), seeds 1-12, load 16-30 on 2 shared cores, before the re-skip fix
+// below: 2, 3, 5, 6, 7, 8, 9, 10, 11 PASS (7 twice, 11 three times); 1 and 4 never clean, the
+// same object both times: /chaos/l0-f1's 4.1 (PG 1/3) with a missed write's repair queued on all
+// three copies (seed 1 also had read 393 return 4.1's units from before writes acknowledged 10 s
+// earlier, its last unit zeros). Seed 4's MDS log: ost 0's 4.1 missed writes while ost 5's copy
+// was current; ost 5 was reweighted away (a member being filled took its place); then every write
+// that skipped ost 7 was acknowledged, because a skip of a copy already awaiting a repair was not
+// checked again: fixed (test/recovery/pure.test.ts, the re-skip case). After it: seed 1 PASS once,
+// seed 4 PASS twice; seed 1's second run and seed 12's first ended with exit 2 as the faults stopped
+// ("no connection: null", GetMap to an MDS started again by the last kill-mds's undo, 0.6 s before):
+// the run now asks again for up to 60 s (run.ts, converge); the cause is not confirmed.
+// Open (replay with the seeds; runs at load 11-30 on 2 shared cores):
+//   - never clean: suite size, --seed 1 (a run whose MDS restarts picked up the re-skip fix, with
+//     holder changes logged): PG 1/8, /chaos/l0-f2's 5.1, a repair queued on every holder. The
+//     chain: ost 6's copy missed writes (accepted: osts 1 and 4 current); ost 1 reweighted away,
+//     ost 0's fill listed the PG on ost 6 (the first source placed) and took the slices from ost 1
+//     (ost 6 refuses them), so ost 0 inherited a repair of 5.1 (Repairs.fillInherits: its size and
+//     version came from ost 6's listing, rightly); ost 1 back, ost 4 out, ost 1's fill the same way
+//     (listed on ost 6, slices from ost 4): it inherited one too, and ost 4 held the only copy
+//     awaiting nothing; ost 4 in again: a returning holder, so withoutReturning (holders.ts) made
+//     it a fill target (record [0, 6, 1]); its fill fails on every retry (every source refuses
+//     5.1), and no repair has a source. Hypothesis for a fix: a replicated fill takes each object's
+//     size and version from a source whose copy awaits no repair (the MDS names each source's
+//     missed objects in RecoverPg, or ranks such sources after old holders), so the target gets a
+//     current copy and inherits nothing; keeping the returning holder instead is wrong (it missed
+//     the writes made while it was out). Not done: it changes RecoverPg and the fill's source order.
+//   - seed 4's first run also left ec PG 2/4 degraded: 7.0.c0 on ost 2, 7.0.c1 on ost 0 and
+//     7.0.c3 on ost 6 queued, the repair of c1 refused ("block 5 holds a newer write than the
+//     copy's": the write hole, which the settle's rewrite should close). Not looked at further.
+//   - suite size, --seed 7 --minutes 0.75 (not seen in 2 runs on this code): no read violation,
+//     but the deep scrub after clean
 //     finds ec parity chunk 7.0.c3 (PG 2/4) on ost 6 disagreeing with the other three, after
 //     position 3 was placed back on ost 6 and its fill merged ost 2's chunk into ost 6's block by
 //     block (blocks 2-4 kept from ost 6's own client write made at the epoch that placed it back,
@@ -18,8 +47,10 @@
 //   - never clean: --seed 4 --minutes 3 (after the fixes below): 3 PGs remapped for 10 minutes,
 //     5 missed-write repairs queued and never started (1/7: 3.0 and 3.1 on ost 0; 1/3: 4.1 on
 //     osts 0 and 7; 2/4: 7.0.c3 on ost 6) and 2 copies awaiting a full backfill: no source for
-//     them (the class seen before: every copy of an object awaits something). Not diagnosed.
-//   - never clean: suite size, --seed 11 --minutes 0.75: after the faults, 1 PG unfound for 10
+//     them (the class seen before: every copy of an object awaits something): 4.1 is the object
+//     the suite-size seeds 1 and 4 left so above; not run again since the re-skip fix.
+//   - never clean: suite size, --seed 11 --minutes 0.75 (not seen in 3 runs on this code): after
+//     the faults, 1 PG unfound for 10
 //     minutes (no up holder in its record), 1 copy awaiting a full backfill, no repair queued and no
 //     task running. Not diagnosed.
 //   - never clean in 10 minutes (before these fixes, not run again): ec PGs with several chunk
