@@ -27,7 +27,7 @@
 //     (ost 6 refuses them), so ost 0 inherited a repair of 5.1 (Repairs.fillInherits: its size and
 //     version came from ost 6's listing, rightly); ost 1 back, ost 4 out, ost 1's fill the same way
 //     (listed on ost 6, slices from ost 4): it inherited one too, and ost 4 held the only copy
-//     awaiting nothing; ost 4 in again: a returning holder, so withoutReturning (holders.ts) made
+//     awaiting nothing; ost 4 in again: a returning holder, so withoutReturning (mds/recovery/holders.ts) made
 //     it a fill target (record [0, 6, 1]); its fill fails on every retry (every source refuses
 //     5.1), and no repair has a source. Hypothesis for a fix: a replicated fill takes each object's
 //     size and version from a source whose copy awaits no repair (the MDS names each source's
