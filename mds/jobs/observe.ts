@@ -5,6 +5,7 @@
 // watch marks its client connected while it lasts. A malformed tag is refused
 // with REQ_INVALID before the handler runs.
 import type * as grpc from '@grpc/grpc-js';
+import { addressOfPeer } from '../../common/auth/cidr.js';
 import { toGrpcError } from '../../common/grpc.js';
 import type { RequestTag } from '../../common/jobs/job-id.js';
 import { tagOfCall } from '../../common/jobs/tag-interceptor.js';
@@ -21,9 +22,13 @@ function itemsOf(request: unknown): number {
   return 1;
 }
 
-/** The peer as ip:port (grpc-js may prefix the family). */
+/**
+ * The client's host (grpc-js may prefix the family): not the port, which is that of whichever of
+ * its connections called (its gRPC channel or the framed path), so the table would flip between them.
+ */
 function addressOf(call: { getPeer(): string }): string {
-  return call.getPeer().replace(/^ipv[46]:/, '');
+  const peer = call.getPeer().replace(/^ipv[46]:/, '');
+  return addressOfPeer(peer) ?? peer;
 }
 
 function observeUnary(name: string, handler: AnyUnary, jobs: JobStats): AnyUnary {

@@ -132,6 +132,8 @@ describe('job statistics and the dashboard on a real cluster', () => {
       const mine = clients.clients.find((c) => c.session === writer.tag.session);
       expect(mine).toMatchObject({ jobIds: ['train-1'], connected: true });
       expect(mine?.name).toMatch(/:\d+$/);
+      // Its host, not the port of whichever connection called last (gRPC and the framed path differ).
+      expect(mine?.address).toBe('127.0.0.1');
 
       const metrics = await (await adminFetch(`${cluster.mdsAdminUrl}/metrics`)).text();
       expect(metrics).toMatch(
