@@ -25,6 +25,7 @@ import {
   type PartRecord,
   readParts,
   readUpload,
+  rememberUpload,
   type UploadRecord,
   uploadDir,
 } from '../store/uploads.js';
@@ -48,6 +49,7 @@ export async function createUpload(gateway: Gateway, request: S3Request): Promis
   await (await gateway.client.open(`${dir}/${DATA_NAME}`, 'wx', layout ? { layout } : {})).close();
   const record: UploadRecord = { key, initiatedMs: Date.now(), ...metaFromRequest(request.headers) };
   await gateway.client.setXattr(dir, UPLOAD_XATTR, JSON.stringify(record));
+  rememberUpload(dir, record);
   return xmlReply('InitiateMultipartUploadResult', { Bucket: bucket, Key: key, UploadId: uploadId });
 }
 

@@ -88,10 +88,20 @@ export function parseRecordName(name: string, stat: Stat): PartRecord | undefine
   };
 }
 
+/** `work` once per upload at a time: callers that come while it runs get its answer. */
+function shared<T>(under: Map<string, Promise<T>>, dir: string, work: () => Promise<T>): Promise<T> {
+  let running = under.get(dir);
+  if (!running) {
+    running = work().finally(() => under.delete(dir));
+    under.set(dir, running);
+  }
+  return running;
+}
+
 const records = new Map<string, UploadRecord>();
 const UPLOAD_RECORDS_CACHED_MAX = 1_024;
 
-/** The upload's record (cached: it never changes), or NoSuchUpload. */
+/** The upload's record (cached: it never changes), or NoSuchUpload; parts arriving together share one read. */
 export async function readUpload(
   client: StripeClient,
   scratch: string,
@@ -102,17 +112,26 @@ export async function readUpload(
   const dir = uploadDir(scratch, bucket, uploadId);
   const cached = records.get(dir);
   if (cached) return cached;
-  let record: UploadRecord;
-  try {
-    record = JSON.parse((await client.getXattr(dir, UPLOAD_XATTR)).toString('utf8')) as UploadRecord;
-  } catch (err) {
-    if (err instanceof StripeError && (err.code.startsWith('NS_') || err.code === 'XATTR_NOT_FOUND'))
-      throw s3Error('NoSuchUpload', 'The specified upload does not exist.', { uploadId });
-    throw err;
-  }
+  return shared(recordReads, dir, async () => {
+    let record: UploadRecord;
+    try {
+      record = JSON.parse((await client.getXattr(dir, UPLOAD_XATTR)).toString('utf8')) as UploadRecord;
+    } catch (err) {
+      if (err instanceof StripeError && (err.code.startsWith('NS_') || err.code === 'XATTR_NOT_FOUND'))
+        throw s3Error('NoSuchUpload', 'The specified upload does not exist.', { uploadId });
+      throw err;
+    }
+    rememberUpload(dir, record);
+    return record;
+  });
+}
+
+const recordReads = new Map<string, Promise<UploadRecord>>();
+
+/** The record of the upload in `dir`, as its creation here wrote it (its parts need not read it). */
+export function rememberUpload(dir: string, record: UploadRecord): void {
   if (records.size >= UPLOAD_RECORDS_CACHED_MAX) records.clear();
   records.set(dir, record);
-  return record;
 }
 
 export function forgetUpload(scratch: string, bucket: string, uploadId: string): void {
@@ -153,24 +172,35 @@ export function slotAlignmentBytes(layout: Layout | undefined): number {
 }
 
 const slots = new Map<string, number>();
+/** Slot reads and claims under way, per upload: the parts that arrive together share one MDS call. */
+const slotReads = new Map<string, Promise<number | undefined>>();
+const slotClaims = new Map<string, Promise<number>>();
+
+function rememberSlot(dir: string, slot: number): void {
+  if (slots.size >= UPLOAD_RECORDS_CACHED_MAX) slots.clear();
+  slots.set(dir, slot);
+}
 
 /**
  * The upload's slot size: the size of the first part (but the last) that was uploaded, when it is
- * made of whole alignment units; 0 when parts go to their own files. Set once, create-only.
+ * made of whole alignment units; 0 when parts go to their own files. Set once, create-only. The
+ * parts of one upload that arrive together (awscli sends ten) share one claim: one SetXattr
+ * rather than one each, the losers then polling for the winner's.
  */
 export async function claimSlot(client: StripeClient, dir: string, candidateBytes: number): Promise<number> {
   const known = slots.get(dir);
   if (known !== undefined) return known;
-  let slot = candidateBytes;
-  try {
-    await client.setXattr(dir, SLOT_XATTR, String(candidateBytes), { create: true });
-  } catch (err) {
-    if (!(err instanceof StripeError) || err.code !== 'XATTR_EXISTS') throw err;
-    slot = await readSlotOfWinner(client, dir);
-  }
-  if (slots.size >= UPLOAD_RECORDS_CACHED_MAX) slots.clear();
-  slots.set(dir, slot);
-  return slot;
+  return shared(slotClaims, dir, async () => {
+    let slot = candidateBytes;
+    try {
+      await client.setXattr(dir, SLOT_XATTR, String(candidateBytes), { create: true });
+    } catch (err) {
+      if (!(err instanceof StripeError) || err.code !== 'XATTR_EXISTS') throw err;
+      slot = await readSlotOfWinner(client, dir);
+    }
+    rememberSlot(dir, slot);
+    return slot;
+  });
 }
 
 /**
@@ -191,16 +221,20 @@ async function readSlotOfWinner(client: StripeClient, dir: string): Promise<numb
 /** How long a part waits for the slot size another part has just claimed (its batch becoming durable). */
 const SLOT_READ_WAIT_MS_MAX = 10_000;
 
-/** The slot size if one was claimed, without claiming. */
+/** The slot size if one was claimed, without claiming (kept once read: it never changes). */
 export async function knownSlot(client: StripeClient, dir: string): Promise<number | undefined> {
   const known = slots.get(dir);
   if (known !== undefined) return known;
-  try {
-    return Number((await client.getXattr(dir, SLOT_XATTR)).toString('utf8'));
-  } catch (err) {
-    if (err instanceof StripeError && err.code === 'XATTR_NOT_FOUND') return undefined;
-    throw err;
-  }
+  return shared(slotReads, dir, async () => {
+    try {
+      const slot = Number((await client.getXattr(dir, SLOT_XATTR)).toString('utf8'));
+      rememberSlot(dir, slot);
+      return slot;
+    } catch (err) {
+      if (err instanceof StripeError && err.code === 'XATTR_NOT_FOUND') return undefined;
+      throw err;
+    }
+  });
 }
 
 export function forgetSlot(dir: string): void {

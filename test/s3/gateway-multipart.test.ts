@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
 import { uploadDir } from '../../s3/store/uploads.js';
 import { seededBytes } from '../helpers/clients.js';
-import { all, type Gateway, MiB, startGateway } from './harness.js';
+import { all, type Gateway, MiB, mdsCallsByOp, since, startGateway } from './harness.js';
 import { signRequest } from './sign.js';
 
 const SEED = seedFromEnv();
@@ -114,6 +114,19 @@ describe('S3 gateway: multipart uploads and streaming', () => {
       expect([again.status, again.code]).toEqual([404, 'NoSuchUpload']);
     });
   }
+
+  it('the parts of an upload sent together claim its slot size once: one SetXattr, at most one GetXattr', async () => {
+    const parts = [1, 2, 3, 4, 5, 6].map((i) => seededBytes(MiB, SEED + 40 + i));
+    const uploadId = await create('mpu', 'claimed');
+    const before = await mdsCallsByOp(gw.cluster.mdsAdminUrl);
+    const etags = await uploadParts('mpu', 'claimed', uploadId, parts);
+    const used = since(before, await mdsCallsByOp(gw.cluster.mdsAdminUrl));
+    // Each part making its own claim was six SetXattrs, and the five that lost read the winner's.
+    expect([used.setXattr, used.getXattr ?? 0]).toEqual([1, 1]);
+    const done = await gw.send('POST', `/mpu/claimed?uploadId=${uploadId}`, { body: completion(etags) });
+    expect(done.status).toBe(200);
+    expect((await gw.send('GET', '/mpu/claimed')).body.equals(Buffer.concat(parts))).toBe(true);
+  });
 
   it('parts in their slots completed with a gap are copied out of the data file, grown to the furthest part first', async () => {
     const parts = [seededBytes(MiB, SEED + 11), seededBytes(MiB, SEED + 12), seededBytes(MiB, SEED + 13)];

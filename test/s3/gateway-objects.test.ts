@@ -11,34 +11,21 @@ import { S3_LIMITS } from '../../s3/limits.js';
 import { etagOf, readMeta } from '../../s3/store/meta.js';
 import { adminFetch } from '../helpers/admin-http.js';
 import { seededBytes } from '../helpers/clients.js';
-import { ACCESS_KEY, all, type Gateway, MiB, SECRET_KEY, startGateway } from './harness.js';
+import {
+  ACCESS_KEY,
+  all,
+  type Gateway,
+  MiB,
+  mdsCallsByOp,
+  SECRET_KEY,
+  since,
+  startGateway,
+} from './harness.js';
 import { signRequest } from './sign.js';
 
 const SEED = seedFromEnv();
 console.log(`s3 gateway objects seed=${SEED} (replay with STRIPEFS_SEED=${SEED})`);
 const md5 = (b: Buffer | string) => createHash('md5').update(b).digest('hex');
-
-/**
- * What the OSSs call on their own, and the gateway's refresh of an actor's rules (at most once per
- * S3_LIMITS.actorRulesTtlMs, so a PUT on a busy machine may pay it): not a request's own work.
- */
-const OSS_OPS = new Set(['heartbeat', 'registerOss', 'getPgHolders', 'reportBadChunk', 'authWhoami']);
-
-/** Calls of every MDS operation but the OSSs' so far, from its Prometheus histogram. */
-async function mdsCallsByOp(mdsAdminUrl: string): Promise<Record<string, number>> {
-  const text = await (await adminFetch(`${mdsAdminUrl}/metrics`)).text();
-  const calls: Record<string, number> = {};
-  for (const m of text.matchAll(/^stripefs_mds_request_seconds_count\{[^}]*\bop="([^"]+)"[^}]*\} (\d+)$/gm))
-    if (!OSS_OPS.has(m[1] as string)) calls[m[1] as string] = (calls[m[1] as string] ?? 0) + Number(m[2]);
-  return calls;
-}
-
-/** The operations called between two readings, and how often. */
-function since(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
-  const used: Record<string, number> = {};
-  for (const [op, n] of Object.entries(after)) if (n > (before[op] ?? 0)) used[op] = n - (before[op] ?? 0);
-  return used;
-}
 
 describe('S3 gateway: buckets and objects', () => {
   let gw: Gateway;

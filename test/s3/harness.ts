@@ -10,6 +10,7 @@ import { resolveIdentity } from '../../common/auth/signing.js';
 import { silentLogger } from '../../common/logging.js';
 import { CredentialChain, KeyringCredentials, StaticCredentials } from '../../s3/credentials.js';
 import { buildS3Gateway } from '../../s3/gateway.js';
+import { adminFetch } from '../helpers/admin-http.js';
 import { type Cluster, startCluster } from '../helpers/cluster.js';
 import { signChunked, signRequest } from './sign.js';
 
@@ -167,4 +168,26 @@ export async function startGateway(
 /** The text of every `<name>` element of an XML answer, in order. */
 export function all(text: string, name: string): string[] {
   return [...text.matchAll(new RegExp(`<${name}>([^<]*)</${name}>`, 'g'))].map((m) => m[1] as string);
+}
+
+/**
+ * What the OSSs call on their own, and the gateway's refresh of an actor's rules (at most once per
+ * S3_LIMITS.actorRulesTtlMs, so a PUT on a busy machine may pay it): not a request's own work.
+ */
+const OSS_OPS = new Set(['heartbeat', 'registerOss', 'getPgHolders', 'reportBadChunk', 'authWhoami']);
+
+/** Calls of every MDS operation but the OSSs' so far, from its Prometheus histogram. */
+export async function mdsCallsByOp(mdsAdminUrl: string): Promise<Record<string, number>> {
+  const text = await (await adminFetch(`${mdsAdminUrl}/metrics`)).text();
+  const calls: Record<string, number> = {};
+  for (const m of text.matchAll(/^stripefs_mds_request_seconds_count\{[^}]*\bop="([^"]+)"[^}]*\} (\d+)$/gm))
+    if (!OSS_OPS.has(m[1] as string)) calls[m[1] as string] = (calls[m[1] as string] ?? 0) + Number(m[2]);
+  return calls;
+}
+
+/** The operations called between two readings, and how often. */
+export function since(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const used: Record<string, number> = {};
+  for (const [op, n] of Object.entries(after)) if (n > (before[op] ?? 0)) used[op] = n - (before[op] ?? 0);
+  return used;
 }
