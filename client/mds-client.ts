@@ -453,9 +453,7 @@ export class MdsClient {
    */
   openWithXattr(path: string, xattrName: string): Promise<Opened> {
     const item = { path, xattrName };
-    return this.batching
-      ? this.xattrOpenBatcher.submit(item)
-      : this.openCall(item).then(openedWithXattr);
+    return this.batching ? this.xattrOpenBatcher.submit(item) : this.openCall(item).then(openedWithXattr);
   }
   /** Many stats in one StatMany (statahead): each answer without bytes, or the error its Stat would raise. */
   async statMany(paths: string[]): Promise<(Opened | StripeError)[]> {

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedFromEnv } from '../../common/random.js';
 import { S3_LIMITS } from '../../s3/limits.js';
 import { etagOf, readMeta } from '../../s3/store/meta.js';
-import { adminFetch } from '../helpers/admin-http.js';
 import { seededBytes } from '../helpers/clients.js';
 import {
   ACCESS_KEY,
