@@ -347,9 +347,39 @@ export class StripeClient {
   }
 
   async readdir(path: string): Promise<string[]> {
-    const entries = await this.timed(this.ctx.mds.readdir(path, false, this.ctx.limits.readdirPageEntries));
-    const names = entries.map((e) => e.name);
-    this.ctx.statahead.listed(path, names);
+    const { mds, limits, statahead } = this.ctx;
+    const names = statahead.enabled
+      ? await this.readdirPlus(path)
+      : (await this.timed(mds.readdir(path, false, limits.readdirPageEntries))).map((e) => e.name);
+    statahead.listed(path, names);
+    return names;
+  }
+
+  /**
+   * A listing with statahead on: its pages carry the entries' attributes (readdirplus), put in
+   * the open cache, so the stats a scan makes in listing order find them there and cost the MDS no
+   * call. Past half the cache's entries the pages carry names only (their attributes would push
+   * out the first ones before the scan reached them); statahead fetches those ahead as the scan
+   * goes. A page's attributes are kept only in the cache, never the whole listing's.
+   */
+  private async readdirPlus(path: string): Promise<string[]> {
+    const { mds, limits, openCache } = this.ctx;
+    const attrsMax = Math.floor(limits.openCacheEntriesMax / 2);
+    const names: string[] = [];
+    let cursor = '';
+    do {
+      const withAttrs = names.length < attrsMax;
+      const page = await this.timed(mds.readdirPage(path, withAttrs, cursor, limits.readdirPageEntries));
+      for (const e of page.entries) {
+        if (withAttrs && e.attr && names.length < attrsMax)
+          openCache.put(path === '/' ? `/${e.name}` : `${path}/${e.name}`, {
+            attr: e.attr,
+            domData: undefined,
+          });
+        names.push(e.name);
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== '');
     return names;
   }
 

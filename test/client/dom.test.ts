@@ -346,18 +346,35 @@ describe('data on the MDS', () => {
     } finally {
       await scanner.close();
     }
-    // A readdir-then-stat scan reads ahead by pages of the listing with attributes: no look-ups.
+    // A readdir-then-stat scan: the listing carried every entry's attributes (readdirplus, into the
+    // open cache), so the stats ask the MDS nothing, and statahead has nothing left to fetch.
     const lister = await connect();
     try {
-      const listed = await lister.readdir('/scan');
       const readdirs = await mdsCalls(cluster, 'readdir');
       const before = await mdsLookups();
+      const listed = await lister.readdir('/scan');
       for (const [i, n] of listed.entries()) expect((await lister.stat(`/scan/${n}`)).size).toBe(100 + i);
-      expect(lister.stats().statahead).toEqual({ batches: 5, entries: 297, hits: 297, waste: 0 });
-      expect(await mdsLookups()).toBe(before + 3);
-      expect(await mdsCalls(cluster, 'readdir')).toBe(readdirs + 5);
+      expect(lister.stats().statahead).toEqual({ batches: 0, entries: 0, hits: 0, waste: 0 });
+      expect(lister.stats().openCache.hits).toBe(300);
+      expect(await mdsLookups()).toBe(before);
+      expect(await mdsCalls(cluster, 'readdir')).toBe(readdirs + 1);
     } finally {
       await lister.close();
+    }
+    // A listing past half the open cache carries names only from there on (its attributes would
+    // push out the first ones before the scan reached them); statahead fetches those ahead.
+    const small = await StripeClient.connect({
+      mds: cluster.mdsAddress,
+      seed: SEED,
+      limits: { ...limits, openCacheEntriesMax: 200, readdirPageEntries: 50 },
+    });
+    try {
+      const listed = await small.readdir('/scan');
+      for (const [i, n] of listed.entries()) expect((await small.stat(`/scan/${n}`)).size).toBe(100 + i);
+      expect(small.stats().openCache.hits).toBe(300);
+      expect(small.stats().statahead).toMatchObject({ entries: 200, hits: 200, waste: 0 });
+    } finally {
+      await small.close();
     }
     const counter = await connect();
     try {
