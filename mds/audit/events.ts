@@ -23,6 +23,8 @@ const AUDITED = new Set([
   'UnlinkMany',
   'Commit',
   'CommitMany',
+  'ReserveInodes',
+  'PublishMany',
   'SetLayout',
   'SetAttr',
   'SetXattr',
