@@ -43,10 +43,7 @@ describe('small-operation profile', () => {
       // No create and no commit: each file's objects go under an inode reserved ahead (a few
       // ReserveInodes for all of them), then one publish per file, alone or in a PublishMany with
       // others': at most one call per file.
-      const c = write.mdsCallsPerFile;
-      const createsAndCommits = (c.create ?? 0) + (c.createMany ?? 0) + (c.commit ?? 0) + (c.commitMany ?? 0);
-      // One run in four under load once saw a call besides these (not identified): a bound, not zero.
-      expect(createsAndCommits).toBeLessThanOrEqual(0.1);
+      expect(Object.keys(write.mdsCallsPerFile).sort()).toEqual(['publishMany', 'reserveInodes']);
       expect(write.mdsCallsPerFile.publishMany).toBeGreaterThan(0);
       expect(write.mdsCallsPerFile.publishMany).toBeLessThanOrEqual(1);
       expect(write.mdsCallsPerFile.reserveInodes).toBeLessThan(0.25);
