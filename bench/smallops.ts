@@ -20,7 +20,7 @@ import { randomFillSync } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { type ClientLimits, type Layout, StripeClient } from '../client/index.js';
+import { type Layout, StripeClient } from '../client/index.js';
 import { seededRandom } from '../common/random.js';
 import { Semaphore } from '../common/semaphore.js';
 import { adminFetch } from '../test/helpers/admin-http.js';
@@ -275,12 +275,10 @@ export async function profileLayout(
   name: string,
   layout: Layout,
   files: number,
-  /** The writer's limits (reservedWriteBytesMax 0: every writeFile creates its file first, as before). */
-  writerLimits: Partial<ClientLimits> = {},
 ): Promise<{ write: PhaseProfile; read: PhaseProfile }> {
   const dir = `/smallops/${name}-${Date.now()}`;
   const data = randomFillSync(Buffer.alloc(FILE_BYTES));
-  const writer = await StripeClient.connect({ mds: cluster.mdsAddress, limits: writerLimits });
+  const writer = await StripeClient.connect({ mds: cluster.mdsAddress });
   let write: PhaseProfile;
   try {
     await writer.mkdir(dir, { recursive: true, layout });

@@ -22,8 +22,6 @@ export class ClientCounters {
   domBytesWritten = 0;
   /** Files created, written and committed in one MDS round trip (their content carried by the create). */
   createsWithData = 0;
-  /** writeFiles whose objects went under a reserved inode, created and committed by one PublishMany. */
-  publishedWrites = 0;
   /** Object requests sent per transport (bulk data path, gRPC fallback). */
   readonly requests = { bulk: 0, grpc: 0 };
   readonly bytesReadPerOst = new Map<number, number>();

@@ -12,7 +12,7 @@ import { type Layout, layoutFromWire } from './layout.js';
 /** Directories remembered at most (the map starts over when full). */
 export const DOM_HINT_DIRS_MAX = 4_096;
 
-export function parentOf(path: string): string {
+function parentOf(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash <= 0 ? '/' : path.slice(0, slash);
 }
@@ -24,12 +24,6 @@ export class DomHints {
   mayFit(path: string, bytes: number, given: Layout | undefined): boolean {
     if (given) return given.pattern === 'dom' && bytes <= given.domBytes;
     return bytes <= (this.dirs.get(parentOf(path)) ?? LIMITS.domBytesMax);
-  }
-
-  /** The bytes a directory's default layout keeps on the MDS, learnt otherwise (a reservation there). */
-  learnDir(dir: string, domBytes: number): void {
-    if (this.dirs.size >= DOM_HINT_DIRS_MAX) this.dirs.clear();
-    this.dirs.set(dir, domBytes);
   }
 
   /** What a create in the directory was given, when the file took the directory's default. */

@@ -36,11 +36,6 @@ export class StripeFileHandle {
    * read it: null when the file has none; undefined when none was asked for.
    */
   openedXattr: Buffer | null | undefined = undefined;
-  /**
-   * A file written under a reserved inode: its first commit creates and commits it in one MDS call
-   * (StripeClient.writeFile sets it; the name appears then, with its size).
-   */
-  publish: ((sizeBytes: number, mtimeMs: number) => Promise<void>) | undefined = undefined;
 
   constructor(
     private readonly ctx: ClientContext,
@@ -254,7 +249,7 @@ export class StripeFileHandle {
     const started = performance.now();
     await this.writer.flush(true);
     await this.ctx.io.flushAll(this.writer.takeTouched());
-    if ((this.changed || this.publish) && !this.deferSize) {
+    if (this.changed && !this.deferSize) {
       const size = this.growOnly ? this.writtenEndBytes : this.sizeBytes;
       await this.commit(size, this.growOnly);
       this.changed = false;
@@ -290,12 +285,6 @@ export class StripeFileHandle {
   private async commit(sizeBytes: number, growOnly: boolean): Promise<void> {
     const patch = this.dom?.takePatch(sizeBytes);
     this.ctx.openCache.forget(this.path);
-    const publish = this.publish;
-    if (publish && !patch) {
-      this.publish = undefined;
-      await publish(sizeBytes, Date.now());
-      return;
-    }
     try {
       await this.ctx.mds.commit(this.inode, sizeBytes, Date.now(), growOnly, patch);
     } catch (err) {

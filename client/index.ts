@@ -22,7 +22,7 @@ import {
 } from './dataset/index.js';
 import { blocksOnDisk, type DiskCache, versionPrefix } from './disk-cache.js';
 import { openDiskCache } from './disk-cache-config.js';
-import { DomHints, parentOf } from './dom-hints.js';
+import { DomHints } from './dom-hints.js';
 import { type OpenFlags, StripeFileHandle } from './file-handle.js';
 import { readBlockBytes } from './file-reader.js';
 import {
@@ -43,7 +43,6 @@ import { DiskOpenIndex } from './open-index.js';
 import { OssPool } from './oss-pool.js';
 import { OstHealth } from './ost-health.js';
 import { describeLayout, type LayoutReport } from './report.js';
-import { Reservations } from './reservations.js';
 import { Statahead } from './statahead.js';
 import { type ClientStats, statsOf } from './stats-report.js';
 import { readStreamOf, writeStreamOf } from './streams.js';
@@ -248,11 +247,6 @@ export interface ConnectOptions {
 
 export class StripeClient {
   private readonly domHints = new DomHints();
-  /** Inodes reserved ahead for writeFile's one-call publish (client/reservations.ts). */
-  readonly reservations = new Reservations(
-    (path, count, layout) => this.ctx.mds.reserveInodes(path, count, layout),
-    (dir, domBytes) => this.domHints.learnDir(dir, domBytes),
-  );
 
   private constructor(
     private readonly ctx: ClientContext,
@@ -350,8 +344,6 @@ export class StripeClient {
     const layout = wireLayoutOf(options.layout);
     const { mode, uid, gid } = options;
     await this.timed(this.ctx.mds.mkdir(path, options.recursive ?? false, layout, { mode, uid, gid }));
-    // Its files' layout is known here: a writeFile in it needs no create to learn where its bytes go.
-    if (layout) this.domHints.learnDir(path, layout.domBytes ?? 0);
   }
 
   async readdir(path: string): Promise<string[]> {
@@ -726,73 +718,21 @@ export class StripeClient {
     return handle;
   }
 
-  /**
-   * The file's whole content, as node:fs writeFile: `flag` 'w' (default) replaces a file at the
-   * name, 'wx' refuses one (NS_EXISTS). A file whose layout keeps it on the MDS is created with its
-   * bytes (one MDS call); a small one otherwise goes under an inode
-   * reserved ahead and is published whole (one MDS call once the folder's reservation is there;
-   * up to the limit reservedWriteBytesMax);
-   * others are created, written and committed. The name appears once the content is stored.
-   */
   async writeFile(
     path: string,
     data: Uint8Array | string,
-    options: { layout?: LayoutInput; flag?: 'w' | 'wx' } = {},
+    options: { layout?: LayoutInput } = {},
   ): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     const given = options.layout && checkLayout(options.layout);
-    const flag = options.flag ?? 'w';
-    if (flag !== 'w' && flag !== 'wx')
-      throw new StripeError('REQ_INVALID', `writeFile flag ${flag}: expected w or wx`);
-    const exclusive = flag === 'wx';
     this.ctx.openCache.forget(path);
-    const mayFit = this.domHints.mayFit(path, bytes.length, given);
-    if (
-      !mayFit &&
-      bytes.length <= this.ctx.limits.reservedWriteBytesMax &&
-      (await this.writeReserved(path, bytes, given, exclusive))
-    )
-      return;
-    const handle = mayFit
-      ? await this.createWithData(path, bytes, given, exclusive)
-      : await this.open(path, flag, options.layout ? { layout: options.layout } : {});
+    const handle = this.domHints.mayFit(path, bytes.length, given)
+      ? await this.createWithData(path, bytes, given)
+      : await this.open(path, 'w', options);
     if (!handle) return;
-    await this.writeWhole(handle, bytes);
-  }
-
-  /**
-   * writeFile under a reserved inode: the objects first, then one PublishMany that creates the file
-   * with its size (no create before the writes, no commit after). False when no inode is reserved
-   * for the folder, or the reservation lapsed before the publish: the caller creates the file then.
-   */
-  private async writeReserved(
-    path: string,
-    bytes: Uint8Array,
-    given: Layout | undefined,
-    exclusive: boolean,
-  ): Promise<boolean> {
-    const attr = await this.reservations.take(parentOf(path), given && layoutToWire(given));
-    if (!attr) return false;
-    const handle = this.handleOf(path, { attr, domData: Buffer.alloc(0) }, 'w');
-    handle.publish = async (size, mtimeMs) => {
-      await this.timed(this.ctx.mds.publish({ path, inode: attr.inode, size, mtimeMs, exclusive }));
-    };
-    try {
-      await this.writeWhole(handle, bytes);
-    } catch (err) {
-      if (err instanceof StripeError && err.code === 'NS_NOT_RESERVED') return false;
-      throw err;
-    }
-    this.ctx.counters.publishedWrites++;
-    return true;
-  }
-
-  /**
-   * The caller's bytes are sent as they are (no copy where the layout allows): writeFile holds
-   * them until it returns, as node:fs does. The close follows at once: an object written once is
-   * made durable by its write (no Flush for it).
-   */
-  private async writeWhole(handle: StripeFileHandle, bytes: Uint8Array): Promise<void> {
+    // The caller's bytes are sent as they are (no copy where the layout allows): writeFile holds
+    // them until it returns, as node:fs does. The close follows at once: an object written once is
+    // made durable by its write (no Flush for it).
     let released: Promise<void> = Promise.resolve();
     try {
       ({ released } = await handle.writeLent(bytes, 0, { final: true }));
@@ -813,12 +753,11 @@ export class StripeClient {
     path: string,
     bytes: Uint8Array,
     given: Layout | undefined,
-    exclusive = false,
   ): Promise<StripeFileHandle | undefined> {
     const layout = given && layoutToWire(given);
     const created = await this.timed(
       this.ctx.mds.create(path, {
-        exclusive,
+        exclusive: false,
         truncate: true,
         data: bytes,
         ...(layout ? { layout } : {}),
@@ -921,9 +860,7 @@ export class StripeClient {
 
   /** Sets the default layout of a directory for files created in it from now on. */
   async setLayout(dir: string, layout: LayoutInput): Promise<void> {
-    const wire = layoutToWire(checkLayout(layout));
-    await this.timed(this.ctx.mds.setLayout(dir, wire));
-    this.domHints.learnDir(dir, wire.domBytes ?? 0);
+    await this.timed(this.ctx.mds.setLayout(dir, layoutToWire(checkLayout(layout))));
   }
 
   /** Like `lfs getstripe`: the layout, and for a file every object with its PG and OSTs. */

@@ -48,11 +48,6 @@ export const CLIENT_LIMITS = {
   /** 1: object bytes over the bulk data path when the OST has a bulk address; 0: gRPC only. */
   bulkEnabled: 1,
   /**
-   * Largest writeFile whose objects go under an inode reserved ahead, created and committed by one
-   * MDS call after them (client/reservations.ts); 0: every writeFile creates its file first.
-   */
-  reservedWriteBytesMax: 8 * MiB,
-  /**
    * A write that skipped a copy (its OST down) is acknowledged only once the MDS recorded the
    * skip; the record is sent again for this long (the MDS restarting) before the write fails.
    */

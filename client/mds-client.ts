@@ -28,7 +28,6 @@ import type {
   OpenManyResponse__Output,
   OpenRequest,
   OpenResponse__Output,
-  PublishRequest,
   SetAttrRequest,
   StatfsResponse__Output,
   StatManyRequest,
@@ -100,22 +99,6 @@ const INODE_OPEN_ROUNDS_MAX = 8;
 /** A commit of size and mtime without dom bytes (those go alone, see commit). */
 type CommitItem = { inode: number; size: number; mtimeMs: number; growOnly: boolean };
 
-/** A file whose objects are written under a reserved inode, to be created and committed (PublishMany). */
-export type PublishItem = Omit<PublishRequest, 'inode' | 'size' | 'mtimeMs'> & {
-  path: string;
-  inode: number;
-  size: number;
-  mtimeMs: number;
-};
-
-/** Inode numbers reserved in one folder: their attributes (layout, ticket), and how long they hold. */
-export interface Reserved {
-  attrs: Attr__Output[];
-  leaseMs: number;
-  /** Bytes the folder's layout keeps on the MDS (then no inodes are reserved: a create with data is one trip). */
-  domBytes: number;
-}
-
 /** Bytes written at an offset of a file's part on the MDS (sent with a commit). */
 export interface DomPatch {
   offset: number;
@@ -165,16 +148,6 @@ export class MdsClient {
       (await call(this.channel(), 'CommitMany', { items })).results.map((r) =>
         r.error ? errorOfItem(r.error) : must(r.attr),
       ),
-  });
-  /** Publishes of files written under reserved inodes; a lone one goes as a PublishMany of one. */
-  readonly publishBatcher: CallBatcher<PublishItem, Attr__Output> = new CallBatcher({
-    itemsMax: LIMITS.namespaceBatchItemsMax,
-    one: async (item) => {
-      const [only] = await this.publishCall([item]);
-      if (only instanceof StripeError) throw only;
-      return must(only ?? null);
-    },
-    many: (items) => this.publishCall(items),
   });
   private view: MapView | undefined;
   private watch: grpc.ClientReadableStream<{ map: ClusterMap__Output | null }> | undefined;
@@ -271,43 +244,6 @@ export class MdsClient {
           r.error ? errorOfItem(r.error) : openedWithXattr(r.open),
         ),
     });
-  }
-
-  private async publishCall(items: PublishItem[]): Promise<(Attr__Output | StripeError)[]> {
-    return (await call(this.channel(), 'PublishMany', { items })).results.map((r) =>
-      r.error ? errorOfItem(r.error) : must(r.attr),
-    );
-  }
-
-  /** `count` inode numbers for files to be published in the folder `path` (with `layout`, else its default). */
-  async reserveInodes(path: string, count: number, layout?: Layout): Promise<Reserved> {
-    const answer = await call(this.channel(), 'ReserveInodes', {
-      path,
-      count,
-      ...(layout ? { layout } : {}),
-    });
-    return {
-      attrs: answer.results.flatMap((r) => (r.attr ? [r.attr] : [])),
-      leaseMs: Number(answer.leaseMs),
-      domBytes: answer.layout?.domBytes ?? 0,
-    };
-  }
-
-  /** Every inode reserved and not yet published (admin only; fsck). */
-  async reservedInodes(): Promise<number[]> {
-    const all: number[] = [];
-    let afterInode = 0;
-    for (;;) {
-      const page = await call(this.channel(), 'ListReserved', { afterInode, limit: LIMITS.inodeReserveMax });
-      all.push(...page.inodes.map(Number));
-      if (!page.more || page.inodes.length === 0) return all;
-      afterInode = all[all.length - 1]!;
-    }
-  }
-
-  /** Creates and commits a file written under a reserved inode; concurrent ones share one PublishMany. */
-  publish(item: PublishItem): Promise<Attr__Output> {
-    return this.publishBatcher.submit(item);
   }
 
   /** OpenMany over the framed path when it is there, else over gRPC. */
