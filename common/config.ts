@@ -258,11 +258,6 @@ export const CONFIG_SCHEMA = {
     default: 600_000,
     doc: 'How long a data-path ticket handed out at open, create or stat lets a client read or write that file at the OSSs',
   },
-  'mds.reserveLeaseMs': {
-    kind: MS,
-    default: 120_000,
-    doc: 'How long inode numbers a client reserved ahead (and their tickets) stay its own; unpublished after that, their objects are collected',
-  },
   'mds.ticketKeyRotateMs': {
     kind: MS,
     default: 3_600_000,

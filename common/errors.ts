@@ -46,12 +46,6 @@ export const ERROR_CODES = {
   REQ_INTERNAL: spec(G.INTERNAL, 500, 'EIO', 'An unexpected server failure; see the server log'),
   NS_NOT_FOUND: spec(G.NOT_FOUND, 404, 'ENOENT', 'No such file or directory'),
   NS_EXISTS: spec(G.ALREADY_EXISTS, 409, 'EEXIST', 'The name already exists'),
-  NS_NOT_RESERVED: spec(
-    G.FAILED_PRECONDITION,
-    409,
-    'ESTALE',
-    'The inode was not reserved by this MDS, is published already, or its reservation lapsed and was collected',
-  ),
   NS_NOT_DIR: spec(G.FAILED_PRECONDITION, 409, 'ENOTDIR', 'A path component is not a directory'),
   NS_IS_DIR: spec(G.FAILED_PRECONDITION, 409, 'EISDIR', 'The path is a directory'),
   NS_NOT_EMPTY: spec(G.FAILED_PRECONDITION, 409, 'ENOTEMPTY', 'The directory is not empty'),

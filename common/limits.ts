@@ -37,8 +37,6 @@ export const LIMITS = {
   statManyPathsMax: 10_000,
   /** Items one CreateMany or UnlinkMany call accepts (a client batches at most this many). */
   namespaceBatchItemsMax: 1_000,
-  /** Inode numbers one ReserveInodes call hands out at most. */
-  inodeReserveMax: 1_000,
   /** Smallest and largest stripe unit. */
   stripeSizeBytesMin: 64 * KiB,
   stripeSizeBytesMax: 64 * MiB,

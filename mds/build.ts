@@ -16,7 +16,6 @@ import {
   systemClock,
 } from '../common/index.js';
 import { configureTls } from '../common/tls.js';
-import type { OssServiceClient } from '../proto/gen/stripefs/v1/OssService.js';
 import { contract } from '../proto/index.js';
 import { buildAdmin } from './admin.js';
 import { Gate } from './auth/access.js';
@@ -38,7 +37,6 @@ import { WeightPhases } from './recovery/phases.js';
 import { ScrubService, scrubSettingsOf } from './recovery/scrub-service.js';
 import { RecoveryService } from './recovery/service.js';
 import { OstHealthTracker } from './recovery/slow-osts.js';
-import { ReservationSweeper } from './reserve-sweeper.js';
 
 /** How long close() lets in-flight calls finish before cutting them. */
 export const SHUTDOWN_GRACE_MS = 2_000;
@@ -107,29 +105,6 @@ function framesOf(
   return startFrameServer(config['mds.bindHost'], config['mds.framePort'], served, metrics.framedCalls);
 }
 
-/** The destroy queue's worker, and the sweeper that queues lapsed inode reservations for it. */
-function destroyQueue(
-  ns: Namespace,
-  db: MdsDb,
-  committer: GroupCommitter,
-  cluster: ClusterService,
-  clock: Clock,
-  logger: Logger,
-  ossChannels: ChannelCache<OssServiceClient>,
-): { destroyer: DestroyWorker; sweeper: ReservationSweeper } {
-  const destroyer = new DestroyWorker(
-    db,
-    committer,
-    cluster,
-    clock,
-    logger,
-    ossChannels,
-    () => ns.lastMutationMs,
-  );
-  ns.onDestroyQueued = () => destroyer.wake();
-  return { destroyer, sweeper: new ReservationSweeper(ns, clock, logger) };
-}
-
 export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsHandle> {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger('mds', config['log.level']);
@@ -194,16 +169,23 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     ensurePool: (rule) => cluster.ensurePool(rule),
   });
   await ns.init();
-  const { destroyer, sweeper } = destroyQueue(ns, db, committer, cluster, clock, logger, ossChannels);
+  const destroyer = new DestroyWorker(
+    db,
+    committer,
+    cluster,
+    clock,
+    logger,
+    ossChannels,
+    () => ns.lastMutationMs,
+  );
+  ns.onDestroyQueued = () => destroyer.wake();
   const metrics = createMdsMetrics(() => committer.writes, ns.dom);
   registerChannelGauge(metrics.registry, ossChannels);
   const gate = new Gate(auth?.guard, ns, openAudit(config, clock), auth?.tickets);
   const server = new grpc.Server(SERVER_OPTIONS);
   const v1 = contract();
   let framePort = 0;
-  const handlers = watch.observe(
-    mdsHandlers(ns, cluster, metrics, logger, recovery, gate, () => framePort, config['mds.reserveLeaseMs']),
-  );
+  const handlers = watch.observe(mdsHandlers(ns, cluster, metrics, logger, recovery, gate, () => framePort));
   server.addService(v1.MdsService.service, handlers);
   server.addService(v1.HealthService.service, healthHandlers(cluster));
   const grpcPort = await bindServer(server, config['mds.bindHost'], config['mds.grpcPort']);
@@ -220,7 +202,6 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
   cluster.start();
   tickets.start();
   destroyer.start();
-  sweeper.start();
   recovery.start();
   scrub.start();
   phases.start();
@@ -235,7 +216,6 @@ export async function buildMds(config: Config, deps: MdsDeps = {}): Promise<MdsH
     await frames?.close();
     await shutdownServer(server, SHUTDOWN_GRACE_MS);
     await admin.close();
-    await sweeper.stop();
     await destroyer.stop();
     ossChannels.closeAll();
     await gate.auditor?.log.close();

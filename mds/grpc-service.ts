@@ -26,12 +26,10 @@ import { create } from './ops/create.js';
 import { commitMany, createMany, unlinkMany } from './ops/many.js';
 import { mkdir } from './ops/mkdir.js';
 import { open, openMany } from './ops/open.js';
-import { publishMany } from './ops/publish.js';
 import { readdir } from './ops/readdir.js';
 import { readlink } from './ops/readlink.js';
 import { rmdir, unlink } from './ops/remove.js';
 import { rename } from './ops/rename.js';
-import { listReserved, reserveInodes } from './ops/reserve.js';
 import { setAttr } from './ops/setattr.js';
 import { setLayout } from './ops/setlayout.js';
 import { stat, statMany } from './ops/stat.js';
@@ -141,8 +139,6 @@ export function mdsHandlers(
   gate: Gate = new Gate(undefined, ns),
   /** The framed path's port, told to clients by GetMap (0: none; mds/frame-server.ts). */
   framePort: () => number = () => 0,
-  /** How long a ReserveInodes answer holds (mds.reserveLeaseMs). */
-  reserveLeaseMs = 120_000,
 ): MdsServiceHandlers {
   return {
     Mkdir: coded(metrics, gate, 'Mkdir', (r, who) => mkdir(ns, r, gate.makeCheck(who))),
@@ -187,37 +183,8 @@ export function mdsHandlers(
         gate.itemCheck(who, 'w', 'UnlinkMany'),
       ),
     ),
-    ...reserveHandlers(ns, metrics, gate, reserveLeaseMs),
     ...clusterHandlers(cluster, metrics, logger, gate, recovery, framePort),
     ...authHandlers(gate, metrics),
-  };
-}
-
-/** The session a reservation belongs to (none with auth off). */
-const holderOf = (who: Principal | undefined): string | undefined =>
-  who ? `${who.identity.record.name}/${who.session.clientId}` : undefined;
-
-/** Inodes reserved ahead, and the files written under them published (mds/ops/reserve.ts, publish.ts). */
-function reserveHandlers(
-  ns: Namespace,
-  metrics: MdsMetrics,
-  gate: Gate,
-  leaseMs: number,
-): Pick<MdsServiceHandlers, 'ReserveInodes' | 'PublishMany' | 'ListReserved'> {
-  return {
-    ListReserved: coded(metrics, gate, 'ListReserved', (r) => listReserved(ns, r)),
-    ReserveInodes: coded(metrics, gate, 'ReserveInodes', (r, who) =>
-      reserveInodes(ns, r, leaseMs, holderOf(who)),
-    ),
-    PublishMany: coded(metrics, gate, 'PublishMany', (r, who) =>
-      publishMany(
-        ns,
-        r,
-        (e) => metrics.errors.inc({ op: 'publish', code: e.code }),
-        gate.itemCheck(who, 'w', 'PublishMany'),
-        holderOf(who),
-      ),
-    ),
   };
 }
 

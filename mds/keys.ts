@@ -11,7 +11,6 @@
 //   D/<parent>/<name>    a directory entry with the child's full attributes inline
 //   I/<inode>            back pointer inode -> (parent, name), for Commit by inode
 //   Q/<inode>            destroy-queue record: a removed file whose objects must go
-//   P/<inode>            a reserved inode not yet published (ReserveInodes): its layout and lease
 //   X/<inode>/<name>     one extended attribute's value (base64); its entry's record lists the names
 //   B/<inode>            a file's bytes kept on the MDS (data on the MDS): { crc, data (base64) }
 //   M/current            the current cluster state (map, pools, OSS records)
@@ -58,8 +57,6 @@ export const KEYS = {
   dentriesAll: { gt: 'D/', lt: 'D0' },
   destroy: (inode: number): string => `Q/${hex16(inode)}`,
   destroyRange: { gt: 'Q/', lt: 'Q0' },
-  reserved: (inode: number): string => `P/${hex16(inode)}`,
-  reservedRange: { gt: 'P/', lt: 'P0' },
   mapEpoch: (epoch: number): string => `M/e/${hex16(epoch)}`,
   mapEpochRange: { gt: 'M/e/', lt: 'M/e0' },
   holders: (poolId: number, pg: number): string => `R/h/${hex16(poolId)}/${hex16(pg)}`,
@@ -99,11 +96,6 @@ export function numbersOfRecoveryKey(key: string): number[] {
 export function ofRepairKey(key: string): { ostId: number; objectId: string } {
   // 'R/r/' + 16 hex + '/' = 21 characters of prefix.
   return { ostId: Number.parseInt(key.slice(4, 20), 16), objectId: key.slice(21) };
-}
-
-/** The inode of a reservation (P/) key. */
-export function inodeOfReservedKey(key: string): number {
-  return Number.parseInt(key.slice(2), 16);
 }
 
 export function inodeOfDestroyKey(key: string): number {

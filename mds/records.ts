@@ -55,16 +55,6 @@ export interface DestroyRecord {
   queuedAtMs: number;
 }
 
-/** A reserved inode not yet published (KEYS.reserved): where its objects would lie, and until when it is the client's. */
-export interface ReservedRecord {
-  ino: number;
-  layout: LayoutRecord;
-  layoutInherited: boolean;
-  expiresAtMs: number;
-  /** The session that reserved it (identity/client id; absent with auth off): only it may publish it. */
-  holder?: string;
-}
-
 export const FILE_MODE = 0o100644;
 export const DIR_MODE = 0o040755;
 export const SYMLINK_MODE = 0o120777;

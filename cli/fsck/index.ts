@@ -50,12 +50,7 @@ export async function runFsck(options: FsckOptions): Promise<FsckResult> {
     await ticket.refresh();
     const before = await examine(mds, io, options.verify);
     if (!options.repair) return { before, repairs: [], after: before, clean: isClean(before) };
-    // Reserved first, then the walk: an object listed before either belongs to an inode that was
-    // reserved by then, so it is in the first list or, published since, in the walk.
-    const repairs = await repair(mds.mapView, before, io, async () => {
-      const reserved = await mds.reservedInodes();
-      return new Set([...reserved, ...inodesOf(await walkNamespace(mds))]);
-    });
+    const repairs = await repair(mds.mapView, before, io, async () => inodesOf(await walkNamespace(mds)));
     const after = repairs.length > 0 ? await examine(mds, io, options.verify) : before;
     return { before, repairs, after, clean: isClean(after) };
   } finally {
@@ -68,12 +63,10 @@ async function examine(mds: MdsClient, io: OssIo, verify: boolean): Promise<Verd
   const view = await mds.refreshMap();
   const files = await walkNamespace(mds);
   const inventory = await takeInventory(view, io);
-  // After the inventory: every object it found of an unpublished file is of an inode reserved by now.
-  const reserved = new Set(await mds.reservedInodes());
-  const first = judge(view, files, inventory, new Map(), new Set(), reserved);
+  const first = judge(view, files, inventory, new Map(), new Set());
   const verified = verify ? await verifyCopies(view, io, first, inventory) : new Map<string, 'corrupt'>();
   const holders = await holderCopies(mds, first, files);
-  const verdict = judge(view, files, inventory, verified, holders, reserved);
+  const verdict = judge(view, files, inventory, verified, holders);
   verdict.lost.push(...(await checkDomParts(mds, files)));
   return verdict;
 }

@@ -70,8 +70,6 @@ export function judge(
   inventory: Inventory,
   verified: ReadonlyMap<string, 'corrupt'>,
   holderCopies: ReadonlySet<string>,
-  /** Inodes reserved and not yet published: their objects are a write in flight, no orphans. */
-  reserved: ReadonlySet<number> = new Set(),
 ): Verdict {
   const verdict: Verdict = {
     mapEpoch: view.epoch,
@@ -98,7 +96,6 @@ export function judge(
   for (const [key, found] of inventory.objects) {
     if (expected.has(key)) continue;
     const inode = inodeOfObject(found.objectId);
-    if (inode !== undefined && reserved.has(inode)) continue;
     if (inode !== undefined && inodes.has(inode)) {
       if (holderCopies.has(key)) {
         verdict.moving++;

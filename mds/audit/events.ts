@@ -23,8 +23,6 @@ const AUDITED = new Set([
   'UnlinkMany',
   'Commit',
   'CommitMany',
-  'ReserveInodes',
-  'PublishMany',
   'SetLayout',
   'SetAttr',
   'SetXattr',

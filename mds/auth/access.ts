@@ -55,10 +55,6 @@ export const ACCESS = {
   Unlink: on('w'),
   Commit: { kind: 'inode' },
   CommitMany: items,
-  // w on the folder the reserved inodes' files go in (their tickets are rw on it).
-  ReserveInodes: on('w'),
-  PublishMany: items,
-  ListReserved: admin,
   SetLayout: on('w'),
   CreateMany: items,
   UnlinkMany: items,

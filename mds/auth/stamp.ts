@@ -1,6 +1,5 @@
 // Tickets in answers: every file attribute the MDS returns from Create, Open,
-// OpenMany, CreateMany, Commit, CommitMany, SetAttr and ReserveInodes (rights
-// from the folder, valid as long as the reservation) carries a data-path
+// OpenMany, CreateMany, Commit, CommitMany and SetAttr carries a data-path
 // ticket for that file, rw when the caller's caps allow writing its path, r
 // when they allow reading it, none otherwise (a lookup-only open). Files only:
 // directories and symlinks have no objects. Stat and StatMany carry none: a
@@ -16,7 +15,7 @@ import type { TicketKeyRing } from './ticket-keys.js';
 type Req = Record<string, unknown>;
 type WithAttr = { attr?: Attr | null };
 /** Where an attribute's rights come from: the path it was asked by, or its inode's current path. */
-export type TicketSubject = { attr: Attr; path?: unknown; inode?: number; ttlMs?: number };
+export type TicketSubject = { attr: Attr; path?: unknown; inode?: number };
 export type Rights = 'rw' | 'r' | undefined;
 
 const at = (list: unknown, i: number): Req => ((list as Req[] | undefined)?.[i] ?? {}) as Req;
@@ -42,13 +41,6 @@ export function subjectsOf(method: string, request: Req, response: unknown): Tic
       return res.attr ? [byInode(res.attr)] : [];
     case 'CommitMany':
       return (res.results ?? []).flatMap((r) => (r.attr ? [byInode(r.attr)] : []));
-    case 'ReserveInodes': {
-      // Rights from the folder; the tickets last as long as the reservation.
-      const ttlMs = Number((response as { leaseMs?: unknown }).leaseMs ?? 0) || undefined;
-      return (res.results ?? []).flatMap((r) =>
-        r.attr ? [{ attr: r.attr, path: request.path, ttlMs }] : [],
-      );
-    }
     case 'CreateMany':
       return (res.results ?? []).flatMap((r, i) =>
         r.attr ? [{ attr: r.attr, path: at(request.items, i).path }] : [],
@@ -80,14 +72,11 @@ export async function stampTickets(
       subject.attr.ticket = '';
       continue;
     }
-    subject.attr.ticket = tickets.mint(
-      {
-        scope: String(subject.attr.inode),
-        write: rights === 'rw',
-        clientId: who.session.clientId,
-        name: who.identity.record.name,
-      },
-      subject.ttlMs,
-    );
+    subject.attr.ticket = tickets.mint({
+      scope: String(subject.attr.inode),
+      write: rights === 'rw',
+      clientId: who.session.clientId,
+      name: who.identity.record.name,
+    });
   }
 }

@@ -28,7 +28,7 @@ export type OnItemError = (error: ItemError) => void;
 /** Throws for an item the caller may not touch (its caps): the item fails alone. */
 export type ItemCheck = (path: string) => void;
 
-export async function eachItem<Req, Res>(
+async function eachItem<Req, Res>(
   items: readonly Req[],
   what: string,
   run: (item: Req) => Promise<Res>,

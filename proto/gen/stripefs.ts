@@ -60,8 +60,6 @@ import type { ListClientsRequest as _stripefs_v1_ListClientsRequest, ListClients
 import type { ListClientsResponse as _stripefs_v1_ListClientsResponse, ListClientsResponse__Output as _stripefs_v1_ListClientsResponse__Output } from './stripefs/v1/ListClientsResponse.js';
 import type { ListObjectsRequest as _stripefs_v1_ListObjectsRequest, ListObjectsRequest__Output as _stripefs_v1_ListObjectsRequest__Output } from './stripefs/v1/ListObjectsRequest.js';
 import type { ListObjectsResponse as _stripefs_v1_ListObjectsResponse, ListObjectsResponse__Output as _stripefs_v1_ListObjectsResponse__Output } from './stripefs/v1/ListObjectsResponse.js';
-import type { ListReservedRequest as _stripefs_v1_ListReservedRequest, ListReservedRequest__Output as _stripefs_v1_ListReservedRequest__Output } from './stripefs/v1/ListReservedRequest.js';
-import type { ListReservedResponse as _stripefs_v1_ListReservedResponse, ListReservedResponse__Output as _stripefs_v1_ListReservedResponse__Output } from './stripefs/v1/ListReservedResponse.js';
 import type { ListXattrsRequest as _stripefs_v1_ListXattrsRequest, ListXattrsRequest__Output as _stripefs_v1_ListXattrsRequest__Output } from './stripefs/v1/ListXattrsRequest.js';
 import type { ListXattrsResponse as _stripefs_v1_ListXattrsResponse, ListXattrsResponse__Output as _stripefs_v1_ListXattrsResponse__Output } from './stripefs/v1/ListXattrsResponse.js';
 import type { ListedObject as _stripefs_v1_ListedObject, ListedObject__Output as _stripefs_v1_ListedObject__Output } from './stripefs/v1/ListedObject.js';
@@ -87,10 +85,6 @@ import type { PgRef as _stripefs_v1_PgRef, PgRef__Output as _stripefs_v1_PgRef__
 import type { PingRequest as _stripefs_v1_PingRequest, PingRequest__Output as _stripefs_v1_PingRequest__Output } from './stripefs/v1/PingRequest.js';
 import type { PingResponse as _stripefs_v1_PingResponse, PingResponse__Output as _stripefs_v1_PingResponse__Output } from './stripefs/v1/PingResponse.js';
 import type { Pool as _stripefs_v1_Pool, Pool__Output as _stripefs_v1_Pool__Output } from './stripefs/v1/Pool.js';
-import type { PublishManyRequest as _stripefs_v1_PublishManyRequest, PublishManyRequest__Output as _stripefs_v1_PublishManyRequest__Output } from './stripefs/v1/PublishManyRequest.js';
-import type { PublishManyResponse as _stripefs_v1_PublishManyResponse, PublishManyResponse__Output as _stripefs_v1_PublishManyResponse__Output } from './stripefs/v1/PublishManyResponse.js';
-import type { PublishManyResult as _stripefs_v1_PublishManyResult, PublishManyResult__Output as _stripefs_v1_PublishManyResult__Output } from './stripefs/v1/PublishManyResult.js';
-import type { PublishRequest as _stripefs_v1_PublishRequest, PublishRequest__Output as _stripefs_v1_PublishRequest__Output } from './stripefs/v1/PublishRequest.js';
 import type { ReadAuditRequest as _stripefs_v1_ReadAuditRequest, ReadAuditRequest__Output as _stripefs_v1_ReadAuditRequest__Output } from './stripefs/v1/ReadAuditRequest.js';
 import type { ReadAuditResponse as _stripefs_v1_ReadAuditResponse, ReadAuditResponse__Output as _stripefs_v1_ReadAuditResponse__Output } from './stripefs/v1/ReadAuditResponse.js';
 import type { ReadRangeRequest as _stripefs_v1_ReadRangeRequest, ReadRangeRequest__Output as _stripefs_v1_ReadRangeRequest__Output } from './stripefs/v1/ReadRangeRequest.js';
@@ -113,9 +107,6 @@ import type { ReportAuditRequest as _stripefs_v1_ReportAuditRequest, ReportAudit
 import type { ReportAuditResponse as _stripefs_v1_ReportAuditResponse, ReportAuditResponse__Output as _stripefs_v1_ReportAuditResponse__Output } from './stripefs/v1/ReportAuditResponse.js';
 import type { ReportBadChunkRequest as _stripefs_v1_ReportBadChunkRequest, ReportBadChunkRequest__Output as _stripefs_v1_ReportBadChunkRequest__Output } from './stripefs/v1/ReportBadChunkRequest.js';
 import type { ReportBadChunkResponse as _stripefs_v1_ReportBadChunkResponse, ReportBadChunkResponse__Output as _stripefs_v1_ReportBadChunkResponse__Output } from './stripefs/v1/ReportBadChunkResponse.js';
-import type { ReserveInodesRequest as _stripefs_v1_ReserveInodesRequest, ReserveInodesRequest__Output as _stripefs_v1_ReserveInodesRequest__Output } from './stripefs/v1/ReserveInodesRequest.js';
-import type { ReserveInodesResponse as _stripefs_v1_ReserveInodesResponse, ReserveInodesResponse__Output as _stripefs_v1_ReserveInodesResponse__Output } from './stripefs/v1/ReserveInodesResponse.js';
-import type { ReservedInode as _stripefs_v1_ReservedInode, ReservedInode__Output as _stripefs_v1_ReservedInode__Output } from './stripefs/v1/ReservedInode.js';
 import type { RmdirRequest as _stripefs_v1_RmdirRequest, RmdirRequest__Output as _stripefs_v1_RmdirRequest__Output } from './stripefs/v1/RmdirRequest.js';
 import type { RmdirResponse as _stripefs_v1_RmdirResponse, RmdirResponse__Output as _stripefs_v1_RmdirResponse__Output } from './stripefs/v1/RmdirResponse.js';
 import type { Rule as _stripefs_v1_Rule, Rule__Output as _stripefs_v1_Rule__Output } from './stripefs/v1/Rule.js';
@@ -222,8 +213,6 @@ export interface ProtoGrpcType {
       ListClientsResponse: MessageTypeDefinition<_stripefs_v1_ListClientsResponse, _stripefs_v1_ListClientsResponse__Output>
       ListObjectsRequest: MessageTypeDefinition<_stripefs_v1_ListObjectsRequest, _stripefs_v1_ListObjectsRequest__Output>
       ListObjectsResponse: MessageTypeDefinition<_stripefs_v1_ListObjectsResponse, _stripefs_v1_ListObjectsResponse__Output>
-      ListReservedRequest: MessageTypeDefinition<_stripefs_v1_ListReservedRequest, _stripefs_v1_ListReservedRequest__Output>
-      ListReservedResponse: MessageTypeDefinition<_stripefs_v1_ListReservedResponse, _stripefs_v1_ListReservedResponse__Output>
       ListXattrsRequest: MessageTypeDefinition<_stripefs_v1_ListXattrsRequest, _stripefs_v1_ListXattrsRequest__Output>
       ListXattrsResponse: MessageTypeDefinition<_stripefs_v1_ListXattrsResponse, _stripefs_v1_ListXattrsResponse__Output>
       ListedObject: MessageTypeDefinition<_stripefs_v1_ListedObject, _stripefs_v1_ListedObject__Output>
@@ -250,10 +239,6 @@ export interface ProtoGrpcType {
       PingRequest: MessageTypeDefinition<_stripefs_v1_PingRequest, _stripefs_v1_PingRequest__Output>
       PingResponse: MessageTypeDefinition<_stripefs_v1_PingResponse, _stripefs_v1_PingResponse__Output>
       Pool: MessageTypeDefinition<_stripefs_v1_Pool, _stripefs_v1_Pool__Output>
-      PublishManyRequest: MessageTypeDefinition<_stripefs_v1_PublishManyRequest, _stripefs_v1_PublishManyRequest__Output>
-      PublishManyResponse: MessageTypeDefinition<_stripefs_v1_PublishManyResponse, _stripefs_v1_PublishManyResponse__Output>
-      PublishManyResult: MessageTypeDefinition<_stripefs_v1_PublishManyResult, _stripefs_v1_PublishManyResult__Output>
-      PublishRequest: MessageTypeDefinition<_stripefs_v1_PublishRequest, _stripefs_v1_PublishRequest__Output>
       ReadAuditRequest: MessageTypeDefinition<_stripefs_v1_ReadAuditRequest, _stripefs_v1_ReadAuditRequest__Output>
       ReadAuditResponse: MessageTypeDefinition<_stripefs_v1_ReadAuditResponse, _stripefs_v1_ReadAuditResponse__Output>
       ReadRangeRequest: MessageTypeDefinition<_stripefs_v1_ReadRangeRequest, _stripefs_v1_ReadRangeRequest__Output>
@@ -277,9 +262,6 @@ export interface ProtoGrpcType {
       ReportAuditResponse: MessageTypeDefinition<_stripefs_v1_ReportAuditResponse, _stripefs_v1_ReportAuditResponse__Output>
       ReportBadChunkRequest: MessageTypeDefinition<_stripefs_v1_ReportBadChunkRequest, _stripefs_v1_ReportBadChunkRequest__Output>
       ReportBadChunkResponse: MessageTypeDefinition<_stripefs_v1_ReportBadChunkResponse, _stripefs_v1_ReportBadChunkResponse__Output>
-      ReserveInodesRequest: MessageTypeDefinition<_stripefs_v1_ReserveInodesRequest, _stripefs_v1_ReserveInodesRequest__Output>
-      ReserveInodesResponse: MessageTypeDefinition<_stripefs_v1_ReserveInodesResponse, _stripefs_v1_ReserveInodesResponse__Output>
-      ReservedInode: MessageTypeDefinition<_stripefs_v1_ReservedInode, _stripefs_v1_ReservedInode__Output>
       RmdirRequest: MessageTypeDefinition<_stripefs_v1_RmdirRequest, _stripefs_v1_RmdirRequest__Output>
       RmdirResponse: MessageTypeDefinition<_stripefs_v1_RmdirResponse, _stripefs_v1_RmdirResponse__Output>
       Rule: MessageTypeDefinition<_stripefs_v1_Rule, _stripefs_v1_Rule__Output>

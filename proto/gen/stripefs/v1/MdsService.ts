@@ -40,8 +40,6 @@ import type { HeartbeatRequest as _stripefs_v1_HeartbeatRequest, HeartbeatReques
 import type { HeartbeatResponse as _stripefs_v1_HeartbeatResponse, HeartbeatResponse__Output as _stripefs_v1_HeartbeatResponse__Output } from '../../stripefs/v1/HeartbeatResponse.js';
 import type { ListClientsRequest as _stripefs_v1_ListClientsRequest, ListClientsRequest__Output as _stripefs_v1_ListClientsRequest__Output } from '../../stripefs/v1/ListClientsRequest.js';
 import type { ListClientsResponse as _stripefs_v1_ListClientsResponse, ListClientsResponse__Output as _stripefs_v1_ListClientsResponse__Output } from '../../stripefs/v1/ListClientsResponse.js';
-import type { ListReservedRequest as _stripefs_v1_ListReservedRequest, ListReservedRequest__Output as _stripefs_v1_ListReservedRequest__Output } from '../../stripefs/v1/ListReservedRequest.js';
-import type { ListReservedResponse as _stripefs_v1_ListReservedResponse, ListReservedResponse__Output as _stripefs_v1_ListReservedResponse__Output } from '../../stripefs/v1/ListReservedResponse.js';
 import type { ListXattrsRequest as _stripefs_v1_ListXattrsRequest, ListXattrsRequest__Output as _stripefs_v1_ListXattrsRequest__Output } from '../../stripefs/v1/ListXattrsRequest.js';
 import type { ListXattrsResponse as _stripefs_v1_ListXattrsResponse, ListXattrsResponse__Output as _stripefs_v1_ListXattrsResponse__Output } from '../../stripefs/v1/ListXattrsResponse.js';
 import type { MkdirRequest as _stripefs_v1_MkdirRequest, MkdirRequest__Output as _stripefs_v1_MkdirRequest__Output } from '../../stripefs/v1/MkdirRequest.js';
@@ -50,8 +48,6 @@ import type { OpenManyRequest as _stripefs_v1_OpenManyRequest, OpenManyRequest__
 import type { OpenManyResponse as _stripefs_v1_OpenManyResponse, OpenManyResponse__Output as _stripefs_v1_OpenManyResponse__Output } from '../../stripefs/v1/OpenManyResponse.js';
 import type { OpenRequest as _stripefs_v1_OpenRequest, OpenRequest__Output as _stripefs_v1_OpenRequest__Output } from '../../stripefs/v1/OpenRequest.js';
 import type { OpenResponse as _stripefs_v1_OpenResponse, OpenResponse__Output as _stripefs_v1_OpenResponse__Output } from '../../stripefs/v1/OpenResponse.js';
-import type { PublishManyRequest as _stripefs_v1_PublishManyRequest, PublishManyRequest__Output as _stripefs_v1_PublishManyRequest__Output } from '../../stripefs/v1/PublishManyRequest.js';
-import type { PublishManyResponse as _stripefs_v1_PublishManyResponse, PublishManyResponse__Output as _stripefs_v1_PublishManyResponse__Output } from '../../stripefs/v1/PublishManyResponse.js';
 import type { ReadAuditRequest as _stripefs_v1_ReadAuditRequest, ReadAuditRequest__Output as _stripefs_v1_ReadAuditRequest__Output } from '../../stripefs/v1/ReadAuditRequest.js';
 import type { ReadAuditResponse as _stripefs_v1_ReadAuditResponse, ReadAuditResponse__Output as _stripefs_v1_ReadAuditResponse__Output } from '../../stripefs/v1/ReadAuditResponse.js';
 import type { ReaddirRequest as _stripefs_v1_ReaddirRequest, ReaddirRequest__Output as _stripefs_v1_ReaddirRequest__Output } from '../../stripefs/v1/ReaddirRequest.js';
@@ -68,8 +64,6 @@ import type { ReportAuditRequest as _stripefs_v1_ReportAuditRequest, ReportAudit
 import type { ReportAuditResponse as _stripefs_v1_ReportAuditResponse, ReportAuditResponse__Output as _stripefs_v1_ReportAuditResponse__Output } from '../../stripefs/v1/ReportAuditResponse.js';
 import type { ReportBadChunkRequest as _stripefs_v1_ReportBadChunkRequest, ReportBadChunkRequest__Output as _stripefs_v1_ReportBadChunkRequest__Output } from '../../stripefs/v1/ReportBadChunkRequest.js';
 import type { ReportBadChunkResponse as _stripefs_v1_ReportBadChunkResponse, ReportBadChunkResponse__Output as _stripefs_v1_ReportBadChunkResponse__Output } from '../../stripefs/v1/ReportBadChunkResponse.js';
-import type { ReserveInodesRequest as _stripefs_v1_ReserveInodesRequest, ReserveInodesRequest__Output as _stripefs_v1_ReserveInodesRequest__Output } from '../../stripefs/v1/ReserveInodesRequest.js';
-import type { ReserveInodesResponse as _stripefs_v1_ReserveInodesResponse, ReserveInodesResponse__Output as _stripefs_v1_ReserveInodesResponse__Output } from '../../stripefs/v1/ReserveInodesResponse.js';
 import type { RmdirRequest as _stripefs_v1_RmdirRequest, RmdirRequest__Output as _stripefs_v1_RmdirRequest__Output } from '../../stripefs/v1/RmdirRequest.js';
 import type { RmdirResponse as _stripefs_v1_RmdirResponse, RmdirResponse__Output as _stripefs_v1_RmdirResponse__Output } from '../../stripefs/v1/RmdirResponse.js';
 import type { SetAttrRequest as _stripefs_v1_SetAttrRequest, SetAttrRequest__Output as _stripefs_v1_SetAttrRequest__Output } from '../../stripefs/v1/SetAttrRequest.js';
@@ -265,15 +259,6 @@ export interface MdsServiceClient extends grpc.Client {
   listClients(argument: _stripefs_v1_ListClientsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListClientsResponse__Output>): grpc.ClientUnaryCall;
   listClients(argument: _stripefs_v1_ListClientsRequest, callback: grpc.requestCallback<_stripefs_v1_ListClientsResponse__Output>): grpc.ClientUnaryCall;
   
-  ListReserved(argument: _stripefs_v1_ListReservedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListReservedResponse__Output>): grpc.ClientUnaryCall;
-  ListReserved(argument: _stripefs_v1_ListReservedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ListReservedResponse__Output>): grpc.ClientUnaryCall;
-  ListReserved(argument: _stripefs_v1_ListReservedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListReservedResponse__Output>): grpc.ClientUnaryCall;
-  ListReserved(argument: _stripefs_v1_ListReservedRequest, callback: grpc.requestCallback<_stripefs_v1_ListReservedResponse__Output>): grpc.ClientUnaryCall;
-  listReserved(argument: _stripefs_v1_ListReservedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListReservedResponse__Output>): grpc.ClientUnaryCall;
-  listReserved(argument: _stripefs_v1_ListReservedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ListReservedResponse__Output>): grpc.ClientUnaryCall;
-  listReserved(argument: _stripefs_v1_ListReservedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListReservedResponse__Output>): grpc.ClientUnaryCall;
-  listReserved(argument: _stripefs_v1_ListReservedRequest, callback: grpc.requestCallback<_stripefs_v1_ListReservedResponse__Output>): grpc.ClientUnaryCall;
-  
   ListXattrs(argument: _stripefs_v1_ListXattrsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
   ListXattrs(argument: _stripefs_v1_ListXattrsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
   ListXattrs(argument: _stripefs_v1_ListXattrsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ListXattrsResponse__Output>): grpc.ClientUnaryCall;
@@ -309,15 +294,6 @@ export interface MdsServiceClient extends grpc.Client {
   openMany(argument: _stripefs_v1_OpenManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
   openMany(argument: _stripefs_v1_OpenManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
   openMany(argument: _stripefs_v1_OpenManyRequest, callback: grpc.requestCallback<_stripefs_v1_OpenManyResponse__Output>): grpc.ClientUnaryCall;
-  
-  PublishMany(argument: _stripefs_v1_PublishManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_PublishManyResponse__Output>): grpc.ClientUnaryCall;
-  PublishMany(argument: _stripefs_v1_PublishManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_PublishManyResponse__Output>): grpc.ClientUnaryCall;
-  PublishMany(argument: _stripefs_v1_PublishManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_PublishManyResponse__Output>): grpc.ClientUnaryCall;
-  PublishMany(argument: _stripefs_v1_PublishManyRequest, callback: grpc.requestCallback<_stripefs_v1_PublishManyResponse__Output>): grpc.ClientUnaryCall;
-  publishMany(argument: _stripefs_v1_PublishManyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_PublishManyResponse__Output>): grpc.ClientUnaryCall;
-  publishMany(argument: _stripefs_v1_PublishManyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_PublishManyResponse__Output>): grpc.ClientUnaryCall;
-  publishMany(argument: _stripefs_v1_PublishManyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_PublishManyResponse__Output>): grpc.ClientUnaryCall;
-  publishMany(argument: _stripefs_v1_PublishManyRequest, callback: grpc.requestCallback<_stripefs_v1_PublishManyResponse__Output>): grpc.ClientUnaryCall;
   
   ReadAudit(argument: _stripefs_v1_ReadAuditRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReadAuditResponse__Output>): grpc.ClientUnaryCall;
   ReadAudit(argument: _stripefs_v1_ReadAuditRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReadAuditResponse__Output>): grpc.ClientUnaryCall;
@@ -390,15 +366,6 @@ export interface MdsServiceClient extends grpc.Client {
   reportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
   reportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
   reportBadChunk(argument: _stripefs_v1_ReportBadChunkRequest, callback: grpc.requestCallback<_stripefs_v1_ReportBadChunkResponse__Output>): grpc.ClientUnaryCall;
-  
-  ReserveInodes(argument: _stripefs_v1_ReserveInodesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReserveInodesResponse__Output>): grpc.ClientUnaryCall;
-  ReserveInodes(argument: _stripefs_v1_ReserveInodesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReserveInodesResponse__Output>): grpc.ClientUnaryCall;
-  ReserveInodes(argument: _stripefs_v1_ReserveInodesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReserveInodesResponse__Output>): grpc.ClientUnaryCall;
-  ReserveInodes(argument: _stripefs_v1_ReserveInodesRequest, callback: grpc.requestCallback<_stripefs_v1_ReserveInodesResponse__Output>): grpc.ClientUnaryCall;
-  reserveInodes(argument: _stripefs_v1_ReserveInodesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReserveInodesResponse__Output>): grpc.ClientUnaryCall;
-  reserveInodes(argument: _stripefs_v1_ReserveInodesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_ReserveInodesResponse__Output>): grpc.ClientUnaryCall;
-  reserveInodes(argument: _stripefs_v1_ReserveInodesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_ReserveInodesResponse__Output>): grpc.ClientUnaryCall;
-  reserveInodes(argument: _stripefs_v1_ReserveInodesRequest, callback: grpc.requestCallback<_stripefs_v1_ReserveInodesResponse__Output>): grpc.ClientUnaryCall;
   
   Rmdir(argument: _stripefs_v1_RmdirRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_stripefs_v1_RmdirResponse__Output>): grpc.ClientUnaryCall;
   Rmdir(argument: _stripefs_v1_RmdirRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_stripefs_v1_RmdirResponse__Output>): grpc.ClientUnaryCall;
@@ -536,8 +503,6 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   
   ListClients: grpc.handleUnaryCall<_stripefs_v1_ListClientsRequest__Output, _stripefs_v1_ListClientsResponse>;
   
-  ListReserved: grpc.handleUnaryCall<_stripefs_v1_ListReservedRequest__Output, _stripefs_v1_ListReservedResponse>;
-  
   ListXattrs: grpc.handleUnaryCall<_stripefs_v1_ListXattrsRequest__Output, _stripefs_v1_ListXattrsResponse>;
   
   Mkdir: grpc.handleUnaryCall<_stripefs_v1_MkdirRequest__Output, _stripefs_v1_MkdirResponse>;
@@ -545,8 +510,6 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   Open: grpc.handleUnaryCall<_stripefs_v1_OpenRequest__Output, _stripefs_v1_OpenResponse>;
   
   OpenMany: grpc.handleUnaryCall<_stripefs_v1_OpenManyRequest__Output, _stripefs_v1_OpenManyResponse>;
-  
-  PublishMany: grpc.handleUnaryCall<_stripefs_v1_PublishManyRequest__Output, _stripefs_v1_PublishManyResponse>;
   
   ReadAudit: grpc.handleUnaryCall<_stripefs_v1_ReadAuditRequest__Output, _stripefs_v1_ReadAuditResponse>;
   
@@ -563,8 +526,6 @@ export interface MdsServiceHandlers extends grpc.UntypedServiceImplementation {
   ReportAudit: grpc.handleUnaryCall<_stripefs_v1_ReportAuditRequest__Output, _stripefs_v1_ReportAuditResponse>;
   
   ReportBadChunk: grpc.handleUnaryCall<_stripefs_v1_ReportBadChunkRequest__Output, _stripefs_v1_ReportBadChunkResponse>;
-  
-  ReserveInodes: grpc.handleUnaryCall<_stripefs_v1_ReserveInodesRequest__Output, _stripefs_v1_ReserveInodesResponse>;
   
   Rmdir: grpc.handleUnaryCall<_stripefs_v1_RmdirRequest__Output, _stripefs_v1_RmdirResponse>;
   
@@ -610,12 +571,10 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   GetXattr: MethodDefinition<_stripefs_v1_GetXattrRequest, _stripefs_v1_GetXattrResponse, _stripefs_v1_GetXattrRequest__Output, _stripefs_v1_GetXattrResponse__Output>
   Heartbeat: MethodDefinition<_stripefs_v1_HeartbeatRequest, _stripefs_v1_HeartbeatResponse, _stripefs_v1_HeartbeatRequest__Output, _stripefs_v1_HeartbeatResponse__Output>
   ListClients: MethodDefinition<_stripefs_v1_ListClientsRequest, _stripefs_v1_ListClientsResponse, _stripefs_v1_ListClientsRequest__Output, _stripefs_v1_ListClientsResponse__Output>
-  ListReserved: MethodDefinition<_stripefs_v1_ListReservedRequest, _stripefs_v1_ListReservedResponse, _stripefs_v1_ListReservedRequest__Output, _stripefs_v1_ListReservedResponse__Output>
   ListXattrs: MethodDefinition<_stripefs_v1_ListXattrsRequest, _stripefs_v1_ListXattrsResponse, _stripefs_v1_ListXattrsRequest__Output, _stripefs_v1_ListXattrsResponse__Output>
   Mkdir: MethodDefinition<_stripefs_v1_MkdirRequest, _stripefs_v1_MkdirResponse, _stripefs_v1_MkdirRequest__Output, _stripefs_v1_MkdirResponse__Output>
   Open: MethodDefinition<_stripefs_v1_OpenRequest, _stripefs_v1_OpenResponse, _stripefs_v1_OpenRequest__Output, _stripefs_v1_OpenResponse__Output>
   OpenMany: MethodDefinition<_stripefs_v1_OpenManyRequest, _stripefs_v1_OpenManyResponse, _stripefs_v1_OpenManyRequest__Output, _stripefs_v1_OpenManyResponse__Output>
-  PublishMany: MethodDefinition<_stripefs_v1_PublishManyRequest, _stripefs_v1_PublishManyResponse, _stripefs_v1_PublishManyRequest__Output, _stripefs_v1_PublishManyResponse__Output>
   ReadAudit: MethodDefinition<_stripefs_v1_ReadAuditRequest, _stripefs_v1_ReadAuditResponse, _stripefs_v1_ReadAuditRequest__Output, _stripefs_v1_ReadAuditResponse__Output>
   Readdir: MethodDefinition<_stripefs_v1_ReaddirRequest, _stripefs_v1_ReaddirResponse, _stripefs_v1_ReaddirRequest__Output, _stripefs_v1_ReaddirResponse__Output>
   Readlink: MethodDefinition<_stripefs_v1_ReadlinkRequest, _stripefs_v1_ReadlinkResponse, _stripefs_v1_ReadlinkRequest__Output, _stripefs_v1_ReadlinkResponse__Output>
@@ -624,7 +583,6 @@ export interface MdsServiceDefinition extends grpc.ServiceDefinition {
   Rename: MethodDefinition<_stripefs_v1_RenameRequest, _stripefs_v1_RenameResponse, _stripefs_v1_RenameRequest__Output, _stripefs_v1_RenameResponse__Output>
   ReportAudit: MethodDefinition<_stripefs_v1_ReportAuditRequest, _stripefs_v1_ReportAuditResponse, _stripefs_v1_ReportAuditRequest__Output, _stripefs_v1_ReportAuditResponse__Output>
   ReportBadChunk: MethodDefinition<_stripefs_v1_ReportBadChunkRequest, _stripefs_v1_ReportBadChunkResponse, _stripefs_v1_ReportBadChunkRequest__Output, _stripefs_v1_ReportBadChunkResponse__Output>
-  ReserveInodes: MethodDefinition<_stripefs_v1_ReserveInodesRequest, _stripefs_v1_ReserveInodesResponse, _stripefs_v1_ReserveInodesRequest__Output, _stripefs_v1_ReserveInodesResponse__Output>
   Rmdir: MethodDefinition<_stripefs_v1_RmdirRequest, _stripefs_v1_RmdirResponse, _stripefs_v1_RmdirRequest__Output, _stripefs_v1_RmdirResponse__Output>
   SetAttr: MethodDefinition<_stripefs_v1_SetAttrRequest, _stripefs_v1_SetAttrResponse, _stripefs_v1_SetAttrRequest__Output, _stripefs_v1_SetAttrResponse__Output>
   SetLayout: MethodDefinition<_stripefs_v1_SetLayoutRequest, _stripefs_v1_SetLayoutResponse, _stripefs_v1_SetLayoutRequest__Output, _stripefs_v1_SetLayoutResponse__Output>
