@@ -26,14 +26,24 @@ function cluster(hosts: number): ClusterState {
   ]);
 }
 
-/** Repairs over `state` whose tasks succeed at once and that nothing else feeds: for what they record. */
-function idleRepairs(state: ClusterState): Repairs {
+/**
+ * Repairs over `state` that nothing else feeds: `run` carries out a task (default: succeeds at
+ * once), `oldHolders` names a moving PG's old holders, `nowMs` is the clock.
+ */
+function testRepairs(
+  state: ClusterState,
+  parts: {
+    run?: (task: RecoveryTask) => Promise<boolean>;
+    oldHolders?: (poolId: number, pg: number) => number[] | undefined;
+    nowMs?: () => number;
+  } = {},
+): Repairs {
   return new Repairs(
     { state } as unknown as ClusterService,
-    async () => true,
+    parts.run ?? (async () => true),
     () => false,
-    () => undefined,
-    () => 0,
+    parts.oldHolders ?? (() => undefined),
+    parts.nowMs ?? (() => 0),
     async () => undefined,
     async () => undefined,
     { missedWritesPerPgMax: 100, backfillWhole: async () => false, skippedDuringBackfill: () => undefined },
@@ -238,19 +248,13 @@ describe('repairs', () => {
     const [ostId] = placePg(state.map, pool, pg).osts as number[];
     let nowMs = 0;
     const started: string[] = [];
-    const repairs = new Repairs(
-      { state } as unknown as ClusterService,
-      async (task) => {
+    const repairs = testRepairs(state, {
+      run: async (task) => {
         started.push(task.objectIds[0]!);
         return false; // every attempt fails
       },
-      () => false,
-      () => undefined,
-      () => nowMs,
-      async () => undefined,
-      async () => undefined,
-      { missedWritesPerPgMax: 100, backfillWhole: async () => false, skippedDuringBackfill: () => undefined },
-    );
+      nowMs: () => nowMs,
+    });
     const objectIds = Array.from({ length: 400 }, (_, i) => `${100 + i}.0`).filter(
       (id) => objectToPg(pool, id) === pg,
     );
@@ -288,19 +292,13 @@ describe('the sources of a repair', () => {
     const started: RecoveryTask[] = [];
     /** The old holders of a moving PG, by pool and PG. */
     const moving = new Map<string, number[]>();
-    const repairs = new Repairs(
-      { state } as unknown as ClusterService,
-      (task) => {
+    const repairs = testRepairs(state, {
+      run: (task) => {
         started.push(task);
         return new Promise<boolean>(() => undefined); // still running
       },
-      () => false,
-      (poolId, pg) => moving.get(pgKey(poolId, pg)),
-      () => 0,
-      async () => undefined,
-      async () => undefined,
-      { missedWritesPerPgMax: 100, backfillWhole: async () => false, skippedDuringBackfill: () => undefined },
-    );
+      oldHolders: (poolId, pg) => moving.get(pgKey(poolId, pg)),
+    });
     const report = (pool: PoolRecord, ostId: number, objectId: string, reason = 'WRITE_SKIPPED') =>
       repairs.report({
         ostId,
@@ -352,7 +350,7 @@ describe('a skip of a copy its PG is no longer placed on', () => {
     // Before, it was not recorded (or recorded against an old holder) and the write acknowledged.
     const state = cluster(6);
     const [replicated, ec] = state.pools as [PoolRecord, PoolRecord];
-    const repairs = idleRepairs(state);
+    const repairs = testRepairs(state);
     const skip = (pool: PoolRecord, ostId: number, objectId: string) =>
       repairs
         .report({
@@ -395,19 +393,13 @@ describe('a skip that would leave no copy without missed writes', () => {
     };
     /** The old holders of a moving PG, by PG. */
     const moving = new Map<number, number[]>();
-    const repairs = new Repairs(
-      { state } as unknown as ClusterService,
-      () =>
+    const repairs = testRepairs(state, {
+      run: () =>
         new Promise<boolean>((resolve) => {
           running.push(resolve);
         }),
-      () => false,
-      (_poolId, pg) => moving.get(pg),
-      () => 0,
-      async () => undefined,
-      async () => undefined,
-      { missedWritesPerPgMax: 100, backfillWhole: async () => false, skippedDuringBackfill: () => undefined },
-    );
+      oldHolders: (_poolId, pg) => moving.get(pg),
+    });
     const skip = (pool: typeof replicated, ostId: number, objectId: string) =>
       repairs.report({
         ostId,
@@ -467,16 +459,10 @@ describe('a copy already awaiting a repair, skipped again', () => {
     const replicated = state.pools[0] as ClusterState['pools'][number];
     /** The old holders of a moving PG, by PG. */
     const moving = new Map<number, number[]>();
-    const repairs = new Repairs(
-      { state } as unknown as ClusterService,
-      async () => false,
-      () => false,
-      (_poolId, pg) => moving.get(pg),
-      () => 0,
-      async () => undefined,
-      async () => undefined,
-      { missedWritesPerPgMax: 100, backfillWhole: async () => false, skippedDuringBackfill: () => undefined },
-    );
+    const repairs = testRepairs(state, {
+      run: async () => false,
+      oldHolders: (_poolId, pg) => moving.get(pg),
+    });
     const objectId = '100.0';
     const pg = objectToPg(replicated, objectId);
     const skip = () =>
@@ -505,7 +491,7 @@ describe('an ec position placed back on its holder while the member placed meanw
     // missed: without the inherited repair, the returning holder served the write before it.
     const state = cluster(6);
     const ec = state.pools[1]!;
-    const repairs = idleRepairs(state);
+    const repairs = testRepairs(state);
     const group = '900.0';
     const pg = objectToPg(ec, group);
     const chunks = placePg(state.map, ec, pg).osts as number[];
